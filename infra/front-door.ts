@@ -1,0 +1,92 @@
+// The local stand-in for API Gateway: one public port for REST and the WebSocket.
+// Routes of the contract go to serverless-offline's HTTP port, upgrades on /ws to its
+// WebSocket port, everything else gets the service's own 404 problem (never offline's
+// route list, never its Lambda invoke API). It also does what API Gateway does before a
+// function runs: caps the payload (10 MiB) and sets X-Forwarded-For from the socket.
+import { randomUUID } from 'node:crypto';
+import { Agent, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { createProxyServer } from 'http-proxy-3';
+import { matchRoute } from '../lib/api/operations';
+import { AppError, bodyTooLarge, dependencyUnavailable, routeNotFound } from '../lib/errors';
+import { problemHeaders, toProblem } from '../lib/http/problem';
+import type { Log } from '../lib/log';
+
+export const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+export const WS_PATH = '/ws';
+
+export interface FrontDoorOptions {
+  httpTarget: string;
+  wsTarget: string;
+  log: Log;
+  maxBodyBytes?: number;
+}
+
+const pathOf = (req: IncomingMessage) => (req.url ?? '/').split('?')[0]!;
+
+const sendProblem = (req: IncomingMessage, res: ServerResponse, err: AppError) => {
+  if (res.headersSent) return void res.destroy();
+  const requestId = randomUUID();
+  const body = toProblem(err, pathOf(req), requestId);
+  res.writeHead(body.status, { ...problemHeaders(err), 'X-Request-Id': requestId, Connection: 'close' });
+  res.end(req.method === 'HEAD' ? undefined : JSON.stringify(body));
+};
+
+/** Forwarding headers are ours to set: a client's own X-Forwarded-* never passes. */
+const setForwarded = (req: IncomingMessage) => {
+  for (const name of Object.keys(req.headers)) if (name.startsWith('x-forwarded-')) delete req.headers[name];
+  req.headers['x-forwarded-for'] = req.socket.remoteAddress ?? 'unknown';
+  req.headers['x-forwarded-proto'] = 'http';
+  if (req.headers.host) req.headers['x-forwarded-host'] = req.headers.host;
+};
+
+export const createFrontDoor = (opts: FrontDoorOptions): Server => {
+  const maxBody = opts.maxBodyBytes ?? GATEWAY_MAX_BODY_BYTES;
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const proxy = createProxyServer({ agent, proxyTimeout: 60_000 });
+
+  proxy.on('error', (err, req, resOrSocket) => {
+    opts.log.warn({ err, path: pathOf(req as IncomingMessage) }, 'front door could not reach the service');
+    if (resOrSocket && 'writeHead' in resOrSocket) {
+      sendProblem(req as IncomingMessage, resOrSocket as ServerResponse, dependencyUnavailable('API service', err));
+    } else (resOrSocket as Duplex | undefined)?.destroy();
+  });
+
+  const server = createServer((req, res) => {
+    const path = pathOf(req);
+    if (path === WS_PATH) {
+      // A plain request on /ws is a client that forgot to upgrade.
+      res.writeHead(426, { Upgrade: 'websocket', Connection: 'Upgrade', 'Content-Type': 'text/plain' });
+      return void res.end('Upgrade to a WebSocket to use /ws\n');
+    }
+    if (matchRoute(req.method ?? 'GET', path).kind === 'none') return sendProblem(req, res, routeNotFound(req.method ?? 'GET', path));
+
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > maxBody) return sendProblem(req, res, bodyTooLarge(maxBody));
+    if (req.headers['transfer-encoding']) {
+      // A chunked body has no declared size: count it as it streams.
+      let seen = 0;
+      req.on('data', (chunk: Buffer) => {
+        seen += chunk.length;
+        if (seen > maxBody && !res.headersSent) {
+          sendProblem(req, res, bodyTooLarge(maxBody));
+          req.destroy();
+        }
+      });
+    }
+    setForwarded(req);
+    proxy.web(req, res, { target: opts.httpTarget });
+  });
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (pathOf(req) !== WS_PATH) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    setForwarded(req);
+    proxy.ws(req, socket, head, { target: opts.wsTarget });
+  });
+
+  server.keepAliveTimeout = 65_000;
+  return server;
+};

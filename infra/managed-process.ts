@@ -1,0 +1,106 @@
+// A child process the runner owns: started in its own process group (so stopping it stops
+// its children too), optionally restarted with backoff when it dies on its own, and stopped
+// with SIGTERM then SIGKILL.
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import type { Log } from '../lib/log';
+
+export interface ManagedOptions {
+  name: string;
+  command: string;
+  args: string[];
+  options?: SpawnOptions;
+  log: Log;
+  /** Restart when the process exits without being asked to. */
+  restart?: boolean;
+  /** Runs after every start (e.g. wait until ready); a failure counts as a crash. */
+  onStart?: (child: ChildProcess) => Promise<void>;
+  onOutput?: (child: ChildProcess) => void;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Signals a whole process group, ignoring one that is already gone. */
+export const killGroup = (pid: number, signal: NodeJS.Signals) => {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      /* already gone */
+    }
+  }
+};
+
+export const stopGroup = async (pid: number, graceMs = 5_000) => {
+  killGroup(pid, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  if (alive(pid)) killGroup(pid, 'SIGKILL');
+  // The group may outlive its leader by a moment (esbuild, JVM threads): sweep it.
+  killGroup(pid, 'SIGKILL');
+};
+
+export class ManagedProcess {
+  private child: ChildProcess | undefined;
+  private stopping = false;
+  private restarts = 0;
+
+  constructor(private readonly opts: ManagedOptions) {}
+
+  get pid() {
+    return this.child?.pid;
+  }
+
+  async start(): Promise<void> {
+    const { command, args, options, log, name } = this.opts;
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options, detached: true });
+    this.child = child;
+    this.opts.onOutput?.(child);
+    const exited = new Promise<never>((_, reject) =>
+      child.once('exit', (code, signal) => reject(new Error(`${name} exited (${signal ?? code}) while starting`))),
+    );
+    exited.catch(() => {});
+    let ready = false;
+    child.once('exit', (code, signal) => {
+      // A child that dies while starting fails start(); the caller decides what happens then.
+      if (!ready || this.stopping || this.child !== child) return;
+      log.error({ process: name, code, signal }, 'process exited unexpectedly');
+      if (this.opts.restart) void this.restartLater();
+    });
+    try {
+      await Promise.race([this.opts.onStart?.(child) ?? Promise.resolve(), exited]);
+    } catch (err) {
+      killGroup(child.pid!, 'SIGKILL');
+      throw err;
+    }
+    ready = true;
+  }
+
+  private async restartLater() {
+    const delay = Math.min(30_000, 500 * 2 ** Math.min(this.restarts++, 6));
+    await new Promise((r) => setTimeout(r, delay));
+    if (this.stopping) return;
+    try {
+      await this.start();
+      this.opts.log.warn({ process: this.opts.name, restarts: this.restarts }, 'process restarted');
+      this.restarts = 0;
+    } catch (err) {
+      this.opts.log.error({ process: this.opts.name, err }, 'restart failed');
+      if (!this.stopping) void this.restartLater();
+    }
+  }
+
+  async stop(graceMs?: number) {
+    this.stopping = true;
+    const pid = this.child?.pid;
+    if (pid !== undefined) await stopGroup(pid, graceMs);
+  }
+}

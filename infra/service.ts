@@ -1,0 +1,213 @@
+// Starts the whole local service: DynamoDB Local (unless DYNAMODB_ENDPOINT points at
+// another), the table, serverless-offline with the handlers, and the front door on
+// HOST:PORT. Stopping stops every process it started. Used by `npm start`, tests and bench.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+import { config, LOCAL_CREDENTIALS } from '../lib/config';
+import { createDb } from '../lib/db/client';
+import { REDACT_PATHS, type Log } from '../lib/log';
+import { waitForDynamo, dynamoLocalCommand, javaVersion } from './dynamodb/local';
+import { ensureTable } from './ensure-table';
+import { createFrontDoor } from './front-door';
+import { LogCollector } from './log-collector';
+import { ManagedProcess, stopGroup } from './managed-process';
+import { freePorts } from './ports';
+
+export const PROJECT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** What a running instance records in DATA_DIR, for tools (invoke, tests) and stale-run cleanup. */
+export interface RunnerState {
+  pid: number;
+  port: number;
+  startedAt: number;
+  dynamodbEndpoint: string;
+  offlineHttp: string;
+  offlineWebsocket: string;
+  lambdaEndpoint: string;
+  children: number[];
+}
+
+export const stateFile = (dataDir: string) => join(dataDir, 'runner.json');
+
+export const readState = (dataDir: string): RunnerState | undefined => {
+  try {
+    return JSON.parse(readFileSync(stateFile(dataDir), 'utf8')) as RunnerState;
+  } catch {
+    return undefined;
+  }
+};
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Refuses a DATA_DIR in use by a live instance; stops what a crashed one left behind. */
+const claimDataDir = async (dataDir: string, log: Log) => {
+  const previous = readState(dataDir);
+  if (!previous) return;
+  if (previous.pid !== process.pid && isAlive(previous.pid)) {
+    throw new Error(`DATA_DIR ${dataDir} is in use by a running instance (pid ${previous.pid}, port ${previous.port})`);
+  }
+  const orphans = previous.children.filter(isAlive);
+  if (orphans.length) log.warn({ orphans }, 'stopping processes left by an instance that did not shut down');
+  await Promise.all(orphans.map((pid) => stopGroup(pid, 2_000)));
+};
+
+export interface RunningService {
+  url: string;
+  port: number;
+  state: RunnerState;
+  log: Log;
+  stop(): Promise<void>;
+}
+
+const waitForHttp = async (url: string, timeoutMs: number) => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(5_000) });
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw new Error(`${url} did not answer`, { cause: err });
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+};
+
+const listen = (server: Server, port: number, host: string) =>
+  new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+
+export const startService = async (): Promise<RunningService> => {
+  const { dataDir } = config;
+  const logDir = config.logDir ?? join(dataDir, 'logs');
+  mkdirSync(dataDir, { recursive: true });
+  const collector = new LogCollector({ dir: logDir, pretty: config.mode === 'development' });
+  const log: Log = pino(
+    { level: config.logLevel, base: { pid: process.pid, component: 'runner' }, timestamp: pino.stdTimeFunctions.isoTime,
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' }, formatters: { level: (label) => ({ level: label }) } },
+    { write: (line: string) => collector.record(line) },
+  );
+  await claimDataDir(dataDir, log);
+
+  const [dbPort, httpPort, wsPort, lambdaPort] = await freePorts(4);
+  const started: ManagedProcess[] = [];
+  const stopAll = async () => {
+    await Promise.all(started.reverse().map((p) => p.stop()));
+  };
+
+  try {
+    // ---- the database ----
+    let dynamodbEndpoint = config.db.endpoint;
+    if (!dynamodbEndpoint) {
+      const version = javaVersion();
+      if (!version || version < 17) {
+        throw new Error('The embedded database needs Java 17 or newer: run `npm install` as root (it installs it) or `apt-get install openjdk-17-jdk-headless`, or set DYNAMODB_ENDPOINT');
+      }
+      dynamodbEndpoint = `http://127.0.0.1:${dbPort}`;
+      const dbDir = join(dataDir, 'db');
+      mkdirSync(dbDir, { recursive: true });
+      const cmd = dynamoLocalCommand(dbPort!, dbDir);
+      if (!cmd.loopbackOnly) log.warn('no JDK compiler: DynamoDB Local listens on every interface (install a JDK to keep it on 127.0.0.1)');
+      const endpoint = dynamodbEndpoint;
+      const dynamo = new ManagedProcess({
+        name: 'dynamodb-local', command: cmd.command, args: cmd.args, options: { cwd: cmd.cwd }, log, restart: true,
+        onOutput: (child) => child.stderr?.on('data', (d: Buffer) => log.debug({ process: 'dynamodb-local' }, d.toString().trim())),
+        onStart: async () => {
+          await waitForDynamo(endpoint);
+          // In memory or after a crash the table may be new: create what is missing.
+          await ensureTable(createDb({ ...config.db, endpoint, localCredentials: LOCAL_CREDENTIALS }).raw, config.db.tableName);
+        },
+      });
+      started.push(dynamo);
+      await dynamo.start();
+    } else {
+      await ensureTable(createDb(config.db).raw, config.db.tableName);
+    }
+
+    // ---- the handlers ----
+    const env = {
+      ...process.env,
+      NODE_ENV: config.mode,
+      DATA_DIR: dataDir,
+      LOG_DIR: logDir,
+      DYNAMODB_ENDPOINT: dynamodbEndpoint,
+      TABLE_NAME: config.db.tableName,
+      WS_MANAGEMENT_ENDPOINT: `http://127.0.0.1:${wsPort}`,
+      LAMBDA_ENDPOINT: `http://127.0.0.1:${lambdaPort}`,
+      SERVICE_STARTED_AT: String(Date.now()),
+      ESBUILD_WORK_FOLDER: relative(PROJECT_DIR, join(dataDir, '.build')),
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      SLS_TELEMETRY_DISABLED: '1',
+      SLS_NOTIFICATIONS_MODE: 'off',
+    };
+    const offlineArgs = [
+      join(PROJECT_DIR, 'node_modules/serverless/bin/serverless.js'), 'offline', 'start', '--stage', 'local',
+      '--host', '127.0.0.1', '--httpPort', String(httpPort), '--websocketPort', String(wsPort), '--lambdaPort', String(lambdaPort),
+      ...(config.offlineMode === 'in-process' ? ['--useInProcess'] : []),
+    ];
+    const offline = new ManagedProcess({
+      name: 'serverless-offline', command: process.execPath, args: offlineArgs, options: { cwd: PROJECT_DIR, env }, log, restart: true,
+      onOutput: (child) => {
+        collector.attach(child.stdout, 'offline');
+        collector.attach(child.stderr, 'offline');
+      },
+      onStart: () => waitForHttp(`http://127.0.0.1:${httpPort}/api/v1/health`, 120_000),
+    });
+    started.push(offline);
+    await offline.start();
+
+    // ---- the front door ----
+    const frontDoor = createFrontDoor({ httpTarget: `http://127.0.0.1:${httpPort}`, wsTarget: `ws://127.0.0.1:${wsPort}`, log });
+    await listen(frontDoor, config.port, config.host);
+
+    const state: RunnerState = {
+      pid: process.pid,
+      port: config.port,
+      startedAt: Date.now(),
+      dynamodbEndpoint,
+      offlineHttp: `http://127.0.0.1:${httpPort}`,
+      offlineWebsocket: `ws://127.0.0.1:${wsPort}`,
+      lambdaEndpoint: `http://127.0.0.1:${lambdaPort}`,
+      children: started.map((p) => p.pid!).filter(Boolean),
+    };
+    writeFileSync(stateFile(dataDir), JSON.stringify(state, null, 2));
+    log.info({ port: config.port, mode: config.mode, dataDir }, 'service started');
+
+    let stopped = false;
+    return {
+      url: `http://127.0.0.1:${config.port}`,
+      port: config.port,
+      state,
+      log,
+      stop: async () => {
+        if (stopped) return;
+        stopped = true;
+        frontDoor.closeAllConnections();
+        await new Promise<void>((r) => frontDoor.close(() => r()));
+        await stopAll();
+        log.info('service stopped');
+        if (readState(dataDir)?.pid === process.pid) rmSync(stateFile(dataDir), { force: true });
+        rmSync(join(dataDir, '.build'), { recursive: true, force: true });
+        collector.close();
+      },
+    };
+  } catch (err) {
+    await stopAll();
+    collector.close();
+    throw err;
+  }
+};

@@ -1,0 +1,152 @@
+// Renders the OpenAPI 3.1 document from the operation registry and the schemas that
+// validate requests. Operations not built yet are marked (x-implemented: false and a note),
+// so the document never promises what the service does not do.
+import { OpenApiBuilder, type OperationObject, type ParameterObject, type ResponsesObject, type SchemaObject } from 'openapi3-ts/oas31';
+import type { TSchema } from '@sinclair/typebox';
+import { PROBLEMS } from '../errors';
+import { allOperations, type OperationDef } from './operations';
+import { NAMED_SCHEMAS, WsClientMessages, WsEvents, ListMeta } from './schemas';
+
+const nameOf = new Map<unknown, string>(Object.entries(NAMED_SCHEMAS).map(([name, schema]) => [schema, name]));
+
+/** A plain JSON copy of a TypeBox schema, with named sub-schemas replaced by $refs. */
+const toSchema = (schema: unknown, root = true): SchemaObject => {
+  const name = nameOf.get(schema);
+  if (name && !root) return { $ref: `#/components/schemas/${name}` };
+  if (Array.isArray(schema)) return schema.map((s) => toSchema(s, false)) as unknown as SchemaObject;
+  if (schema === null || typeof schema !== 'object') return schema as SchemaObject;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) out[k] = typeof v === 'object' && v !== null ? toSchema(v, false) : v;
+  return out as SchemaObject;
+};
+const ref = (schema: TSchema): SchemaObject => toSchema(schema, false);
+
+const STATUS_TEXT: Record<number, string> = {
+  304: 'Not modified',
+  400: 'Invalid input (query, path or body); `errors` lists each field',
+  403: 'Origin not allowed',
+  404: 'Unknown id',
+  405: 'Method not allowed on this path',
+  409: 'Conflict',
+  413: 'Body larger than 1 MiB',
+  415: 'Body is not application/json',
+  416: 'Range not satisfiable (Content-Range: bytes */SIZE)',
+  422: 'Well-formed but impossible (path missing, not a directory or unreadable)',
+  429: 'Rate limited; see Retry-After',
+  500: 'Internal error (no details are exposed)',
+  501: 'Not implemented in this version yet',
+  503: 'A dependency (the database) is unavailable',
+};
+
+const problemResponse = (status: number) => ({ $ref: `#/components/responses/Problem${status}` });
+
+const parameters = (op: OperationDef): ParameterObject[] => {
+  const list: ParameterObject[] = [];
+  const add = (where: 'path' | 'query', schema: TSchema | undefined) => {
+    const props = (schema as { properties?: Record<string, TSchema>; required?: string[] } | undefined)?.properties ?? {};
+    const required = new Set((schema as { required?: string[] } | undefined)?.required ?? []);
+    for (const [name, s] of Object.entries(props)) {
+      list.push({ name, in: where, required: where === 'path' || required.has(name), schema: ref(s), ...(s.description ? { description: s.description } : {}) });
+    }
+  };
+  add('path', op.params);
+  add('query', op.query);
+  return list;
+};
+
+const errorStatuses = (op: OperationDef) => {
+  const set = new Set<number>([403, 500, 503, ...(op.errors ?? [])]);
+  if (op.counted) set.add(429);
+  if (op.params || op.query || op.body) set.add(400);
+  if (op.body) [413, 415].forEach((s) => set.add(s));
+  if (!op.implemented) set.add(501);
+  return [...set].sort();
+};
+
+const successResponse = (op: OperationDef): ResponsesObject[string] => {
+  const { success } = op;
+  if (!success.schema) {
+    return success.contentType
+      ? { description: success.description, content: { [success.contentType]: { schema: { type: 'string', format: 'binary' } } } }
+      : { description: success.description };
+  }
+  const envelope: SchemaObject = {
+    type: 'object',
+    required: success.list ? ['data', 'meta'] : ['data'],
+    properties: { data: ref(success.schema), ...(success.list ? { meta: ref(ListMeta) } : {}) },
+  };
+  return { description: success.description, content: { 'application/json': { schema: envelope } } };
+};
+
+const operationObject = (op: OperationDef): OperationObject => {
+  const responses: ResponsesObject = { [String(op.success.status)]: successResponse(op) };
+  for (const status of errorStatuses(op)) if (status !== op.success.status) responses[String(status)] = problemResponse(status);
+  const note = op.implemented ? '' : '\n\n**Not implemented yet** in this version: the route answers 501.';
+  return {
+    operationId: op.id,
+    summary: op.summary,
+    description: `${op.description ?? op.summary}${note}`,
+    tags: [op.tag],
+    parameters: parameters(op),
+    ...(op.body
+      ? { requestBody: { required: Boolean(op.bodyRequired), content: { 'application/json': { schema: ref(op.body) } } } }
+      : {}),
+    responses,
+    'x-implemented': op.implemented,
+    'x-rate-limited': op.counted,
+  };
+};
+
+const WS_DESCRIPTION = `
+## WebSocket: \`ws://HOST:PORT/ws\`
+Same host and port as REST. Every message is a JSON text frame with a \`type\`.
+A client may send \`{"type":"ping"}\` and gets \`{"type":"pong"}\`; an unknown or malformed message gets
+\`{"type":"error","error":{"code","message"}}\`. The server sends the events whose schemas are in
+\`components.schemas\` (\`WsEvent*\`) and listed under \`x-websocket\`. Progress events are throttled
+(a few per second per job) but the first and last of a job are always sent.
+
+## Errors
+Every error is RFC 9457 \`application/problem+json\` with \`type\` = \`/problems/<code>\`; the codes are listed under \`x-problem-types\`.
+Every response carries \`X-Request-Id\`. Counted requests carry the IETF \`RateLimit-Policy\` and \`RateLimit\` headers.
+`;
+
+export const buildOpenApi = (version: string) => {
+  const builder = OpenApiBuilder.create()
+    .addOpenApiVersion('3.1.0')
+    .addInfo({
+      title: 'Media library service',
+      version,
+      description: `A self-hosted media library: libraries, scans, movies, TV shows, search, streaming and artwork.\n${WS_DESCRIPTION}`,
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    })
+    .addServer({ url: '/', description: 'This server' });
+
+  for (const [name, schema] of Object.entries(NAMED_SCHEMAS)) builder.addSchema(name, toSchema(schema));
+  for (const [type, schema] of Object.entries({ ...WsEvents, ...Object.fromEntries(Object.entries(WsClientMessages).map(([k, v]) => [`client-${k}`, v])) })) {
+    builder.addSchema(`WsEvent_${type.replace(/[^A-Za-z0-9]/g, '_')}`, toSchema(schema));
+  }
+  for (const status of Object.keys(STATUS_TEXT).map(Number).filter((s) => s >= 400)) {
+    builder.addResponse(`Problem${status}`, {
+      description: STATUS_TEXT[status]!,
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    });
+  }
+  builder.addResponse('Problem304', { description: STATUS_TEXT[304]! });
+
+  // Methods that share a path go into one path item.
+  const doc = builder.getSpec();
+  const documented = allOperations.filter((o) => !o.undocumented);
+  doc.paths = {};
+  for (const op of documented) doc.paths[op.path] = { ...doc.paths[op.path], [op.method.toLowerCase()]: operationObject(op) };
+  const tags = new Set(documented.map((o) => o.tag));
+  doc.tags = [...tags].map((name) => ({ name }));
+  Object.assign(doc, {
+    'x-websocket': {
+      path: '/ws',
+      serverEvents: Object.keys(WsEvents).map((t) => ({ type: t, $ref: `#/components/schemas/WsEvent_${t.replace(/[^A-Za-z0-9]/g, '_')}` })),
+      clientMessages: Object.keys(WsClientMessages).map((t) => ({ type: t, $ref: `#/components/schemas/WsEvent_client_${t}` })),
+    },
+    'x-problem-types': Object.fromEntries(Object.entries(PROBLEMS).map(([code, [status, title]]) => [`/problems/${code}`, { status, title }])),
+  });
+  return doc;
+};

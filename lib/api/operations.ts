@@ -1,0 +1,194 @@
+// Every operation of the contract, once. Handlers validate against these definitions, the
+// OpenAPI document is rendered from them, and the catch-all route answers 404/405/501 from
+// them, so the docs, the routing and the behaviour cannot drift apart.
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+import * as S from './schemas';
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface OperationDef {
+  id: string;
+  method: HttpMethod;
+  /** OpenAPI-style template: /api/v1/movies/{movieId} */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  params?: TObject;
+  query?: TObject;
+  body?: TSchema;
+  bodyRequired?: boolean;
+  success: { status: number; description: string; schema?: TSchema; list?: boolean; contentType?: string };
+  /** Statuses this operation may answer besides the common ones (403, 429, 500, 503). */
+  errors?: number[];
+  /** Counted by the rate limit; media bytes, health and docs are not. */
+  counted: boolean;
+  /** False until the issue that builds it lands: the catch-all answers 501 meanwhile. */
+  implemented: boolean;
+  /** Left out of the OpenAPI document (the docs page's own assets). */
+  undocumented?: boolean;
+}
+
+const IdParam = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' });
+const pathParams = (names: string[]) =>
+  Type.Object(Object.fromEntries(names.map((n) => [n, IdParam])), { additionalProperties: false });
+
+const op = <T extends OperationDef>(def: T) => def;
+
+export const operations = {
+  search: op({
+    id: 'search', method: 'GET', path: '/api/v1/search', tag: 'search', counted: true, implemented: false,
+    summary: 'Search movies and shows by title',
+    description: 'Case- and accent-insensitive; matches any word prefix of the title ("dark kni" finds "The Dark Knight"). Best match first.',
+    query: S.SearchQuery,
+    success: { status: 200, description: 'Hits, best first', schema: Type.Array(S.SearchHit), list: true },
+  }),
+  listMovies: op({
+    id: 'listMovies', method: 'GET', path: '/api/v1/movies', tag: 'movies', counted: true, implemented: false,
+    summary: 'Most recently added movies, newest first', query: S.PageQuery,
+    success: { status: 200, description: 'A page of movies', schema: Type.Array(S.Media), list: true },
+  }),
+  getMovie: op({
+    id: 'getMovie', method: 'GET', path: '/api/v1/movies/{movieId}', tag: 'movies', counted: true, implemented: false,
+    summary: 'One movie with its file and stream URL', params: pathParams(['movieId']), errors: [404],
+    success: { status: 200, description: 'The movie', schema: S.MovieDetail },
+  }),
+  listShows: op({
+    id: 'listShows', method: 'GET', path: '/api/v1/tvshows', tag: 'tvshows', counted: true, implemented: false,
+    summary: 'Most recently added TV shows, newest first', query: S.PageQuery,
+    success: { status: 200, description: 'A page of shows', schema: Type.Array(S.Media), list: true },
+  }),
+  getShow: op({
+    id: 'getShow', method: 'GET', path: '/api/v1/tvshows/{showId}', tag: 'tvshows', counted: true, implemented: false,
+    summary: 'One show with its seasons and episodes in order', params: pathParams(['showId']), errors: [404],
+    success: { status: 200, description: 'The show', schema: S.ShowDetail },
+  }),
+  stream: op({
+    id: 'stream', method: 'GET', path: '/api/v1/stream/{mediaId}', tag: 'stream', counted: false, implemented: false,
+    summary: "A movie's or episode's file bytes, with HTTP range support",
+    description: 'Single ranges per RFC 9110 (206 with Content-Range); If-Range, ETag, If-None-Match (304). 416 carries Content-Range: bytes */SIZE.',
+    params: pathParams(['mediaId']), errors: [304, 404, 416],
+    success: { status: 200, description: 'The whole file, or 206 with one range', contentType: 'application/octet-stream' },
+  }),
+  streamHead: op({
+    id: 'streamHead', method: 'HEAD', path: '/api/v1/stream/{mediaId}', tag: 'stream', counted: false, implemented: false,
+    summary: 'Headers of the stream: size, type, ETag', params: pathParams(['mediaId']), errors: [404],
+    success: { status: 200, description: 'Headers only' },
+  }),
+  startScan: op({
+    id: 'startScan', method: 'POST', path: '/api/v1/scan/path', tag: 'scan', counted: true, implemented: false,
+    summary: 'Scan a folder (runs asynchronously)', body: S.ScanRequest, bodyRequired: true, errors: [409, 422],
+    success: { status: 202, description: 'The queued job', schema: S.ScanJob },
+  }),
+  listJobs: op({
+    id: 'listJobs', method: 'GET', path: '/api/v1/scan/jobs', tag: 'scan', counted: true, implemented: false,
+    summary: 'Scan jobs, newest first', query: S.JobsQuery,
+    success: { status: 200, description: 'Jobs', schema: Type.Array(S.ScanJob), list: true },
+  }),
+  getJob: op({
+    id: 'getJob', method: 'GET', path: '/api/v1/scan/jobs/{jobId}', tag: 'scan', counted: true, implemented: false,
+    summary: 'One scan job', params: pathParams(['jobId']), errors: [404],
+    success: { status: 200, description: 'The job', schema: S.ScanJob },
+  }),
+  resumeJob: op({
+    id: 'resumeJob', method: 'POST', path: '/api/v1/scan/jobs/{jobId}/resume', tag: 'scan', counted: true, implemented: false,
+    summary: 'Resume an interrupted or failed job from its checkpoint', params: pathParams(['jobId']), errors: [404, 409],
+    success: { status: 202, description: 'The resumed job', schema: S.ScanJob },
+  }),
+  cleanupJobs: op({
+    id: 'cleanupJobs', method: 'POST', path: '/api/v1/scan/cleanup', tag: 'scan', counted: true, implemented: false,
+    summary: 'Mark stale running jobs interrupted and remove old finished ones', body: S.CleanupRequest,
+    success: { status: 200, description: 'What was done', schema: Type.Object({ interrupted: Type.Integer(), removed: Type.Integer() }) },
+  }),
+  listLibraries: op({
+    id: 'listLibraries', method: 'GET', path: '/api/v1/library', tag: 'library', counted: true, implemented: false,
+    summary: 'Libraries', success: { status: 200, description: 'Libraries', schema: Type.Array(S.Library), list: true },
+  }),
+  createLibrary: op({
+    id: 'createLibrary', method: 'POST', path: '/api/v1/library', tag: 'library', counted: true, implemented: false,
+    summary: 'Create a library for a folder', body: S.LibraryCreate, bodyRequired: true, errors: [409, 422],
+    success: { status: 201, description: 'The library', schema: S.Library },
+  }),
+  libraryStats: op({
+    id: 'libraryStats', method: 'GET', path: '/api/v1/library/stats', tag: 'library', counted: true, implemented: false,
+    summary: 'Totals across libraries', success: { status: 200, description: 'Totals', schema: S.LibraryStats },
+  }),
+  getLibrary: op({
+    id: 'getLibrary', method: 'GET', path: '/api/v1/library/{libraryId}', tag: 'library', counted: true, implemented: false,
+    summary: 'One library with its stats', params: pathParams(['libraryId']), errors: [404],
+    success: { status: 200, description: 'The library', schema: Type.Composite([S.Library, Type.Object({ stats: S.LibraryStats })]) },
+  }),
+  deleteLibrary: op({
+    id: 'deleteLibrary', method: 'DELETE', path: '/api/v1/library/{libraryId}', tag: 'library', counted: true, implemented: false,
+    summary: 'Remove a library and its index entries (files on disk are never touched)', params: pathParams(['libraryId']), errors: [404],
+    success: { status: 204, description: 'Removed' },
+  }),
+  getSettings: op({
+    id: 'getSettings', method: 'GET', path: '/api/v1/settings', tag: 'settings', counted: true, implemented: true,
+    summary: 'Settings (the TMDB key itself is never returned)',
+    success: { status: 200, description: 'Settings', schema: S.Settings },
+  }),
+  patchSettings: op({
+    id: 'patchSettings', method: 'PATCH', path: '/api/v1/settings', tag: 'settings', counted: true, implemented: true,
+    summary: 'Update part of the settings',
+    description: 'A partial settings object; `metadata.tmdbApiKey` sets the key (null removes it). Unknown keys or wrong types: 400.',
+    body: S.SettingsPatch, bodyRequired: true,
+    success: { status: 200, description: 'Settings after the update', schema: S.Settings },
+  }),
+  listLogs: op({
+    id: 'listLogs', method: 'GET', path: '/api/v1/logs', tag: 'logs', counted: true, implemented: true,
+    summary: 'Recent log records, newest first, secrets redacted', query: S.LogsQuery,
+    success: { status: 200, description: 'Log records', schema: Type.Array(S.LogRecord), list: true },
+  }),
+  health: op({
+    id: 'health', method: 'GET', path: '/api/v1/health', tag: 'health', counted: false, implemented: true,
+    summary: 'Service health; 503 with the same body when the database is down',
+    success: { status: 200, description: 'Healthy (503 when degraded)', schema: S.Health },
+  }),
+  artwork: op({
+    id: 'artwork', method: 'GET', path: '/api/v1/artwork/{mediaId}/{kind}', tag: 'artwork', counted: false, implemented: false,
+    summary: 'Cached artwork, resized on demand',
+    params: Type.Object({ mediaId: IdParam, kind: S.ArtworkKind }, { additionalProperties: false }),
+    query: S.ArtworkQuery, errors: [304, 404],
+    success: { status: 200, description: 'Image bytes (WebP, AVIF or JPEG by Accept)', contentType: 'image/*' },
+  }),
+  docsPage: op({
+    id: 'docsPage', method: 'GET', path: '/api/docs', tag: 'docs', counted: false, implemented: true,
+    summary: 'Interactive API documentation (works offline)', success: { status: 200, description: 'HTML page', contentType: 'text/html' },
+  }),
+  docsJson: op({
+    id: 'docsJson', method: 'GET', path: '/api/docs.json', tag: 'docs', counted: false, implemented: true,
+    summary: 'This OpenAPI document', success: { status: 200, description: 'OpenAPI 3.1 document', contentType: 'application/json' },
+  }),
+  docsAsset: op({
+    id: 'docsAsset', method: 'GET', path: '/api/docs/{asset}', tag: 'docs', counted: false, implemented: true, undocumented: true,
+    summary: 'Assets of the docs page', params: Type.Object({ asset: Type.String({ pattern: '^[A-Za-z0-9._-]+$' }) }), errors: [404],
+    success: { status: 200, description: 'A static asset' },
+  }),
+} as const satisfies Record<string, OperationDef>;
+
+export type OperationId = keyof typeof operations;
+export const allOperations: OperationDef[] = Object.values(operations);
+
+// ---- matching a request to an operation (for the catch-all route and the front door) ----
+const compiled = allOperations.map((o) => ({
+  op: o,
+  regex: new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+}));
+
+export type RouteMatch =
+  | { kind: 'found'; op: OperationDef }
+  | { kind: 'wrong-method'; allowed: HttpMethod[] }
+  | { kind: 'none' };
+
+export const matchRoute = (method: string, path: string): RouteMatch => {
+  const onPath = compiled.filter((c) => c.regex.test(path)).map((c) => c.op);
+  if (!onPath.length) return { kind: 'none' };
+  // A literal segment beats a parameter: /api/v1/library/stats is not library {libraryId}.
+  const exact = onPath.filter((o) => o.path === path);
+  const candidates = exact.length ? exact : onPath;
+  const wanted = method.toUpperCase();
+  const found = candidates.find((o) => o.method === wanted);
+  if (found) return { kind: 'found', op: found };
+  return { kind: 'wrong-method', allowed: [...new Set(candidates.map((o) => o.method))] };
+};

@@ -1,0 +1,343 @@
+// The contract's shapes as JSON Schemas (TypeBox): the same objects validate requests
+// (lib/http/validate.ts), type the handlers, and become the OpenAPI document (lib/api/openapi.ts).
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+/** A union of string literals that keeps its literal type. */
+const literals = <T extends readonly string[]>(values: T) => Type.Unsafe<T[number]>(Type.Union(values.map((v) => Type.Literal(v))));
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const IsoTime = Type.String({ format: 'date-time' });
+const Id = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' });
+const HexColor = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$' });
+const Limit = (dflt: number, max: number) => Type.Integer({ minimum: 1, maximum: max, default: dflt });
+const Cursor = Type.String({ minLength: 1, maxLength: 2048, description: 'Opaque cursor from `meta.nextCursor`' });
+
+export const Problem = Type.Object(
+  {
+    type: Type.String({ description: 'A URI naming the problem type: /problems/<code>' }),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    instance: Type.String({ description: 'The request path' }),
+    requestId: Type.String(),
+    errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+  },
+  { description: 'RFC 9457 problem details' },
+);
+
+export const ListMeta = Type.Object({ total: Type.Integer({ minimum: 0 }), nextCursor: Nullable(Type.String()) });
+
+// ---- media ---------------------------------------------------------------------------
+export const MediaType = Type.Union([Type.Literal('movie'), Type.Literal('tvshow')]);
+
+export const Media = Type.Object({
+  id: Type.String(),
+  type: MediaType,
+  title: Type.String(),
+  originalTitle: Nullable(Type.String()),
+  year: Nullable(Type.Integer()),
+  overview: Nullable(Type.String()),
+  genres: Type.Array(Type.String()),
+  rating: Nullable(Type.Number()),
+  posterUrl: Nullable(Type.String({ format: 'uri' })),
+  backdropUrl: Nullable(Type.String({ format: 'uri' })),
+  meshGradientColors: Type.Array(HexColor, {
+    minItems: 4,
+    maxItems: 4,
+    description: 'Top-left, top-right, bottom-left, bottom-right colours of the poster',
+  }),
+  addedAt: IsoTime,
+});
+
+export const SearchHit = Type.Object({ type: MediaType, id: Type.String(), media: Media });
+
+export const FileInfo = Type.Object(
+  {
+    size: Type.Integer({ minimum: 0 }),
+    container: Nullable(Type.String()),
+    durationSeconds: Nullable(Type.Number()),
+  },
+  { additionalProperties: true },
+);
+
+export const MovieDetail = Type.Object({
+  id: Type.String(),
+  media: Media,
+  poster: Nullable(Type.String({ format: 'uri' })),
+  backdrop: Nullable(Type.String({ format: 'uri' })),
+  metadata: Type.Record(Type.String(), Type.Unknown(), { description: 'Provider fields: tagline, runtime, cast ...' }),
+  file: FileInfo,
+  streamUrl: Type.String({ format: 'uri' }),
+});
+
+export const Episode = Type.Object({
+  id: Type.String(),
+  seasonNumber: Type.Integer({ minimum: 0 }),
+  episodeNumber: Type.Integer({ minimum: 0 }),
+  title: Nullable(Type.String()),
+  overview: Nullable(Type.String()),
+  airDate: Nullable(Type.String()),
+  stillUrl: Nullable(Type.String({ format: 'uri' })),
+  streamUrl: Type.String({ format: 'uri' }),
+});
+
+export const ShowDetail = Type.Object({
+  id: Type.String(),
+  media: Media,
+  metadata: Type.Record(Type.String(), Type.Unknown()),
+  seasons: Type.Array(
+    Type.Object({
+      seasonNumber: Type.Integer({ minimum: 0 }),
+      name: Type.String(),
+      episodeCount: Type.Integer({ minimum: 0 }),
+      episodes: Type.Array(Episode),
+    }),
+  ),
+});
+
+// ---- library and scans ----------------------------------------------------------------
+export const JobStatus = literals(['queued', 'running', 'completed', 'failed', 'interrupted'] as const);
+export const ScanPhase = literals(['discovering', 'analyzing', 'metadata', 'artwork', 'finalizing'] as const);
+
+export const ScanRequest = Type.Object(
+  {
+    path: Type.String({ minLength: 1, maxLength: 4096, description: 'An absolute directory path on the server' }),
+    mediaType: MediaType,
+    libraryId: Type.Optional(Id),
+  },
+  { additionalProperties: false },
+);
+
+export const ScanJob = Type.Object({
+  jobId: Type.String(),
+  status: JobStatus,
+  path: Type.String(),
+  mediaType: MediaType,
+  libraryId: Type.String(),
+  phase: Nullable(ScanPhase),
+  progress: Type.Number({ minimum: 0, maximum: 100 }),
+  counts: Type.Object({
+    discovered: Type.Integer(),
+    processed: Type.Integer(),
+    added: Type.Integer(),
+    updated: Type.Integer(),
+    removed: Type.Integer(),
+    failed: Type.Integer(),
+  }),
+  startedAt: Nullable(IsoTime),
+  updatedAt: IsoTime,
+  finishedAt: Nullable(IsoTime),
+  error: Nullable(Type.Object({ code: Type.String(), message: Type.String() })),
+});
+
+export const CleanupRequest = Type.Object(
+  { staleAfterSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 * 30 })) },
+  { additionalProperties: false },
+);
+
+export const Library = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  path: Type.String(),
+  mediaType: MediaType,
+  itemCount: Type.Integer({ minimum: 0 }),
+  lastScannedAt: Nullable(IsoTime),
+  createdAt: IsoTime,
+});
+
+export const LibraryCreate = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    path: Type.String({ minLength: 1, maxLength: 4096 }),
+    mediaType: MediaType,
+  },
+  { additionalProperties: false },
+);
+
+export const LibraryStats = Type.Object({
+  libraries: Type.Integer(),
+  movies: Type.Integer(),
+  tvShows: Type.Integer(),
+  seasons: Type.Integer(),
+  episodes: Type.Integer(),
+  totalSizeBytes: Type.Integer(),
+  totalDurationSeconds: Type.Number(),
+  lastScanAt: Nullable(IsoTime),
+});
+
+// ---- settings --------------------------------------------------------------------------
+export const LANGUAGE_PATTERN = '^[a-z]{2,3}(-[A-Z]{2})?$';
+const Language = Type.String({ pattern: LANGUAGE_PATTERN, description: 'ISO 639-1 language, optionally with ISO 3166-1 region: en-US' });
+const Theme = Type.Union([Type.Literal('system'), Type.Literal('light'), Type.Literal('dark')]);
+
+export const Features = Type.Object(
+  {
+    metadataFetching: Type.Boolean({ description: 'Fetch titles, overviews and artwork from TMDB during scans' }),
+    artwork: Type.Boolean({ description: 'Download and cache posters, backdrops and stills' }),
+    meshGradients: Type.Boolean({ description: 'Compute poster colours for meshGradientColors' }),
+    autoResumeScans: Type.Boolean({ description: 'Resume interrupted scans when the service starts' }),
+  },
+  { additionalProperties: false },
+);
+
+export const Preferences = Type.Object(
+  {
+    theme: Theme,
+    pageSize: Type.Integer({ minimum: 1, maximum: 100, description: 'Items per page clients should ask for' }),
+  },
+  { additionalProperties: false },
+);
+
+export const Settings = Type.Object({
+  metadata: Type.Object({
+    tmdbApiKeySet: Type.Boolean(),
+    tmdbApiKeyHint: Nullable(Type.String({ description: 'The last 4 characters of the key, masked: ****abcd' })),
+    tmdbApiKeySource: Nullable(Type.Union([Type.Literal('settings'), Type.Literal('environment')])),
+    language: Language,
+  }),
+  features: Features,
+  preferences: Preferences,
+});
+
+export const SettingsPatch = Type.Object(
+  {
+    metadata: Type.Optional(
+      Type.Object(
+        {
+          tmdbApiKey: Type.Optional(
+            Nullable(Type.String({ minLength: 8, maxLength: 512, pattern: '^[A-Za-z0-9._-]+$', description: 'Set the key; null removes it' })),
+          ),
+          language: Type.Optional(Language),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    features: Type.Optional(Type.Partial(Features, { additionalProperties: false })),
+    preferences: Type.Optional(Type.Partial(Preferences, { additionalProperties: false })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+// ---- logs, health ----------------------------------------------------------------------
+export const LogLevelName = literals(['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const);
+
+export const LogsQuery = Type.Object(
+  {
+    level: Type.Optional(LogLevelName),
+    limit: Type.Optional(Limit(100, 1000)),
+    since: Type.Optional(IsoTime),
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+
+export const LogRecord = Type.Object(
+  { time: IsoTime, level: LogLevelName, msg: Type.String() },
+  { additionalProperties: true },
+);
+
+export const Health = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+  database: Type.Union([Type.Literal('ok'), Type.Literal('down')]),
+  version: Type.String(),
+  uptimeSeconds: Type.Integer({ minimum: 0 }),
+});
+
+// ---- queries shared by operations --------------------------------------------------------
+export const PageQuery = Type.Object(
+  { limit: Type.Optional(Limit(10, 100)), cursor: Type.Optional(Cursor) },
+  { additionalProperties: false },
+);
+export const SearchQuery = Type.Object(
+  {
+    query: Type.String({ minLength: 1, maxLength: 200 }),
+    type: Type.Optional(MediaType),
+    limit: Type.Optional(Limit(20, 100)),
+  },
+  { additionalProperties: false },
+);
+export const JobsQuery = Type.Object({ status: Type.Optional(JobStatus) }, { additionalProperties: false });
+export const ArtworkQuery = Type.Object(
+  { w: Type.Optional(Type.Integer({ minimum: 16, maximum: 4096 })) },
+  { additionalProperties: false },
+);
+export const ArtworkKind = Type.Union([Type.Literal('poster'), Type.Literal('backdrop'), Type.Literal('still')]);
+
+// ---- WebSocket messages ----------------------------------------------------------------
+const Timestamp = IsoTime;
+export const WsEvents = {
+  'scan:progress': Type.Object({
+    type: Type.Literal('scan:progress'),
+    jobId: Type.String(),
+    phase: ScanPhase,
+    progress: Type.Number({ minimum: 0, maximum: 100 }),
+    processed: Type.Integer(),
+    total: Type.Integer(),
+    timestamp: Timestamp,
+  }),
+  'scan:complete': Type.Object({
+    type: Type.Literal('scan:complete'),
+    jobId: Type.String(),
+    summary: Type.Object({
+      added: Type.Integer(),
+      updated: Type.Integer(),
+      removed: Type.Integer(),
+      failed: Type.Integer(),
+      durationMs: Type.Integer(),
+    }),
+    timestamp: Timestamp,
+  }),
+  'scan:error': Type.Object({
+    type: Type.Literal('scan:error'),
+    jobId: Type.String(),
+    error: Type.Object({ code: Type.String(), message: Type.String() }),
+    timestamp: Timestamp,
+  }),
+  'library:updated': Type.Object({
+    type: Type.Literal('library:updated'),
+    libraryId: Type.String(),
+    changes: Type.Object({ added: Type.Integer(), updated: Type.Integer(), removed: Type.Integer() }),
+    timestamp: Timestamp,
+  }),
+  'library:created': Type.Object({ type: Type.Literal('library:created'), libraryId: Type.String(), timestamp: Timestamp }),
+  'library:deleted': Type.Object({ type: Type.Literal('library:deleted'), libraryId: Type.String(), timestamp: Timestamp }),
+  pong: Type.Object({ type: Type.Literal('pong') }),
+  error: Type.Object({
+    type: Type.Literal('error'),
+    error: Type.Object({ code: Type.String(), message: Type.String() }),
+  }),
+} as const;
+
+export const WsClientMessages = {
+  ping: Type.Object({ type: Type.Literal('ping') }),
+} as const;
+
+export type ServerEvent = { [K in keyof typeof WsEvents]: Static<(typeof WsEvents)[K]> }[keyof typeof WsEvents];
+
+/** Schemas that get a name in the OpenAPI document's components. */
+export const NAMED_SCHEMAS: Record<string, TSchema> = {
+  Problem,
+  ListMeta,
+  Media,
+  SearchHit,
+  FileInfo,
+  MovieDetail,
+  Episode,
+  ShowDetail,
+  ScanRequest,
+  ScanJob,
+  Library,
+  LibraryCreate,
+  LibraryStats,
+  Features,
+  Preferences,
+  Settings,
+  SettingsPatch,
+  LogRecord,
+  Health,
+};
+
+export type SettingsView = Static<typeof Settings>;
+export type SettingsPatchBody = Static<typeof SettingsPatch>;
+export type HealthView = Static<typeof Health>;
+export type LogRecordView = Static<typeof LogRecord>;

@@ -1,0 +1,91 @@
+// The only module that reads process.env. Everything is parsed once, every problem is
+// collected into one error, and the result is frozen; adapters receive what they need.
+import { resolve } from 'node:path';
+import pkg from '../package.json';
+
+const issues: string[] = [];
+
+const str = (key: string): string | undefined => {
+  const raw = process.env[key]?.trim();
+  return raw ? raw : undefined;
+};
+
+const int = (key: string, dflt: number, min = 1, max = Number.MAX_SAFE_INTEGER): number => {
+  const raw = str(key);
+  if (raw === undefined) return dflt;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    issues.push(`${key} must be an integer from ${min} to ${max} (got "${raw}")`);
+    return dflt;
+  }
+  return n;
+};
+
+const oneOf = <T extends string>(key: string, allowed: readonly T[], dflt: T): T => {
+  const raw = str(key);
+  if (raw === undefined) return dflt;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    issues.push(`${key} must be one of ${allowed.join(', ')} (got "${raw}")`);
+    return dflt;
+  }
+  return raw as T;
+};
+
+const url = (key: string, dflt?: string): string | undefined => {
+  const raw = str(key) ?? dflt;
+  if (raw === undefined) return undefined;
+  try {
+    return new URL(raw).toString().replace(/\/$/, '');
+  } catch {
+    issues.push(`${key} must be an absolute URL (got "${raw}")`);
+    return dflt;
+  }
+};
+
+export type Mode = 'development' | 'production';
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** DynamoDB Local accepts any credentials, but the SDK insists on some. */
+// Not frozen: the SDK marks credential objects it is given.
+export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+const dataDir = resolve(str('DATA_DIR') ?? 'data');
+const dynamodbEndpoint = url('DYNAMODB_ENDPOINT');
+
+export const config = Object.freeze({
+  version: pkg.version,
+  /** When the service (not this process) started: the local runner sets it for its children. */
+  startedAt: Number(str('SERVICE_STARTED_AT') ?? Date.now() - process.uptime() * 1000),
+  mode: oneOf<Mode>('NODE_ENV', ['development', 'production'], 'production'),
+  port: int('PORT', 3000, 1, 65535),
+  host: str('HOST') ?? '0.0.0.0',
+  dataDir,
+  /** Where the local runner collects JSON log lines; unset in the cloud, where logs go to CloudWatch. */
+  logDir: str('LOG_DIR'),
+  logLevel: oneOf<LogLevel>('LOG_LEVEL', LOG_LEVELS, 'info'),
+  db: Object.freeze({
+    tableName: str('TABLE_NAME') ?? 'media',
+    endpoint: dynamodbEndpoint,
+    region: str('AWS_REGION') ?? 'us-east-1',
+    localCredentials: dynamodbEndpoint && !str('AWS_ACCESS_KEY_ID') ? LOCAL_CREDENTIALS : undefined,
+  }),
+  rateLimit: Object.freeze({
+    max: int('RATE_LIMIT_MAX', 100),
+    windowMs: int('RATE_LIMIT_WINDOW_MS', 900_000, 1000),
+  }),
+  tmdb: Object.freeze({
+    apiKey: str('TMDB_API_KEY'),
+    apiBaseUrl: url('TMDB_API_BASE_URL', 'https://api.themoviedb.org/3')!,
+    imageBaseUrl: url('TMDB_IMAGE_BASE_URL', 'https://image.tmdb.org/t/p')!,
+  }),
+  mediaStorage: oneOf('MEDIA_STORAGE', ['local', 's3'] as const, 'local'),
+  /** How serverless-offline runs handlers locally (see README: in-process by measurement). */
+  offlineMode: oneOf('OFFLINE_MODE', ['in-process', 'worker-threads'] as const, 'in-process'),
+  /** Where WebSocket messages are posted (API Gateway management API, or offline's WebSocket port). */
+  wsManagementEndpoint: url('WS_MANAGEMENT_ENDPOINT'),
+});
+
+export type Config = typeof config;
+
+if (issues.length) throw new Error(`Invalid configuration: ${issues.join('; ')}`);

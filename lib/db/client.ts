@@ -1,0 +1,68 @@
+// The DynamoDB adapter's connection: short timeouts so a database that is down answers
+// 503 in about a second instead of hanging, and one place that turns "cannot reach the
+// database" into the catalogue's dependency-unavailable error.
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config';
+import { dependencyUnavailable } from '../errors';
+
+export interface DbSettings {
+  tableName: string;
+  endpoint?: string | undefined;
+  region: string;
+  localCredentials?: { accessKeyId: string; secretAccessKey: string } | undefined;
+}
+
+export interface Db {
+  doc: DynamoDBDocumentClient;
+  raw: DynamoDBClient;
+  tableName: string;
+}
+
+export const createDb = (settings: DbSettings): Db => {
+  const raw = new DynamoDBClient({
+    region: settings.region,
+    ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+    ...(settings.localCredentials ? { credentials: settings.localCredentials } : {}),
+    maxAttempts: 2,
+    requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000 },
+  });
+  const doc = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
+  return { raw, doc, tableName: settings.tableName };
+};
+
+let shared: Db | undefined;
+/** The process-wide client (warm Lambda containers and in-process handlers reuse it). */
+export const db = (): Db => (shared ??= createDb(config.db));
+
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const OVERLOADED_NAMES = new Set([
+  'TimeoutError',
+  'RequestTimeout',
+  'ThrottlingException',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+]);
+
+/** True when the error says the database could not be reached or could not serve now. */
+export const isUnavailable = (err: unknown): boolean => {
+  if (!(err instanceof Error)) return false;
+  const e = err as Error & { code?: string; $metadata?: { httpStatusCode?: number } };
+  if (e.code && UNREACHABLE_CODES.has(e.code)) return true;
+  if (OVERLOADED_NAMES.has(e.name)) return true;
+  const status = e.$metadata?.httpStatusCode;
+  if (status !== undefined && status >= 500) return true;
+  return /socket hang up|ECONNREFUSED|ECONNRESET/.test(e.message);
+};
+
+/** Runs one database call, translating "unreachable" into a 503 the HTTP stack can render. */
+export const guarded = async <T>(call: () => Promise<T>): Promise<T> => {
+  try {
+    return await call();
+  } catch (err) {
+    if (isUnavailable(err)) throw dependencyUnavailable('database', err);
+    throw err;
+  }
+};

@@ -1,0 +1,71 @@
+// The error catalogue. Each error has a stable code that becomes the problem `type`
+// (`/problems/<code>`, listed in the OpenAPI document), a status and a human `detail`.
+// Only lib/http/problem.ts turns these into response bodies.
+
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly title: string,
+    detail: string,
+    readonly fields?: FieldIssue[],
+    options?: ErrorOptions,
+  ) {
+    super(detail, options);
+    this.name = new.target.name;
+  }
+}
+
+/** Every problem type the service can answer with: code -> [status, title]. */
+export const PROBLEMS = {
+  'invalid-request': [400, 'Invalid request'],
+  'malformed-json': [400, 'Malformed JSON body'],
+  'origin-not-allowed': [403, 'Origin not allowed'],
+  'not-found': [404, 'Not found'],
+  'route-not-found': [404, 'Route not found'],
+  'method-not-allowed': [405, 'Method not allowed'],
+  'body-too-large': [413, 'Request body too large'],
+  'unsupported-media-type': [415, 'Unsupported media type'],
+  'rate-limited': [429, 'Too many requests'],
+  'internal': [500, 'Internal server error'],
+  'not-implemented': [501, 'Not implemented yet'],
+  'dependency-unavailable': [503, 'A dependency is unavailable'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type ProblemCode = keyof typeof PROBLEMS;
+
+const problem = (code: ProblemCode, detail: string, fields?: FieldIssue[], options?: ErrorOptions) => {
+  const [status, title] = PROBLEMS[code];
+  return new AppError(status, code, title, detail, fields, options);
+};
+
+export const invalidRequest = (fields: FieldIssue[]) =>
+  problem('invalid-request', fields.map((f) => `${f.field}: ${f.message}`).join('; '), fields);
+export const malformedJson = () => problem('malformed-json', 'The request body is not valid JSON');
+export const originNotAllowed = (origin: string) =>
+  problem('origin-not-allowed', `Requests from origin ${origin} are not allowed`);
+export const notFound = (what: string) => problem('not-found', `${what} was not found`);
+export const routeNotFound = (method: string, path: string) =>
+  problem('route-not-found', `No route for ${method} ${path}`);
+export const methodNotAllowed = (method: string, path: string, allowed: string[]) =>
+  Object.assign(problem('method-not-allowed', `${method} is not allowed on ${path}; use ${allowed.join(', ')}`), {
+    allowed,
+  });
+export const bodyTooLarge = (limitBytes: number) =>
+  problem('body-too-large', `The request body is larger than ${limitBytes} bytes`);
+export const unsupportedMediaType = (got: string) =>
+  problem('unsupported-media-type', `Expected an application/json body, got ${got || 'no content type'}`);
+export const rateLimited = (retryAfterSeconds: number) =>
+  Object.assign(problem('rate-limited', `Rate limit reached; retry in ${retryAfterSeconds} s`), { retryAfterSeconds });
+export const notImplemented = (operation: string) =>
+  problem('not-implemented', `${operation} is part of the API but not available in this version yet`);
+export const dependencyUnavailable = (dependency: string, cause?: unknown) =>
+  problem('dependency-unavailable', `The ${dependency} is unavailable; try again shortly`, undefined, { cause });
+
+/** An untyped error: rendered as a bare 500, never with its message. */
+export const internal = () => problem('internal', 'An unexpected error occurred');
