@@ -4,7 +4,7 @@
 // route list, never its Lambda invoke API). It also does what API Gateway does before a
 // function runs: caps the payload (10 MiB) and sets X-Forwarded-For from the socket.
 import { randomUUID } from 'node:crypto';
-import { Agent, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Agent, createServer, type ClientRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createProxyServer } from 'http-proxy-3';
 import { matchRoute } from '../lib/api/operations';
@@ -28,8 +28,28 @@ const sendProblem = (req: IncomingMessage, res: ServerResponse, err: AppError) =
   if (res.headersSent) return void res.destroy();
   const requestId = randomUUID();
   const body = toProblem(err, pathOf(req), requestId);
-  res.writeHead(body.status, { ...problemHeaders(err), 'X-Request-Id': requestId, Connection: 'close' });
+  res.writeHead(body.status, { ...problemHeaders(err), 'X-Request-Id': requestId });
   res.end(req.method === 'HEAD' ? undefined : JSON.stringify(body));
+};
+
+/**
+ * Answers 413 and reads the rest of the upload into the void, so the client gets to read
+ * the answer instead of a broken pipe; past twice the limit the connection is cut.
+ */
+const refused = new WeakSet<IncomingMessage>();
+const inFlight = new WeakMap<IncomingMessage, ClientRequest>();
+
+const refuseBody = (req: IncomingMessage, res: ServerResponse, limit: number) => {
+  refused.add(req);
+  inFlight.get(req)?.destroy();
+  sendProblem(req, res, bodyTooLarge(limit));
+  let drained = 0;
+  req.removeAllListeners('data');
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > 2 * limit) req.socket.destroy();
+  });
+  req.resume();
 };
 
 /** Forwarding headers are ours to set: a client's own X-Forwarded-* never passes. */
@@ -45,7 +65,9 @@ export const createFrontDoor = (opts: FrontDoorOptions): Server => {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const proxy = createProxyServer({ agent, proxyTimeout: 60_000 });
 
+  proxy.on('proxyReq', (proxyReq, req) => inFlight.set(req as IncomingMessage, proxyReq));
   proxy.on('error', (err, req, resOrSocket) => {
+    if (refused.has(req as IncomingMessage)) return; // we cut it off ourselves and answered already
     opts.log.warn({ err, path: pathOf(req as IncomingMessage) }, 'front door could not reach the service');
     if (resOrSocket && 'writeHead' in resOrSocket) {
       sendProblem(req as IncomingMessage, resOrSocket as ServerResponse, dependencyUnavailable('API service', err));
@@ -62,17 +84,18 @@ export const createFrontDoor = (opts: FrontDoorOptions): Server => {
     if (matchRoute(req.method ?? 'GET', path).kind === 'none') return sendProblem(req, res, routeNotFound(req.method ?? 'GET', path));
 
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > maxBody) return sendProblem(req, res, bodyTooLarge(maxBody));
+    if (declared > maxBody) return refuseBody(req, res, maxBody);
     if (req.headers['transfer-encoding']) {
       // A chunked body has no declared size: count it as it streams.
       let seen = 0;
-      req.on('data', (chunk: Buffer) => {
+      const count = (chunk: Buffer) => {
         seen += chunk.length;
         if (seen > maxBody && !res.headersSent) {
-          sendProblem(req, res, bodyTooLarge(maxBody));
-          req.destroy();
+          req.unpipe();
+          refuseBody(req, res, maxBody);
         }
-      });
+      };
+      req.on('data', count);
     }
     setForwarded(req);
     proxy.web(req, res, { target: opts.httpTarget });

@@ -1,0 +1,55 @@
+// `npm test`: starts one real stack for the whole run (DynamoDB Local, serverless-offline,
+// the front door), runs every test file against it with node's test runner, then stops it.
+// Test files find the stack through MLS_TEST_* variables (test/support/stack.ts).
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { PROJECT_DIR } from '../infra/service';
+import { startInstance } from './support/instance';
+
+const findTests = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? findTests(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : [],
+  );
+
+const main = async () => {
+  const only = process.argv.slice(2);
+  const files = (only.length ? only.map((f) => join(PROJECT_DIR, f)) : findTests(join(PROJECT_DIR, 'test'))).sort();
+  process.stdout.write(`Starting the stack for ${files.length} test files...\n`);
+  const started = Date.now();
+  const stack = await startInstance();
+  const state = stack.state();
+  process.stdout.write(`Stack up at ${stack.url} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+
+  const code = await new Promise<number>((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files.map((f) => relative(PROJECT_DIR, f))],
+      {
+        cwd: PROJECT_DIR,
+        stdio: 'inherit',
+        env: {
+          ...process.env,
+          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+          MLS_TEST_URL: stack.url,
+          MLS_TEST_DATA_DIR: stack.dataDir,
+          MLS_TEST_WS: stack.url.replace('http', 'ws') + '/ws',
+          // Handler and adapter tests in the test process use the stack's database.
+          DYNAMODB_ENDPOINT: state.dynamodbEndpoint,
+          WS_MANAGEMENT_ENDPOINT: state.offlineWebsocket.replace('ws', 'http'),
+          LOG_DIR: join(stack.dataDir, 'logs'),
+          LOG_LEVEL: 'warn',
+        },
+      },
+    );
+    child.on('exit', (c) => resolve(c ?? 1));
+  });
+
+  await stack.stop();
+  process.exit(code);
+};
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : err}\n`);
+  process.exit(1);
+});
