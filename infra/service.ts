@@ -27,7 +27,8 @@ export interface RunnerState {
   offlineHttp: string;
   offlineWebsocket: string;
   lambdaEndpoint: string;
-  children: number[];
+  /** Process-group leaders this instance started, by role. */
+  processes: { dynamodb?: number; offline?: number };
 }
 
 export const stateFile = (dataDir: string) => join(dataDir, 'runner.json');
@@ -56,7 +57,7 @@ const claimDataDir = async (dataDir: string, log: Log) => {
   if (previous.pid !== process.pid && isAlive(previous.pid)) {
     throw new Error(`DATA_DIR ${dataDir} is in use by a running instance (pid ${previous.pid}, port ${previous.port})`);
   }
-  const orphans = previous.children.filter(isAlive);
+  const orphans = Object.values(previous.processes).filter(isAlive);
   if (orphans.length) log.warn({ orphans }, 'stopping processes left by an instance that did not shut down');
   await Promise.all(orphans.map((pid) => stopGroup(pid, 2_000)));
 };
@@ -104,6 +105,17 @@ export const startService = async (): Promise<RunningService> => {
   await claimDataDir(dataDir, log);
 
   const [dbPort, httpPort, wsPort, lambdaPort] = await freePorts(4);
+  const state: RunnerState = {
+    pid: process.pid,
+    port: config.port,
+    startedAt: Date.now(),
+    dynamodbEndpoint: config.db.endpoint ?? `http://127.0.0.1:${dbPort}`,
+    offlineHttp: `http://127.0.0.1:${httpPort}`,
+    offlineWebsocket: `ws://127.0.0.1:${wsPort}`,
+    lambdaEndpoint: `http://127.0.0.1:${lambdaPort}`,
+    processes: {},
+  };
+  const saveState = () => writeFileSync(stateFile(dataDir), JSON.stringify(state, null, 2));
   const started: ManagedProcess[] = [];
   const stopAll = async () => {
     await Promise.all(started.reverse().map((p) => p.stop()));
@@ -111,13 +123,12 @@ export const startService = async (): Promise<RunningService> => {
 
   try {
     // ---- the database ----
-    let dynamodbEndpoint = config.db.endpoint;
-    if (!dynamodbEndpoint) {
+    const { dynamodbEndpoint } = state;
+    if (!config.db.endpoint) {
       const version = javaVersion();
       if (!version || version < 17) {
         throw new Error('The embedded database needs Java 17 or newer: run `npm install` as root (it installs it) or `apt-get install openjdk-17-jdk-headless`, or set DYNAMODB_ENDPOINT');
       }
-      dynamodbEndpoint = `http://127.0.0.1:${dbPort}`;
       const dbDir = join(dataDir, 'db');
       mkdirSync(dbDir, { recursive: true });
       const cmd = dynamoLocalCommand(dbPort!, dbDir);
@@ -126,7 +137,10 @@ export const startService = async (): Promise<RunningService> => {
       const dynamo = new ManagedProcess({
         name: 'dynamodb-local', command: cmd.command, args: cmd.args, options: { cwd: cmd.cwd }, log, restart: true,
         onOutput: (child) => child.stderr?.on('data', (d: Buffer) => log.debug({ process: 'dynamodb-local' }, d.toString().trim())),
-        onStart: async () => {
+        onStart: async (child) => {
+          // Recorded before it is ready, so a crash during start-up leaves no orphan unknown.
+          state.processes.dynamodb = child.pid;
+          saveState();
           await waitForDynamo(endpoint);
           // In memory or after a crash the table may be new: create what is missing.
           await ensureTable(createDb({ ...config.db, endpoint, localCredentials: LOCAL_CREDENTIALS }).raw, config.db.tableName);
@@ -165,7 +179,11 @@ export const startService = async (): Promise<RunningService> => {
         collector.attach(child.stdout, 'offline');
         collector.attach(child.stderr, 'offline');
       },
-      onStart: () => waitForHttp(`http://127.0.0.1:${httpPort}/api/v1/health`, 120_000),
+      onStart: async (child) => {
+        state.processes.offline = child.pid;
+        saveState();
+        await waitForHttp(`http://127.0.0.1:${httpPort}/api/v1/health`, 120_000);
+      },
     });
     started.push(offline);
     await offline.start();
@@ -174,17 +192,8 @@ export const startService = async (): Promise<RunningService> => {
     const frontDoor = createFrontDoor({ httpTarget: `http://127.0.0.1:${httpPort}`, wsTarget: `ws://127.0.0.1:${wsPort}`, log });
     await listen(frontDoor, config.port, config.host);
 
-    const state: RunnerState = {
-      pid: process.pid,
-      port: config.port,
-      startedAt: Date.now(),
-      dynamodbEndpoint,
-      offlineHttp: `http://127.0.0.1:${httpPort}`,
-      offlineWebsocket: `ws://127.0.0.1:${wsPort}`,
-      lambdaEndpoint: `http://127.0.0.1:${lambdaPort}`,
-      children: started.map((p) => p.pid!).filter(Boolean),
-    };
-    writeFileSync(stateFile(dataDir), JSON.stringify(state, null, 2));
+    state.startedAt = Date.now();
+    saveState();
     log.info({ port: config.port, mode: config.mode, dataDir }, 'service started');
 
     let stopped = false;

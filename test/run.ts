@@ -45,7 +45,9 @@ const main = async () => {
     child.on('exit', (c) => resolve(c ?? 1));
   });
 
+  const stopping = Date.now();
   await stack.stop();
+  process.stdout.write(`Stack stopped in ${((Date.now() - stopping) / 1000).toFixed(1)} s\n`);
   process.exit(code);
 };
 

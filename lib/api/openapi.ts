@@ -97,12 +97,45 @@ const operationObject = (op: OperationDef): OperationObject => {
   };
 };
 
+const TAGS: Record<string, string> = {
+  search: 'Find movies and shows by title',
+  movies: 'Movies, newest first, and their details',
+  tvshows: 'TV shows with seasons and episodes',
+  stream: 'Video bytes with HTTP range support',
+  scan: 'Scan jobs: start, follow, resume, clean up',
+  library: 'Libraries (folders of movies or shows) and their totals',
+  settings: 'Service settings (the TMDB key is write-only)',
+  logs: 'Recent log records',
+  health: 'Liveness and database reachability',
+  artwork: 'Cached posters, backdrops and stills',
+  docs: 'This documentation',
+  websocket: 'Live events on /ws',
+};
+
+const wsSchemaName = (type: string) => `WsEvent_${type.replace(/[^A-Za-z0-9]/g, '_')}`;
+
+/** /ws as an operation, so its message schemas are part of the document proper. */
+const websocketOperation = (): OperationObject => ({
+  operationId: 'websocket',
+  summary: 'Open the WebSocket for live events',
+  description: 'Upgrade this request to a WebSocket (same host and port as REST). Send `{"type":"ping"}` to get `{"type":"pong"}`; the server pushes the events below as JSON text frames. Foreign origins are refused as for REST.',
+  tags: ['websocket'],
+  responses: {
+    '101': {
+      description: 'Switching protocols; every frame the server sends is one of these',
+      content: { 'application/json': { schema: { oneOf: Object.keys(WsEvents).map((t) => ({ $ref: `#/components/schemas/${wsSchemaName(t)}` })) } } },
+    },
+    '403': { $ref: '#/components/responses/Problem403' },
+    '426': { description: 'The request was not a WebSocket upgrade' },
+  },
+  'x-implemented': true,
+});
+
 const WS_DESCRIPTION = `
 ## WebSocket: \`ws://HOST:PORT/ws\`
 Same host and port as REST. Every message is a JSON text frame with a \`type\`.
 A client may send \`{"type":"ping"}\` and gets \`{"type":"pong"}\`; an unknown or malformed message gets
-\`{"type":"error","error":{"code","message"}}\`. The server sends the events whose schemas are in
-\`components.schemas\` (\`WsEvent*\`) and listed under \`x-websocket\`. Progress events are throttled
+\`{"type":"error","error":{"code","message"}}\`. The server sends the events documented under \`GET /ws\`. Progress events are throttled
 (a few per second per job) but the first and last of a job are always sent.
 
 ## Errors
@@ -122,30 +155,26 @@ export const buildOpenApi = (version: string) => {
     .addServer({ url: '/', description: 'This server' });
 
   for (const [name, schema] of Object.entries(NAMED_SCHEMAS)) builder.addSchema(name, toSchema(schema));
-  for (const [type, schema] of Object.entries({ ...WsEvents, ...Object.fromEntries(Object.entries(WsClientMessages).map(([k, v]) => [`client-${k}`, v])) })) {
-    builder.addSchema(`WsEvent_${type.replace(/[^A-Za-z0-9]/g, '_')}`, toSchema(schema));
+  for (const [type, schema] of Object.entries(WsEvents)) builder.addSchema(wsSchemaName(type), toSchema(schema));
+  const documented = allOperations.filter((o) => !o.undocumented);
+  const used = new Set(documented.flatMap(errorStatuses));
+  for (const status of [...used].sort()) {
+    builder.addResponse(
+      `Problem${status}`,
+      status < 400
+        ? { description: STATUS_TEXT[status]! }
+        : { description: STATUS_TEXT[status]!, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+    );
   }
-  for (const status of Object.keys(STATUS_TEXT).map(Number).filter((s) => s >= 400)) {
-    builder.addResponse(`Problem${status}`, {
-      description: STATUS_TEXT[status]!,
-      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-    });
-  }
-  builder.addResponse('Problem304', { description: STATUS_TEXT[304]! });
 
   // Methods that share a path go into one path item.
   const doc = builder.getSpec();
-  const documented = allOperations.filter((o) => !o.undocumented);
   doc.paths = {};
   for (const op of documented) doc.paths[op.path] = { ...doc.paths[op.path], [op.method.toLowerCase()]: operationObject(op) };
-  const tags = new Set(documented.map((o) => o.tag));
-  doc.tags = [...tags].map((name) => ({ name }));
+  doc.paths['/ws'] = { get: websocketOperation() };
+  doc.tags = Object.entries(TAGS).map(([name, description]) => ({ name, description }));
   Object.assign(doc, {
-    'x-websocket': {
-      path: '/ws',
-      serverEvents: Object.keys(WsEvents).map((t) => ({ type: t, $ref: `#/components/schemas/WsEvent_${t.replace(/[^A-Za-z0-9]/g, '_')}` })),
-      clientMessages: Object.keys(WsClientMessages).map((t) => ({ type: t, $ref: `#/components/schemas/WsEvent_client_${t}` })),
-    },
+    'x-websocket': { path: '/ws', clientMessages: Object.keys(WsClientMessages), serverEvents: Object.keys(WsEvents) },
     'x-problem-types': Object.fromEntries(Object.entries(PROBLEMS).map(([code, [status, title]]) => [`/problems/${code}`, { status, title }])),
   });
   return doc;

@@ -20,30 +20,48 @@ export interface Instance {
 
 export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), `mls-${prefix}-`));
 
-export const waitFor = async <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000, everyMs = 100): Promise<T> => {
+export const waitFor = async <T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 60_000,
+  everyMs = 100,
+  signal?: AbortSignal,
+): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => undefined);
     if (value !== undefined) return value;
+    if (signal?.aborted) throw new Error(`stopped waiting for ${what}`);
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 };
 
-export const startInstance = async (env: Record<string, string> = {}, dataDir = tempDir('data')): Promise<Instance> => {
+export interface StartOptions {
+  env?: Record<string, string>;
+  dataDir?: string;
+  /** Run `npm start` in a process group of its own, as a terminal does; stop() signals the group. */
+  viaNpm?: boolean;
+}
+
+export const startInstance = async ({ env = {}, dataDir = tempDir('data'), viaNpm = false }: StartOptions = {}): Promise<Instance> => {
   const port = Number(env.PORT ?? (await freePort()));
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_DIR, 'infra/run.ts')], {
-    cwd: PROJECT_DIR,
-    env: { ...process.env, NODE_ENV: 'production', RATE_LIMIT_MAX: '100000', ...env, PORT: String(port), DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', RATE_LIMIT_MAX: '100000', ...env, PORT: String(port), DATA_DIR: dataDir };
+  // The test run's own database settings must not leak into an instance that brings its own.
+  if (!env.DYNAMODB_ENDPOINT) delete childEnv.DYNAMODB_ENDPOINT;
+  for (const key of ['WS_MANAGEMENT_ENDPOINT', 'LOG_DIR']) delete childEnv[key];
+  const child = viaNpm
+    ? spawn('npm', ['start', '--silent'], { cwd: PROJECT_DIR, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    : spawn(process.execPath, ['--import', 'tsx', join(PROJECT_DIR, 'infra/run.ts')], { cwd: PROJECT_DIR, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
+  const gone = new AbortController();
+  void exited.then(() => gone.abort());
   await Promise.race([
-    waitFor('the banner', async () => (output.includes('is up') ? true : undefined), 120_000, 50),
+    waitFor('the banner', async () => (output.includes('is up') ? true : undefined), 120_000, 50, gone.signal),
     exited.then((code) => {
       throw new Error(`instance exited (${code}) while starting:\n${output}`);
     }),
@@ -56,7 +74,10 @@ export const startInstance = async (env: Record<string, string> = {}, dataDir = 
     output: () => output,
     state: () => JSON.parse(readFileSync(join(dataDir, 'runner.json'), 'utf8')) as RunnerState,
     stop: async (signal = 'SIGTERM') => {
-      if (child.exitCode === null) child.kill(signal);
+      if (child.exitCode === null) {
+        if (viaNpm) process.kill(-child.pid!, signal);
+        else child.kill(signal);
+      }
       return exited;
     },
   };

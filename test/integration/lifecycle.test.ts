@@ -1,0 +1,82 @@
+// A whole instance of its own (embedded DynamoDB Local on disk): Ctrl-C leaves nothing
+// behind, data survives restarts, a database that dies turns into 503s (not hangs) and the
+// service recovers when it is back, and a killed runner's leftovers are cleaned up.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { isAlive, processesMentioning } from '../support/processes';
+import { startInstance, tempDir, waitFor } from '../support/instance';
+import { call, jsonBody } from '../support/stack';
+
+describe('lifecycle of an instance', () => {
+  const dataDir = tempDir('life');
+
+  it('npm start answers, and Ctrl-C stops every process it started', async () => {
+    const instance = await startInstance({ viaNpm: true, dataDir });
+    assert.match(instance.output(), /Local:\s+http:\/\/localhost:\d+\/api\/v1/);
+    assert.match(instance.output(), /API docs:/);
+    assert.equal((await call('GET', '/api/v1/health', { base: instance.url })).status, 200);
+    const patched = await call('PATCH', '/api/v1/settings', { ...jsonBody({ preferences: { theme: 'dark' } }), base: instance.url });
+    assert.equal(patched.status, 200);
+    const { processes } = instance.state();
+    assert.ok(processes.dynamodb && processes.offline);
+
+    // npm itself dies by the signal, as it does in a terminal; what matters is what is left.
+    await instance.stop('SIGINT');
+    await waitFor('every process to end', async () => (processesMentioning(dataDir).length === 0 ? true : undefined), 15_000);
+    assert.equal(isAlive(processes.dynamodb!), false);
+    assert.equal(isAlive(processes.offline!), false);
+  });
+
+  it('finds its data again after a restart, and survives the database dying', async () => {
+    const instance = await startInstance({ dataDir });
+    try {
+      const base = instance.url;
+      assert.equal((await call('GET', '/api/v1/settings', { base })).json.data.preferences.theme, 'dark');
+
+      process.kill(instance.state().processes.dynamodb!, 'SIGKILL');
+      const degraded = await waitFor('health to say degraded', async () => {
+        const res = await call('GET', '/api/v1/health', { base });
+        return res.status === 503 ? res : undefined;
+      }, 10_000, 50);
+      assert.deepEqual({ status: degraded.json.data.status, database: degraded.json.data.database }, { status: 'degraded', database: 'down' });
+
+      const started = Date.now();
+      const failed = await call('GET', '/api/v1/settings', { base });
+      assert.equal(failed.status, 503, failed.text);
+      assert.equal(failed.json.type, '/problems/dependency-unavailable');
+      assert.ok(Date.now() - started < 5_000, 'a request fails fast instead of hanging');
+
+      // The runner restarts the embedded database; nothing else is restarted.
+      await waitFor('health to recover', async () => ((await call('GET', '/api/v1/health', { base })).status === 200 ? true : undefined), 60_000, 200);
+      assert.equal((await call('GET', '/api/v1/settings', { base })).json.data.preferences.theme, 'dark');
+    } finally {
+      assert.equal(await instance.stop('SIGTERM'), 0);
+    }
+    await waitFor('every process to end', async () => (processesMentioning(dataDir).length === 0 ? true : undefined), 15_000);
+  });
+
+  it('cleans up after a runner that was killed outright, and starts again on the same data', async () => {
+    const first = await startInstance({ dataDir });
+    const { processes } = first.state();
+    await first.stop('SIGKILL');
+    assert.ok(isAlive(processes.dynamodb!), 'the database outlives a killed runner');
+
+    const second = await startInstance({ dataDir });
+    try {
+      assert.equal(isAlive(processes.dynamodb!), false);
+      assert.equal(isAlive(processes.offline!), false);
+      assert.equal((await call('GET', '/api/v1/settings', { base: second.url })).json.data.preferences.theme, 'dark');
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('refuses a DATA_DIR that a running instance uses', async () => {
+    const running = await startInstance({ dataDir });
+    try {
+      await assert.rejects(startInstance({ dataDir }), /in use by a running instance/);
+    } finally {
+      await running.stop();
+    }
+  });
+});

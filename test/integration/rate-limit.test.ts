@@ -1,0 +1,67 @@
+// Two more instances (two processes each) share the test stack's database with
+// RATE_LIMIT_MAX=5, in development mode: the limit holds across endpoints and processes.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { windowOf } from '../../lib/http/rate-limit';
+import { startInstance, type Instance } from '../support/instance';
+import { call, jsonBody } from '../support/stack';
+
+const WINDOW_MS = 900_000;
+let a: Instance;
+let b: Instance;
+
+before(async () => {
+  const env = { DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT!, RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_MS: String(WINDOW_MS), NODE_ENV: 'development' };
+  [a, b] = await Promise.all([startInstance({ env }), startInstance({ env })]);
+});
+after(() => Promise.all([a?.stop(), b?.stop()]));
+
+describe('rate limit', () => {
+  it('answers the 6th counted request in a window with 429, across endpoints and processes', async () => {
+    // Start well inside a window so the count cannot reset halfway.
+    const { end } = windowOf(Date.now(), WINDOW_MS);
+    if (end - Date.now() < 15_000) await new Promise((r) => setTimeout(r, end - Date.now() + 100));
+    const from = '127.0.0.23';
+
+    const counted = [
+      () => call('GET', '/api/v1/settings', { base: a.url, from }),
+      () => call('GET', '/api/v1/logs?limit=1', { base: b.url, from }),
+      () => call('PATCH', '/api/v1/settings', { ...jsonBody({ preferences: { pageSize: 12 } }), base: a.url, from }),
+      () => call('GET', '/api/v1/settings', { base: b.url, from }),
+      () => call('GET', '/api/v1/logs?limit=1', { base: a.url, from }),
+    ];
+    for (const [i, request] of counted.entries()) {
+      const res = await request();
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.headers['ratelimit-policy'], `"default";q=5;w=${WINDOW_MS / 1000}`);
+      assert.match(String(res.headers.ratelimit), new RegExp(`^"default";r=${4 - i};t=\\d+$`));
+    }
+
+    // Health and docs are never counted, so they still answer.
+    for (const base of [a.url, b.url]) {
+      const health = await call('GET', '/api/v1/health', { base, from });
+      assert.equal(health.status, 200);
+      assert.equal(health.headers.ratelimit, undefined);
+      assert.equal((await call('GET', '/api/docs.json', { base, from })).status, 200);
+    }
+
+    for (const base of [b.url, a.url]) {
+      const limited = await call('GET', '/api/v1/settings', { base, from });
+      assert.equal(limited.status, 429);
+      assert.equal(limited.headers['content-type'], 'application/problem+json');
+      assert.equal(limited.json.type, '/problems/rate-limited');
+      const retryAfter = Number(limited.headers['retry-after']);
+      assert.ok(retryAfter >= 1 && retryAfter <= WINDOW_MS / 1000, String(retryAfter));
+      assert.match(String(limited.headers.ratelimit), /^"default";r=0;t=\d+$/);
+    }
+
+    // Another client on the LAN has its own allowance.
+    assert.equal((await call('GET', '/api/v1/settings', { base: a.url, from: '127.0.0.24' })).status, 200);
+  });
+
+  it('allows localhost origins in development mode', async () => {
+    const res = await call('GET', '/api/v1/health', { base: a.url, headers: { origin: 'http://localhost:5173' } });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers['access-control-allow-origin'], 'http://localhost:5173');
+  });
+});
