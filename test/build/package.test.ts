@@ -1,0 +1,67 @@
+// `npm run package` builds a deployable artifact without AWS credentials: both APIs, the
+// table from infra/table.json, one bundled function per route, on the cloud runtime.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { allOperations } from '../../lib/api/operations';
+import { TABLE_DEFINITION } from '../../lib/db/table';
+import { PROJECT_DIR } from '../../infra/service';
+import { tempDir } from '../support/instance';
+
+type Resource = { Type: string; Properties: Record<string, any> };
+let resources: Record<string, Resource>;
+let out: string;
+
+before(() => {
+  out = tempDir('package');
+  const env = { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '', SLS_TELEMETRY_DISABLED: '1' };
+  delete env.DYNAMODB_ENDPOINT;
+  execFileSync(process.execPath, [join(PROJECT_DIR, 'node_modules/serverless/bin/serverless.js'), 'package', '--stage', 'prod', '--package', out], {
+    cwd: PROJECT_DIR,
+    env,
+    stdio: 'pipe',
+  });
+  resources = JSON.parse(readFileSync(join(out, 'cloudformation-template-update-stack.json'), 'utf8')).Resources;
+});
+
+const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+
+describe('npm run package', () => {
+  it('has an HTTP API and a WebSocket API', () => {
+    const protocols = ofType('AWS::ApiGatewayV2::Api').map(([, r]) => r.Properties.ProtocolType).sort();
+    assert.deepEqual(protocols, ['HTTP', 'WEBSOCKET']);
+  });
+
+  it('routes every built operation, the catch-all and the three WebSocket routes', () => {
+    const routes = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey).sort();
+    const http = allOperations.filter((o) => o.implemented).map((o) => `${o.method} ${o.path}`);
+    const expected = [...http, '$default', '$connect', '$disconnect', '$default'].sort();
+    assert.deepEqual(routes, expected);
+  });
+
+  it('creates the table from infra/table.json', () => {
+    const tables = ofType('AWS::DynamoDB::Table');
+    assert.equal(tables.length, 1);
+    assert.deepEqual(tables[0]![1].Properties, TABLE_DEFINITION);
+  });
+
+  it('bundles each function for the cloud runtime, with its table and WebSocket endpoint', () => {
+    const functions = ofType('AWS::Lambda::Function');
+    assert.equal(functions.length, 11);
+    for (const [name, fn] of functions) {
+      assert.equal(fn.Properties.Runtime, 'nodejs22.x', name);
+      assert.deepEqual(fn.Properties.Environment.Variables.TABLE_NAME, { Ref: 'MediaTable' });
+      assert.ok(fn.Properties.Environment.Variables.WS_MANAGEMENT_ENDPOINT['Fn::Join'], name);
+    }
+    for (const zip of ['health', 'getSettings', 'wsMessage', 'docsAsset']) assert.ok(existsSync(join(out, `${zip}.zip`)), zip);
+  });
+
+  it('lets the functions post to WebSocket connections and use the table', () => {
+    const role = ofType('AWS::IAM::Role')[0]![1];
+    const actions = JSON.stringify(role.Properties.Policies);
+    assert.match(actions, /execute-api:ManageConnections/);
+    assert.match(actions, /dynamodb:UpdateItem/);
+  });
+});
