@@ -16,7 +16,7 @@ let out: string;
 
 before(() => {
   out = tempDir('package');
-  const env = { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '', SLS_TELEMETRY_DISABLED: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '', SLS_TELEMETRY_DISABLED: '1' };
   delete env.DYNAMODB_ENDPOINT;
   execFileSync(process.execPath, [join(PROJECT_DIR, 'node_modules/serverless/bin/serverless.js'), 'package', '--stage', 'prod', '--package', out], {
     cwd: PROJECT_DIR,

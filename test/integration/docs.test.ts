@@ -75,7 +75,7 @@ import type { paths } from './api';
 
 const api = createClient<paths>({ baseUrl: process.argv[2] });
 const health = await api.GET('/api/v1/health');
-const patched = await api.PATCH('/api/v1/settings', { body: { preferences: { theme: 'light' } } });
+const patched = await api.PATCH('/api/v1/settings', { body: { features: { autoResumeScans: true } } });
 const logs = await api.GET('/api/v1/logs', { params: { query: { level: 'info', limit: 3 } } });
 const bad = await api.PATCH('/api/v1/settings', {
   // @ts-expect-error the generated types know features.artwork is a boolean
@@ -83,7 +83,8 @@ const bad = await api.PATCH('/api/v1/settings', {
 });
 const status: 'ok' | 'degraded' | undefined = health.data?.data.status;
 const theme: 'system' | 'light' | 'dark' | undefined = patched.data?.data.preferences.theme;
-console.log(JSON.stringify({ status, theme, logs: logs.data?.data.length, badStatus: bad.response.status, badType: bad.error?.type }));
+const resume: boolean | undefined = patched.data?.data.features.autoResumeScans;
+console.log(JSON.stringify({ status, resume, themed: typeof theme, logs: logs.data?.data.length, badStatus: bad.response.status, badType: bad.error?.type }));
 `,
     );
     writeFileSync(
@@ -93,10 +94,11 @@ console.log(JSON.stringify({ status, theme, logs: logs.data?.data.length, badSta
         files: ['client.ts', 'api.d.ts'],
       }),
     );
+    // Other test files assert the rest of the settings; this one only touches autoResumeScans.
     // Type-checks (the @ts-expect-error line fails the build if the types were loose) ...
     execFileSync(process.execPath, [join(PROJECT_DIR, 'node_modules/typescript/bin/tsc'), '-p', dir], { cwd: PROJECT_DIR, stdio: 'pipe' });
     // ... and runs against the service.
     const out = execFileSync(process.execPath, ['--import', 'tsx', join(dir, 'client.ts'), stack.url], { cwd: PROJECT_DIR, encoding: 'utf8' });
-    assert.deepEqual(JSON.parse(out), { status: 'ok', theme: 'light', logs: 3, badStatus: 400, badType: '/problems/invalid-request' });
+    assert.deepEqual(JSON.parse(out), { status: 'ok', resume: true, themed: 'string', logs: 3, badStatus: 400, badType: '/problems/invalid-request' });
   });
 });

@@ -26,7 +26,7 @@ describe('rate limit', () => {
     const counted = [
       () => call('GET', '/api/v1/settings', { base: a.url, from }),
       () => call('GET', '/api/v1/logs?limit=1', { base: b.url, from }),
-      () => call('PATCH', '/api/v1/settings', { ...jsonBody({ preferences: { pageSize: 12 } }), base: a.url, from }),
+      () => call('PATCH', '/api/v1/settings', { ...jsonBody({ features: { autoResumeScans: true } }), base: a.url, from }),
       () => call('GET', '/api/v1/settings', { base: b.url, from }),
       () => call('GET', '/api/v1/logs?limit=1', { base: a.url, from }),
     ];
