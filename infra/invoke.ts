@@ -10,18 +10,9 @@ import { config, LOCAL_CREDENTIALS } from '../lib/config';
 import { createDb } from '../lib/db/client';
 import { dynamoLocalCommand, waitForDynamo } from './dynamodb/local';
 import { ensureTable } from './ensure-table';
-import { stopGroup } from './managed-process';
+import { isAlive, stopGroup } from './managed-process';
 import { freePort } from './ports';
 import { PROJECT_DIR, readState } from './service';
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 interface Target {
   env: Record<string, string>;

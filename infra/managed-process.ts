@@ -17,7 +17,7 @@ export interface ManagedOptions {
   onOutput?: (child: ChildProcess) => void;
 }
 
-const alive = (pid: number) => {
+export const isAlive = (pid: number) => {
   try {
     process.kill(pid, 0);
     return true;
@@ -42,8 +42,8 @@ export const killGroup = (pid: number, signal: NodeJS.Signals) => {
 export const stopGroup = async (pid: number, graceMs = 5_000) => {
   killGroup(pid, 'SIGTERM');
   const deadline = Date.now() + graceMs;
-  while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  if (alive(pid)) killGroup(pid, 'SIGKILL');
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  if (isAlive(pid)) killGroup(pid, 'SIGKILL');
   // The group may outlive its leader by a moment (esbuild, JVM threads): sweep it.
   killGroup(pid, 'SIGKILL');
 };

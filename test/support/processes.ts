@@ -1,14 +1,7 @@
 // Looking for processes from the outside, as a user with `ps` would.
 import { readdirSync, readFileSync } from 'node:fs';
 
-export const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+export { isAlive } from '../../infra/managed-process';
 
 /** Live processes whose command line or environment mentions `needle` (e.g. a DATA_DIR). */
 export const processesMentioning = (needle: string): number[] =>

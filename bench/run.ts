@@ -1,0 +1,149 @@
+// `npm run bench`: request throughput and latency of health and settings through the whole
+// stack (front door -> serverless-offline -> Middy -> DynamoDB Local) against a bare
+// node:http server answering the same JSON in the same run, plus the RSS of every process
+// under that load, for both ways offline can run handlers. Writes docs/benchmarks.md.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { PROJECT_DIR } from '../infra/service';
+import { freePort } from '../infra/ports';
+import { startInstance, type Instance } from '../test/support/instance';
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const CONNECTIONS = 16;
+
+interface Row {
+  target: string;
+  mode: string;
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  rss: Record<string, number>;
+}
+
+const rssMiB = (pid: number) => {
+  try {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    return Math.round(kb / 1024);
+  } catch {
+    return 0;
+  }
+};
+
+/** Peak RSS of each named process while `work` runs. */
+const sampleRss = async <T>(pids: Record<string, number>, work: () => Promise<T>) => {
+  const peak: Record<string, number> = {};
+  const sample = () => {
+    for (const [name, pid] of Object.entries(pids)) peak[name] = Math.max(peak[name] ?? 0, rssMiB(pid));
+  };
+  const timer = setInterval(sample, 200);
+  try {
+    const result = await work();
+    sample();
+    return { result, peak };
+  } finally {
+    clearInterval(timer);
+  }
+};
+
+const load = async (url: string) => {
+  // A short warm-up so cold handlers and connection setup do not count.
+  await autocannon({ url, connections: CONNECTIONS, duration: 2 });
+  return autocannon({ url, connections: CONNECTIONS, duration: DURATION_S });
+};
+
+const measure = async (target: string, mode: string, url: string, pids: Record<string, number>): Promise<Row> => {
+  const { result, peak } = await sampleRss({ bench: process.pid, ...pids }, () => load(url));
+  const row = {
+    target,
+    mode,
+    reqPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+    rss: peak,
+  };
+  process.stdout.write(`${target} (${mode}): ${row.reqPerSec} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms\n`);
+  return row;
+};
+
+const bareServer = async () => {
+  // The same JSON health answers, with the headers it sends, so only the stack differs.
+  const body = JSON.stringify({ data: { status: 'ok', database: 'ok', version: '0.1.0', uptimeSeconds: 1 } });
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Request-Id': 'x' });
+    res.end(body);
+  });
+  const port = await freePort();
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+  return { server, url: `http://127.0.0.1:${port}/api/v1/health` };
+};
+
+const stackPids = (i: Instance) => {
+  const { pid, processes } = i.state();
+  return { runner: pid, offline: processes.offline!, dynamodb: processes.dynamodb! };
+};
+
+const runMode = async (mode: 'in-process' | 'worker-threads'): Promise<Row[]> => {
+  const instance = await startInstance({ env: { OFFLINE_MODE: mode, RATE_LIMIT_MAX: '1000000000' } });
+  try {
+    const pids = stackPids(instance);
+    return [
+      await measure('GET /api/v1/health', mode, `${instance.url}/api/v1/health`, pids),
+      await measure('GET /api/v1/settings', mode, `${instance.url}/api/v1/settings`, pids),
+    ];
+  } finally {
+    await instance.stop();
+  }
+};
+
+const table = (rows: Row[]) => {
+  const lines = [
+    '| target | handlers | req/s | p50 ms | p99 ms | errors | peak RSS MiB (runner / offline / DynamoDB Local / load generator) |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const r of rows) {
+    const rss = r.target.startsWith('bare') ? `- / - / - / ${r.rss.bench}` : `${r.rss.runner} / ${r.rss.offline} / ${r.rss.dynamodb} / ${r.rss.bench}`;
+    lines.push(`| ${r.target} | ${r.mode} | ${r.reqPerSec} | ${r.p50} | ${r.p99} | ${r.errors} | ${rss} |`);
+  }
+  return lines.join('\n');
+};
+
+const writeDoc = (section: string) => {
+  const file = join(PROJECT_DIR, 'docs/benchmarks.md');
+  const doc = readFileSync(file, 'utf8');
+  const start = '<!-- bench:runtime:start -->';
+  const end = '<!-- bench:runtime:end -->';
+  const i = doc.indexOf(start);
+  const j = doc.indexOf(end);
+  if (i < 0 || j < 0) throw new Error(`docs/benchmarks.md lacks the ${start} ... ${end} markers`);
+  writeFileSync(file, `${doc.slice(0, i + start.length)}\n${section}\n${doc.slice(j)}`);
+};
+
+const main = async () => {
+  const bare = await bareServer();
+  const rows: Row[] = [];
+  rows.push(await measure('bare node:http, same JSON', '-', bare.url, {}));
+  bare.server.close();
+  rows.push(...(await runMode('in-process')));
+  rows.push(...(await runMode('worker-threads')));
+
+  const when = new Date().toISOString().slice(0, 10);
+  const section = [
+    `Measured ${when} on ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}; autocannon, ${CONNECTIONS} connections, ${DURATION_S} s after a 2 s warm-up, in the same process as the bench (it shares the cores).`,
+    '',
+    table(rows),
+  ].join('\n');
+  process.stdout.write(`\n${section}\n`);
+  writeDoc(section);
+};
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : err}\n`);
+  process.exit(1);
+});
