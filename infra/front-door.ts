@@ -24,31 +24,43 @@ export interface FrontDoorOptions {
 
 const pathOf = (req: IncomingMessage) => (req.url ?? '/').split('?')[0]!;
 
-const sendProblem = (req: IncomingMessage, res: ServerResponse, err: AppError) => {
-  if (res.headersSent) return void res.destroy();
+const renderProblem = (req: IncomingMessage, err: AppError) => {
   const requestId = randomUUID();
-  const body = toProblem(err, pathOf(req), requestId);
-  res.writeHead(body.status, { ...problemHeaders(err), 'X-Request-Id': requestId });
-  res.end(req.method === 'HEAD' ? undefined : JSON.stringify(body));
+  const body = req.method === 'HEAD' ? '' : JSON.stringify(toProblem(err, pathOf(req), requestId));
+  return { status: err.status, headers: { ...problemHeaders(err), 'X-Request-Id': requestId, 'Content-Length': String(Buffer.byteLength(body)) }, body };
 };
 
-/**
- * Answers 413 and reads the rest of the upload into the void, so the client gets to read
- * the answer instead of a broken pipe; past twice the limit the connection is cut.
- */
+const sendProblem = (req: IncomingMessage, res: ServerResponse, err: AppError) => {
+  if (res.headersSent) return void res.destroy();
+  const { status, headers, body } = renderProblem(req, err);
+  res.writeHead(status, headers);
+  res.end(body);
+};
+
 const refused = new WeakSet<IncomingMessage>();
 const inFlight = new WeakMap<IncomingMessage, ClientRequest>();
 
+/**
+ * Answers 413 at once but finishes the response only once the upload has been read into the
+ * void: finishing earlier lets the server close a `Connection: close` socket under a client
+ * that is still sending, which then sees a broken pipe instead of the answer. Past twice the
+ * limit the connection is cut.
+ */
 const refuseBody = (req: IncomingMessage, res: ServerResponse, limit: number) => {
   refused.add(req);
   inFlight.get(req)?.destroy();
-  sendProblem(req, res, bodyTooLarge(limit));
+  req.unpipe();
+  if (res.headersSent) return void req.socket.destroy();
+  const { status, headers, body } = renderProblem(req, bodyTooLarge(limit));
+  res.writeHead(status, headers);
+  res.write(body);
   let drained = 0;
   req.removeAllListeners('data');
   req.on('data', (chunk: Buffer) => {
     drained += chunk.length;
     if (drained > 2 * limit) req.socket.destroy();
   });
+  req.once('end', () => res.end());
   req.resume();
 };
 
@@ -90,10 +102,7 @@ export const createFrontDoor = (opts: FrontDoorOptions): Server => {
       let seen = 0;
       const count = (chunk: Buffer) => {
         seen += chunk.length;
-        if (seen > maxBody && !res.headersSent) {
-          req.unpipe();
-          refuseBody(req, res, maxBody);
-        }
+        if (seen > maxBody && !refused.has(req)) refuseBody(req, res, maxBody);
       };
       req.on('data', count);
     }

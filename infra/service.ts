@@ -112,6 +112,15 @@ export const startService = async (): Promise<RunningService> => {
     await Promise.all(started.reverse().map((p) => p.stop()));
   };
 
+  // The public port first: a port in use fails at once, and until the handlers are up
+  // clients get a 503 problem rather than a refused connection.
+  const frontDoor = createFrontDoor({ httpTarget: state.offlineHttp, wsTarget: state.offlineWebsocket, log });
+  await listen(frontDoor, config.port, config.host);
+  const closeFrontDoor = async () => {
+    frontDoor.closeAllConnections();
+    await new Promise<void>((r) => frontDoor.close(() => r()));
+  };
+
   try {
     // ---- the database ----
     const { dynamodbEndpoint } = state;
@@ -152,7 +161,6 @@ export const startService = async (): Promise<RunningService> => {
       DYNAMODB_ENDPOINT: dynamodbEndpoint,
       TABLE_NAME: config.db.tableName,
       WS_MANAGEMENT_ENDPOINT: `http://127.0.0.1:${wsPort}`,
-      LAMBDA_ENDPOINT: `http://127.0.0.1:${lambdaPort}`,
       SERVICE_STARTED_AT: String(Date.now()),
       ESBUILD_WORK_FOLDER: relative(PROJECT_DIR, join(dataDir, '.build')),
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
@@ -183,10 +191,6 @@ export const startService = async (): Promise<RunningService> => {
     started.push(offline);
     await offline.start();
 
-    // ---- the front door ----
-    const frontDoor = createFrontDoor({ httpTarget: `http://127.0.0.1:${httpPort}`, wsTarget: `ws://127.0.0.1:${wsPort}`, log });
-    await listen(frontDoor, config.port, config.host);
-
     state.startedAt = Date.now();
     saveState();
     log.info({ port: config.port, mode: config.mode, dataDir }, 'service started');
@@ -200,8 +204,7 @@ export const startService = async (): Promise<RunningService> => {
       stop: async () => {
         if (stopped) return;
         stopped = true;
-        frontDoor.closeAllConnections();
-        await new Promise<void>((r) => frontDoor.close(() => r()));
+        await closeFrontDoor();
         await stopAll();
         log.info('service stopped');
         if (readState(dataDir)?.pid === process.pid) rmSync(stateFile(dataDir), { force: true });
@@ -210,6 +213,7 @@ export const startService = async (): Promise<RunningService> => {
       },
     };
   } catch (err) {
+    await closeFrontDoor();
     await stopAll();
     collector.close();
     throw err;

@@ -2,7 +2,11 @@
 // behind, data survives restarts, a database that dies turns into 503s (not hangs) and the
 // service recovers when it is back, and a killed runner's leftovers are cleaned up.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
+import { dynamoLocalCommand, waitForDynamo } from '../../infra/dynamodb/local';
+import { stopGroup } from '../../infra/managed-process';
+import { freePort } from '../../infra/ports';
 import { isAlive, processesMentioning } from '../support/processes';
 import { startInstance, tempDir, waitFor } from '../support/instance';
 import { call, jsonBody } from '../support/stack';
@@ -77,6 +81,39 @@ describe('lifecycle of an instance', () => {
       await assert.rejects(startInstance({ dataDir }), /in use by a running instance/);
     } finally {
       await running.stop();
+    }
+  });
+
+  it('recovers on its own when an external DynamoDB goes away and comes back', async () => {
+    const port = await freePort();
+    const endpoint = `http://127.0.0.1:${port}`;
+    const dbDir = tempDir('external-db');
+    const startDb = async () => {
+      const cmd = dynamoLocalCommand(port, dbDir);
+      const child = spawn(cmd.command, cmd.args, { cwd: cmd.cwd, stdio: 'ignore', detached: true });
+      await waitForDynamo(endpoint);
+      return child;
+    };
+    let db = await startDb();
+    const instance = await startInstance({ env: { DYNAMODB_ENDPOINT: endpoint } });
+    const base = instance.url;
+    try {
+      assert.equal((await call('PATCH', '/api/v1/settings', { ...jsonBody({ preferences: { pageSize: 33 } }), base })).status, 200);
+      await stopGroup(db.pid!);
+
+      assert.equal((await call('GET', '/api/v1/health', { base })).status, 503);
+      const started = Date.now();
+      const failed = await call('PATCH', '/api/v1/settings', { ...jsonBody({ preferences: { pageSize: 34 } }), base });
+      assert.equal(failed.status, 503);
+      assert.equal(failed.json.type, '/problems/dependency-unavailable');
+      assert.ok(Date.now() - started < 5_000, 'a request fails fast instead of hanging');
+
+      db = await startDb(); // nothing in the service is restarted
+      await waitFor('health to recover', async () => ((await call('GET', '/api/v1/health', { base })).status === 200 ? true : undefined), 30_000, 200);
+      assert.equal((await call('GET', '/api/v1/settings', { base })).json.data.preferences.pageSize, 33);
+    } finally {
+      await instance.stop();
+      await stopGroup(db.pid!);
     }
   });
 });
