@@ -8,7 +8,7 @@ import { Agent, createServer, type ClientRequest, type IncomingMessage, type Ser
 import type { Duplex } from 'node:stream';
 import { createProxyServer } from 'http-proxy-3';
 import { matchRoute } from '../lib/api/operations';
-import { AppError, bodyTooLarge, dependencyUnavailable, routeNotFound } from '../lib/errors';
+import { AppError, bodyTooLarge, dependencyUnavailable, routeNotFound, serviceStarting } from '../lib/errors';
 import { problemHeaders, toProblem } from '../lib/http/problem';
 import type { Log } from '../lib/log';
 
@@ -72,7 +72,14 @@ const setForwarded = (req: IncomingMessage) => {
   if (req.headers.host) req.headers['x-forwarded-host'] = req.headers.host;
 };
 
-export const createFrontDoor = (opts: FrontDoorOptions): Server => {
+export interface FrontDoor {
+  server: Server;
+  /** Until called, every request gets a 503 "starting" problem without touching offline. */
+  markReady(): void;
+}
+
+export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
+  let ready = false;
   const maxBody = opts.maxBodyBytes ?? GATEWAY_MAX_BODY_BYTES;
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const proxy = createProxyServer({ agent, proxyTimeout: 60_000 });
@@ -94,6 +101,7 @@ export const createFrontDoor = (opts: FrontDoorOptions): Server => {
       return void res.end('Upgrade to a WebSocket to use /ws\n');
     }
     if (matchRoute(req.method ?? 'GET', path).kind === 'none') return sendProblem(req, res, routeNotFound(req.method ?? 'GET', path));
+    if (!ready) return sendProblem(req, res, serviceStarting());
 
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > maxBody) return refuseBody(req, res, maxBody);
@@ -111,8 +119,8 @@ export const createFrontDoor = (opts: FrontDoorOptions): Server => {
   });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (pathOf(req) !== WS_PATH) {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    if (pathOf(req) !== WS_PATH || !ready) {
+      socket.end(`HTTP/1.1 ${ready ? '404 Not Found' : '503 Service Unavailable'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
     setForwarded(req);
@@ -120,5 +128,5 @@ export const createFrontDoor = (opts: FrontDoorOptions): Server => {
   });
 
   server.keepAliveTimeout = 65_000;
-  return server;
+  return { server, markReady: () => void (ready = true) };
 };

@@ -41,12 +41,16 @@ export class LogCollector {
     if (this.pretty) process.stdout.write(this.pretty(data));
   }
 
-  /** Collects a child's output: JSON records are kept; other lines (offline's own chatter) only show in development. */
-  attach(stream: Readable | null, source: string) {
+  /**
+   * Collects a child's output: JSON records are kept. Other lines are the child's own chatter
+   * (offline's route table lists internal ports nobody should use): only what it writes to
+   * stderr, its warnings and errors, shows, and only in development.
+   */
+  attach(stream: Readable | null, source: string, kind: 'stdout' | 'stderr') {
     if (!stream) return;
     createInterface({ input: stream }).on('line', (line) => {
       if (line.startsWith('{') && line.includes('"level"')) this.record(line);
-      else if (this.opts.pretty && line.trim()) process.stdout.write(`[${source}] ${line}\n`);
+      else if (this.opts.pretty && kind === 'stderr' && line.trim()) process.stderr.write(`[${source}] ${line}\n`);
     });
   }
 

@@ -115,10 +115,10 @@ export const startService = async (): Promise<RunningService> => {
   // The public port first: a port in use fails at once, and until the handlers are up
   // clients get a 503 problem rather than a refused connection.
   const frontDoor = createFrontDoor({ httpTarget: state.offlineHttp, wsTarget: state.offlineWebsocket, log });
-  await listen(frontDoor, config.port, config.host);
+  await listen(frontDoor.server, config.port, config.host);
   const closeFrontDoor = async () => {
-    frontDoor.closeAllConnections();
-    await new Promise<void>((r) => frontDoor.close(() => r()));
+    frontDoor.server.closeAllConnections();
+    await new Promise<void>((r) => frontDoor.server.close(() => r()));
   };
 
   try {
@@ -164,10 +164,9 @@ export const startService = async (): Promise<RunningService> => {
       SERVICE_STARTED_AT: String(Date.now()),
       ESBUILD_WORK_FOLDER: relative(PROJECT_DIR, join(dataDir, '.build')),
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      // Offline's own per-request notices cost ~9% of its CPU and are dropped anyway; its
-      // logger reads LOG_LEVEL, so the handlers get theirs under another name.
-      SERVICE_LOG_LEVEL: config.logLevel,
-      LOG_LEVEL: 'error',
+      // Offline's own notices (its route table with internal ports, a line per invocation)
+      // mislead and cost ~9% of its CPU under load; its warnings and errors still show.
+      SLS_LOG_LEVEL: 'warning',
       SLS_TELEMETRY_DISABLED: '1',
       SLS_NOTIFICATIONS_MODE: 'off',
     };
@@ -179,8 +178,8 @@ export const startService = async (): Promise<RunningService> => {
     const offline = new ManagedProcess({
       name: 'serverless-offline', command: process.execPath, args: offlineArgs, options: { cwd: PROJECT_DIR, env }, log, restart: true,
       onOutput: (child) => {
-        collector.attach(child.stdout, 'offline');
-        collector.attach(child.stderr, 'offline');
+        collector.attach(child.stdout, 'offline', 'stdout');
+        collector.attach(child.stderr, 'offline', 'stderr');
       },
       onStart: async (child) => {
         state.processes.offline = child.pid;
@@ -191,6 +190,7 @@ export const startService = async (): Promise<RunningService> => {
     started.push(offline);
     await offline.start();
 
+    frontDoor.markReady();
     state.startedAt = Date.now();
     saveState();
     log.info({ port: config.port, mode: config.mode, dataDir }, 'service started');

@@ -63,9 +63,7 @@ export const config = Object.freeze({
   dataDir,
   /** Where the local runner collects JSON log lines; unset in the cloud, where logs go to CloudWatch. */
   logDir: str('LOG_DIR'),
-  // The local runner moves LOG_LEVEL to SERVICE_LOG_LEVEL for the handlers, because
-  // serverless-offline's own logger (sharing the process) also reads LOG_LEVEL.
-  logLevel: oneOf<LogLevel>(str('SERVICE_LOG_LEVEL') ? 'SERVICE_LOG_LEVEL' : 'LOG_LEVEL', LOG_LEVELS, 'info'),
+  logLevel: oneOf<LogLevel>('LOG_LEVEL', LOG_LEVELS, 'info'),
   db: Object.freeze({
     tableName: str('TABLE_NAME') ?? 'media',
     endpoint: dynamodbEndpoint,

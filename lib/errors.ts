@@ -67,5 +67,8 @@ export const notImplemented = (operation: string) =>
 export const dependencyUnavailable = (dependency: string, cause?: unknown) =>
   problem('dependency-unavailable', `The ${dependency} is unavailable; try again shortly`, undefined, { cause });
 
+export const serviceStarting = () =>
+  Object.assign(problem('dependency-unavailable', 'The service is starting; try again in a few seconds'), { retryAfterSeconds: 2 });
+
 /** An untyped error: rendered as a bare 500, never with its message. */
 export const internal = () => problem('internal', 'An unexpected error occurred');

@@ -1,6 +1,7 @@
 // The one middleware stack every HTTP handler stands on, and the only place that orders it.
-// before: request context -> origin guard -> CORS -> rate limit -> JSON body -> validation
-// onError runs in reverse, so problemDetails() renders first and the others decorate.
+// before: request context -> origin guard -> CORS -> rate limit -> JSON body; then the
+// operation's schemas validate params, query and body around the handler. onError runs in
+// reverse, so problemDetails() renders first and the others decorate its response.
 import middy from '@middy/core';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { config } from '../config';
