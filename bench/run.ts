@@ -13,7 +13,8 @@ import { PROJECT_DIR } from '../infra/service';
 import { freePort } from '../infra/ports';
 import { startInstance, type Instance } from '../test/support/instance';
 
-const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
+const RUNS = 3;
 const CONNECTIONS = 16;
 
 interface Row {
@@ -51,23 +52,24 @@ const sampleRss = async <T>(pids: Record<string, number>, work: () => Promise<T>
   }
 };
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** A warm-up (cold handlers, connection setup), then the median of a few runs: runs on this machine vary by tens of percent. */
 const load = async (url: string) => {
-  // A short warm-up so cold handlers and connection setup do not count.
   await autocannon({ url, connections: CONNECTIONS, duration: 2 });
-  return autocannon({ url, connections: CONNECTIONS, duration: DURATION_S });
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S }));
+  return {
+    reqPerSec: median(runs.map((r) => r.requests.average)),
+    p50: median(runs.map((r) => r.latency.p50)),
+    p99: median(runs.map((r) => r.latency.p99)),
+    errors: runs.reduce((n, r) => n + r.errors + r.non2xx, 0),
+  };
 };
 
 const measure = async (target: string, mode: string, url: string, pids: Record<string, number>): Promise<Row> => {
   const { result, peak } = await sampleRss({ bench: process.pid, ...pids }, () => load(url));
-  const row = {
-    target,
-    mode,
-    reqPerSec: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.non2xx,
-    rss: peak,
-  };
+  const row = { target, mode, ...result, reqPerSec: Math.round(result.reqPerSec), rss: peak };
   process.stdout.write(`${target} (${mode}): ${row.reqPerSec} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms\n`);
   return row;
 };
@@ -135,7 +137,7 @@ const main = async () => {
 
   const when = new Date().toISOString().slice(0, 10);
   const section = [
-    `Measured ${when} on ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}; autocannon, ${CONNECTIONS} connections, ${DURATION_S} s after a 2 s warm-up, in the same process as the bench (it shares the cores).`,
+    `Measured ${when} on ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}; autocannon, ${CONNECTIONS} connections, median of ${RUNS} runs of ${DURATION_S} s after a 2 s warm-up, in the same process as the bench (it shares the cores).`,
     '',
     table(rows),
   ].join('\n');
