@@ -97,7 +97,7 @@ export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
     const path = pathOf(req);
     if (path === WS_PATH) {
       // A plain request on /ws is a client that forgot to upgrade.
-      res.writeHead(426, { Upgrade: 'websocket', Connection: 'Upgrade', 'Content-Type': 'text/plain' });
+      res.writeHead(426, { Upgrade: 'websocket', Connection: 'Upgrade', 'Content-Type': 'text/plain', 'X-Request-Id': randomUUID() });
       return void res.end('Upgrade to a WebSocket to use /ws\n');
     }
     if (matchRoute(req.method ?? 'GET', path).kind === 'none') return sendProblem(req, res, routeNotFound(req.method ?? 'GET', path));

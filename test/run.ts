@@ -2,7 +2,8 @@
 // the front door), runs every test file against it with node's test runner, then stops it.
 // Test files find the stack through MLS_TEST_* variables (test/support/stack.ts).
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { PROJECT_DIR } from '../infra/service';
 import { startInstance } from './support/instance';
@@ -15,6 +16,9 @@ const findTests = (dir: string): string[] =>
 const main = async () => {
   const only = process.argv.slice(2);
   const files = (only.length ? only.map((f) => join(PROJECT_DIR, f)) : findTests(join(PROJECT_DIR, 'test'))).sort();
+  // Every data folder of this run (the stack's, each test's) lives here and goes at the end.
+  const runTmp = mkdtempSync(join(tmpdir(), 'mls-test-'));
+  process.env.MLS_TEST_TMP = runTmp;
   process.stdout.write(`Starting the stack for ${files.length} test files...\n`);
   const started = Date.now();
   const stack = await startInstance();
@@ -48,6 +52,7 @@ const main = async () => {
   const stopping = Date.now();
   await stack.stop();
   process.stdout.write(`Stack stopped in ${((Date.now() - stopping) / 1000).toFixed(1)} s\n`);
+  rmSync(runTmp, { recursive: true, force: true });
   process.exit(code);
 };
 

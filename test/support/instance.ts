@@ -18,7 +18,8 @@ export interface Instance {
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
-export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), `mls-${prefix}-`));
+/** A fresh folder under the test run's own temporary folder (removed when the run ends). */
+export const tempDir = (prefix: string) => mkdtempSync(join(process.env.MLS_TEST_TMP ?? tmpdir(), `mls-${prefix}-`));
 
 export const waitFor = async <T>(
   what: string,
