@@ -1,0 +1,89 @@
+// Titles and years out of a name: "Inception (2010)", "Inception.2010.1080p.BluRay.x264-GROUP".
+import { groupInt, matches } from './match';
+import { MAX_YEAR, MIN_YEAR, type NamingRules, type YearRule } from './rules';
+
+export interface TitleYear {
+  /** Trimmed, whitespace collapsed; case and accents as in the name. May be ''. */
+  readonly title: string;
+  readonly year: number | null;
+}
+
+export function isYear(value: number | undefined): value is number {
+  return value !== undefined && value >= MIN_YEAR && value <= MAX_YEAR;
+}
+
+/** The title and year of a name; year rules are tried in order, the first usable one wins. */
+export function extractTitleYear(name: string, rules: NamingRules): TitleYear {
+  const beforeQuality = cutAtQuality(name, rules);
+  for (const rule of rules.years) {
+    const found = findYear(rule.beforeQuality ? beforeQuality : name, rule);
+    if (found) return found;
+  }
+  return { title: cleanTitle(beforeQuality), year: null };
+}
+
+/** A year is usable only with a non-empty title before it ("1917" alone is a title). */
+function findYear(text: string, rule: YearRule): TitleYear | undefined {
+  const found = [...matches(rule.pattern, text)];
+  for (const match of rule.pick === 'first' ? found : found.reverse()) {
+    const year = groupInt(match, 'year');
+    if (!isYear(year)) continue;
+    const title = cleanTitle(text.slice(0, match.index));
+    if (title !== '') return { title, year };
+  }
+  return undefined;
+}
+
+/** The name up to its first quality/source/codec token that has a title before it. */
+export function cutAtQuality(name: string, rules: NamingRules): string {
+  for (const match of matches(rules.quality, name)) {
+    const before = name.slice(0, match.index);
+    if (cleanTitle(before) !== '') return before;
+  }
+  return name;
+}
+
+// A name without spaces or underscores uses dots as separators ("The.Matrix"); a name with
+// spaces keeps its dots ("Mr. & Mrs. Smith", "S.W.A.T."). Underscores are always separators.
+const HAS_SPACE_OR_UNDERSCORE = /[\s_]/u;
+const SINGLE_LETTER = /^\p{L}$/u;
+// "S.W.A.T." keeps its final dot; "Title.." loses its trailing dots.
+const ENDS_WITH_ACRONYM = /(?:^|[^\p{L}\d.])(?:\p{L}\.){2,}$/u;
+
+export function cleanTitle(raw: string): string {
+  const dotted = !HAS_SPACE_OR_UNDERSCORE.test(raw);
+  let text = raw.replace(/_/gu, ' ');
+  if (dotted) text = joinDottedTokens(text.split('.'));
+  text = text.replace(/\s+/gu, ' ').replace(/^[\s\-_]+/u, '').replace(/[\s\-_([{（]+$/u, '');
+  if (!ENDS_WITH_ACRONYM.test(text)) text = text.replace(/\.+$/u, '').trimEnd();
+  return text.replace(/[\s\-_]+$/u, '');
+}
+
+/**
+ * Joins dot-separated tokens with spaces, keeping runs of single letters as an acronym:
+ * "E.T.the.Extra-Terrestrial" → "E.T. the Extra-Terrestrial", "S.W.A.T" → "S.W.A.T.".
+ */
+function joinDottedTokens(tokens: readonly string[]): string {
+  const words: string[] = [];
+  let acronym: string[] = [];
+  const flush = () => {
+    if (acronym.length >= 2) words.push(acronym.join('.') + '.');
+    else words.push(...acronym);
+    acronym = [];
+  };
+  for (const token of tokens) {
+    if (SINGLE_LETTER.test(token)) {
+      acronym.push(token);
+      continue;
+    }
+    flush();
+    words.push(token);
+  }
+  flush();
+  return words.join(' ');
+}
+
+/** A case- and separator-insensitive form of a name, for grouping keys. */
+export function looseKey(name: string): string {
+  return name.toLowerCase().replace(/[\s._\-]+/gu, ' ').trim();
+}

@@ -1,0 +1,48 @@
+// Discovery, the first phase of a scan: every video file under a library root, with the
+// size and mtime that incremental rescans compare. Follows the naming rules for what to
+// skip (hidden, samples, extras, folders holding an `.ignore` marker). Symlinked folders
+// are followed once (fdir remembers where it has been, so a link loop ends); a subfolder
+// that cannot be read is skipped rather than failing the scan.
+import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fdir } from 'fdir';
+import { IGNORE_MARKER, ignoreReason, isVideoFile } from '../naming';
+
+export interface DiscoveredFile {
+  /** Relative to the library root, `/`-separated, as named on disk. */
+  relPath: string;
+  size: number;
+  mtimeMs: number;
+}
+
+const STAT_CONCURRENCY = 64;
+
+/** Relative paths of the video files under root that the naming rules keep. */
+export const crawl = (root: string, signal?: AbortSignal): Promise<string[]> => {
+  const builder = new fdir()
+    .withRelativePaths()
+    .withPathSeparator('/')
+    .withSymlinks({ resolvePaths: false })
+    // Whole folders are pruned here, so extras and ignored trees are never walked.
+    .exclude((_name, dirPath) => ignoreReason(relative(root, dirPath)) !== undefined || existsSync(join(dirPath, IGNORE_MARKER)))
+    .filter((path, isDirectory) => !isDirectory && isVideoFile(path) && ignoreReason(path) === undefined);
+  if (signal) builder.withAbortSignal(signal);
+  return builder.crawl(root).withPromise();
+};
+
+/** Sizes and modification times; a file that vanished since the crawl is left out. */
+export const statAll = async (root: string, relPaths: string[]): Promise<DiscoveredFile[]> => {
+  const out: DiscoveredFile[] = [];
+  for (let i = 0; i < relPaths.length; i += STAT_CONCURRENCY) {
+    const batch = relPaths.slice(i, i + STAT_CONCURRENCY);
+    const stats = await Promise.all(batch.map((p) => stat(join(root, p)).catch(() => undefined)));
+    stats.forEach((s, j) => {
+      if (s?.isFile()) out.push({ relPath: batch[j]!, size: s.size, mtimeMs: Math.trunc(s.mtimeMs) });
+    });
+  }
+  return out;
+};
+
+export const discover = async (root: string, signal?: AbortSignal): Promise<DiscoveredFile[]> =>
+  statAll(root, (await crawl(root, signal)).sort());
