@@ -29,6 +29,7 @@ export const PROBLEMS = {
   'not-found': [404, 'Not found'],
   'route-not-found': [404, 'Route not found'],
   'method-not-allowed': [405, 'Method not allowed'],
+  'job-state-conflict': [409, 'The scan job is not in a state that allows this'],
   'body-too-large': [413, 'Request body too large'],
   'unsupported-media-type': [415, 'Unsupported media type'],
   'rate-limited': [429, 'Too many requests'],
@@ -56,6 +57,8 @@ export const methodNotAllowed = (method: string, path: string, allowed: string[]
   Object.assign(problem('method-not-allowed', `${method} is not allowed on ${path}; use ${allowed.join(', ')}`), {
     allowed,
   });
+export const jobStateConflict = (jobId: string, status: string, action: string) =>
+  problem('job-state-conflict', `Scan job ${jobId} is ${status}: it cannot ${action}`);
 export const bodyTooLarge = (limitBytes: number) =>
   problem('body-too-large', `The request body is larger than ${limitBytes} bytes`);
 export const unsupportedMediaType = (got: string) =>

@@ -1,0 +1,144 @@
+// The scan job as a state machine, pure: queued -> running -> completed | failed |
+// interrupted, and interrupted or failed -> running again on resume. Progress is derived
+// from the phase and the work done in it, and never goes down within a job, so a resumed
+// job or a late progress report cannot move the bar backwards. The store persists what
+// these functions return; the worker calls them.
+import type { Static } from '@sinclair/typebox';
+import type { MediaType, ScanPhase as ScanPhaseSchema } from '../api/schemas';
+import { jobStateConflict } from '../errors';
+
+export type ScanPhase = Static<typeof ScanPhaseSchema>;
+export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'interrupted';
+
+export interface JobCounts {
+  discovered: number;
+  processed: number;
+  added: number;
+  updated: number;
+  removed: number;
+  failed: number;
+}
+
+/** Where a resumed job picks up: the phase, and the last item done in it (items go in sorted order). */
+export interface Checkpoint {
+  phase: ScanPhase;
+  after: string | null;
+}
+
+export interface ScanJob {
+  jobId: string;
+  libraryId: string;
+  path: string;
+  mediaType: Static<typeof MediaType>;
+  status: JobStatus;
+  phase: ScanPhase | null;
+  progress: number;
+  counts: JobCounts;
+  checkpoint: Checkpoint | null;
+  startedAt: string | null;
+  updatedAt: string;
+  heartbeatAt: string | null;
+  finishedAt: string | null;
+  error: { code: string; message: string } | null;
+  /** How many times the job has been started: 1 for the first run, more after resumes. */
+  runs: number;
+}
+
+/** Each phase's share of the progress bar, in order. */
+export const PHASES: ReadonlyArray<{ phase: ScanPhase; from: number; to: number }> = [
+  { phase: 'discovering', from: 0, to: 10 },
+  { phase: 'analyzing', from: 10, to: 60 },
+  { phase: 'metadata', from: 60, to: 85 },
+  { phase: 'artwork', from: 85, to: 95 },
+  { phase: 'finalizing', from: 95, to: 100 },
+];
+
+const ZERO: JobCounts = { discovered: 0, processed: 0, added: 0, updated: 0, removed: 0, failed: 0 };
+const iso = (now: number) => new Date(now).toISOString();
+const round = (n: number) => Math.round(n * 10) / 10;
+
+export const isFinished = (job: ScanJob) => job.status === 'completed' || job.status === 'failed' || job.status === 'interrupted';
+export const canResume = (job: ScanJob) => job.status === 'interrupted' || job.status === 'failed';
+
+/** Progress within the bar for `processed` of `total` items of a phase. */
+export const progressOf = (phase: ScanPhase, processed: number, total: number): number => {
+  const span = PHASES.find((p) => p.phase === phase)!;
+  const share = total > 0 ? Math.min(1, Math.max(0, processed / total)) : 1;
+  return round(span.from + (span.to - span.from) * share);
+};
+
+export const newJob = (init: Pick<ScanJob, 'jobId' | 'libraryId' | 'path' | 'mediaType'>, now: number): ScanJob => ({
+  ...init,
+  status: 'queued',
+  phase: null,
+  progress: 0,
+  counts: { ...ZERO },
+  checkpoint: null,
+  startedAt: null,
+  updatedAt: iso(now),
+  heartbeatAt: null,
+  finishedAt: null,
+  error: null,
+  runs: 0,
+});
+
+/** Starts a queued job, or resumes an interrupted or failed one from its checkpoint. */
+export const start = (job: ScanJob, now: number): ScanJob => {
+  if (job.status !== 'queued' && !canResume(job)) throw jobStateConflict(job.jobId, job.status, 'start');
+  return {
+    ...job,
+    status: 'running',
+    phase: job.checkpoint?.phase ?? 'discovering',
+    startedAt: job.startedAt ?? iso(now),
+    updatedAt: iso(now),
+    heartbeatAt: iso(now),
+    finishedAt: null,
+    error: null,
+    runs: job.runs + 1,
+  };
+};
+
+export interface Advance {
+  phase: ScanPhase;
+  processed: number;
+  total: number;
+  /** The last item finished, for the checkpoint. */
+  after?: string | null;
+  counts?: Partial<JobCounts>;
+}
+
+/** Records work done; also the heartbeat. Progress only moves forward. */
+export const advance = (job: ScanJob, step: Advance, now: number): ScanJob => {
+  if (job.status !== 'running') throw jobStateConflict(job.jobId, job.status, 'make progress');
+  const order = (p: ScanPhase | null) => PHASES.findIndex((x) => x.phase === p);
+  if (order(step.phase) < order(job.phase)) throw jobStateConflict(job.jobId, `in ${job.phase}`, `go back to ${step.phase}`);
+  return {
+    ...job,
+    phase: step.phase,
+    progress: Math.max(job.progress, progressOf(step.phase, step.processed, step.total)),
+    counts: { ...job.counts, ...step.counts },
+    checkpoint: { phase: step.phase, after: step.after ?? (step.phase === job.checkpoint?.phase ? job.checkpoint.after : null) },
+    updatedAt: iso(now),
+    heartbeatAt: iso(now),
+  };
+};
+
+export const complete = (job: ScanJob, now: number): ScanJob => {
+  if (job.status !== 'running') throw jobStateConflict(job.jobId, job.status, 'complete');
+  return { ...job, status: 'completed', phase: 'finalizing', progress: 100, checkpoint: null, updatedAt: iso(now), finishedAt: iso(now) };
+};
+
+/** A job that cannot go on (path vanished, database down): resumable from its checkpoint. */
+export const fail = (job: ScanJob, error: { code: string; message: string }, now: number): ScanJob => {
+  if (isFinished(job)) throw jobStateConflict(job.jobId, job.status, 'fail');
+  return { ...job, status: 'failed', error, updatedAt: iso(now), finishedAt: iso(now) };
+};
+
+/** A running job whose worker stopped beating (crash, power loss, killed): resumable. */
+export const interrupt = (job: ScanJob, now: number): ScanJob => {
+  if (job.status !== 'running') throw jobStateConflict(job.jobId, job.status, 'be interrupted');
+  return { ...job, status: 'interrupted', updatedAt: iso(now), finishedAt: iso(now) };
+};
+
+export const isStale = (job: ScanJob, now: number, staleAfterMs: number) =>
+  job.status === 'running' && now - Date.parse(job.heartbeatAt ?? job.updatedAt) > staleAfterMs;

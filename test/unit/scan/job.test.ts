@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { AppError } from '../../../lib/errors';
+import { advance, canResume, complete, fail, interrupt, isStale, newJob, progressOf, start, type ScanJob, type ScanPhase } from '../../../lib/scan/job';
+
+const T0 = Date.parse('2026-11-22T12:00:00Z');
+const fresh = () => newJob({ jobId: 'j1', libraryId: 'l1', path: '/media/movies', mediaType: 'movie' }, T0);
+const isConflict = (err: unknown) => err instanceof AppError && err.status === 409 && err.code === 'job-state-conflict';
+
+describe('scan job state machine', () => {
+  it('runs a job from queued to completed, with progress growing through the phases', () => {
+    let job = start(fresh(), T0 + 1);
+    assert.deepEqual([job.status, job.phase, job.runs], ['running', 'discovering', 1]);
+    job = advance(job, { phase: 'discovering', processed: 1, total: 1, counts: { discovered: 40 } }, T0 + 2);
+    assert.equal(job.progress, 10);
+    job = advance(job, { phase: 'analyzing', processed: 20, total: 40, after: 'M/20.mkv', counts: { processed: 20, added: 20 } }, T0 + 3);
+    assert.equal(job.progress, 35);
+    assert.deepEqual(job.checkpoint, { phase: 'analyzing', after: 'M/20.mkv' });
+    job = complete(job, T0 + 4);
+    assert.deepEqual(
+      { status: job.status, progress: job.progress, checkpoint: job.checkpoint, finishedAt: job.finishedAt, counts: job.counts },
+      { status: 'completed', progress: 100, checkpoint: null, finishedAt: new Date(T0 + 4).toISOString(),
+        counts: { discovered: 40, processed: 20, added: 20, updated: 0, removed: 0, failed: 0 } },
+    );
+  });
+
+  it('resumes an interrupted job from its checkpoint, keeping its progress and counts', () => {
+    let job = start(fresh(), T0);
+    job = advance(job, { phase: 'analyzing', processed: 30, total: 40, after: 'M/30.mkv', counts: { added: 30 } }, T0 + 1);
+    job = interrupt(job, T0 + 2);
+    assert.ok(canResume(job));
+    const resumed = start(job, T0 + 3);
+    assert.deepEqual(
+      [resumed.status, resumed.phase, resumed.checkpoint, resumed.progress, resumed.counts.added, resumed.runs, resumed.startedAt],
+      ['running', 'analyzing', { phase: 'analyzing', after: 'M/30.mkv' }, job.progress, 30, 2, new Date(T0).toISOString()],
+    );
+  });
+
+  it('resumes a failed job and clears its error', () => {
+    const failed = fail(start(fresh(), T0), { code: 'path-missing', message: '/media/movies is gone' }, T0 + 1);
+    assert.equal(failed.status, 'failed');
+    assert.equal(start(failed, T0 + 2).error, null);
+  });
+
+  it('never moves progress backwards, whatever the reports say', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ phase: fc.integer({ min: 0, max: 4 }), processed: fc.nat(200), total: fc.nat(200) }), { maxLength: 40 }),
+        (reports) => {
+          const phases: ScanPhase[] = ['discovering', 'analyzing', 'metadata', 'artwork', 'finalizing'];
+          let job = start(fresh(), T0);
+          let last = job.progress;
+          for (const r of [...reports].sort((a, b) => a.phase - b.phase)) {
+            job = advance(job, { phase: phases[r.phase]!, processed: r.processed, total: r.total }, T0);
+            assert.ok(job.progress >= last && job.progress <= 100);
+            last = job.progress;
+          }
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('refuses to go back to an earlier phase', () => {
+    const job = advance(start(fresh(), T0), { phase: 'metadata', processed: 0, total: 10 }, T0);
+    assert.throws(() => advance(job, { phase: 'analyzing', processed: 1, total: 10 }, T0), isConflict);
+  });
+
+  it('refuses transitions that make no sense, with a 409', () => {
+    const done = complete(start(fresh(), T0), T0);
+    assert.throws(() => start(done, T0), isConflict);
+    assert.throws(() => advance(fresh(), { phase: 'discovering', processed: 0, total: 0 }, T0), isConflict);
+    assert.throws(() => complete(fresh(), T0), isConflict);
+    assert.throws(() => interrupt(fresh(), T0), isConflict);
+    assert.throws(() => fail(done, { code: 'x', message: 'y' }, T0), isConflict);
+    assert.throws(() => start(start(fresh(), T0), T0), isConflict);
+  });
+
+  it('calls a running job stale once its heartbeat is older than the threshold', () => {
+    const job: ScanJob = advance(start(fresh(), T0), { phase: 'discovering', processed: 0, total: 1 }, T0 + 1_000);
+    assert.equal(isStale(job, T0 + 30_000, 60_000), false);
+    assert.equal(isStale(job, T0 + 61_001, 60_000), true);
+    assert.equal(isStale(complete(job, T0 + 2_000), T0 + 999_999, 60_000), false);
+  });
+
+  it('counts an empty phase as done', () => {
+    assert.equal(progressOf('metadata', 0, 0), 85);
+    assert.equal(progressOf('analyzing', 5, 10), 35);
+  });
+});
