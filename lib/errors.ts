@@ -30,6 +30,7 @@ export const PROBLEMS = {
   'route-not-found': [404, 'Route not found'],
   'method-not-allowed': [405, 'Method not allowed'],
   'job-state-conflict': [409, 'The scan job is not in a state that allows this'],
+  'scan-already-running': [409, 'A scan of that path is already running'],
   'body-too-large': [413, 'Request body too large'],
   'unsupported-media-type': [415, 'Unsupported media type'],
   'rate-limited': [429, 'Too many requests'],
@@ -59,6 +60,10 @@ export const methodNotAllowed = (method: string, path: string, allowed: string[]
   });
 export const jobStateConflict = (jobId: string, status: string, action: string) =>
   problem('job-state-conflict', `Scan job ${jobId} is ${status}: it cannot ${action}`);
+export const jobChanged = (jobId: string) =>
+  problem('job-state-conflict', `Scan job ${jobId} was changed by another writer meanwhile; read it again`);
+export const scanAlreadyRunning = (path: string) =>
+  problem('scan-already-running', `A scan of ${path} is already queued or running`);
 export const bodyTooLarge = (limitBytes: number) =>
   problem('body-too-large', `The request body is larger than ${limitBytes} bytes`);
 export const unsupportedMediaType = (got: string) =>

@@ -6,8 +6,12 @@
 //   rate-limit counter per client and window . UpdateItem pk=ratelimit#<client> sk=window#<start>  (TTL)
 //   WebSocket connections (fan-out) .......... Query    pk=ws                sk begins_with conn#  (TTL)
 //   database health probe .................... GetItem  pk=health            sk=health (need not exist)
+//   scan job by id ........................... GetItem  pk=job#<id>          sk=job
+//   scan jobs newest first ................... Query gsi1  gsi1pk=jobs       gsi1sk=<createdAt>#<id>, descending
+//   the active (queued/running) job of a path  GetItem  pk=scanlock#<path>   sk=lock, written in one
+//                                              transaction with the job, so a path never has two
 //   (later issues add: items by id, recent items newest first on gsi1, library files by
-//    relative path, scan jobs by id / newest first / running by path, provider cache.)
+//    relative path, provider cache.)
 //
 // Only this module builds keys: every key names its entity, so a stray item says what it is.
 import definition from '../../infra/table.json';
@@ -26,6 +30,10 @@ export const keys = {
   wsConnections: () => ({ pk: 'ws', skPrefix: 'conn#' }),
   wsConnection: (connectionId: string): Key => ({ pk: 'ws', sk: `conn#${connectionId}` }),
   healthProbe: (): Key => ({ pk: 'health', sk: 'health' }),
+  scanJob: (jobId: string): Key => ({ pk: `job#${jobId}`, sk: 'job' }),
+  scanJobsByAge: (createdAt: string, jobId: string) => ({ gsi1pk: 'jobs', gsi1sk: `${createdAt}#${jobId}` }),
+  scanJobsIndex: () => ({ index: 'gsi1', pk: 'jobs' }),
+  scanLock: (path: string): Key => ({ pk: `scanlock#${path}`, sk: 'lock' }),
 } as const;
 
 /** Seconds since the epoch, as DynamoDB's TTL attribute wants. */

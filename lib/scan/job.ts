@@ -35,6 +35,7 @@ export interface ScanJob {
   progress: number;
   counts: JobCounts;
   checkpoint: Checkpoint | null;
+  createdAt: string;
   startedAt: string | null;
   updatedAt: string;
   heartbeatAt: string | null;
@@ -57,6 +58,8 @@ const ZERO: JobCounts = { discovered: 0, processed: 0, added: 0, updated: 0, rem
 const iso = (now: number) => new Date(now).toISOString();
 const round = (n: number) => Math.round(n * 10) / 10;
 
+/** Queued or running: the job holds its path, and no other job of that path may start. */
+export const isActive = (job: Pick<ScanJob, 'status'>) => job.status === 'queued' || job.status === 'running';
 export const isFinished = (job: ScanJob) => job.status === 'completed' || job.status === 'failed' || job.status === 'interrupted';
 export const canResume = (job: ScanJob) => job.status === 'interrupted' || job.status === 'failed';
 
@@ -74,6 +77,7 @@ export const newJob = (init: Pick<ScanJob, 'jobId' | 'libraryId' | 'path' | 'med
   progress: 0,
   counts: { ...ZERO },
   checkpoint: null,
+  createdAt: iso(now),
   startedAt: null,
   updatedAt: iso(now),
   heartbeatAt: null,

@@ -1,0 +1,69 @@
+// The scan job store against the test run's real DynamoDB Local.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { db } from '../../lib/db/client';
+import { AppError } from '../../lib/errors';
+import { advance, complete, interrupt, newJob, start } from '../../lib/scan/job';
+import { DynamoScanJobStore } from '../../lib/scan/job-store';
+
+const store = new DynamoScanJobStore(db);
+const T0 = Date.parse('2026-11-22T12:00:00Z');
+const aPath = () => `/media/${randomUUID()}`;
+const job = (path: string, now = T0) => newJob({ jobId: randomUUID().replaceAll('-', ''), libraryId: 'lib1', path, mediaType: 'movie' }, now);
+const is409 = (code: string) => (err: unknown) => err instanceof AppError && err.status === 409 && err.code === code;
+
+describe('scan job store', () => {
+  it('stores a job and reads it back whole', async () => {
+    const created = await store.create(job(aPath()));
+    assert.deepEqual(await store.get(created.value.jobId), created);
+    assert.equal(await store.get('nope'), undefined);
+  });
+
+  it('refuses a second active job for the same path, and only one of many racing creates wins', async () => {
+    const path = aPath();
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => store.create(job(path))));
+    assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
+    for (const r of results) if (r.status === 'rejected') assert.ok(is409('scan-already-running')(r.reason), String(r.reason));
+    await store.create(job(aPath())); // another path is fine
+  });
+
+  it('frees the path when the job finishes, and takes it back when the job resumes', async () => {
+    const path = aPath();
+    let first = await store.create(job(path));
+    first = await store.save(first, start(first.value, T0 + 1));
+    first = await store.save(first, interrupt(first.value, T0 + 2));
+
+    const second = await store.create(job(path, T0 + 3)); // the path is free again
+    await assert.rejects(store.save(first, start(first.value, T0 + 4)), is409('scan-already-running'));
+
+    let running = await store.save(second, start(second.value, T0 + 5));
+    running = await store.save(running, complete(running.value, T0 + 6));
+    const resumed = await store.save(first, start(first.value, T0 + 7));
+    assert.equal(resumed.value.status, 'running');
+  });
+
+  it('refuses a write based on a stale read, so the worker and cleanup never overwrite each other', async () => {
+    let created = await store.create(job(aPath()));
+    created = await store.save(created, start(created.value, T0 + 1));
+    const workerView = created;
+    const cleanupView = (await store.get(created.value.jobId))!;
+    await store.save(workerView, advance(workerView.value, { phase: 'analyzing', processed: 1, total: 2 }, T0 + 2));
+    await assert.rejects(store.save(cleanupView, interrupt(cleanupView.value, T0 + 3)), is409('job-state-conflict'));
+    assert.equal((await store.get(created.value.jobId))!.value.phase, 'analyzing');
+  });
+
+  it('lists jobs newest first, optionally by status, and removes finished ones', async () => {
+    const base = Date.now() + 10 * 365 * 86_400_000; // later than any other test's jobs
+    const made = [];
+    for (let i = 0; i < 3; i++) made.push(await store.create(job(aPath(), base + i)));
+    const done = await store.save(made[0]!, complete(start(made[0]!.value, base + 5), base + 6));
+    const newest = await store.list({ limit: 3 });
+    assert.deepEqual(newest.map((j) => j.jobId), [made[2]!.value.jobId, made[1]!.value.jobId, made[0]!.value.jobId]);
+    const completed = await store.list({ status: 'completed', limit: 100 });
+    assert.ok(completed.some((j) => j.jobId === done.value.jobId));
+    assert.ok(completed.every((j) => j.status === 'completed'));
+    await store.remove(done);
+    assert.equal(await store.get(done.value.jobId), undefined);
+  });
+});
