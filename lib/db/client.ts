@@ -2,7 +2,7 @@
 // 503 in about a second instead of hanging, and one place that turns "cannot reach the
 // database" into the catalogue's dependency-unavailable error.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { dependencyUnavailable } from '../errors';
 
@@ -66,3 +66,13 @@ export const guarded = async <T>(call: () => Promise<T>): Promise<T> => {
     throw err;
   }
 };
+
+/** Every item a query matches, page after page; stop early by breaking out of the loop. */
+export async function* queryItems(db: Db, input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>) {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await guarded(() => db.doc.send(new QueryCommand({ ...input, TableName: db.tableName, ExclusiveStartKey: start })));
+    yield* (out.Items ?? []) as Record<string, unknown>[];
+    start = out.LastEvaluatedKey;
+  } while (start);
+}

@@ -1,7 +1,7 @@
 // WebSocket connections in the one table, with a TTL a little past API Gateway's 2-hour
 // connection limit, so a connection whose $disconnect never ran still goes away.
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { guarded, type Db } from '../db/client';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { guarded, queryItems, type Db } from '../db/client';
 import { keys, ttlIn } from '../db/table';
 
 export const CONNECTION_TTL_SECONDS = 2 * 60 * 60 + 10 * 60;
@@ -39,26 +39,15 @@ export class DynamoConnectionStore implements ConnectionStore {
   }
 
   async list(): Promise<Connection[]> {
-    const { doc, tableName } = this.db();
     const { pk, skPrefix } = keys.wsConnections();
     const now = Math.floor(Date.now() / 1000);
     const found: Connection[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await guarded(() =>
-        doc.send(
-          new QueryCommand({
-            TableName: tableName,
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-            ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
-            ExclusiveStartKey: start,
-          }),
-        ),
-      );
-      // DynamoDB deletes expired items lazily (and DynamoDB Local not at all): skip them here.
-      for (const item of out.Items ?? []) if (!(Number(item.ttl) < now)) found.push(item as Connection);
-      start = out.LastEvaluatedKey;
-    } while (start);
+    const items = queryItems(this.db(), {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+    });
+    // DynamoDB deletes expired items lazily (and DynamoDB Local not at all): skip them here.
+    for await (const item of items) if (!(Number(item.ttl) < now)) found.push(item as unknown as Connection);
     return found;
   }
 }

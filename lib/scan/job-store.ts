@@ -2,8 +2,8 @@
 // cleanup pass can never overwrite each other's state; and a job that becomes active takes
 // its path's lock in the same transaction (released when it finishes), so one path never has
 // two scans at once.
-import { GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { guarded, type Db } from '../db/client';
+import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { guarded, queryItems, type Db } from '../db/client';
 import { keys } from '../db/table';
 import { jobChanged, scanAlreadyRunning } from '../errors';
 import type { Versioned } from '../settings/store';
@@ -104,28 +104,20 @@ export class DynamoScanJobStore implements ScanJobStore {
   }
 
   async list({ status, limit }: { status?: JobStatus | undefined; limit: number }): Promise<ScanJob[]> {
-    const { doc, tableName } = this.db();
     const { index, pk } = keys.scanJobsIndex();
     const jobs: ScanJob[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await guarded(() =>
-        doc.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: index,
-            KeyConditionExpression: 'gsi1pk = :pk',
-            ScanIndexForward: false,
-            ...(status
-              ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':pk': pk, ':status': status } }
-              : { ExpressionAttributeValues: { ':pk': pk } }),
-            ExclusiveStartKey: start,
-          }),
-        ),
-      );
-      for (const item of out.Items ?? []) if (jobs.length < limit) jobs.push(toJob(item));
-      start = jobs.length < limit ? out.LastEvaluatedKey : undefined;
-    } while (start);
+    const items = queryItems(this.db(), {
+      IndexName: index,
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ScanIndexForward: false,
+      ...(status
+        ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':pk': pk, ':status': status } }
+        : { ExpressionAttributeValues: { ':pk': pk } }),
+    });
+    for await (const item of items) {
+      if (jobs.length >= limit) break;
+      jobs.push(toJob(item));
+    }
     return jobs;
   }
 
