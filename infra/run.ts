@@ -5,7 +5,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { config } from '../lib/config';
-import { startService } from './service';
+import { startService, type RunningService } from './service';
 
 const lanAddresses = () =>
   Object.values(networkInterfaces())
@@ -29,21 +29,28 @@ const banner = (port: number, database: string) => {
 };
 
 const main = async () => {
-  const service = await startService();
-  const database = config.db.endpoint ? `DynamoDB at ${config.db.endpoint}` : 'embedded DynamoDB Local';
-  process.stdout.write(`${banner(service.port, database)}\n`);
-
+  // Signals are handled from the first moment: Ctrl-C while starting stops what has started.
+  const starting = new AbortController();
+  let service: RunningService | undefined;
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    if (!service) return starting.abort();
     service.log.info({ signal }, 'stopping');
     await service.stop();
     process.exit(0);
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGHUP', () => void shutdown('SIGHUP'));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(signal));
+
+  try {
+    service = await startService(starting.signal);
+  } catch (err) {
+    if (starting.signal.aborted) process.exit(0);
+    throw err;
+  }
+  const database = config.db.endpoint ? `DynamoDB at ${config.db.endpoint}` : 'embedded DynamoDB Local';
+  process.stdout.write(`${banner(service.port, database)}\n`);
 };
 
 main().catch((err: Error) => {

@@ -83,7 +83,11 @@ const listen = (server: Server, port: number, host: string) =>
     });
   });
 
-export const startService = async (): Promise<RunningService> => {
+/**
+ * Starts the service. Aborting `signal` while it starts (Ctrl-C during start-up) stops
+ * whatever was already started and rejects, so no process is left behind.
+ */
+export const startService = async (signal: AbortSignal = new AbortController().signal): Promise<RunningService> => {
   const { dataDir } = config;
   const logDir = config.logDir ?? join(dataDir, 'logs');
   mkdirSync(dataDir, { recursive: true });
@@ -121,6 +125,15 @@ export const startService = async (): Promise<RunningService> => {
     await new Promise<void>((r) => frontDoor.server.close(() => r()));
   };
 
+  const aborted = new Promise<never>((_, reject) => {
+    const stop = () => reject(new Error('stopped while starting'));
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+  });
+  aborted.catch(() => {});
+  /** Each start-up step gives way as soon as the start is aborted. */
+  const step = <T>(work: Promise<T>) => Promise.race([work, aborted]);
+
   try {
     // ---- the database ----
     const { dynamodbEndpoint } = state;
@@ -147,9 +160,9 @@ export const startService = async (): Promise<RunningService> => {
         },
       });
       started.push(dynamo);
-      await dynamo.start();
+      await step(dynamo.start());
     } else {
-      await ensureTable(createDb(config.db).raw, config.db.tableName);
+      await step(ensureTable(createDb(config.db).raw, config.db.tableName));
     }
 
     // ---- the handlers ----
@@ -188,7 +201,7 @@ export const startService = async (): Promise<RunningService> => {
       },
     });
     started.push(offline);
-    await offline.start();
+    await step(offline.start());
 
     frontDoor.markReady();
     state.startedAt = Date.now();
@@ -215,6 +228,7 @@ export const startService = async (): Promise<RunningService> => {
   } catch (err) {
     await closeFrontDoor();
     await stopAll();
+    if (readState(dataDir)?.pid === process.pid) rmSync(stateFile(dataDir), { force: true });
     collector.close();
     throw err;
   }

@@ -8,7 +8,10 @@ import { dynamoLocalCommand, waitForDynamo } from '../../infra/dynamodb/local';
 import { stopGroup } from '../../infra/managed-process';
 import { freePort } from '../../infra/ports';
 import { isAlive, processesMentioning } from '../support/processes';
-import { startInstance, tempDir, waitFor } from '../support/instance';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_DIR, type RunnerState } from '../../infra/service';
+import { instanceEnv, startInstance, tempDir, waitFor } from '../support/instance';
 import { call, jsonBody } from '../support/stack';
 
 describe('lifecycle of an instance', () => {
@@ -29,6 +32,29 @@ describe('lifecycle of an instance', () => {
     await waitFor('every process to end', async () => (processesMentioning(dataDir).length === 0 ? true : undefined), 15_000);
     assert.equal(isAlive(processes.dynamodb!), false);
     assert.equal(isAlive(processes.offline!), false);
+  });
+
+  it('Ctrl-C while it is still starting stops what it had already started', async () => {
+    const dir = tempDir('early');
+    const runner = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_DIR, 'infra/run.ts')], {
+      cwd: PROJECT_DIR,
+      env: instanceEnv({}, await freePort(), dir),
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | null>((resolve) => runner.once('exit', resolve));
+    // The database is started (and recorded) well before the handlers are up.
+    const state = await waitFor('the database to be started', async () => {
+      try {
+        const s = JSON.parse(readFileSync(join(dir, 'runner.json'), 'utf8')) as RunnerState;
+        return s.processes.dynamodb ? s : undefined;
+      } catch {
+        return undefined;
+      }
+    }, 60_000, 20);
+    runner.kill('SIGINT');
+    assert.equal(await exited, 0);
+    await waitFor('every process to end', async () => (processesMentioning(dir).length === 0 ? true : undefined), 15_000);
+    assert.equal(isAlive(state.processes.dynamodb!), false);
   });
 
   it('finds its data again after a restart, and survives the database dying', async () => {

@@ -45,13 +45,18 @@ export interface StartOptions {
   viaNpm?: boolean;
 }
 
+/** The environment of an instance: the test run's own database settings never leak into it. */
+export const instanceEnv = (env: Record<string, string>, port: number, dataDir: string): NodeJS.ProcessEnv => {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', RATE_LIMIT_MAX: '100000', ...env, PORT: String(port), DATA_DIR: dataDir };
+  if (!env.DYNAMODB_ENDPOINT) delete childEnv.DYNAMODB_ENDPOINT;
+  for (const key of ['WS_MANAGEMENT_ENDPOINT', 'LOG_DIR']) delete childEnv[key];
+  return childEnv;
+};
+
 export const startInstance = async ({ env = {}, dataDir = tempDir('data'), viaNpm = false }: StartOptions = {}): Promise<Instance> => {
   const port = Number(env.PORT ?? (await freePort()));
   let output = '';
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', RATE_LIMIT_MAX: '100000', ...env, PORT: String(port), DATA_DIR: dataDir };
-  // The test run's own database settings must not leak into an instance that brings its own.
-  if (!env.DYNAMODB_ENDPOINT) delete childEnv.DYNAMODB_ENDPOINT;
-  for (const key of ['WS_MANAGEMENT_ENDPOINT', 'LOG_DIR']) delete childEnv[key];
+  const childEnv = instanceEnv(env, port, dataDir);
   const child = viaNpm
     ? spawn('npm', ['start', '--silent'], { cwd: PROJECT_DIR, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     : spawn(process.execPath, ['--import', 'tsx', join(PROJECT_DIR, 'infra/run.ts')], { cwd: PROJECT_DIR, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
