@@ -146,7 +146,6 @@ export const startService = async (signal: AbortSignal = new AbortController().s
       mkdirSync(dbDir, { recursive: true });
       const cmd = dynamoLocalCommand(dbPort!, dbDir);
       if (!cmd.loopbackOnly) log.warn('no JDK compiler: DynamoDB Local listens on every interface (install a JDK to keep it on 127.0.0.1)');
-      const endpoint = dynamodbEndpoint;
       const dynamo = new ManagedProcess({
         name: 'dynamodb-local', command: cmd.command, args: cmd.args, options: { cwd: cmd.cwd }, log, restart: true,
         onOutput: (child) => child.stderr?.on('data', (d: Buffer) => log.debug({ process: 'dynamodb-local' }, d.toString().trim())),
@@ -154,9 +153,9 @@ export const startService = async (signal: AbortSignal = new AbortController().s
           // Recorded before it is ready, so a crash during start-up leaves no orphan unknown.
           state.processes.dynamodb = child.pid;
           saveState();
-          await waitForDynamo(endpoint);
+          await waitForDynamo(dynamodbEndpoint);
           // In memory or after a crash the table may be new: create what is missing.
-          await ensureTable(createDb({ ...config.db, endpoint, localCredentials: LOCAL_CREDENTIALS }).raw, config.db.tableName);
+          await ensureTable(createDb({ ...config.db, endpoint: dynamodbEndpoint, localCredentials: LOCAL_CREDENTIALS }).raw, config.db.tableName);
         },
       });
       started.push(dynamo);

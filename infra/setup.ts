@@ -2,14 +2,13 @@
 // launcher is a Java source file). Where it is missing and we may install packages (root
 // with apt-get), install it; otherwise say exactly what to do. Never fails the install.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { javaVersion } from './dynamodb/local';
+import { javaCanRunSource, javaVersion } from './dynamodb/local';
 
-const hasCompiler = () => spawnSync('java', ['--list-modules'], { encoding: 'utf8' }).stdout?.includes('jdk.compiler') ?? false;
 const PACKAGE = 'openjdk-17-jdk-headless';
 
 const main = () => {
   const version = javaVersion();
-  if (version && version >= 17 && hasCompiler()) return;
+  if (version && version >= 17 && javaCanRunSource()) return;
   if (process.env.DYNAMODB_ENDPOINT) return; // an external DynamoDB needs no Java here
   const canApt = process.getuid?.() === 0 && spawnSync('apt-get', ['--version']).status === 0;
   if (!canApt) {

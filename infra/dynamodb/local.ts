@@ -20,7 +20,7 @@ export const dynamoLocalDir = () => {
 
 let hasCompiler: boolean | undefined;
 /** The loopback launcher runs as a Java source file, which needs a JDK (jdk.compiler). */
-const javaCanRunSource = () =>
+export const javaCanRunSource = () =>
   (hasCompiler ??= (() => {
     try {
       return execFileSync('java', ['--list-modules'], { encoding: 'utf8' }).includes('jdk.compiler');

@@ -26,17 +26,6 @@ export interface Asset {
 const cache = new Map<string, Asset>();
 const etagOf = (body: Buffer | string) => `"${createHash('sha1').update(body).digest('base64url').slice(0, 20)}"`;
 
-export const docsAsset = async (name: string): Promise<Asset | undefined> => {
-  const contentType = ASSETS[name];
-  if (!contentType) return undefined;
-  let asset = cache.get(name);
-  if (!asset) {
-    const body = await readFile(join(distDir(), name));
-    cache.set(name, (asset = { body, contentType, etag: etagOf(body) }));
-  }
-  return asset;
-};
-
 export const DOCS_INIT = `window.onload = () => {
   window.ui = SwaggerUIBundle({
     url: '/api/docs.json',
@@ -47,8 +36,23 @@ export const DOCS_INIT = `window.onload = () => {
   });
 };
 `;
-ASSETS['init.js'] = 'text/javascript; charset=utf-8';
-cache.set('init.js', { body: Buffer.from(DOCS_INIT), contentType: ASSETS['init.js'], etag: etagOf(DOCS_INIT) });
+
+// Ours, not the package's: the script that points Swagger UI at this service's document.
+const GENERATED: Record<string, Asset> = {
+  'init.js': { body: Buffer.from(DOCS_INIT), contentType: 'text/javascript; charset=utf-8', etag: etagOf(DOCS_INIT) },
+};
+
+export const docsAsset = async (name: string): Promise<Asset | undefined> => {
+  if (Object.hasOwn(GENERATED, name)) return GENERATED[name];
+  const contentType = ASSETS[name];
+  if (!contentType) return undefined;
+  let asset = cache.get(name);
+  if (!asset) {
+    const body = await readFile(join(distDir(), name));
+    cache.set(name, (asset = { body, contentType, etag: etagOf(body) }));
+  }
+  return asset;
+};
 
 export const DOCS_PAGE = `<!doctype html>
 <html lang="en">

@@ -2,12 +2,11 @@
 // "Show (2008) [tmdbid-1396]/Season 2/02 - Title.mkv", "Breaking.Bad.S01E02.mkv" (no folders).
 import { findBareEpisode, findEpisodeMarker, findSeason, isSeasonFolder } from './episode-marker';
 import { matches } from './match';
-import { splitExtension, splitRelPath } from './path';
 import { readProviderTags, type Tagged } from './provider-ids';
 import { DEFAULT_RULES, type NamingRules } from './rules';
 import { cleanTitle, extractTitleYear, type TitleYear } from './title';
 import { fail, type EpisodeResult } from './types';
-import { isVideoFile } from './video';
+import { readVideoPath } from './video-path';
 
 interface Located {
   readonly season: number;
@@ -21,10 +20,9 @@ interface Show extends TitleYear {
 }
 
 export function parseEpisode(relPath: string, rules: NamingRules = DEFAULT_RULES): EpisodeResult {
-  const { dirs, file } = splitRelPath(relPath);
-  if (file === '') return fail('empty path');
-  if (!isVideoFile(file)) return fail('not a video file');
-  const tags = readProviderTags(splitExtension(file).base, rules);
+  const video = readVideoPath(relPath, rules);
+  if (!video.ok) return video;
+  const { dirs, tags } = video;
   const located = locate(tags.rest, dirs, rules);
   if (located === undefined) return fail('no season or episode number');
   const show = readShow(dirs, tags, located.prefix, rules);

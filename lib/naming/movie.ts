@@ -1,12 +1,11 @@
 // Movies: "Inception (2010)/Inception (2010).mkv", "Inception (2010).mkv",
 // "Inception.2010.1080p.BluRay.x264-GROUP.mkv", "Movie (1999)/Movie (1999) - cd2.avi".
-import { splitExtension, splitRelPath } from './path';
 import { readProviderTags } from './provider-ids';
 import { DEFAULT_RULES, type NamingRules } from './rules';
 import { splitPart } from './stack';
 import { extractTitleYear, looseKey } from './title';
 import { fail, type MovieResult } from './types';
-import { isVideoFile } from './video';
+import { readVideoPath } from './video-path';
 
 interface Candidate {
   readonly title: string;
@@ -15,10 +14,9 @@ interface Candidate {
 }
 
 export function parseMovie(relPath: string, rules: NamingRules = DEFAULT_RULES): MovieResult {
-  const { dirs, file } = splitRelPath(relPath);
-  if (file === '') return fail('empty path');
-  if (!isVideoFile(file)) return fail('not a video file');
-  const tags = readProviderTags(splitExtension(file).base, rules);
+  const video = readVideoPath(relPath, rules);
+  if (!video.ok) return video;
+  const { dirs, tags } = video;
   const { name, part } = splitPart(tags.rest, rules);
   const fromFile: Candidate = { ...extractTitleYear(name, rules), tmdbId: null };
   const parent = dirs.at(-1);

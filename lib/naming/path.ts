@@ -34,3 +34,4 @@ export function splitExtension(name: string): SplitName {
 export function lastSegment(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
+

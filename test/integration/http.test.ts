@@ -2,7 +2,7 @@
 // kind of bad input, routing, and the contract's cross-origin rules (production mode).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { call, jsonBody, type Reply } from '../support/stack';
+import { call, type Reply } from '../support/stack';
 
 const assertProblem = (res: Reply, status: number, code: string) => {
   assert.equal(res.status, status, res.text);
