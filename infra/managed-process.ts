@@ -2,6 +2,7 @@
 // its children too), optionally restarted with backoff when it dies on its own, and stopped
 // with SIGTERM then SIGKILL.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Log } from '../lib/log';
 
 export interface ManagedOptions {
@@ -17,12 +18,26 @@ export interface ManagedOptions {
   onOutput?: (child: ChildProcess) => void;
 }
 
+const HAS_PROCFS = existsSync('/proc/self/stat');
+
+/**
+ * Whether a process still runs. A zombie counts as gone: when a runner is killed outright its
+ * children are re-parented, and where PID 1 does not reap (many containers) they stay zombies
+ * after they exit, which `kill(pid, 0)` alone would still report as alive.
+ */
 export const isAlive = (pid: number) => {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  if (!HAS_PROCFS) return true; // macOS: the signal check is all there is
+  try {
+    // /proc/<pid>/stat: "pid (comm) S ..."; comm may hold spaces and parentheses.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
+  } catch {
+    return false; // gone between the two checks
   }
 };
 
