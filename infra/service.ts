@@ -15,6 +15,7 @@ import { createFrontDoor } from './front-door';
 import { LogCollector } from './log-collector';
 import { isAlive, ManagedProcess, stopGroup } from './managed-process';
 import { freePorts } from './ports';
+import { recoverScans } from './recover-scans';
 
 export const PROJECT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -173,6 +174,7 @@ export const startService = async (signal: AbortSignal = new AbortController().s
       DYNAMODB_ENDPOINT: dynamodbEndpoint,
       TABLE_NAME: config.db.tableName,
       WS_MANAGEMENT_ENDPOINT: `http://127.0.0.1:${wsPort}`,
+      LAMBDA_ENDPOINT: state.lambdaEndpoint,
       SERVICE_STARTED_AT: String(Date.now()),
       ESBUILD_WORK_FOLDER: relative(PROJECT_DIR, join(dataDir, '.build')),
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
@@ -197,6 +199,8 @@ export const startService = async (signal: AbortSignal = new AbortController().s
         state.processes.offline = child.pid;
         saveState();
         await waitForHttp(`http://127.0.0.1:${httpPort}/api/v1/health`, 120_000);
+        // No scan worker survives a (re)start of the handlers: pick up what they left.
+        await recoverScans(state.lambdaEndpoint, log);
       },
     });
     started.push(offline);

@@ -84,6 +84,13 @@ export const config = Object.freeze({
   offlineMode: oneOf('OFFLINE_MODE', ['in-process', 'worker-threads'] as const, 'in-process'),
   /** Where WebSocket messages are posted (API Gateway management API, or offline's WebSocket port). */
   wsManagementEndpoint: url('WS_MANAGEMENT_ENDPOINT'),
+  scan: Object.freeze({
+    /** Offline's Lambda port locally; unset in the cloud (the SDK's own endpoint). */
+    lambdaEndpoint: url('LAMBDA_ENDPOINT'),
+    workerFunction: str('SCAN_WORKER_FUNCTION') ?? 'media-library-local-scanWorker',
+    /** At most this long per worker invocation before it checkpoints and re-invokes itself (0: until near its timeout). */
+    sliceMs: int('SCAN_SLICE_MS', 0, 0),
+  }),
 });
 
 export type Config = typeof config;

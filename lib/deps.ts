@@ -1,10 +1,16 @@
 // The default adapters, built once per process from config (warm Lambdas and in-process
 // handlers reuse them). Tests build their own with other settings.
-import { config } from './config';
+import { config, LOCAL_CREDENTIALS } from './config';
 import { db } from './db/client';
 import { DynamoSettingsStore } from './settings/store';
 import { DynamoConnectionStore } from './events/connections';
 import { Publisher } from './events/publisher';
+import { publisherSink } from './events/sink';
+import { DynamoCatalogStore } from './catalog/store';
+import { DynamoLibraryStore } from './library/store';
+import { DynamoScanJobStore } from './scan/job-store';
+import { lambdaInvoker } from './scan/invoker';
+import type { ScanDeps } from './scan/service';
 import { rootLogger } from './log';
 
 export const settingsStore = new DynamoSettingsStore(db);
@@ -20,4 +26,23 @@ export const eventPublisher = (): Publisher => {
     connections: connectionStore,
     log: rootLogger,
   }));
+};
+
+export const catalogStore = new DynamoCatalogStore(db);
+export const libraryStore = new DynamoLibraryStore(db);
+export const jobStore = new DynamoScanJobStore(db);
+
+/** Everything the library, scan and catalogue services need. */
+export const services: ScanDeps = {
+  catalog: catalogStore,
+  libraries: libraryStore,
+  jobs: jobStore,
+  events: publisherSink(eventPublisher, rootLogger),
+  invoker: lambdaInvoker({
+    endpoint: config.scan.lambdaEndpoint,
+    region: config.db.region,
+    credentials: config.scan.lambdaEndpoint ? LOCAL_CREDENTIALS : undefined,
+    functionName: config.scan.workerFunction,
+  }),
+  log: rootLogger,
 };

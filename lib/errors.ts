@@ -30,9 +30,12 @@ export const PROBLEMS = {
   'route-not-found': [404, 'Route not found'],
   'method-not-allowed': [405, 'Method not allowed'],
   'job-state-conflict': [409, 'The scan job is not in a state that allows this'],
-  'scan-already-running': [409, 'A scan of that path is already running'],
+  'scan-already-running': [409, 'A scan of that library is already running'],
+  'library-exists': [409, 'A library already covers that path'],
   'body-too-large': [413, 'Request body too large'],
   'unsupported-media-type': [415, 'Unsupported media type'],
+  'path-not-usable': [422, 'The path cannot be used'],
+  'media-type-mismatch': [422, 'The media type does not match the library'],
   'rate-limited': [429, 'Too many requests'],
   'internal': [500, 'Internal server error'],
   'not-implemented': [501, 'Not implemented yet'],
@@ -63,7 +66,12 @@ export const jobStateConflict = (jobId: string, status: string, action: string) 
 export const jobChanged = (jobId: string) =>
   problem('job-state-conflict', `Scan job ${jobId} was changed by another writer meanwhile; read it again`);
 export const scanAlreadyRunning = (path: string) =>
-  problem('scan-already-running', `A scan of ${path} is already queued or running`);
+  problem('scan-already-running', `A scan of the library holding ${path} is already queued or running`);
+export const libraryExists = (path: string, existing: string) =>
+  problem('library-exists', path === existing ? `A library for ${path} already exists` : `${path} overlaps the library at ${existing}`);
+export const pathNotUsable = (path: string, why: string) => problem('path-not-usable', `${path} ${why}`);
+export const mediaTypeMismatch = (libraryId: string, has: string, asked: string) =>
+  problem('media-type-mismatch', `Library ${libraryId} holds ${has === 'movie' ? 'movies' : 'TV shows'}, not ${asked === 'movie' ? 'movies' : 'TV shows'}`);
 export const bodyTooLarge = (limitBytes: number) =>
   problem('body-too-large', `The request body is larger than ${limitBytes} bytes`);
 export const unsupportedMediaType = (got: string) =>

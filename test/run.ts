@@ -41,6 +41,7 @@ const main = async () => {
           // Handler and adapter tests in the test process use the stack's database.
           DYNAMODB_ENDPOINT: state.dynamodbEndpoint,
           WS_MANAGEMENT_ENDPOINT: state.offlineWebsocket.replace('ws', 'http'),
+          LAMBDA_ENDPOINT: state.lambdaEndpoint,
           LOG_DIR: join(stack.dataDir, 'logs'),
           LOG_LEVEL: 'warn',
         },

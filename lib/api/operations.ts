@@ -30,36 +30,38 @@ export interface OperationDef {
 }
 
 const IdParam = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' });
-const pathParams = (names: string[]) =>
-  Type.Object(Object.fromEntries(names.map((n) => [n, IdParam])), { additionalProperties: false });
+const pathParams = <const N extends string>(names: readonly N[]) =>
+  Type.Object(Object.fromEntries(names.map((n) => [n, IdParam])) as { [K in N]: typeof IdParam }, { additionalProperties: false });
 
 const op = <T extends OperationDef>(def: T) => def;
 
 export const operations = {
   search: op({
-    id: 'search', method: 'GET', path: '/api/v1/search', tag: 'search', counted: true, implemented: false,
+    id: 'search', method: 'GET', path: '/api/v1/search', tag: 'search', counted: true, implemented: true,
     summary: 'Search movies and shows by title',
     description: 'Case- and accent-insensitive; matches any word prefix of the title ("dark kni" finds "The Dark Knight"). Best match first.',
     query: S.SearchQuery,
     success: { status: 200, description: 'Hits, best first', schema: Type.Array(S.SearchHit), list: true },
   }),
   listMovies: op({
-    id: 'listMovies', method: 'GET', path: '/api/v1/movies', tag: 'movies', counted: true, implemented: false,
+    id: 'listMovies', method: 'GET', path: '/api/v1/movies', tag: 'movies', counted: true, implemented: true,
     summary: 'Most recently added movies, newest first', query: S.PageQuery,
+    description: '`meta.total` is the number of movies as of each library\'s last finished scan. Follow `meta.nextCursor` for the next page.',
     success: { status: 200, description: 'A page of movies', schema: Type.Array(S.Media), list: true },
   }),
   getMovie: op({
-    id: 'getMovie', method: 'GET', path: '/api/v1/movies/{movieId}', tag: 'movies', counted: true, implemented: false,
+    id: 'getMovie', method: 'GET', path: '/api/v1/movies/{movieId}', tag: 'movies', counted: true, implemented: true,
     summary: 'One movie with its file and stream URL', params: pathParams(['movieId']), errors: [404],
     success: { status: 200, description: 'The movie', schema: S.MovieDetail },
   }),
   listShows: op({
-    id: 'listShows', method: 'GET', path: '/api/v1/tvshows', tag: 'tvshows', counted: true, implemented: false,
+    id: 'listShows', method: 'GET', path: '/api/v1/tvshows', tag: 'tvshows', counted: true, implemented: true,
     summary: 'Most recently added TV shows, newest first', query: S.PageQuery,
+    description: '`meta.total` is the number of shows as of each library\'s last finished scan. Follow `meta.nextCursor` for the next page.',
     success: { status: 200, description: 'A page of shows', schema: Type.Array(S.Media), list: true },
   }),
   getShow: op({
-    id: 'getShow', method: 'GET', path: '/api/v1/tvshows/{showId}', tag: 'tvshows', counted: true, implemented: false,
+    id: 'getShow', method: 'GET', path: '/api/v1/tvshows/{showId}', tag: 'tvshows', counted: true, implemented: true,
     summary: 'One show with its seasons and episodes in order', params: pathParams(['showId']), errors: [404],
     success: { status: 200, description: 'The show', schema: S.ShowDetail },
   }),
@@ -76,51 +78,57 @@ export const operations = {
     success: { status: 200, description: 'Headers only' },
   }),
   startScan: op({
-    id: 'startScan', method: 'POST', path: '/api/v1/scan/path', tag: 'scan', counted: true, implemented: false,
-    summary: 'Scan a folder (runs asynchronously)', body: S.ScanRequest, bodyRequired: true, errors: [409, 422],
+    id: 'startScan', method: 'POST', path: '/api/v1/scan/path', tag: 'scan', counted: true, implemented: true,
+    summary: 'Scan a folder (runs asynchronously)', body: S.ScanRequest, bodyRequired: true, errors: [404, 409, 422],
+    description: 'The path must be an absolute, readable directory on the server (else 422 path-not-usable). Without `libraryId` the library whose folder holds the path is used, else a library is created for the path (`library:created`). A path inside a library scans only that folder: its items are added, updated or removed, the rest of the library is left alone. One scan per library at a time: 409 scan-already-running. Progress goes out on `/ws` as `scan:progress`, then `scan:complete` or `scan:error`. In the job, `discovered` and `processed` count video files; `added`, `updated` and `removed` count catalogue items (movies, shows, episodes); `failed` counts files whose names could not be read.',
     success: { status: 202, description: 'The queued job', schema: S.ScanJob },
   }),
   listJobs: op({
-    id: 'listJobs', method: 'GET', path: '/api/v1/scan/jobs', tag: 'scan', counted: true, implemented: false,
+    id: 'listJobs', method: 'GET', path: '/api/v1/scan/jobs', tag: 'scan', counted: true, implemented: true,
     summary: 'Scan jobs, newest first', query: S.JobsQuery,
+    description: 'The 100 most recent jobs.',
     success: { status: 200, description: 'Jobs', schema: Type.Array(S.ScanJob), list: true },
   }),
   getJob: op({
-    id: 'getJob', method: 'GET', path: '/api/v1/scan/jobs/{jobId}', tag: 'scan', counted: true, implemented: false,
+    id: 'getJob', method: 'GET', path: '/api/v1/scan/jobs/{jobId}', tag: 'scan', counted: true, implemented: true,
     summary: 'One scan job', params: pathParams(['jobId']), errors: [404],
     success: { status: 200, description: 'The job', schema: S.ScanJob },
   }),
   resumeJob: op({
-    id: 'resumeJob', method: 'POST', path: '/api/v1/scan/jobs/{jobId}/resume', tag: 'scan', counted: true, implemented: false,
+    id: 'resumeJob', method: 'POST', path: '/api/v1/scan/jobs/{jobId}/resume', tag: 'scan', counted: true, implemented: true,
     summary: 'Resume an interrupted or failed job from its checkpoint', params: pathParams(['jobId']), errors: [404, 409],
     success: { status: 202, description: 'The resumed job', schema: S.ScanJob },
   }),
   cleanupJobs: op({
-    id: 'cleanupJobs', method: 'POST', path: '/api/v1/scan/cleanup', tag: 'scan', counted: true, implemented: false,
+    id: 'cleanupJobs', method: 'POST', path: '/api/v1/scan/cleanup', tag: 'scan', counted: true, implemented: true,
     summary: 'Mark stale running jobs interrupted and remove old finished ones', body: S.CleanupRequest,
+    description: 'Running jobs whose worker has not reported for `staleAfterSeconds` (default 120) become `interrupted`; finished jobs older than 7 days are removed.',
     success: { status: 200, description: 'What was done', schema: Type.Object({ interrupted: Type.Integer(), removed: Type.Integer() }) },
   }),
   listLibraries: op({
-    id: 'listLibraries', method: 'GET', path: '/api/v1/library', tag: 'library', counted: true, implemented: false,
+    id: 'listLibraries', method: 'GET', path: '/api/v1/library', tag: 'library', counted: true, implemented: true,
     summary: 'Libraries', success: { status: 200, description: 'Libraries', schema: Type.Array(S.Library), list: true },
   }),
   createLibrary: op({
-    id: 'createLibrary', method: 'POST', path: '/api/v1/library', tag: 'library', counted: true, implemented: false,
+    id: 'createLibrary', method: 'POST', path: '/api/v1/library', tag: 'library', counted: true, implemented: true,
     summary: 'Create a library for a folder', body: S.LibraryCreate, bodyRequired: true, errors: [409, 422],
+    description: 'The path is stored canonical (symlinks resolved). Libraries never overlap: the same folder, one inside an existing library or one holding it is 409 library-exists. Files are never written or removed.',
     success: { status: 201, description: 'The library', schema: S.Library },
   }),
   libraryStats: op({
-    id: 'libraryStats', method: 'GET', path: '/api/v1/library/stats', tag: 'library', counted: true, implemented: false,
+    id: 'libraryStats', method: 'GET', path: '/api/v1/library/stats', tag: 'library', counted: true, implemented: true,
     summary: 'Totals across libraries', success: { status: 200, description: 'Totals', schema: S.LibraryStats },
+    description: '`totalDurationSeconds` is 0 until media probing exists. Counts are as of each library\'s last finished scan.',
   }),
   getLibrary: op({
-    id: 'getLibrary', method: 'GET', path: '/api/v1/library/{libraryId}', tag: 'library', counted: true, implemented: false,
+    id: 'getLibrary', method: 'GET', path: '/api/v1/library/{libraryId}', tag: 'library', counted: true, implemented: true,
     summary: 'One library with its stats', params: pathParams(['libraryId']), errors: [404],
+    description: '`itemCount` counts titles: movies and shows.',
     success: { status: 200, description: 'The library', schema: Type.Composite([S.Library, Type.Object({ stats: S.LibraryStats })]) },
   }),
   deleteLibrary: op({
-    id: 'deleteLibrary', method: 'DELETE', path: '/api/v1/library/{libraryId}', tag: 'library', counted: true, implemented: false,
-    summary: 'Remove a library and its index entries (files on disk are never touched)', params: pathParams(['libraryId']), errors: [404],
+    id: 'deleteLibrary', method: 'DELETE', path: '/api/v1/library/{libraryId}', tag: 'library', counted: true, implemented: true,
+    summary: 'Remove a library and its index entries (files on disk are never touched)', params: pathParams(['libraryId']), errors: [404, 409],
     success: { status: 204, description: 'Removed' },
   }),
   getSettings: op({

@@ -55,7 +55,9 @@ export const FileInfo = Type.Object(
   {
     size: Type.Integer({ minimum: 0 }),
     container: Nullable(Type.String()),
-    durationSeconds: Nullable(Type.Number()),
+    durationSeconds: Nullable(Type.Number({ description: 'Null until media probing exists' })),
+    path: Type.String({ description: "The (first) file's path relative to its library folder" }),
+    parts: Type.Integer({ minimum: 1, description: 'Files of a stacked movie (cd1, cd2 ...), played in order' }),
   },
   { additionalProperties: true },
 );

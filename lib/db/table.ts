@@ -8,10 +8,19 @@
 //   database health probe .................... GetItem  pk=health            sk=health (need not exist)
 //   scan job by id ........................... GetItem  pk=job#<id>          sk=job
 //   scan jobs newest first ................... Query gsi1  gsi1pk=jobs       gsi1sk=<createdAt>#<id>, descending
-//   the active (queued/running) job of a path  GetItem  pk=scanlock#<path>   sk=lock, written in one
-//                                              transaction with the job, so a path never has two
-//   (later issues add: items by id, recent items newest first on gsi1, library files by
-//    relative path, provider cache.)
+//   the active (queued/running) job of a library  GetItem pk=scanlock#<libraryId> sk=lock, written in one
+//                                              transaction with the job, so a library never has two
+//   library by id ............................ GetItem  pk=library#<id>      sk=library
+//   libraries, oldest first .................. Query gsi1  gsi1pk=libraries  gsi1sk=<createdAt>#<id>
+//   library by path (uniqueness) ............. GetItem  pk=librarypath#<path> sk=path, written in one
+//                                              transaction with the library
+//   movie, show or episode by id ............. GetItem  pk=media#<id>        sk=media
+//   recent movies / shows, newest first ...... Query gsi1  gsi1pk=recent#<movie|tvshow>  gsi1sk=<addedAt>#<id>
+//   episodes of a show in order .............. Query gsi1  gsi1pk=show#<showId>  gsi1sk=<season>#<episode>#<id>
+//   the index of a library (rescans, removals, Query gsi2  gsi2pk=lib#<libraryId>  gsi2sk=<entity>#<id>
+//     deletion, stats)                         (projects only what a rescan compares: files, sizes, mtimes)
+//   catalogue version stamp (search cache) ... GetItem  pk=catalog          sk=version
+//   (later issues add: provider cache.)
 //
 // Only this module builds keys: every key names its entity, so a stray item says what it is.
 import definition from '../../infra/table.json';
@@ -33,7 +42,22 @@ export const keys = {
   scanJob: (jobId: string): Key => ({ pk: `job#${jobId}`, sk: 'job' }),
   scanJobsByAge: (createdAt: string, jobId: string) => ({ gsi1pk: 'jobs', gsi1sk: `${createdAt}#${jobId}` }),
   scanJobsIndex: () => ({ index: 'gsi1', pk: 'jobs' }),
-  scanLock: (path: string): Key => ({ pk: `scanlock#${path}`, sk: 'lock' }),
+  scanLock: (libraryId: string): Key => ({ pk: `scanlock#${libraryId}`, sk: 'lock' }),
+  library: (id: string): Key => ({ pk: `library#${id}`, sk: 'library' }),
+  librariesByAge: (createdAt: string, id: string) => ({ gsi1pk: 'libraries', gsi1sk: `${createdAt}#${id}` }),
+  librariesIndex: () => ({ index: 'gsi1', pk: 'libraries' }),
+  libraryPath: (path: string): Key => ({ pk: `librarypath#${path}`, sk: 'path' }),
+  media: (id: string): Key => ({ pk: `media#${id}`, sk: 'media' }),
+  recent: (type: 'movie' | 'tvshow', addedAt: string, id: string) => ({ gsi1pk: `recent#${type}`, gsi1sk: `${addedAt}#${id}` }),
+  recentIndex: (type: 'movie' | 'tvshow') => ({ index: 'gsi1', pk: `recent#${type}` }),
+  episodeOrder: (showId: string, season: number, episode: number, id: string) => ({
+    gsi1pk: `show#${showId}`,
+    gsi1sk: `${String(season).padStart(4, '0')}#${String(episode).padStart(5, '0')}#${id}`,
+  }),
+  episodesIndex: (showId: string) => ({ index: 'gsi1', pk: `show#${showId}` }),
+  libraryMember: (libraryId: string, entity: string, id: string) => ({ gsi2pk: `lib#${libraryId}`, gsi2sk: `${entity}#${id}` }),
+  libraryIndex: (libraryId: string) => ({ index: 'gsi2', pk: `lib#${libraryId}` }),
+  catalogVersion: (): Key => ({ pk: 'catalog', sk: 'version' }),
 } as const;
 
 /** Seconds since the epoch, as DynamoDB's TTL attribute wants. */

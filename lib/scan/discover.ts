@@ -31,14 +31,22 @@ export const crawl = (root: string, signal?: AbortSignal): Promise<string[]> => 
   return builder.crawl(root).withPromise();
 };
 
-/** Sizes and modification times; a file that vanished since the crawl is left out. */
+/**
+ * Sizes and modification times; a file that vanished since the crawl is left out, and so is a
+ * file already met under another path (a symlinked folder, a hard link): one file, one item.
+ */
 export const statAll = async (root: string, relPaths: string[]): Promise<DiscoveredFile[]> => {
   const out: DiscoveredFile[] = [];
+  const seen = new Set<string>();
   for (let i = 0; i < relPaths.length; i += STAT_CONCURRENCY) {
     const batch = relPaths.slice(i, i + STAT_CONCURRENCY);
     const stats = await Promise.all(batch.map((p) => stat(join(root, p)).catch(() => undefined)));
     stats.forEach((s, j) => {
-      if (s?.isFile()) out.push({ relPath: batch[j]!, size: s.size, mtimeMs: Math.trunc(s.mtimeMs) });
+      if (!s?.isFile()) return;
+      const identity = `${s.dev}:${s.ino}`;
+      if (seen.has(identity)) return;
+      seen.add(identity);
+      out.push({ relPath: batch[j]!, size: s.size, mtimeMs: Math.trunc(s.mtimeMs) });
     });
   }
   return out;

@@ -1,7 +1,7 @@
 // Scan jobs in the one table. Each write carries the version it read, so a worker and a
 // cleanup pass can never overwrite each other's state; and a job that becomes active takes
-// its path's lock in the same transaction (released when it finishes), so one path never has
-// two scans at once.
+// its library's lock in the same transaction (released when it finishes), so one library
+// (and so one path) never has two scans writing its index at once.
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { guarded, queryItems, type Db } from '../db/client';
 import { keys } from '../db/table';
@@ -12,15 +12,17 @@ import { isActive, type JobStatus, type ScanJob } from './job';
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 export interface ScanJobStore {
-  /** Saves a new (queued) job and takes its path: 409 scan-already-running when another job holds it. */
+  /** Saves a new (queued) job and takes its library's lock: 409 scan-already-running when another job holds its library. */
   create(job: ScanJob): Promise<Versioned<ScanJob>>;
   get(jobId: string): Promise<Versioned<ScanJob> | undefined>;
-  /** Writes the next state of a job read as `prev`; 409 when it changed meanwhile or its path is taken. */
+  /** Writes the next state of a job read as `prev`; 409 when it changed meanwhile or its library is taken. */
   save(prev: Versioned<ScanJob>, next: ScanJob): Promise<Versioned<ScanJob>>;
   /** Newest first. */
   list(opts: { status?: JobStatus | undefined; limit: number }): Promise<ScanJob[]>;
   /** Removes a finished job (cleanup of old ones). */
   remove(job: Versioned<ScanJob>): Promise<void>;
+  /** The id of the queued or running job holding a library, if any. */
+  activeJobOf(libraryId: string): Promise<string | undefined>;
 }
 
 /** The job as stored, without the table's own attributes. */
@@ -43,7 +45,7 @@ export class DynamoScanJobStore implements ScanJobStore {
     return {
       Put: {
         TableName: this.db().tableName,
-        Item: { ...keys.scanLock(job.path), entity: 'scan-lock', jobId: job.jobId, path: job.path },
+        Item: { ...keys.scanLock(job.libraryId), entity: 'scan-lock', jobId: job.jobId, libraryId: job.libraryId, path: job.path },
         ConditionExpression: 'attribute_not_exists(pk) OR jobId = :jobId',
         ExpressionAttributeValues: { ':jobId': job.jobId },
       },
@@ -54,8 +56,8 @@ export class DynamoScanJobStore implements ScanJobStore {
     return {
       Delete: {
         TableName: this.db().tableName,
-        Key: keys.scanLock(job.path),
-        // Only our own lock: never free a path another job holds.
+        Key: keys.scanLock(job.libraryId),
+        // Only our own lock: never free a library another job holds.
         ConditionExpression: 'attribute_not_exists(pk) OR jobId = :jobId',
         ExpressionAttributeValues: { ':jobId': job.jobId },
       },
@@ -119,6 +121,12 @@ export class DynamoScanJobStore implements ScanJobStore {
       jobs.push(toJob(item));
     }
     return jobs;
+  }
+
+  async activeJobOf(libraryId: string) {
+    const { doc, tableName } = this.db();
+    const out = await guarded(() => doc.send(new GetCommand({ TableName: tableName, Key: keys.scanLock(libraryId), ConsistentRead: true })));
+    return out.Item?.jobId as string | undefined;
   }
 
   async remove(job: Versioned<ScanJob>) {

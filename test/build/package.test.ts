@@ -49,13 +49,21 @@ describe('npm run package', () => {
 
   it('bundles each function for the cloud runtime, with its table and WebSocket endpoint', () => {
     const functions = ofType('AWS::Lambda::Function');
-    assert.equal(functions.length, 11);
+    // One per built operation, the catch-all, three WebSocket routes, the scan worker and recovery.
+    assert.equal(functions.length, allOperations.filter((o) => o.implemented).length + 6);
     for (const [name, fn] of functions) {
       assert.equal(fn.Properties.Runtime, 'nodejs22.x', name);
       assert.deepEqual(fn.Properties.Environment.Variables.TABLE_NAME, { Ref: 'MediaTable' });
       assert.ok(fn.Properties.Environment.Variables.WS_MANAGEMENT_ENDPOINT['Fn::Join'], name);
     }
-    for (const zip of ['health', 'getSettings', 'wsMessage', 'docsAsset']) assert.ok(existsSync(join(out, `${zip}.zip`)), zip);
+    for (const zip of ['health', 'getSettings', 'wsMessage', 'docsAsset', 'scanWorker']) assert.ok(existsSync(join(out, `${zip}.zip`)), zip);
+  });
+
+  it('gives the scan worker Lambda\'s longest timeout, and its name to the functions that start it', () => {
+    const [, worker] = ofType('AWS::Lambda::Function').find(([name]) => name === 'ScanWorkerLambdaFunction')!;
+    assert.equal(worker.Properties.Timeout, 900);
+    const [, start] = ofType('AWS::Lambda::Function').find(([name]) => name === 'StartScanLambdaFunction')!;
+    assert.equal(start.Properties.Environment.Variables.SCAN_WORKER_FUNCTION, 'media-library-prod-scanWorker');
   });
 
   it('lets the functions post to WebSocket connections and use the table', () => {
@@ -63,5 +71,6 @@ describe('npm run package', () => {
     const actions = JSON.stringify(role.Properties.Policies);
     assert.match(actions, /execute-api:ManageConnections/);
     assert.match(actions, /dynamodb:UpdateItem/);
+    assert.match(actions, /lambda:InvokeFunction/);
   });
 });

@@ -11,7 +11,14 @@ import { asset as docsAsset, json as docsJson, page as docsPage } from '../../fu
 import { handler as wsConnect } from '../../functions/ws/connect';
 import { handler as wsDisconnect } from '../../functions/ws/disconnect';
 import { handler as wsMessage } from '../../functions/ws/message';
+import * as library from '../../functions/library/api';
+import * as scans from '../../functions/scan/api';
+import * as catalog from '../../functions/catalog/api';
+import { handler as search } from '../../functions/search/get';
+import { handler as scanWorker } from '../../functions/scan/worker';
 import { rawHttp } from '../../lib/http/stack';
+import { makeTree, waitForJob } from '../support/media';
+import { tempDir } from '../support/instance';
 import { lambdaContext, sampleEvent } from '../support/lambda';
 
 type Result = { statusCode: number; headers?: Record<string, string>; body?: string };
@@ -85,5 +92,46 @@ describe('handlers with their sample events', () => {
     // The sample connection is not open on the test stack: the reply finds it gone, which is fine.
     assert.equal((await run(wsMessage, 'wsMessage')).statusCode, 200);
     assert.equal((await run(wsDisconnect, 'wsDisconnect')).statusCode, 200);
+  });
+
+  it('the library functions create, read, total and delete a library', async () => {
+    const dir = tempDir('handler-lib');
+    const created = await run(library.create, 'createLibrary', (e) => (e.body = JSON.stringify({ name: 'Handler', path: dir, mediaType: 'movie' })));
+    assert.equal(created.statusCode, 201, created.body);
+    const { id } = JSON.parse(created.body!).data;
+    const withId = (e: any) => {
+      e.pathParameters.libraryId = id;
+      e.rawPath = e.requestContext.http.path = `/api/v1/library/${id}`;
+    };
+    assert.equal(JSON.parse((await run(library.get, 'getLibrary', withId)).body!).data.stats.movies, 0);
+    assert.ok(JSON.parse((await run(library.list, 'listLibraries')).body!).data.some((l: any) => l.id === id));
+    assert.equal(typeof JSON.parse((await run(library.stats, 'libraryStats')).body!).data.libraries, 'number');
+    assert.equal((await run(library.remove, 'deleteLibrary', withId)).statusCode, 204);
+    assert.equal((await run(library.get, 'getLibrary', withId)).statusCode, 404);
+  });
+
+  it('the scan functions queue a job that the worker completes, and list, read and clean up jobs', async () => {
+    const dir = makeTree(tempDir('handler-scan'), ['Handler Movie (1999).mkv']);
+    const started = await run(scans.start, 'startScan', (e) => (e.body = JSON.stringify({ path: dir, mediaType: 'movie' })));
+    assert.equal(started.statusCode, 202, started.body);
+    const { jobId } = JSON.parse(started.body!).data;
+    assert.equal((await waitForJob(jobId)).counts.added, 1);
+    const withId = (e: any) => (e.pathParameters.jobId = jobId);
+    assert.equal(JSON.parse((await run(scans.job, 'getJob', withId)).body!).data.status, 'completed');
+    assert.ok(JSON.parse((await run(scans.jobs, 'listJobs')).body!).data.every((j: any) => j.status === 'completed'));
+    assert.equal((await run(scans.resume, 'resumeJob', withId)).statusCode, 409);
+    assert.equal((await run(scans.cleanup, 'cleanupJobs')).statusCode, 200);
+    // The sample worker event names a job that does not exist: the worker does nothing.
+    await scanWorker(sampleEvent('scanWorker'), lambdaContext('scanWorker'));
+  });
+
+  it('the catalogue and search functions answer lists, and 404 for the sample ids', async () => {
+    for (const [fn, name] of [[catalog.listMovies, 'listMovies'], [catalog.listShows, 'listShows'], [search, 'search']] as const) {
+      const res = await run(fn, name);
+      assert.equal(res.statusCode, 200, name);
+      assert.ok(Array.isArray(JSON.parse(res.body!).data), name);
+    }
+    assert.equal((await run(catalog.getMovie, 'getMovie')).statusCode, 404);
+    assert.equal((await run(catalog.getShow, 'getShow')).statusCode, 404);
   });
 });

@@ -53,7 +53,7 @@ describe('routing', () => {
   });
 
   it('answers an operation of the contract that is not built yet with 501', async () => {
-    assertProblem(await call('GET', '/api/v1/movies'), 501, 'not-implemented');
+    assertProblem(await call('GET', '/api/v1/artwork/mv_x/poster'), 501, 'not-implemented');
   });
 
   it('tells a client that forgot to upgrade /ws to do so', async () => {

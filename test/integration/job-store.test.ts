@@ -10,7 +10,7 @@ import { DynamoScanJobStore } from '../../lib/scan/job-store';
 const store = new DynamoScanJobStore(db);
 const T0 = Date.parse('2026-11-22T12:00:00Z');
 const aPath = () => `/media/${randomUUID()}`;
-const job = (path: string, now = T0) => newJob({ jobId: randomUUID().replaceAll('-', ''), libraryId: 'lib1', path, mediaType: 'movie' }, now);
+const job = (path: string, now = T0) => newJob({ jobId: randomUUID().replaceAll('-', ''), libraryId: path.replace(/[^A-Za-z0-9]/g, '_'), path, mediaType: 'movie' }, now);
 const is409 = (code: string) => (err: unknown) => err instanceof AppError && err.status === 409 && err.code === code;
 
 describe('scan job store', () => {
@@ -20,7 +20,7 @@ describe('scan job store', () => {
     assert.equal(await store.get('nope'), undefined);
   });
 
-  it('refuses a second active job for the same path, and only one of many racing creates wins', async () => {
+  it('refuses a second active job for the same library, and only one of many racing creates wins', async () => {
     const path = aPath();
     const results = await Promise.allSettled(Array.from({ length: 5 }, () => store.create(job(path))));
     assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
@@ -28,7 +28,7 @@ describe('scan job store', () => {
     await store.create(job(aPath())); // another path is fine
   });
 
-  it('frees the path when the job finishes, and takes it back when the job resumes', async () => {
+  it('frees the library when the job finishes, and takes it back when the job resumes', async () => {
     const path = aPath();
     let first = await store.create(job(path));
     first = await store.save(first, start(first.value, T0 + 1));

@@ -1,0 +1,30 @@
+// The library domain: list, create, totals, one library with its stats, delete.
+import { operations } from '../../lib/api/operations';
+import { services } from '../../lib/deps';
+import { http } from '../../lib/http/stack';
+import { created, noContent, ok } from '../../lib/http/reply';
+import { createLibrary, deleteLibrary, getLibrary, statsOf, toView } from '../../lib/library/service';
+
+export const list = http(operations.listLibraries, async () => {
+  const libraries = (await services.libraries.list()).map(toView);
+  return ok(libraries, { total: libraries.length, nextCursor: null });
+});
+
+export const create = http(operations.createLibrary, async ({ body }, { log }) => {
+  const library = await createLibrary(services, body);
+  log.info({ libraryId: library.id, path: library.path }, 'library created');
+  return created(toView(library));
+});
+
+export const stats = http(operations.libraryStats, async () => ok(statsOf(await services.libraries.list())));
+
+export const get = http(operations.getLibrary, async ({ params }) => {
+  const library = await getLibrary(services, params.libraryId);
+  return ok({ ...toView(library), stats: statsOf([library]) });
+});
+
+export const remove = http(operations.deleteLibrary, async ({ params }, { log }) => {
+  await deleteLibrary(services, params.libraryId);
+  log.info({ libraryId: params.libraryId }, 'library deleted');
+  return noContent();
+});

@@ -1,0 +1,10 @@
+import { operations } from '../../lib/api/operations';
+import { services } from '../../lib/deps';
+import { http } from '../../lib/http/stack';
+import { ok } from '../../lib/http/reply';
+import { searchCatalog } from '../../lib/search/service';
+
+export const handler = http(operations.search, async ({ query }) => {
+  const hits = await searchCatalog(services.catalog, query.query, { type: query.type, limit: query.limit ?? 20 });
+  return ok(hits, { total: hits.length, nextCursor: null });
+});

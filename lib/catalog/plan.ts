@@ -1,0 +1,187 @@
+// What a scan must write and remove, worked out in memory from the files on disk and the
+// library's index, before anything is written. Pure: the same inputs give the same plan, so
+// a resumed job recomputes it and finds its own earlier writes already in place (unchanged),
+// which is what makes a rescan or a resume unable to duplicate anything.
+import { parseEpisode, parseMovie } from '../naming';
+import { titleColors } from '../media/mesh-gradient';
+import type { DiscoveredFile } from '../scan/discover';
+import { episodeId, movieId, showId } from './ids';
+import type { CatalogItem, Change, EpisodeItem, FileRef, IndexEntry, MediaKind, MovieItem, ShowItem } from './model';
+
+export interface PlanInput {
+  libraryId: string;
+  mediaType: MediaKind;
+  jobId: string;
+  now: string;
+  /** The folder scanned, relative to the library root ('' for all of it): only its items can be removed. */
+  scope: string;
+  /** Library-relative paths, as discovered. */
+  files: DiscoveredFile[];
+  index: IndexEntry[];
+}
+
+export interface PlannedWrite {
+  item: CatalogItem;
+  change: Change;
+  /** Files this write accounts for (a double-episode file is counted once, on its first episode). */
+  files: number;
+}
+
+export interface LibraryCounts {
+  movies: number;
+  tvShows: number;
+  seasons: number;
+  episodes: number;
+  totalSizeBytes: number;
+}
+
+export interface Plan {
+  /** Shows first (their episodes refer to them), then the rest in path order. */
+  writes: PlannedWrite[];
+  /** Movies and episodes whose files are gone, then shows left without episodes. */
+  removals: IndexEntry[];
+  /** Files whose items are already up to date. */
+  unchangedFiles: number;
+  /** Items this job wrote in an earlier run (a resume): counted, not written again. */
+  carried: Record<Change, number>;
+  failed: { relPath: string; reason: string }[];
+  /** The library once the plan is applied. */
+  counts: LibraryCounts;
+}
+
+const nfc = (s: string) => s.normalize('NFC');
+const ref = (f: DiscoveredFile, part: number | null): FileRef => ({ relPath: f.relPath, size: f.size, mtimeMs: f.mtimeMs, part });
+const sameFiles = (a: FileRef[] | undefined, b: FileRef[]) =>
+  a !== undefined &&
+  a.length === b.length &&
+  a.every((f, i) => f.relPath === b[i]!.relPath && f.size === b[i]!.size && f.mtimeMs === b[i]!.mtimeMs && (f.part ?? null) === b[i]!.part);
+const inScope = (scope: string) => (relPath: string) => scope === '' || relPath.startsWith(`${scope}/`);
+const showKeyOf = (title: string, year: number | null) => `${nfc(title).toLowerCase()}\u0000${year ?? ''}`;
+
+const titled = (title: string, year: number | null, tmdbId: number | null) => ({
+  title: nfc(title),
+  originalTitle: null,
+  year,
+  overview: null,
+  genres: [],
+  rating: null,
+  posterUrl: null,
+  backdropUrl: null,
+  meshGradientColors: titleColors(title),
+  tmdbId,
+});
+
+/** The items the files on disk call for, by id, with the files each accounts for. */
+const desiredItems = (input: PlanInput) => {
+  const { libraryId, jobId, now } = input;
+  const stamp = (id: string) => ({ id, libraryId, addedAt: now, updatedAt: now, lastJob: jobId, lastChange: 'added' as Change });
+  const items = new Map<string, CatalogItem>();
+  const failed: Plan['failed'] = [];
+
+  if (input.mediaType === 'movie') {
+    for (const f of input.files) {
+      const name = parseMovie(f.relPath);
+      if (!name.ok) {
+        failed.push({ relPath: f.relPath, reason: name.reason });
+        continue;
+      }
+      const id = movieId(libraryId, nfc(name.stackKey));
+      const existing = items.get(id) as MovieItem | undefined;
+      if (existing) {
+        existing.files.push(ref(f, name.part));
+        existing.files.sort((a, b) => (a.part ?? 0) - (b.part ?? 0) || a.relPath.localeCompare(b.relPath));
+      } else {
+        items.set(id, { ...stamp(id), entity: 'movie', ...titled(name.title, name.year, name.tmdbId), files: [ref(f, name.part)] });
+      }
+    }
+    return { items, failed };
+  }
+
+  for (const f of input.files) {
+    const name = parseEpisode(f.relPath);
+    if (!name.ok) {
+      failed.push({ relPath: f.relPath, reason: name.reason });
+      continue;
+    }
+    const show = showId(libraryId, showKeyOf(name.showTitle, name.showYear));
+    if (!items.has(show)) items.set(show, { ...stamp(show), entity: 'tvshow', ...titled(name.showTitle, name.showYear, name.tmdbId) });
+    for (const episode of name.episodes) {
+      const id = episodeId(libraryId, f.relPath, name.season, episode);
+      const item: EpisodeItem = {
+        ...stamp(id), entity: 'episode', showId: show, seasonNumber: name.season, episodeNumber: episode,
+        title: null, overview: null, airDate: null, stillUrl: null, files: [ref(f, null)],
+      };
+      items.set(id, item);
+    }
+  }
+  return { items, failed };
+};
+
+export const planScan = (input: PlanInput): Plan => {
+  const { items, failed } = desiredItems(input);
+  const known = new Map(input.index.map((e) => [e.id, e]));
+  const writes: PlannedWrite[] = [];
+  const carried = { added: 0, updated: 0 };
+  let unchangedFiles = 0;
+  const counted = new Set<string>();
+  const newFiles = (item: CatalogItem) => {
+    if (item.entity === 'tvshow') return 0;
+    const fresh = item.files.filter((f) => !counted.has(f.relPath));
+    fresh.forEach((f) => counted.add(f.relPath));
+    return fresh.length;
+  };
+
+  const ordered = [...items.values()].sort((a, b) =>
+    a.entity === 'tvshow' && b.entity !== 'tvshow' ? -1 : b.entity === 'tvshow' && a.entity !== 'tvshow' ? 1 : firstPath(a).localeCompare(firstPath(b)) || a.id.localeCompare(b.id),
+  );
+  for (const item of ordered) {
+    const before = known.get(item.id);
+    const unchanged = before !== undefined && (item.entity === 'tvshow' || sameFiles(before.files, item.files));
+    if (unchanged) {
+      unchangedFiles += newFiles(item);
+      if (before.lastJob === input.jobId && before.lastChange) carried[before.lastChange]++;
+      continue;
+    }
+    const change: Change = before ? 'updated' : 'added';
+    const written = before ? { ...item, addedAt: before.addedAt, lastChange: change } : item;
+    writes.push({ item: written, change, files: newFiles(item) });
+  }
+
+  // Removals: what the scanned folder no longer holds, then shows left empty.
+  const scoped = inScope(input.scope);
+  const removals: IndexEntry[] = [];
+  for (const entry of input.index) {
+    if (entry.entity === 'tvshow' || items.has(entry.id)) continue;
+    if ((entry.files ?? []).some((f) => scoped(f.relPath))) removals.push(entry);
+  }
+  const removed = new Set(removals.map((e) => e.id));
+  const after = [...input.index.filter((e) => !removed.has(e.id) && !items.has(e.id)), ...items.values()];
+  const showsWithEpisodes = new Set(after.flatMap((e) => (e.entity === 'episode' && e.showId ? [e.showId] : [])));
+  for (const entry of input.index) {
+    if (entry.entity === 'tvshow' && !showsWithEpisodes.has(entry.id)) removals.push(entry);
+  }
+
+  return { writes, removals, unchangedFiles, carried, failed, counts: countsOf(after, showsWithEpisodes) };
+};
+
+const firstPath = (item: CatalogItem) => (item.entity === 'tvshow' ? '' : item.files[0]?.relPath ?? '');
+
+const countsOf = (items: (IndexEntry | CatalogItem)[], shows: Set<string>): LibraryCounts => {
+  const counts: LibraryCounts = { movies: 0, tvShows: shows.size, seasons: 0, episodes: 0, totalSizeBytes: 0 };
+  const seasons = new Set<string>();
+  const sized = new Set<string>();
+  for (const item of items) {
+    if (item.entity === 'movie') counts.movies++;
+    if (item.entity === 'episode') {
+      counts.episodes++;
+      seasons.add(`${item.showId}#${item.seasonNumber}`);
+    }
+    for (const f of ('files' in item ? item.files : undefined) ?? []) {
+      if (sized.has(f.relPath)) continue;
+      sized.add(f.relPath);
+      counts.totalSizeBytes += f.size;
+    }
+  }
+  counts.seasons = seasons.size;
+  return counts;
+};

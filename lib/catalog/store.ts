@@ -1,0 +1,142 @@
+// The catalogue in the one table: one item per movie, show and episode (pk=media#<id>), on
+// gsi1 for the recent lists and a show's episodes in order, and on gsi2 for its library's
+// index. A version stamp moves whenever the catalogue changes, so a process holding a search
+// index knows, with one GetItem, whether it is still current.
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchWrite } from '../db/batch';
+import { guarded, queryItems, type Db } from '../db/client';
+import { keys } from '../db/table';
+import { invalidRequest } from '../errors';
+import type { CatalogItem, EpisodeItem, IndexEntry, MediaKind, TitledItem } from './model';
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+const TABLE_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'] as const;
+
+const strip = <T>(item: Record<string, unknown>): T => {
+  const copy = { ...item };
+  for (const a of TABLE_ATTRIBUTES) delete copy[a];
+  return copy as T;
+};
+
+const stored = (item: CatalogItem) => ({
+  ...keys.media(item.id),
+  ...(item.entity === 'episode'
+    ? keys.episodeOrder(item.showId, item.seasonNumber, item.episodeNumber, item.id)
+    : keys.recent(item.entity, item.addedAt, item.id)),
+  ...keys.libraryMember(item.libraryId, item.entity, item.id),
+  ...item,
+});
+
+/** Cursors are the page's last key, opaque to clients and checked when they come back. */
+const encodeCursor = (key: Record<string, unknown> | undefined) =>
+  key ? Buffer.from(JSON.stringify(key)).toString('base64url') : null;
+
+const decodeCursor = (cursor: string, indexPk: string): Record<string, string> => {
+  const bad = () => invalidRequest([{ field: 'query.cursor', message: 'is not a cursor this list handed out' }]);
+  let key: unknown;
+  try {
+    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw bad();
+  }
+  const k = key as Record<string, unknown>;
+  const shape = ['pk', 'sk', 'gsi1pk', 'gsi1sk'];
+  if (typeof key !== 'object' || key === null || Object.keys(k).length !== shape.length || !shape.every((a) => typeof k[a] === 'string') || k.gsi1pk !== indexPk) {
+    throw bad();
+  }
+  return k as Record<string, string>;
+};
+
+export class DynamoCatalogStore {
+  constructor(private readonly db: () => Db) {}
+
+  async put(items: CatalogItem[]) {
+    await batchWrite(this.db(), items.map((item) => ({ put: stored(item) })));
+  }
+
+  async remove(ids: string[]) {
+    await batchWrite(this.db(), ids.map((id) => ({ delete: keys.media(id) })));
+  }
+
+  async get(id: string): Promise<CatalogItem | undefined> {
+    const { doc, tableName } = this.db();
+    const out = await guarded(() => doc.send(new GetCommand({ TableName: tableName, Key: keys.media(id) })));
+    return out.Item ? strip<CatalogItem>(out.Item) : undefined;
+  }
+
+  /** Everything a rescan compares, for one library. */
+  async index(libraryId: string): Promise<IndexEntry[]> {
+    const { index, pk } = keys.libraryIndex(libraryId);
+    const entries: IndexEntry[] = [];
+    for await (const item of queryItems(this.db(), { IndexName: index, KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': pk } })) {
+      entries.push(strip<IndexEntry>(item));
+    }
+    return entries;
+  }
+
+  /** Newest first. */
+  async recent(type: MediaKind, limit: number, cursor?: string): Promise<Page<TitledItem>> {
+    const { doc, tableName } = this.db();
+    const { index, pk } = keys.recentIndex(type);
+    const out = await guarded(() =>
+      doc.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: index,
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': pk },
+          ScanIndexForward: false,
+          Limit: limit,
+          ...(cursor ? { ExclusiveStartKey: decodeCursor(cursor, pk) } : {}),
+        }),
+      ),
+    );
+    const items = (out.Items ?? []).map((i) => strip<TitledItem>(i));
+    // DynamoDB hands back a key when a page is exactly full even if nothing follows: look ahead.
+    let nextCursor = encodeCursor(out.LastEvaluatedKey);
+    if (nextCursor && items.length === limit) {
+      const more = await guarded(() =>
+        doc.send(new QueryCommand({ TableName: tableName, IndexName: index, KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ScanIndexForward: false, Limit: 1, ExclusiveStartKey: out.LastEvaluatedKey, Select: 'COUNT' })),
+      );
+      if (!more.Count) nextCursor = null;
+    }
+    return { items, nextCursor };
+  }
+
+  /** Every movie and show, for the search index. */
+  async *titled(): AsyncGenerator<TitledItem> {
+    for (const type of ['movie', 'tvshow'] as const) {
+      const { index, pk } = keys.recentIndex(type);
+      for await (const item of queryItems(this.db(), { IndexName: index, KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': pk } })) {
+        yield strip<TitledItem>(item);
+      }
+    }
+  }
+
+  /** A show's episodes, by season then episode number. */
+  async episodes(showId: string): Promise<EpisodeItem[]> {
+    const { index, pk } = keys.episodesIndex(showId);
+    const episodes: EpisodeItem[] = [];
+    for await (const item of queryItems(this.db(), { IndexName: index, KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': pk } })) {
+      episodes.push(strip<EpisodeItem>(item));
+    }
+    return episodes;
+  }
+
+  async version(): Promise<number> {
+    const { doc, tableName } = this.db();
+    const out = await guarded(() => doc.send(new GetCommand({ TableName: tableName, Key: keys.catalogVersion(), ConsistentRead: true })));
+    return Number(out.Item?.version ?? 0);
+  }
+
+  async bumpVersion(): Promise<void> {
+    const { doc, tableName } = this.db();
+    await guarded(() =>
+      doc.send(new UpdateCommand({ TableName: tableName, Key: keys.catalogVersion(), UpdateExpression: 'ADD #v :one', ExpressionAttributeNames: { '#v': 'version' }, ExpressionAttributeValues: { ':one': 1 } })),
+    );
+  }
+}

@@ -1,0 +1,44 @@
+// Many puts and deletes in BatchWriteItem calls of 25, a few calls in flight, with the
+// unprocessed remainder retried (DynamoDB may hand back part of a batch under load).
+// Each item is written whole, so a batch that is retried or replayed after a crash writes
+// the same items again: callers make that idempotent by choosing keys, not by luck.
+import { BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { guarded, type Db } from './client';
+import type { Key } from './table';
+
+type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
+
+const BATCH = 25;
+const IN_FLIGHT = 4;
+const MAX_ATTEMPTS = 8;
+
+export type Write = { put: Record<string, unknown> & Key } | { delete: Key };
+
+const toRequest = (w: Write): WriteRequest => ('put' in w ? { PutRequest: { Item: w.put } } : { DeleteRequest: { Key: w.delete } });
+
+const sendBatch = async (db: Db, requests: WriteRequest[]) => {
+  let pending = requests;
+  for (let attempt = 1; pending.length; attempt++) {
+    const out = await guarded(() => db.doc.send(new BatchWriteCommand({ RequestItems: { [db.tableName]: pending } })));
+    pending = (out.UnprocessedItems?.[db.tableName] ?? []) as WriteRequest[];
+    if (pending.length && attempt >= MAX_ATTEMPTS) throw new Error(`${pending.length} writes still unprocessed after ${attempt} attempts`);
+    if (pending.length) await new Promise((r) => setTimeout(r, Math.min(1_000, 25 * 2 ** attempt)));
+  }
+};
+
+export const batchWrite = async (db: Db, writes: Write[]): Promise<void> => {
+  // One key twice in a batch is refused by DynamoDB: the last write of a key wins.
+  const byKey = new Map<string, WriteRequest>();
+  for (const w of writes) {
+    const key = 'put' in w ? w.put : w.delete;
+    byKey.set(`${key.pk}\u0000${key.sk}`, toRequest(w));
+  }
+  const requests = [...byKey.values()];
+  const batches: WriteRequest[][] = [];
+  for (let i = 0; i < requests.length; i += BATCH) batches.push(requests.slice(i, i + BATCH));
+  let next = 0;
+  const lane = async () => {
+    while (next < batches.length) await sendBatch(db, batches[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, batches.length) }, lane));
+};

@@ -1,0 +1,162 @@
+// The scan worker: one invocation runs a job from where it stands until it completes, fails,
+// or its time slice ends; then it saves a checkpoint and invokes itself to go on. Every step
+// is saved with the version it read, so a second worker on the same job (a duplicate event, a
+// resume racing a cleanup) loses its first save and stops, and nothing is written twice that
+// is not the same item with the same key.
+import { existsSync, statSync } from 'node:fs';
+import { planScan, type Plan, type PlannedWrite } from '../catalog/plan';
+import { AppError } from '../errors';
+import type { LibraryDeps } from '../library/service';
+import { within } from '../library/paths';
+import type { Log } from '../log';
+import type { Versioned } from '../settings/store';
+import { discover } from './discover';
+import type { WorkerInvoker, WorkerPayload } from './invoker';
+import { advance, complete, fail, isFinished, PHASES, start, type Advance, type JobCounts, type ScanJob, type ScanPhase } from './job';
+import { ProgressReporter } from './progress';
+
+export interface WorkerDeps extends LibraryDeps {
+  invoker: WorkerInvoker;
+  log: Log;
+  clock?: () => number;
+}
+
+/** Items written per step: each step is one checkpoint (a job save) and one heartbeat. */
+const CHUNK = 100;
+
+/** A reason the scan cannot go on, reported as the job's error and in scan:error. */
+class ScanFailure extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+const order = (phase: ScanPhase | null) => PHASES.findIndex((p) => p.phase === phase);
+
+const failureOf = (err: unknown): { code: string; message: string } => {
+  if (err instanceof ScanFailure) return { code: err.code, message: err.message };
+  if (err instanceof AppError && err.status === 503) return { code: 'dependency-unavailable', message: err.message };
+  return { code: 'internal', message: 'The scan stopped on an unexpected error; it can be resumed' };
+};
+
+const isTakenOver = (err: unknown) => err instanceof AppError && err.code === 'job-state-conflict';
+
+export const runWorker = async (deps: WorkerDeps, payload: WorkerPayload, deadline: number): Promise<void> => {
+  const clock = deps.clock ?? Date.now;
+  const log = deps.log.child({ jobId: payload.jobId });
+  let cur = await deps.jobs.get(payload.jobId);
+  if (!cur) return log.warn('scan job not found; nothing to do');
+  if (cur.value.status === 'queued' && payload.run === 0) {
+    try {
+      cur = await deps.jobs.save(cur, start(cur.value, clock()));
+    } catch (err) {
+      if (isTakenOver(err)) return log.info('scan job already taken by another worker');
+      throw err;
+    }
+  } else if (!(cur.value.status === 'running' && cur.value.runs === payload.run)) {
+    return log.info({ status: cur.value.status, runs: cur.value.runs, run: payload.run }, 'stale worker invocation; stopping');
+  }
+
+  const reporter = new ProgressReporter(deps.events);
+  const step = async (s: Advance) => {
+    // A resumed job may already be past a phase it passes through again (discovery is redone):
+    // it stays in its phase, and its progress never goes back.
+    const behind = order(s.phase) < order(cur!.value.phase);
+    const next = behind ? { ...s, phase: cur!.value.phase!, processed: 0, total: 1, after: cur!.value.checkpoint?.after ?? null } : s;
+    cur = await deps.jobs.save(cur!, advance(cur!.value, next, clock()));
+    await reporter.report(cur.value, s.processed, s.total);
+  };
+
+  try {
+    const outcome = await scan(deps, cur.value, step, () => clock() > deadline);
+    if (outcome === 'handed-over') {
+      await deps.invoker.invoke({ jobId: cur.value.jobId, run: cur.value.runs });
+      return log.info({ progress: cur.value.progress }, 'scan slice ended; continuing in a new invocation');
+    }
+    cur = await deps.jobs.save(cur, complete(cur.value, clock()));
+    const job = cur.value;
+    await reporter.report(job, 1, 1, { final: true });
+    const { added, updated, removed, failed } = job.counts;
+    const durationMs = Math.max(0, Date.parse(job.finishedAt!) - Date.parse(job.startedAt!));
+    await deps.events.emit({ type: 'scan:complete', jobId: job.jobId, summary: { added, updated, removed, failed, durationMs } });
+    await deps.events.emit({ type: 'library:updated', libraryId: job.libraryId, changes: { added, updated, removed } });
+    log.info({ counts: job.counts, durationMs }, 'scan completed');
+  } catch (err) {
+    if (isTakenOver(err)) return log.info('scan job changed by another writer; this worker stops');
+    const error = failureOf(err);
+    log.error({ err, code: error.code }, 'scan failed');
+    try {
+      const latest = await deps.jobs.get(payload.jobId);
+      if (latest && !isFinished(latest.value)) await deps.jobs.save(latest, fail(latest.value, error, clock()));
+    } catch (saveErr) {
+      // The database itself may be what failed: the job stays running, and cleanup or the next
+      // start marks it interrupted once its heartbeat is stale.
+      log.error({ err: saveErr }, 'could not record the scan failure');
+    }
+    await deps.events.emit({ type: 'scan:error', jobId: payload.jobId, error });
+  }
+};
+
+/** The phases of one job; 'handed-over' when the slice ended first (the checkpoint is saved). */
+const scan = async (
+  deps: WorkerDeps,
+  job: ScanJob,
+  step: (s: Advance) => Promise<void>,
+  outOfTime: () => boolean,
+): Promise<'done' | 'handed-over'> => {
+  const library = await deps.libraries.get(job.libraryId);
+  if (!library) throw new ScanFailure('library-gone', `Library ${job.libraryId} was deleted`);
+  const scope = within(library.path, job.path);
+  if (scope === undefined) throw new ScanFailure('path-outside-library', `${job.path} is not inside ${library.path}`);
+  if (!existsSync(job.path) || !statSync(job.path).isDirectory()) {
+    throw new ScanFailure('path-not-found', `${job.path} no longer exists or is not a directory`);
+  }
+
+  // Discovery is always redone, resumed or not: it is cheap, and the disk may have changed.
+  await step({ phase: 'discovering', processed: 0, total: 0 });
+  const found = await discover(job.path);
+  const files = scope ? found.map((f) => ({ ...f, relPath: `${scope}/${f.relPath}` })) : found;
+  const total = files.length;
+  const counts: JobCounts = { ...job.counts, discovered: total };
+  await step({ phase: 'discovering', processed: total, total, counts });
+
+  // Analysing: compare with the index, write what changed, remove what is gone.
+  const plan: Plan = planScan({
+    libraryId: library.id, mediaType: library.mediaType, jobId: job.jobId, now: new Date().toISOString(),
+    scope: scope ?? '', files, index: await deps.catalog.index(library.id),
+  });
+  for (const f of plan.failed) deps.log.warn({ jobId: job.jobId, file: f.relPath, reason: f.reason }, 'file not understood; skipped');
+  let processed = plan.unchangedFiles + plan.failed.length;
+  // Items an earlier run of this job wrote are in the index now: count them, don't redo them.
+  Object.assign(counts, { processed, added: plan.carried.added, updated: plan.carried.updated, failed: plan.failed.length });
+  await step({ phase: 'analyzing', processed, total, counts });
+
+  for (let i = 0; i < plan.writes.length; i += CHUNK) {
+    if (outOfTime()) return 'handed-over';
+    const chunk: PlannedWrite[] = plan.writes.slice(i, i + CHUNK);
+    await deps.catalog.put(chunk.map((w) => w.item));
+    for (const w of chunk) {
+      counts[w.change]++;
+      processed += w.files;
+    }
+    counts.processed = processed;
+    await deps.catalog.bumpVersion();
+    await step({ phase: 'analyzing', processed, total, counts, after: chunk.at(-1)!.item.id });
+  }
+  for (let i = 0; i < plan.removals.length; i += CHUNK) {
+    if (outOfTime()) return 'handed-over';
+    const chunk = plan.removals.slice(i, i + CHUNK);
+    await deps.catalog.remove(chunk.map((e) => e.id));
+    counts.removed += chunk.length;
+    await deps.catalog.bumpVersion();
+    await step({ phase: 'analyzing', processed, total, counts });
+  }
+
+  // Metadata and artwork come with the provider; until then these phases have nothing to do.
+  await step({ phase: 'metadata', processed: 0, total: 0, counts });
+  await step({ phase: 'artwork', processed: 0, total: 0, counts });
+  await step({ phase: 'finalizing', processed: 0, total: 1, counts });
+  await deps.libraries.recordScan(library.id, plan.counts, new Date().toISOString());
+  await deps.catalog.bumpVersion();
+  return 'done';
+};

@@ -1,0 +1,132 @@
+// In-memory title search over movies and TV shows, behind GET /api/v1/search. Everything a query
+// needs is worked out when the index is built (normalised tokens in a sorted table, the recency
+// order), so a search is two binary searches per query word and one walk over the postings of its
+// most selective word. Pure: no I/O, no dependencies; rebuild it when the catalogue changes.
+import { tokenize } from './normalize';
+import { mostRecentFirst } from './order';
+import { TokenTable, type TokenRange } from './token-table';
+import { titleTokens } from './tokens';
+
+export { normalize, tokenize } from './normalize';
+
+export interface Searchable {
+  id: string;
+  type: 'movie' | 'tvshow'; // the catalogue's MediaKind
+  title: string;
+  originalTitle: string | null;
+  year: number | null;
+  /** ISO 8601: the later of two same-year, same-level matches comes first. */
+  addedAt: string;
+}
+
+export interface SearchOptions {
+  /** Only items of this type; both when absent. */
+  type?: Searchable['type'];
+  /** At most this many results (fractions round down); below 1 gives none. */
+  limit?: number;
+}
+
+export const DEFAULT_LIMIT = 20;
+
+// How well one title matches, best first. Titles are compared with their spaces taken out, so
+// "spiderman" is the exact title "Spider-Man" and "walle" the exact title "WALL·E".
+const EXACT = 1; // the whole title
+const PREFIX = 2; // the start of the title: "the dark" for "The Dark Knight"
+const WORDS = 3; // each query word starts some word of the title, in any order: "kni dark"
+type Level = typeof EXACT | typeof PREFIX | typeof WORDS;
+
+const levelOf = (title: string, query: string): Level =>
+  title === query ? EXACT : title.startsWith(query) ? PREFIX : WORDS;
+
+export class SearchIndex<T extends Searchable> {
+  /** Most recent first: within a level, results come in this order. */
+  private readonly items: T[];
+  // One entry per distinct title of an item: its title, and its original title when that differs.
+  // An item matches at the better level of its entries; a query is matched against one title at a
+  // time, never words of one with words of the other.
+  private readonly entryItem: Uint32Array; // entry → position in items
+  private readonly entryTitle: string[]; // normalised, spaces taken out
+  private readonly table: TokenTable;
+
+  constructor(items: Iterable<T>) {
+    this.items = mostRecentFirst(items);
+    const entryItem: number[] = [];
+    const entryTokens: string[][] = [];
+    this.entryTitle = [];
+    this.items.forEach((item, position) => {
+      for (const title of [item.title, item.originalTitle]) {
+        if (title === null) continue;
+        const joined = tokenize(title).join('');
+        if (joined === '' || (entryItem.at(-1) === position && this.entryTitle.at(-1) === joined)) continue;
+        entryItem.push(position);
+        this.entryTitle.push(joined);
+        entryTokens.push(titleTokens(title));
+      }
+    });
+    this.entryItem = Uint32Array.from(entryItem);
+    this.table = new TokenTable(entryTokens);
+  }
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  /** Best match first; [] when the query has no letters or digits. */
+  search(query: string, { type, limit = DEFAULT_LIMIT }: SearchOptions = {}): T[] {
+    const words = tokenize(query);
+    const max = Math.floor(limit);
+    if (words.length === 0 || !(max > 0)) return [];
+    const ranges = [...new Set(words)]
+      .map((word) => this.table.range(word))
+      .sort((a, b) => this.table.count(a) - this.table.count(b));
+    if (this.table.count(ranges[0]!) === 0) return []; // a word no title has
+    const { levels, counts } = this.match(ranges, words.join(''), type);
+    return this.first(max, levels, counts);
+  }
+
+  /**
+   * The level each item matches at (0: none), by position, and how many items matched at each
+   * level. Candidates come from the most selective word's postings; the other words are checked
+   * on each candidate's own tokens.
+   */
+  private match(ranges: TokenRange[], query: string, type: Searchable['type'] | undefined) {
+    const levels = new Uint8Array(this.items.length);
+    const counts = [0, 0, 0, 0];
+    const [rarest, ...others] = ranges;
+    if (rarest === undefined) return { levels, counts };
+    // An entry holding several tokens with the rarest word's prefix comes up once for each.
+    for (const entry of this.table.entriesIn(rarest)) {
+      const position = this.entryItem[entry]!;
+      const was = levels[position]!;
+      if (was === EXACT) continue; // nothing to improve on
+      if (type !== undefined && this.items[position]!.type !== type) continue;
+      if (!this.holdsAll(entry, others)) continue;
+      const level = levelOf(this.entryTitle[entry]!, query);
+      if (was !== 0 && was <= level) continue;
+      if (was !== 0) counts[was]!--;
+      counts[level]!++;
+      levels[position] = level;
+    }
+    return { levels, counts };
+  }
+
+  private holdsAll(entry: number, ranges: readonly TokenRange[]): boolean {
+    for (const range of ranges) if (!this.table.holds(entry, range)) return false;
+    return true;
+  }
+
+  /** The first `limit` matched items, level by level, in position order within a level. */
+  private first(limit: number, levels: Uint8Array, counts: readonly number[]): T[] {
+    const found: T[] = [];
+    for (const level of [EXACT, PREFIX, WORDS]) {
+      // Stop scanning a level as soon as all its matches, or all that fit, are in.
+      let wanted = Math.min(counts[level]!, limit - found.length);
+      for (let position = 0; wanted > 0; position++) {
+        if (levels[position] !== level) continue;
+        found.push(this.items[position]!);
+        wanted--;
+      }
+    }
+    return found;
+  }
+}

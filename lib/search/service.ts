@@ -1,0 +1,44 @@
+// Search over the catalogue from an in-memory index, rebuilt only when the catalogue's
+// version stamp has moved: a query costs one GetItem and a walk over precomputed tokens.
+// Each warm process (a Lambda container, the local in-process handlers) keeps its own copy.
+import type { Static } from '@sinclair/typebox';
+import type { SearchHit } from '../api/schemas';
+import { toMedia, type MediaKind, type TitledItem } from '../catalog/model';
+import type { DynamoCatalogStore } from '../catalog/store';
+import { SearchIndex, type Searchable } from './index';
+
+type Entry = Searchable & { item: TitledItem };
+
+let cached: { version: number; index: Promise<SearchIndex<Entry>> } | undefined;
+
+const build = async (catalog: DynamoCatalogStore) => {
+  const entries: Entry[] = [];
+  for await (const item of catalog.titled()) {
+    entries.push({ id: item.id, type: item.entity, title: item.title, originalTitle: item.originalTitle, year: item.year, addedAt: item.addedAt, item });
+  }
+  return new SearchIndex(entries);
+};
+
+/** The index for the catalogue as it is now; concurrent callers share one rebuild. */
+const currentIndex = async (catalog: DynamoCatalogStore) => {
+  const version = await catalog.version();
+  if (!cached || cached.version !== version) {
+    const index = build(catalog);
+    cached = { version, index };
+    index.catch(() => {
+      if (cached?.index === index) cached = undefined;
+    });
+  }
+  return cached.index;
+};
+
+export const searchCatalog = async (
+  catalog: DynamoCatalogStore,
+  query: string,
+  opts: { type?: MediaKind | undefined; limit: number },
+): Promise<Static<typeof SearchHit>[]> => {
+  const index = await currentIndex(catalog);
+  return index
+    .search(query, { ...(opts.type ? { type: opts.type } : {}), limit: opts.limit })
+    .map(({ item }) => ({ type: item.entity, id: item.id, media: toMedia(item) }));
+};

@@ -1,0 +1,121 @@
+// Faults during a scan, on an instance of its own whose worker hands over to a fresh
+// invocation every few hundred milliseconds: the worker killed mid-scan (the runner restarts
+// the handlers and the job resumes itself), every process killed with -9 and the service
+// started again, auto-resume off (interrupted, then resumed by hand), and cleanup of a job
+// whose worker went silent. Each time the job completes and the catalogue holds exactly the
+// distinct items on disk.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { LOCAL_CREDENTIALS } from '../../lib/config';
+import { createDb } from '../../lib/db/client';
+import { newJob, start } from '../../lib/scan/job';
+import { DynamoScanJobStore } from '../../lib/scan/job-store';
+import { killGroup } from '../../infra/managed-process';
+import { startInstance, tempDir, waitFor, type Instance } from '../support/instance';
+import { allPages, getJob, makeTree, waitForJob } from '../support/media';
+import { call, jsonBody } from '../support/stack';
+
+const FILES = 1_500;
+const ENV = { SCAN_SLICE_MS: '300' };
+
+const movieTree = (name: string) =>
+  makeTree(tempDir(name), Array.from({ length: FILES }, (_, i) => `${name} Film ${i} (${1950 + (i % 70)})/${name} Film ${i} (${1950 + (i % 70)}).mkv`), 1);
+
+describe('a scan survives its worker or the whole service dying', () => {
+  const dataDir = tempDir('faults');
+  let instance: Instance;
+  before(async () => {
+    instance = await startInstance({ dataDir, env: ENV });
+  });
+  after(async () => {
+    await instance.stop();
+  });
+
+  const startScan = async (path: string) => {
+    const res = await call('POST', '/api/v1/scan/path', { ...jsonBody({ path, mediaType: 'movie' }), base: instance.url });
+    assert.equal(res.status, 202, res.text);
+    return res.json.data.jobId as string;
+  };
+  /** Waits until the job has written part of its items, well before the end. */
+  const midScan = (jobId: string) =>
+    waitFor('the scan to be part-way', async () => {
+      const job = await getJob(jobId, instance.url);
+      assert.notEqual(job.status, 'completed', 'the scan finished before it could be interrupted');
+      return job.status === 'running' && job.counts.added >= 200 ? job : undefined;
+    }, 60_000, 25);
+
+  const assertExactly = async (jobId: string, name: string) => {
+    const job = await waitForJob(jobId, instance.url, 180_000);
+    assert.equal(job.status, 'completed', JSON.stringify(job));
+    assert.equal(job.counts.added, FILES, 'every item counted once, including those written before the fault');
+    const movies = (await allPages('/api/v1/movies', instance.url)).filter((m) => m.title.startsWith(`${name} Film `));
+    assert.equal(movies.length, FILES);
+    assert.equal(new Set(movies.map((m) => m.id)).size, FILES, 'no duplicate ids');
+    assert.equal(new Set(movies.map((m) => m.title)).size, FILES, 'no duplicate titles');
+    const library = (await call('GET', `/api/v1/library/${job.libraryId}`, { base: instance.url })).json.data;
+    assert.equal(library.stats.movies, FILES);
+    return job;
+  };
+
+  it('the worker killed mid-scan: the handlers restart and the job resumes and completes by itself', async () => {
+    const jobId = await startScan(movieTree('Alpha'));
+    await midScan(jobId);
+    process.kill(instance.state().processes.offline!, 'SIGKILL');
+    await assertExactly(jobId, 'Alpha');
+    const log = readFileSync(join(dataDir, 'logs', 'service.log'), 'utf8');
+    assert.match(log, /scan slice ended; continuing in a new invocation/, 'the worker handed over between slices');
+    assert.match(log, /scan jobs recovered after a restart/);
+  });
+
+  it('every process killed with -9, then a plain start: the job completes', async () => {
+    const jobId = await startScan(movieTree('Bravo'));
+    await midScan(jobId);
+    const { pid, processes } = instance.state();
+    for (const p of [pid, processes.offline!, processes.dynamodb!]) killGroup(p, 'SIGKILL');
+    await instance.stop();
+    instance = await startInstance({ dataDir, env: ENV });
+    await assertExactly(jobId, 'Bravo');
+  });
+
+  it('with auto-resume off the job is left interrupted, and resuming it by hand completes it', async () => {
+    const off = await call('PATCH', '/api/v1/settings', { ...jsonBody({ features: { autoResumeScans: false } }), base: instance.url });
+    assert.equal(off.status, 200);
+    const jobId = await startScan(movieTree('Charlie'));
+    await midScan(jobId);
+    process.kill(instance.state().processes.offline!, 'SIGKILL');
+    const interrupted = await waitFor('the job to be marked interrupted', async () => {
+      const job = await getJob(jobId, instance.url);
+      return job.status === 'interrupted' ? job : undefined;
+    }, 60_000, 100);
+    assert.ok(interrupted.progress > 10 && interrupted.progress < 60, `progress kept: ${interrupted.progress}`);
+    const resumed = await call('POST', `/api/v1/scan/jobs/${jobId}/resume`, { base: instance.url });
+    assert.equal(resumed.status, 202, resumed.text);
+    assert.equal(resumed.json.data.status, 'running');
+    assert.ok(resumed.json.data.progress >= interrupted.progress, 'resume continues from the checkpoint');
+    await assertExactly(jobId, 'Charlie');
+  });
+
+  it('cleanup marks a running job with a stale heartbeat interrupted, and it resumes', async () => {
+    const dir = makeTree(tempDir('stale'), ['Delta (2001)/Delta (2001).mkv', 'Echo (2002).mkv', 'Foxtrot (2003).mkv']);
+    const library = (await call('POST', '/api/v1/library', { ...jsonBody({ name: 'Stale', path: dir, mediaType: 'movie' }), base: instance.url })).json.data;
+    // A job whose worker died without anyone noticing: running, last heard from ten minutes ago.
+    const store = new DynamoScanJobStore(() => createDb({ tableName: 'media', endpoint: instance.state().dynamodbEndpoint, region: 'us-east-1', localCredentials: LOCAL_CREDENTIALS }));
+    const tenMinutesAgo = Date.now() - 600_000;
+    const queued = await store.create(newJob({ jobId: 'stalejob' + Date.now(), libraryId: library.id, path: library.path, mediaType: 'movie' }, tenMinutesAgo));
+    await store.save(queued, start(queued.value, tenMinutesAgo));
+
+    const fresh = await call('POST', '/api/v1/scan/cleanup', { ...jsonBody({ staleAfterSeconds: 3600 }), base: instance.url });
+    assert.deepEqual(fresh.json.data, { interrupted: 0, removed: 0 }, 'not stale yet by that threshold');
+    const cleaned = await call('POST', '/api/v1/scan/cleanup', { ...jsonBody({ staleAfterSeconds: 60 }), base: instance.url });
+    assert.equal(cleaned.status, 200);
+    assert.equal(cleaned.json.data.interrupted, 1);
+    assert.equal((await getJob(queued.value.jobId, instance.url)).status, 'interrupted');
+
+    assert.equal((await call('POST', `/api/v1/scan/jobs/${queued.value.jobId}/resume`, { base: instance.url })).status, 202);
+    const done = await waitForJob(queued.value.jobId, instance.url);
+    assert.equal(done.status, 'completed');
+    assert.equal(done.counts.added, 3);
+  });
+});

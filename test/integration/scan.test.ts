@@ -1,0 +1,233 @@
+// Scanning real trees through the running stack: the items a mixed movie tree and a TV tree
+// give, the WebSocket events in order, rescans that change nothing, removals, the catalogue
+// and search over what was found, and deleting a library.
+import assert from 'node:assert/strict';
+import { existsSync, rmSync, truncateSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { PHASES } from '../../lib/scan/job';
+import { tempDir } from '../support/instance';
+import { allPages, makeTree, scan, waitForJob } from '../support/media';
+import { call, jsonBody, stack } from '../support/stack';
+import { WsClient } from '../support/ws';
+
+const MOVIE_FILES = [
+  'Inception (2010)/Inception (2010).mkv',
+  'Inception (2010)/sample.mkv', // sample
+  'Inception (2010)/Extras/Making of.mkv', // extras folder
+  'Inception (2010)/Featurettes/Dream Levels.mp4',
+  'Ame\u0301lie (2001)/Ame\u0301lie (2001).mkv', // decomposed on disk, as macOS writes it
+  'The.Dark.Knight.2008.1080p.BluRay.x264-GRP.mkv', // release style, loose
+  'Kill Bill (2003)/Kill Bill (2003) - cd1.avi', // one movie in two parts
+  'Kill Bill (2003)/Kill Bill (2003) - cd2.avi',
+  'Heat (1995).mp4',
+  'Heat (1995)-trailer.mkv', // a trailer
+  '.hidden/Secret (2000).mkv',
+  'Skipped/.ignore',
+  'Skipped/Nope (2001).mkv',
+  'Inception (2010)/poster.jpg',
+  'Inception (2010)/notes.txt',
+];
+const MOVIES = ['Amélie', 'Heat', 'Inception', 'Kill Bill', 'The Dark Knight'];
+
+const TV_FILES = [
+  'Doctor Who (2005)/Season 01/Doctor.Who.2005.S01E01.mkv',
+  'Doctor Who (2005)/Season 01/Doctor.Who.2005.S01E02-E03.mkv', // two episodes in one file
+  'Doctor Who (2005)/Season 01/sample.mkv',
+  'Doctor Who (2005)/Season 01/Extras/Bloopers.mkv',
+  'Doctor Who (2005)/Season 02/Doctor Who - 2x01.mkv',
+  'Doctor Who (2005)/Specials/Doctor.Who.S00E01.mkv', // season 0
+  'Breaking Bad/Season 1/Breaking.Bad.S01E01.mkv',
+];
+
+describe('scanning a movie tree and a TV tree', () => {
+  const root = tempDir('scan');
+  const movies = makeTree(join(root, 'movies'), MOVIE_FILES);
+  const tv = makeTree(join(root, 'tv'), TV_FILES);
+  let ws: WsClient;
+  let movieJob: any;
+  let movieLibrary: string;
+
+  before(async () => {
+    ws = await WsClient.open(stack.ws);
+    movieJob = await scan({ path: movies, mediaType: 'movie' });
+    movieLibrary = movieJob.libraryId;
+  });
+  after(() => ws.close());
+
+  it('finds exactly the movies on disk: samples, extras, trailers, hidden and ignored folders skipped, parts counted once', async () => {
+    assert.equal(movieJob.status, 'completed', JSON.stringify(movieJob.error));
+    assert.deepEqual(
+      { discovered: movieJob.counts.discovered, added: movieJob.counts.added, removed: movieJob.counts.removed, failed: movieJob.counts.failed },
+      { discovered: 6, added: 5, removed: 0, failed: 0 },
+    );
+    const library = (await call('GET', `/api/v1/library/${movieLibrary}`)).json.data;
+    assert.equal(library.path, movies);
+    assert.equal(library.itemCount, 5);
+    assert.equal(library.stats.movies, 5);
+    assert.equal(library.stats.totalSizeBytes, 6 * 1024 * 1024);
+
+    const recent = await call('GET', '/api/v1/movies');
+    assert.equal(recent.status, 200);
+    const titles = recent.json.data.filter((m: any) => MOVIES.includes(m.title)).map((m: any) => m.title).sort();
+    assert.deepEqual(titles, MOVIES);
+    const killBill = recent.json.data.find((m: any) => m.title === 'Kill Bill');
+    const detail = (await call('GET', `/api/v1/movies/${killBill.id}`)).json.data;
+    assert.equal(detail.file.parts, 2);
+    assert.equal(detail.file.size, 2 * 1024 * 1024);
+    assert.equal(detail.file.container, 'avi');
+    assert.equal(detail.streamUrl, `${stack.url}/api/v1/stream/${killBill.id}`);
+    assert.equal(killBill.year, 2003);
+    for (const m of recent.json.data) {
+      assert.equal(m.meshGradientColors.length, 4);
+      for (const c of m.meshGradientColors) assert.match(c, /^#[0-9a-f]{6}$/);
+    }
+    // Names are stored composed (NFC), whatever the disk holds.
+    assert.ok(recent.json.data.some((m: any) => m.title === 'Am\u00e9lie'));
+  });
+
+  it('sent progress in phase order, never going down, then scan:complete and library:updated', async () => {
+    const mine = ws.messages.filter((m) => m.jobId === movieJob.jobId || m.libraryId === movieLibrary);
+    const progress = mine.filter((m) => m.type === 'scan:progress');
+    assert.ok(progress.length >= 2, JSON.stringify(mine));
+    const order = PHASES.map((p) => p.phase);
+    for (let i = 1; i < progress.length; i++) {
+      assert.ok(progress[i].progress >= progress[i - 1].progress, 'progress never goes down');
+      assert.ok(order.indexOf(progress[i].phase) >= order.indexOf(progress[i - 1].phase), 'phases in order');
+    }
+    assert.equal(progress[0].phase, 'discovering');
+    assert.equal(progress.at(-1).progress, 100);
+    assert.deepEqual([...new Set(progress.map((p) => p.phase))], order);
+    const types = mine.map((m) => m.type);
+    assert.deepEqual(types.slice(types.indexOf('scan:complete')), ['scan:complete', 'library:updated']);
+    assert.ok(types.indexOf('library:created') < types.indexOf('scan:progress'));
+    const complete = mine.find((m) => m.type === 'scan:complete');
+    assert.deepEqual({ ...complete.summary, durationMs: 0 }, { added: 5, updated: 0, removed: 0, failed: 0, durationMs: 0 });
+    for (const m of mine) assert.ok(!Number.isNaN(Date.parse(m.timestamp)));
+  });
+
+  it('a rescan of an unchanged tree changes nothing', async () => {
+    const again = await scan({ path: movies, mediaType: 'movie' });
+    assert.equal(again.libraryId, movieLibrary, 'the same library is used');
+    assert.deepEqual(again.counts, { discovered: 6, processed: 6, added: 0, updated: 0, removed: 0, failed: 0 });
+    assert.equal((await call('GET', `/api/v1/library/${movieLibrary}`)).json.data.stats.movies, 5);
+    const all = await allPages('/api/v1/movies', undefined, 2);
+    assert.equal(new Set(all.map((m) => m.id)).size, all.length, 'no movie twice across pages');
+    assert.equal(all.filter((m) => MOVIES.includes(m.title)).length, 5);
+  });
+
+  it('a deleted file leaves the catalogue, a changed one is updated, a lost part shrinks the stack', async () => {
+    const before = (await call('GET', '/api/v1/movies?limit=100')).json.data;
+    const heat = before.find((m: any) => m.title === 'Heat');
+    rmSync(join(movies, 'Heat (1995).mp4'));
+    truncateSync(join(movies, 'Inception (2010)/Inception (2010).mkv'), 3 * 1024 * 1024);
+    rmSync(join(movies, 'Kill Bill (2003)/Kill Bill (2003) - cd2.avi'));
+    const job = await scan({ path: movies, mediaType: 'movie' });
+    assert.deepEqual({ added: job.counts.added, updated: job.counts.updated, removed: job.counts.removed }, { added: 0, updated: 2, removed: 1 });
+    assert.equal((await call('GET', `/api/v1/movies/${heat.id}`)).status, 404);
+    const killBill = before.find((m: any) => m.title === 'Kill Bill');
+    assert.equal((await call('GET', `/api/v1/movies/${killBill.id}`)).json.data.file.parts, 1);
+    const library = (await call('GET', `/api/v1/library/${movieLibrary}`)).json.data;
+    assert.equal(library.stats.movies, 4);
+    assert.equal(library.stats.totalSizeBytes, (3 + 1 + 1 + 1) * 1024 * 1024);
+  });
+
+  it('search finds "Amélie" for "amelie" and "The Dark Knight" for "dark kni", best match first', async () => {
+    const amelie = (await call('GET', '/api/v1/search?query=amelie')).json;
+    assert.equal(amelie.data[0].media.title, 'Amélie');
+    assert.equal(amelie.data[0].type, 'movie');
+    const dark = (await call('GET', `/api/v1/search?query=${encodeURIComponent('dark kni')}`)).json;
+    assert.equal(dark.data[0].media.title, 'The Dark Knight');
+    assert.equal(dark.data[0].id, dark.data[0].media.id);
+    const none = (await call('GET', '/api/v1/search?query=zzzzzz')).json;
+    assert.deepEqual(none.data, []);
+    // A removed movie is no longer found.
+    assert.deepEqual((await call('GET', '/api/v1/search?query=heat&type=movie')).json.data.filter((h: any) => h.media.title === 'Heat'), []);
+  });
+
+  describe('TV', () => {
+    let tvJob: any;
+    before(async () => {
+      tvJob = await scan({ path: tv, mediaType: 'tvshow' });
+    });
+
+    it('finds the shows, seasons in order with specials as season 0, and a double episode under both numbers', async () => {
+      assert.equal(tvJob.status, 'completed', JSON.stringify(tvJob.error));
+      assert.equal(tvJob.counts.discovered, 5);
+      const shows = (await call('GET', '/api/v1/tvshows?limit=100')).json.data.filter((s: any) => ['Doctor Who', 'Breaking Bad'].includes(s.title));
+      assert.deepEqual(shows.map((s: any) => s.title).sort(), ['Breaking Bad', 'Doctor Who']);
+      const who = shows.find((s: any) => s.title === 'Doctor Who');
+      assert.equal(who.year, 2005);
+      const detail = (await call('GET', `/api/v1/tvshows/${who.id}`)).json.data;
+      assert.deepEqual(
+        detail.seasons.map((s: any) => [s.seasonNumber, s.name, s.episodes.map((e: any) => e.episodeNumber)]),
+        [[0, 'Specials', [1]], [1, 'Season 1', [1, 2, 3]], [2, 'Season 2', [1]]],
+      );
+      assert.equal(detail.seasons[1].episodeCount, 3);
+      const [e2, e3] = [detail.seasons[1].episodes[1], detail.seasons[1].episodes[2]];
+      assert.notEqual(e2.id, e3.id);
+      assert.equal(e2.streamUrl, `${stack.url}/api/v1/stream/${e2.id}`);
+      const stats = (await call('GET', `/api/v1/library/${tvJob.libraryId}`)).json.data.stats;
+      assert.deepEqual({ tvShows: stats.tvShows, seasons: stats.seasons, episodes: stats.episodes }, { tvShows: 2, seasons: 4, episodes: 6 });
+
+      const hits = (await call('GET', '/api/v1/search?query=doctor&type=tvshow')).json.data;
+      assert.equal(hits[0].media.title, 'Doctor Who');
+      assert.ok(hits.every((h: any) => h.type === 'tvshow'));
+    });
+
+    it('a rescan changes nothing; removing a show\'s last episode removes the show', async () => {
+      const again = await scan({ path: tv, mediaType: 'tvshow' });
+      assert.deepEqual({ added: again.counts.added, updated: again.counts.updated, removed: again.counts.removed }, { added: 0, updated: 0, removed: 0 });
+      const breaking = (await call('GET', '/api/v1/tvshows?limit=100')).json.data.find((s: any) => s.title === 'Breaking Bad');
+      rmSync(join(tv, 'Breaking Bad'), { recursive: true });
+      const after = await scan({ path: tv, mediaType: 'tvshow' });
+      assert.equal(after.counts.removed, 2, 'the episode and its show');
+      assert.equal((await call('GET', `/api/v1/tvshows/${breaking.id}`)).status, 404);
+      const stats = (await call('GET', `/api/v1/library/${tvJob.libraryId}`)).json.data.stats;
+      assert.deepEqual({ tvShows: stats.tvShows, episodes: stats.episodes }, { tvShows: 1, episodes: 5 });
+    });
+
+    it('deleting the library removes its catalogue entries and leaves the files alone', async () => {
+      const who = (await call('GET', '/api/v1/tvshows?limit=100')).json.data.find((s: any) => s.title === 'Doctor Who');
+      const res = await call('DELETE', `/api/v1/library/${tvJob.libraryId}`);
+      assert.equal(res.status, 204);
+      assert.equal((await call('GET', `/api/v1/library/${tvJob.libraryId}`)).status, 404);
+      assert.equal((await call('GET', `/api/v1/tvshows/${who.id}`)).status, 404);
+      assert.ok(existsSync(join(tv, 'Doctor Who (2005)/Season 01/Doctor.Who.2005.S01E01.mkv')));
+      await ws.next((m) => m.type === 'library:deleted' && m.libraryId === tvJob.libraryId);
+      assert.equal((await call('GET', '/api/v1/search?query=doctor&type=tvshow')).json.data.filter((h: any) => h.id === who.id).length, 0);
+    });
+  });
+
+  it('library stats add up across libraries', async () => {
+    const libraries = (await call('GET', '/api/v1/library')).json;
+    const stats = (await call('GET', '/api/v1/library/stats')).json.data;
+    assert.equal(stats.libraries, libraries.data.length);
+    assert.ok(stats.movies >= 4);
+    assert.ok(stats.lastScanAt);
+  });
+
+  it('pages through the recent movies newest first with a cursor', async () => {
+    const first = (await call('GET', '/api/v1/movies?limit=1')).json;
+    assert.equal(first.data.length, 1);
+    assert.ok(first.meta.total >= 4);
+    assert.ok(first.meta.nextCursor);
+    const second = (await call('GET', `/api/v1/movies?limit=1&cursor=${encodeURIComponent(first.meta.nextCursor)}`)).json;
+    assert.ok(second.data[0].addedAt <= first.data[0].addedAt);
+    assert.notEqual(second.data[0].id, first.data[0].id);
+  });
+
+  it('starting a scan answers 202 with a queued job, listed before older ones', async () => {
+    const res = await call('POST', '/api/v1/scan/path', jsonBody({ path: movies, mediaType: 'movie', libraryId: movieLibrary }));
+    assert.equal(res.status, 202);
+    assert.equal(res.json.data.status, 'queued');
+    assert.equal(res.json.data.libraryId, movieLibrary);
+    // Other test files scan meanwhile: what holds is that the newer job comes before the older.
+    const ids = (await call('GET', '/api/v1/scan/jobs')).json.data.map((j: any) => j.jobId);
+    assert.ok(ids.includes(res.json.data.jobId) && ids.includes(movieJob.jobId));
+    assert.ok(ids.indexOf(res.json.data.jobId) < ids.indexOf(movieJob.jobId), 'newest first');
+    assert.equal((await waitForJob(res.json.data.jobId)).status, 'completed');
+    const completed = (await call('GET', '/api/v1/scan/jobs?status=completed')).json.data;
+    assert.ok(completed.length > 0 && completed.every((j: any) => j.status === 'completed'));
+  });
+});

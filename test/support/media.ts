@@ -1,0 +1,54 @@
+// Media trees on disk for scan tests (sparse files: sizes without the bytes), and waiting on
+// scan jobs through the API.
+import { mkdirSync, openSync, closeSync, ftruncateSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { waitFor } from './instance';
+import { call, jsonBody } from './stack';
+
+/** Creates each file (and its folders) under root; returns root. */
+export const makeTree = (root: string, relPaths: string[], size = 1024 * 1024) => {
+  for (const rel of relPaths) {
+    const path = join(root, rel);
+    mkdirSync(dirname(path), { recursive: true });
+    const fd = openSync(path, 'w');
+    ftruncateSync(fd, size);
+    closeSync(fd);
+  }
+  return root;
+};
+
+export const FINISHED = new Set(['completed', 'failed', 'interrupted']);
+
+export const getJob = async (jobId: string, base?: string) => {
+  const res = await call('GET', `/api/v1/scan/jobs/${jobId}`, { ...(base ? { base } : {}) });
+  if (res.status !== 200) throw new Error(`GET job ${jobId}: ${res.status} ${res.text}`);
+  return res.json.data;
+};
+
+/** Polls a job until it has finished (completed, failed or interrupted). */
+export const waitForJob = (jobId: string, base?: string, timeoutMs = 120_000) =>
+  waitFor(`scan job ${jobId} to finish`, async () => {
+    const job = await getJob(jobId, base);
+    return FINISHED.has(job.status) ? job : undefined;
+  }, timeoutMs, 100);
+
+/** Starts a scan and waits for it: the finished job. */
+export const scan = async (body: Record<string, unknown>, base?: string) => {
+  const res = await call('POST', '/api/v1/scan/path', { ...jsonBody(body), ...(base ? { base } : {}) });
+  if (res.status !== 202) throw new Error(`POST /scan/path: ${res.status} ${res.text}`);
+  return waitForJob(res.json.data.jobId, base);
+};
+
+/** Every page of a list endpoint, following nextCursor. */
+export const allPages = async (path: string, base?: string, limit = 100) => {
+  const items: any[] = [];
+  let cursor: string | null = null;
+  do {
+    const query: string = `limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const res = await call('GET', `${path}?${query}`, { ...(base ? { base } : {}) });
+    if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${res.text}`);
+    items.push(...res.json.data);
+    cursor = res.json.meta.nextCursor;
+  } while (cursor);
+  return items;
+};

@@ -1,0 +1,75 @@
+// The scan plan, pure: what files on disk and the library's index call for.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { CatalogItem, IndexEntry } from '../../../lib/catalog/model';
+import { planScan, type PlanInput } from '../../../lib/catalog/plan';
+
+const file = (relPath: string, size = 100, mtimeMs = 1) => ({ relPath, size, mtimeMs });
+const base = (over: Partial<PlanInput>): PlanInput => ({
+  libraryId: 'lib', mediaType: 'movie', jobId: 'job1', now: '2026-11-22T00:00:00.000Z', scope: '', files: [], index: [], ...over,
+});
+/** The index as it would be after the plan's writes (what gsi2 projects). */
+const indexOf = (items: CatalogItem[]): IndexEntry[] =>
+  items.map((i) => ({
+    id: i.id, entity: i.entity, addedAt: i.addedAt, lastJob: i.lastJob, lastChange: i.lastChange,
+    ...(i.entity === 'tvshow' ? {} : { files: i.files }),
+    ...(i.entity === 'episode' ? { showId: i.showId, seasonNumber: i.seasonNumber } : {}),
+  }));
+
+describe('scan plan', () => {
+  const movies = [file('Heat (1995).mkv'), file('Kill Bill (2003)/Kill Bill (2003) - cd2.avi'), file('Kill Bill (2003)/Kill Bill (2003) - cd1.avi'), file('- .mkv')];
+
+  it('one item per movie, stacked parts in order, unreadable names counted as failed', () => {
+    const plan = planScan(base({ files: movies }));
+    assert.equal(plan.writes.length, 2);
+    const killBill = plan.writes.find((w) => w.item.entity === 'movie' && w.item.title === 'Kill Bill')!.item as any;
+    assert.deepEqual(killBill.files.map((f: any) => f.part), [1, 2]);
+    assert.equal(plan.writes.reduce((n, w) => n + w.files, 0), 3);
+    assert.deepEqual(plan.failed.map((f) => f.relPath), ['- .mkv']);
+    assert.deepEqual(plan.counts, { movies: 2, tvShows: 0, seasons: 0, episodes: 0, totalSizeBytes: 300 });
+  });
+
+  it('the same files against the index it produced: nothing to write, nothing to remove', () => {
+    const first = planScan(base({ files: movies }));
+    const again = planScan(base({ files: movies, jobId: 'job2', index: indexOf(first.writes.map((w) => w.item)) }));
+    assert.deepEqual({ writes: again.writes.length, removals: again.removals.length, unchanged: again.unchangedFiles }, { writes: 0, removals: 0, unchanged: 3 });
+    assert.deepEqual(again.carried, { added: 0, updated: 0 });
+    assert.deepEqual(again.counts, first.counts);
+  });
+
+  it('a resumed job counts what its earlier run wrote instead of writing it again', () => {
+    const first = planScan(base({ files: movies }));
+    const resumed = planScan(base({ files: movies, index: indexOf(first.writes.slice(0, 1).map((w) => w.item)) }));
+    assert.equal(resumed.writes.length, 1);
+    assert.deepEqual(resumed.carried, { added: 1, updated: 0 });
+  });
+
+  it('a changed file is an update that keeps addedAt; a vanished one is a removal, only within the scanned folder', () => {
+    const first = planScan(base({ files: [...movies, file('Sub/Alien (1979).mkv')] }));
+    const index = indexOf(first.writes.map((w) => w.item)).map((e) => ({ ...e, addedAt: '2020-01-01T00:00:00.000Z' }));
+    const next = planScan(base({ files: [file('Heat (1995).mkv', 200), file('Sub/Alien (1979).mkv')], index, jobId: 'job2' }));
+    assert.deepEqual(next.writes.map((w) => [w.item.entity === 'movie' && w.item.title, w.change, w.item.addedAt]), [['Heat', 'updated', '2020-01-01T00:00:00.000Z']]);
+    assert.equal(next.removals.length, 1, 'Kill Bill');
+    const scoped = planScan(base({ files: [file('Sub/Alien (1979).mkv')], index, scope: 'Sub', jobId: 'job3' }));
+    assert.deepEqual({ writes: scoped.writes.length, removals: scoped.removals.length }, { writes: 0, removals: 0 }, 'files outside Sub are not touched');
+  });
+
+  it('TV: shows first, a double episode under both numbers, specials in season 0, and an emptied show removed', () => {
+    const files = [
+      file('Show (2008)/Season 01/Show.S01E01-E02.mkv'),
+      file('Show (2008)/Specials/Show.S00E01.mkv'),
+      file('Other/Season 1/Other.S01E01.mkv'),
+    ];
+    const plan = planScan(base({ mediaType: 'tvshow', files }));
+    assert.deepEqual(plan.writes.slice(0, 2).map((w) => w.item.entity), ['tvshow', 'tvshow']);
+    const episodes = plan.writes.filter((w) => w.item.entity === 'episode').map((w) => w.item as any);
+    assert.deepEqual(episodes.map((e) => `${e.seasonNumber}x${e.episodeNumber}`).sort(), ['0x1', '1x1', '1x1', '1x2']);
+    assert.equal(plan.writes.reduce((n, w) => n + w.files, 0), 3, 'the double episode file counted once');
+    assert.deepEqual(plan.counts, { movies: 0, tvShows: 2, seasons: 3, episodes: 4, totalSizeBytes: 300 });
+
+    const index = indexOf(plan.writes.map((w) => w.item));
+    const later = planScan(base({ mediaType: 'tvshow', files: files.slice(0, 2), index, jobId: 'job2' }));
+    assert.deepEqual(later.removals.map((e) => e.entity), ['episode', 'tvshow']);
+    assert.equal(later.counts.tvShows, 1);
+  });
+});

@@ -1,0 +1,221 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { DEFAULT_LIMIT, SearchIndex, type SearchOptions, type Searchable } from '../../../lib/search';
+
+const ADDED = '2024-05-01T10:00:00.000Z';
+const movie = (id: string, title: string, year: number | null, originalTitle: string | null = null): Searchable =>
+  ({ id, type: 'movie', title, originalTitle, year, addedAt: ADDED });
+const show = (id: string, title: string, year: number | null, originalTitle: string | null = null): Searchable =>
+  ({ id, type: 'tvshow', title, originalTitle, year, addedAt: ADDED });
+
+const catalogue: Searchable[] = [
+  movie('amelie', 'Amélie', 2001, "Le Fabuleux Destin d'Amélie Poulain"),
+  movie('dark-knight', 'The Dark Knight', 2008),
+  movie('dark-knight-rises', 'The Dark Knight Rises', 2012),
+  show('dark', 'Dark', 2017),
+  show('knight-rider', 'Knight Rider', 1982),
+  movie('leon', 'Léon: The Professional', 1994, 'Léon'),
+  movie('spider-man', 'Spider-Man', 2002),
+  movie('spider-man-2', 'Spider-Man 2', 2004),
+  movie('spider-verse', 'Spider-Man: Into the Spider-Verse', 2018),
+  movie('amazing-spider-man', 'The Amazing Spider-Man', 2012),
+  movie('wall-e', 'WALL·E', 2008),
+  movie('oceans-eleven', "Ocean's Eleven", 2001),
+  show('pokemon', 'Pokémon', 1997, 'ポケットモンスター'),
+  movie('pokemon-movie', 'Pokémon: The First Movie', 1998, 'ミュウツーの逆襲'),
+  movie('aeon-flux', 'Æon Flux', 2005),
+  show('aeon-flux-show', 'Æon Flux', 1991),
+  movie('spirited-away', 'Spirited Away', 2001, '千と千尋の神隠し'),
+  movie('moscow', 'Moscow Does Not Believe in Tears', 1980, 'Москва слезам не верит'),
+  show('swat', 'S.W.A.T.', 2017),
+  show('mash', 'M*A*S*H', 1972),
+  movie('avventura', "L'Avventura", 1960),
+  show('stranger-things', 'Stranger Things', 2016),
+  show('office', 'The Office', null),
+  movie('bad-genius', 'Bad Genius', 2017, 'ฉลาดเกมส์โกง'),
+];
+const index = new SearchIndex(catalogue);
+const find = (query: string, options?: SearchOptions) => index.search(query, options).map(({ id }) => id);
+
+// Every match, best first: the whole expected list, so an extra or missing result fails too.
+const rows: [query: string, expected: string[], why: string][] = [
+  ['amelie', ['amelie'], 'accents need not be typed'],
+  ['AMÉLIE', ['amelie'], 'case and accents both ignored'],
+  ['Ame\u0301lie', ['amelie'], 'an NFD query'],
+  ['fabuleux destin', ['amelie'], 'the original title is searched'],
+  ['amelie poulain', ['amelie'], 'words of one title'],
+  ['dark kni', ['dark-knight-rises', 'dark-knight'], 'word prefixes, newest first'],
+  ['kni dark', ['dark-knight-rises', 'dark-knight'], 'words in any order'],
+  ['the dark knight', ['dark-knight', 'dark-knight-rises'], 'exact before title prefix, though older'],
+  ['dark', ['dark', 'dark-knight-rises', 'dark-knight'], 'exact, then word matches'],
+  ['knight', ['knight-rider', 'dark-knight-rises', 'dark-knight'], 'title prefix before word match, though older'],
+  ['leon', ['leon'], 'exact on the original title'],
+  ['leon the pro', ['leon'], 'title prefix'],
+  ['professional', ['leon'], 'a later word'],
+  ['spiderman', ['spider-man', 'spider-verse', 'spider-man-2', 'amazing-spider-man'], 'a hyphenated title typed as one word'],
+  ['spider-man', ['spider-man', 'spider-verse', 'spider-man-2', 'amazing-spider-man'], 'the same typed with its hyphen'],
+  ['Spider Man', ['spider-man', 'spider-verse', 'spider-man-2', 'amazing-spider-man'], 'and with a space'],
+  ['spiderverse', ['spider-verse'], 'the second join of a title'],
+  ['spider verse', ['spider-verse'], 'both words of a join'],
+  ['walle', ['wall-e'], 'WALL·E typed as one word'],
+  ['wall-e', ['wall-e'], 'WALL·E typed with a hyphen'],
+  ['WALL·E', ['wall-e'], 'WALL·E typed as written'],
+  ["ocean's", ['oceans-eleven'], 'an apostrophe in the query'],
+  ['oceans eleven', ['oceans-eleven'], 'an apostrophe left out'],
+  ['ocean', ['oceans-eleven'], 'the word before the apostrophe'],
+  ['eleven', ['oceans-eleven'], 'the word after it'],
+  ['avventura', ['avventura'], 'the word after an elision'],
+  ["l'avventura", ['avventura'], 'the elision typed'],
+  ['pokemon', ['pokemon', 'pokemon-movie'], 'exact, then title prefix, though older'],
+  ['ポケット', ['pokemon'], 'katakana original title'],
+  ['ﾎﾟｹｯﾄ', ['pokemon'], 'halfwidth katakana query'],
+  ['aeon flux', ['aeon-flux', 'aeon-flux-show'], 'æ typed as ae; movie and show together, newest first'],
+  ['æon', ['aeon-flux', 'aeon-flux-show'], 'æ typed as æ'],
+  ['千と千尋', ['spirited-away'], 'CJK title prefix'],
+  ['神隠し', ['spirited-away'], 'CJK: any part of a word'],
+  ['москва', ['moscow'], 'Cyrillic'],
+  ['МОСКВА слезам', ['moscow'], 'Cyrillic, uppercase'],
+  ['верит москва', ['moscow'], 'Cyrillic, any order'],
+  ['เกมส์', ['bad-genius'], 'Thai: any part of a word'],
+  ['swat', ['swat'], 'a dotted acronym typed plain'],
+  ['s.w.a.t.', ['swat'], 'a dotted acronym typed dotted'],
+  ['mash', ['mash'], 'a starred acronym typed plain'],
+  ['stranger', ['stranger-things'], 'title prefix'],
+  ['the', ['amazing-spider-man', 'dark-knight-rises', 'dark-knight', 'office', 'spider-verse', 'pokemon-movie', 'leon'],
+    'title prefixes (same year: A–Z; no year last), then word matches newest first'],
+  ['spirited 千', [], 'words of the title and of the original title do not mix'],
+  ['dark zzz', [], 'every query word must match'],
+  ['zzz', [], 'nothing'],
+  ['rk', [], 'word prefixes, not substrings, outside unspaced scripts'],
+  ['!!!', [], 'no letters or digits'],
+  ['   ', [], 'blank'],
+  ['', [], 'empty'],
+];
+
+describe('SearchIndex.search', () => {
+  for (const [query, expected, why] of rows) {
+    it(`${JSON.stringify(query)}: ${why}`, () => assert.deepEqual(find(query, { limit: 100 }), expected));
+  }
+});
+
+describe('SearchIndex ranking', () => {
+  const rank = (items: Searchable[], query: string) => new SearchIndex(items).search(query).map(({ id }) => id);
+  const rows: [why: string, items: Searchable[], query: string, expected: string[]][] = [
+    [
+      'exact, then title prefix, then word match; newest first within each',
+      [
+        movie('cowboys', 'Cowboys & Aliens', 2011),
+        movie('aliens', 'Aliens', 1986),
+        movie('covenant', 'Alien: Covenant', 2017),
+        movie('alien', 'Alien', 1979),
+        movie('attic', 'Aliens in the Attic', 2009),
+      ],
+      'alien',
+      ['alien', 'covenant', 'attic', 'aliens', 'cowboys'],
+    ],
+    [
+      'same level: year descending, no year last',
+      [movie('h1978', 'Halloween', 1978), show('hnull', 'Halloween', null), movie('h2018', 'Halloween', 2018), movie('h2007', 'Halloween', 2007)],
+      'halloween',
+      ['h2018', 'h2007', 'h1978', 'hnull'],
+    ],
+    [
+      'same level and year: latest added first',
+      [
+        { ...movie('dune-a', 'Dune', 2021), addedAt: '2022-01-01T00:00:00Z' },
+        { ...movie('dune-b', 'Dune', 2021), addedAt: '2023-01-01T00:00:00Z' },
+        { ...show('dune-c', 'Dune', 2021), addedAt: '2022-06-01T00:00:00Z' },
+      ],
+      'dune',
+      ['dune-b', 'dune-c', 'dune-a'],
+    ],
+    [
+      'same level, year and date: title A–Z',
+      [movie('wars', 'Star Wars', 1977), movie('trek', 'Star Trek', 1977), movie('dust', 'Stardust', 1977)],
+      'star',
+      ['trek', 'wars', 'dust'],
+    ],
+    [
+      'the better of title and original title: exact on the original beats a newer title prefix',
+      [movie('leonie', 'Leonie', 2010), movie('leon', 'The Professional', 1994, 'Léon')],
+      'leon',
+      ['leon', 'leonie'],
+    ],
+    [
+      'an item matching on both titles comes once',
+      [movie('pokemon', 'Pokémon', 1998, 'Pokemon')],
+      'pokemon',
+      ['pokemon'],
+    ],
+  ];
+  for (const [why, items, query, expected] of rows) {
+    it(why, () => assert.deepEqual(rank(items, query), expected));
+  }
+});
+
+describe('SearchIndex options', () => {
+  const rows: [query: string, options: SearchOptions, expected: string[], why: string][] = [
+    ['aeon flux', { type: 'movie' }, ['aeon-flux'], 'movies only'],
+    ['aeon flux', { type: 'tvshow' }, ['aeon-flux-show'], 'shows only'],
+    ['pokemon', { type: 'tvshow' }, ['pokemon'], 'shows only, exact'],
+    ['dark', { type: 'movie', limit: 1 }, ['dark-knight-rises'], 'the type is filtered before the limit'],
+    ['dark', { type: 'tvshow' }, ['dark'], 'shows only, one match'],
+    ['spiderman', { limit: 2 }, ['spider-man', 'spider-verse'], 'the best two'],
+    ['spiderman', { limit: 1 }, ['spider-man'], 'the best one'],
+    ['spiderman', { limit: 2.9 }, ['spider-man', 'spider-verse'], 'a fractional limit rounds down'],
+    ['spiderman', { limit: Infinity }, ['spider-man', 'spider-verse', 'spider-man-2', 'amazing-spider-man'], 'no limit'],
+    ['spiderman', { limit: 0 }, [], 'limit 0'],
+    ['spiderman', { limit: -5 }, [], 'a negative limit'],
+    ['spiderman', { limit: Number.NaN }, [], 'a limit that is not a number'],
+  ];
+  for (const [query, options, expected, why] of rows) {
+    it(`${JSON.stringify(query)} ${JSON.stringify(options)}: ${why}`, () => assert.deepEqual(find(query, options), expected));
+  }
+
+  it(`returns at most ${DEFAULT_LIMIT} results by default`, () => {
+    const many = Array.from({ length: DEFAULT_LIMIT + 5 }, (_, i) => movie(`m${i}`, `Friday the 13th Part ${i + 1}`, 1980 + i));
+    const found = new SearchIndex(many).search('friday');
+    assert.equal(found.length, DEFAULT_LIMIT);
+    assert.deepEqual(found.map(({ id }) => id), many.map(({ id }) => id).reverse().slice(0, DEFAULT_LIMIT));
+  });
+});
+
+describe('SearchIndex as a whole', () => {
+  it('counts its items, including those with no searchable title', () => {
+    assert.equal(index.size, catalogue.length);
+    assert.equal(new SearchIndex([movie('x', '!!!', 2000), movie('y', 'Up', 2009)]).size, 2);
+    assert.equal(new SearchIndex([]).size, 0);
+  });
+
+  it('finds nothing in an empty index', () => {
+    assert.deepEqual(new SearchIndex([]).search('anything'), []);
+  });
+
+  it('returns the very items it was given, extra fields and all, and leaves the input alone', () => {
+    type Movie = Searchable & { poster: string };
+    const up: Movie = { ...movie('up', 'Up', 2009), poster: '/p/up.jpg' };
+    const items: Movie[] = [{ ...movie('upgrade', 'Upgrade', 2018), poster: '/p/upgrade.jpg' }, up];
+    const before = [...items];
+    const found = new SearchIndex(items).search('up');
+    assert.equal(found[0], up);
+    assert.equal(found[0]?.poster, '/p/up.jpg');
+    assert.deepEqual(items, before);
+  });
+
+  it('takes any iterable', () => {
+    const fromSet = new SearchIndex(new Set(catalogue));
+    const fromGenerator = new SearchIndex((function* () { yield* catalogue; })());
+    for (const built of [fromSet, fromGenerator]) {
+      assert.equal(built.size, catalogue.length);
+      assert.deepEqual(built.search('dark kni').map(({ id }) => id), ['dark-knight-rises', 'dark-knight']);
+    }
+  });
+
+  it('can be searched many times with the same answers', () => {
+    const first = find('the', { limit: 100 });
+    find('spiderman');
+    find('dark', { type: 'movie' });
+    assert.deepEqual(find('the', { limit: 100 }), first);
+  });
+});

@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { DEFAULT_LIMIT, SearchIndex, tokenize, type SearchOptions, type Searchable } from '../../../lib/search';
+import { mostRecentFirst } from '../../../lib/search/order';
+import { titleTokens } from '../../../lib/search/tokens';
+
+// The contract, written the slow and obvious way: every item, every title, every token.
+function oracle(items: Searchable[], query: string, { type, limit = DEFAULT_LIMIT }: SearchOptions = {}): Searchable[] {
+  const words = tokenize(query);
+  if (words.length === 0) return [];
+  const joined = words.join('');
+  const levelOf = (title: string | null) => {
+    if (title === null) return Infinity;
+    const whole = tokenize(title).join('');
+    const tokens = titleTokens(title);
+    if (whole === '' || !words.every((word) => tokens.some((token) => token.startsWith(word)))) return Infinity;
+    return whole === joined ? 0 : whole.startsWith(joined) ? 1 : 2;
+  };
+  return mostRecentFirst(items)
+    .filter((item) => type === undefined || item.type === type)
+    .map((item) => ({ item, level: Math.min(levelOf(item.title), levelOf(item.originalTitle)) }))
+    .filter(({ level }) => level !== Infinity)
+    .sort((a, b) => a.level - b.level) // stable: recency order stays within a level
+    .slice(0, limit)
+    .map(({ item }) => item);
+}
+
+const TITLES = [
+  'Amélie', "Le Fabuleux Destin d'Amélie Poulain", 'The Dark Knight', 'The Dark Knight Rises', 'Dark', 'Knight Rider',
+  'Léon: The Professional', 'Léon', 'Spider-Man', 'Spider-Man 2', 'Spider-Man: Into the Spider-Verse',
+  'The Amazing Spider-Man', 'WALL·E', "Ocean's Eleven", "Ocean's Twelve", 'Pokémon', 'ポケットモンスター', 'Æon Flux',
+  'Spirited Away', '千と千尋の神隠し', 'となりのトトロ', 'Москва слезам не верит', 'Moscow Does Not Believe in Tears',
+  'S.W.A.T.', 'M*A*S*H', "L'Avventura", 'Stranger Things', 'The Office', 'Bad Genius', 'ฉลาดเกมส์โกง', 'Alien',
+  'Aliens', 'Alien: Covenant', 'Cowboys & Aliens', 'Halloween', 'Dune', 'Dune: Part Two', 'Star Wars', 'Stardust',
+  'Ὀδύσσεια', 'Die Blechtrommel', 'Straße', '기생충', 'Crouching Tiger, Hidden Dragon', '臥虎藏龍', '!!!',
+];
+
+const catalogues = fc.uniqueArray(
+  fc.record({
+    id: fc.integer({ min: 1, max: 500 }).map(String),
+    type: fc.constantFrom('movie' as const, 'tvshow' as const),
+    title: fc.constantFrom(...TITLES),
+    originalTitle: fc.option(fc.constantFrom(...TITLES), { nil: null }),
+    year: fc.option(fc.integer({ min: 1990, max: 1995 }), { nil: null }),
+    addedAt: fc.constantFrom('2024-01-01T00:00:00Z', '2024-06-01T00:00:00Z', 'unknown'),
+  }),
+  { maxLength: 40, selector: ({ id }) => id },
+);
+
+// Queries the way people type them: prefixes of a title's words in any order, in any case, with
+// or without accents and punctuation; and now and then noise.
+const typed = fc.tuple(fc.constantFrom(...TITLES), fc.array(fc.nat(), { maxLength: 4 }), fc.boolean(), fc.constantFrom(' ', '-', '')).map(
+  ([title, cuts, upper, join]) => {
+    const words = title.split(/[\s:,.*·-]+/u).filter((word) => word !== '');
+    const picked = cuts.map((cut, i) => {
+      const word = words[(cut + i) % words.length] ?? '';
+      return word.slice(0, 1 + (cut % word.length));
+    });
+    const query = picked.join(join);
+    return upper ? query.toUpperCase() : query.normalize('NFD');
+  },
+);
+const queries = fc.oneof({ weight: 6, arbitrary: typed }, { weight: 1, arbitrary: fc.constantFrom(...TITLES) }, { weight: 1, arbitrary: fc.string() });
+const options = fc.record(
+  { type: fc.constantFrom('movie' as const, 'tvshow' as const), limit: fc.integer({ min: 1, max: 25 }) },
+  { requiredKeys: [] },
+);
+
+const ids = (items: Searchable[]) => items.map(({ id }) => id);
+
+describe('SearchIndex against the contract', () => {
+  it('returns what a scan of every item and token would, in the same order', () => {
+    fc.assert(
+      fc.property(catalogues, fc.array(fc.tuple(queries, options), { minLength: 1, maxLength: 5 }), (items, searches) => {
+        const index = new SearchIndex(items);
+        for (const [query, opts] of searches) assert.deepEqual(ids(index.search(query, opts)), ids(oracle(items, query, opts)));
+      }),
+      { numRuns: 1_500 },
+    );
+  });
+
+  it('gives the same results whether titles and queries arrive NFC or NFD', () => {
+    const nfd = (item: Searchable): Searchable => ({
+      ...item,
+      title: item.title.normalize('NFD'),
+      originalTitle: item.originalTitle?.normalize('NFD') ?? null,
+    });
+    fc.assert(
+      fc.property(catalogues, queries, (items, query) => {
+        const composed = new SearchIndex(items.map((item) => ({ ...item, title: item.title.normalize('NFC') })));
+        const decomposed = new SearchIndex(items.map(nfd));
+        const expected = ids(composed.search(query.normalize('NFC')));
+        assert.deepEqual(ids(composed.search(query.normalize('NFD'))), expected);
+        assert.deepEqual(ids(decomposed.search(query.normalize('NFC'))), expected);
+        assert.deepEqual(ids(decomposed.search(query.normalize('NFD'))), expected);
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
+  it('finds every item by its own title, at the exact level', () => {
+    fc.assert(
+      fc.property(catalogues, (items) => {
+        const index = new SearchIndex(items);
+        for (const item of items) {
+          if (tokenize(item.title).length === 0) continue;
+          const found = index.search(item.title, { limit: Infinity });
+          assert.ok(found.includes(item), `${item.title} finds itself`);
+          // Items whose title is the same, spaces and punctuation aside, come first.
+          const exact = found.findIndex((other) => tokenize(other.title).join('') !== tokenize(item.title).join('') &&
+            tokenize(other.originalTitle ?? '').join('') !== tokenize(item.title).join(''));
+          assert.ok(exact === -1 || found.indexOf(item) < exact);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
