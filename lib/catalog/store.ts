@@ -68,14 +68,17 @@ export class DynamoCatalogStore {
     return out.Item ? strip<CatalogItem>(out.Item) : undefined;
   }
 
+  /** Every item of one index partition, in its sort order. */
+  private async partition<T>(index: { index: string; pk: string }, keyAttribute: 'gsi1pk' | 'gsi2pk'): Promise<T[]> {
+    const items: T[] = [];
+    const query = { IndexName: index.index, KeyConditionExpression: `${keyAttribute} = :pk`, ExpressionAttributeValues: { ':pk': index.pk } };
+    for await (const item of queryItems(this.db(), query)) items.push(strip<T>(item));
+    return items;
+  }
+
   /** Everything a rescan compares, for one library. */
-  async index(libraryId: string): Promise<IndexEntry[]> {
-    const { index, pk } = keys.libraryIndex(libraryId);
-    const entries: IndexEntry[] = [];
-    for await (const item of queryItems(this.db(), { IndexName: index, KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': pk } })) {
-      entries.push(strip<IndexEntry>(item));
-    }
-    return entries;
+  index(libraryId: string): Promise<IndexEntry[]> {
+    return this.partition(keys.libraryIndex(libraryId), 'gsi2pk');
   }
 
   /** Newest first. */
@@ -118,13 +121,8 @@ export class DynamoCatalogStore {
   }
 
   /** A show's episodes, by season then episode number. */
-  async episodes(showId: string): Promise<EpisodeItem[]> {
-    const { index, pk } = keys.episodesIndex(showId);
-    const episodes: EpisodeItem[] = [];
-    for await (const item of queryItems(this.db(), { IndexName: index, KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': pk } })) {
-      episodes.push(strip<EpisodeItem>(item));
-    }
-    return episodes;
+  episodes(showId: string): Promise<EpisodeItem[]> {
+    return this.partition(keys.episodesIndex(showId), 'gsi1pk');
   }
 
   async version(): Promise<number> {
