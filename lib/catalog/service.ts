@@ -4,6 +4,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Media, MovieDetail, ShowDetail } from '../api/schemas';
 import { notFound } from '../errors';
 import type { DynamoLibraryStore } from '../library/store';
+import { versionCached } from './version-cache';
 import { containerOf, toMedia, type EpisodeItem, type MediaKind, type MovieItem, type ShowItem } from './model';
 import type { DynamoCatalogStore } from './store';
 
@@ -14,8 +15,12 @@ export interface CatalogDeps {
 
 export const streamUrl = (origin: string, mediaId: string) => `${origin}/api/v1/stream/${encodeURIComponent(mediaId)}`;
 
+const librariesNow = versionCached((libraries: DynamoLibraryStore) => libraries.list());
+
 export const listRecent = async (deps: CatalogDeps, type: MediaKind, limit: number, cursor?: string) => {
-  const [page, libraries] = await Promise.all([deps.catalog.recent(type, limit, cursor), deps.libraries.list()]);
+  // A finished scan or a deleted library moves the version stamp, so the libraries' counts
+  // are read again only then.
+  const [page, libraries] = await Promise.all([deps.catalog.recent(type, limit, cursor), librariesNow(deps.catalog, deps.libraries)]);
   // Totals are the libraries' counts as of their last finished scan.
   const total = libraries.reduce((n, l) => n + (type === 'movie' ? l.counts.movies : l.counts.tvShows), 0);
   const data: Static<typeof Media>[] = page.items.map(toMedia);

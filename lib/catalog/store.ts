@@ -85,6 +85,7 @@ export class DynamoCatalogStore {
   async recent(type: MediaKind, limit: number, cursor?: string): Promise<Page<TitledItem>> {
     const { doc, tableName } = this.db();
     const { index, pk } = keys.recentIndex(type);
+    // One item more than asked for tells, in the same call, whether another page follows.
     const out = await guarded(() =>
       doc.send(
         new QueryCommand({
@@ -93,21 +94,18 @@ export class DynamoCatalogStore {
           KeyConditionExpression: 'gsi1pk = :pk',
           ExpressionAttributeValues: { ':pk': pk },
           ScanIndexForward: false,
-          Limit: limit,
+          Limit: limit + 1,
           ...(cursor ? { ExclusiveStartKey: decodeCursor(cursor, pk) } : {}),
         }),
       ),
     );
-    const items = (out.Items ?? []).map((i) => strip<TitledItem>(i));
-    // DynamoDB hands back a key when a page is exactly full even if nothing follows: look ahead.
-    let nextCursor = encodeCursor(out.LastEvaluatedKey);
-    if (nextCursor && items.length === limit) {
-      const more = await guarded(() =>
-        doc.send(new QueryCommand({ TableName: tableName, IndexName: index, KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ScanIndexForward: false, Limit: 1, ExclusiveStartKey: out.LastEvaluatedKey, Select: 'COUNT' })),
-      );
-      if (!more.Count) nextCursor = null;
-    }
-    return { items, nextCursor };
+    const rows = out.Items ?? [];
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    // (A page cut short by DynamoDB's 1 MB limit goes on from where the read stopped.)
+    const nextCursor =
+      rows.length > limit && last ? encodeCursor({ pk: last.pk, sk: last.sk, gsi1pk: last.gsi1pk, gsi1sk: last.gsi1sk }) : encodeCursor(out.LastEvaluatedKey);
+    return { items: page.map((i) => strip<TitledItem>(i)), nextCursor };
   }
 
   /** Every movie and show, for the search index. */

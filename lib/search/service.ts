@@ -5,11 +5,10 @@ import type { Static } from '@sinclair/typebox';
 import type { SearchHit } from '../api/schemas';
 import { toMedia, type MediaKind, type TitledItem } from '../catalog/model';
 import type { DynamoCatalogStore } from '../catalog/store';
+import { versionCached } from '../catalog/version-cache';
 import { SearchIndex, type Searchable } from './index';
 
 type Entry = Searchable & { item: TitledItem };
-
-let cached: { version: number; index: Promise<SearchIndex<Entry>> } | undefined;
 
 const build = async (catalog: DynamoCatalogStore) => {
   const entries: Entry[] = [];
@@ -19,25 +18,15 @@ const build = async (catalog: DynamoCatalogStore) => {
   return new SearchIndex(entries);
 };
 
-/** The index for the catalogue as it is now; concurrent callers share one rebuild. */
-const currentIndex = async (catalog: DynamoCatalogStore) => {
-  const version = await catalog.version();
-  if (!cached || cached.version !== version) {
-    const index = build(catalog);
-    cached = { version, index };
-    index.catch(() => {
-      if (cached?.index === index) cached = undefined;
-    });
-  }
-  return cached.index;
-};
+/** The index for the catalogue as it is now. */
+const currentIndex = versionCached(build);
 
 export const searchCatalog = async (
   catalog: DynamoCatalogStore,
   query: string,
   opts: { type?: MediaKind | undefined; limit: number },
 ): Promise<Static<typeof SearchHit>[]> => {
-  const index = await currentIndex(catalog);
+  const index = await currentIndex(catalog, catalog);
   return index
     .search(query, { ...(opts.type ? { type: opts.type } : {}), limit: opts.limit })
     .map(({ item }) => ({ type: item.entity, id: item.id, media: toMedia(item) }));

@@ -1,5 +1,5 @@
 // Faults during a scan, on an instance of its own whose worker hands over to a fresh
-// invocation every few hundred milliseconds: the worker killed mid-scan (the runner restarts
+// invocation after every step (a 1 ms slice): the worker killed mid-scan (the runner restarts
 // the handlers and the job resumes itself), every process killed with -9 and the service
 // started again, auto-resume off (interrupted, then resumed by hand), and cleanup of a job
 // whose worker went silent. Each time the job completes and the catalogue holds exactly the
@@ -14,11 +14,11 @@ import { newJob, start } from '../../lib/scan/job';
 import { DynamoScanJobStore } from '../../lib/scan/job-store';
 import { killGroup } from '../../infra/managed-process';
 import { startInstance, tempDir, waitFor, type Instance } from '../support/instance';
-import { allPages, getJob, makeTree, waitForJob } from '../support/media';
+import { allPages, DONE, getJob, makeTree, waitForJob } from '../support/media';
 import { call, jsonBody } from '../support/stack';
 
 const FILES = 1_500;
-const ENV = { SCAN_SLICE_MS: '300', LOG_LEVEL: 'info' };
+const ENV = { SCAN_SLICE_MS: '1', LOG_LEVEL: 'info' };
 
 const movieTree = (name: string) =>
   makeTree(tempDir(name), Array.from({ length: FILES }, (_, i) => `${name} Film ${i} (${1950 + (i % 70)})/${name} Film ${i} (${1950 + (i % 70)}).mkv`), 1);
@@ -47,7 +47,7 @@ describe('a scan survives its worker or the whole service dying', () => {
     }, 60_000, 25);
 
   const assertExactly = async (jobId: string, name: string) => {
-    const job = await waitForJob(jobId, instance.url, 180_000);
+    const job = await waitForJob(jobId, instance.url, 180_000, DONE);
     assert.equal(job.status, 'completed', JSON.stringify(job));
     assert.equal(job.counts.added, FILES, 'every item counted once, including those written before the fault');
     const movies = (await allPages('/api/v1/movies', instance.url)).filter((m) => m.title.startsWith(`${name} Film `));

@@ -25,12 +25,17 @@ export const getJob = async (jobId: string, base?: string) => {
   return res.json.data;
 };
 
-/** Polls a job until it has finished (completed, failed or interrupted). */
-export const waitForJob = (jobId: string, base?: string, timeoutMs = 120_000) =>
+/**
+ * Polls a job until it is in one of `statuses` (by default finished: completed, failed or
+ * interrupted). A job being recovered passes through interrupted on its way back to running.
+ */
+export const waitForJob = (jobId: string, base?: string, timeoutMs = 120_000, statuses: Set<string> = FINISHED) =>
   waitFor(`scan job ${jobId} to finish`, async () => {
     const job = await getJob(jobId, base);
-    return FINISHED.has(job.status) ? job : undefined;
+    return statuses.has(job.status) ? job : undefined;
   }, timeoutMs, 100);
+
+export const DONE = new Set(['completed', 'failed']);
 
 /** Starts a scan and waits for it: the finished job. */
 export const scan = async (body: Record<string, unknown>, base?: string) => {
