@@ -1,21 +1,17 @@
 // `npm run bench`: request throughput and latency of health and settings through the whole
 // stack (front door -> serverless-offline -> Middy -> DynamoDB Local) against a bare
 // node:http server answering the same JSON in the same run, plus the RSS of every process
-// under that load, for both ways offline can run handlers. Writes docs/benchmarks.md.
+// under that load, for both ways offline can run handlers; then the catalogue part
+// (bench/catalog.ts). Writes docs/benchmarks.md. `tsx bench/run.ts runtime` or
+// `tsx bench/run.ts catalog` runs one part only.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { cpus } from 'node:os';
-import { join } from 'node:path';
-import autocannon from 'autocannon';
-import { PROJECT_DIR } from '../infra/service';
 import { freePort } from '../infra/ports';
 import { startInstance, type Instance } from '../test/support/instance';
-
-const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
-const RUNS = 3;
-const CONNECTIONS = 16;
+import { runCatalog } from './catalog';
+import { CONNECTIONS, DURATION_S, load, machineLine, RUNS, writeDoc } from './support';
 
 interface Row {
   target: string;
@@ -50,21 +46,6 @@ const sampleRss = async <T>(pids: Record<string, number>, work: () => Promise<T>
   } finally {
     clearInterval(timer);
   }
-};
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-/** A warm-up (cold handlers, connection setup), then the median of a few runs: runs on this machine vary by tens of percent. */
-const load = async (url: string) => {
-  await autocannon({ url, connections: CONNECTIONS, duration: 2 });
-  const runs = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S }));
-  return {
-    reqPerSec: median(runs.map((r) => r.requests.average)),
-    p50: median(runs.map((r) => r.latency.p50)),
-    p99: median(runs.map((r) => r.latency.p99)),
-    errors: runs.reduce((n, r) => n + r.errors + r.non2xx, 0),
-  };
 };
 
 const measure = async (target: string, mode: string, url: string, pids: Record<string, number>): Promise<Row> => {
@@ -116,18 +97,7 @@ const table = (rows: Row[]) => {
   return lines.join('\n');
 };
 
-const writeDoc = (section: string) => {
-  const file = join(PROJECT_DIR, 'docs/benchmarks.md');
-  const doc = readFileSync(file, 'utf8');
-  const start = '<!-- bench:runtime:start -->';
-  const end = '<!-- bench:runtime:end -->';
-  const i = doc.indexOf(start);
-  const j = doc.indexOf(end);
-  if (i < 0 || j < 0) throw new Error(`docs/benchmarks.md lacks the ${start} ... ${end} markers`);
-  writeFileSync(file, `${doc.slice(0, i + start.length)}\n${section}\n${doc.slice(j)}`);
-};
-
-const main = async () => {
+const runRuntime = async () => {
   const bare = await bareServer();
   const rows: Row[] = [];
   rows.push(await measure('bare node:http, same JSON', '-', bare.url, {}));
@@ -135,14 +105,22 @@ const main = async () => {
   rows.push(...(await runMode('in-process')));
   rows.push(...(await runMode('worker-threads')));
 
-  const when = new Date().toISOString().slice(0, 10);
   const section = [
-    `Measured ${when} on ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}; autocannon, ${CONNECTIONS} connections, median of ${RUNS} runs of ${DURATION_S} s after a 2 s warm-up, in the same process as the bench (it shares the cores).`,
+    `${machineLine()}; autocannon, ${CONNECTIONS} connections, median of ${RUNS} runs of ${DURATION_S} s after a 2 s warm-up, in the same process as the bench (it shares the cores).`,
     '',
     table(rows),
   ].join('\n');
   process.stdout.write(`\n${section}\n`);
-  writeDoc(section);
+  writeDoc('runtime', section);
+};
+
+const PARTS = ['runtime', 'catalog'] as const;
+
+const main = async () => {
+  const only = process.argv[2];
+  if (only !== undefined && !(PARTS as readonly string[]).includes(only)) throw new Error(`unknown part "${only}": one of ${PARTS.join(', ')}, or none for both`);
+  if (only === undefined || only === 'runtime') await runRuntime();
+  if (only === undefined || only === 'catalog') await runCatalog();
 };
 
 main().catch((err) => {

@@ -15,11 +15,12 @@ export interface CatalogDeps {
 
 export const streamUrl = (origin: string, mediaId: string) => `${origin}/api/v1/stream/${encodeURIComponent(mediaId)}`;
 
-const librariesNow = versionCached((libraries: DynamoLibraryStore) => libraries.list());
+// A list's total may lag a finished scan by a second; its items never do.
+const librariesNow = versionCached((libraries: DynamoLibraryStore) => libraries.list(), { recheckAfterMs: 1_000 });
 
 export const listRecent = async (deps: CatalogDeps, type: MediaKind, limit: number, cursor?: string) => {
   // A finished scan or a deleted library moves the version stamp, so the libraries' counts
-  // are read again only then.
+  // are read again only then (checked at most once a second).
   const [page, libraries] = await Promise.all([deps.catalog.recent(type, limit, cursor), librariesNow(deps.catalog, deps.libraries)]);
   // Totals are the libraries' counts as of their last finished scan.
   const total = libraries.reduce((n, l) => n + (type === 'movie' ? l.counts.movies : l.counts.tvShows), 0);

@@ -1,0 +1,49 @@
+// What both parts of `npm run bench` share: the autocannon load with its warm-up and median,
+// the machine line, and rewriting one marked section of docs/benchmarks.md.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { PROJECT_DIR } from '../infra/service';
+
+export const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
+export const RUNS = 3;
+export const CONNECTIONS = 16;
+
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+export interface LoadResult {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** A warm-up (cold handlers, connection setup), then the median of a few runs: runs on this machine vary by tens of percent. */
+export const load = async (url: string): Promise<LoadResult> => {
+  await autocannon({ url, connections: CONNECTIONS, duration: 2 });
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S }));
+  return {
+    reqPerSec: median(runs.map((r) => r.requests.average)),
+    p50: median(runs.map((r) => r.latency.p50)),
+    p99: median(runs.map((r) => r.latency.p99)),
+    errors: runs.reduce((n, r) => n + r.errors + r.non2xx, 0),
+  };
+};
+
+/** "Measured <date> on <cores> (<cpu>), Node <version>" */
+export const machineLine = () =>
+  `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}`;
+
+/** Replaces what lies between `<!-- bench:<name>:start -->` and `<!-- bench:<name>:end -->`. */
+export const writeDoc = (name: string, section: string) => {
+  const file = join(PROJECT_DIR, 'docs/benchmarks.md');
+  const doc = readFileSync(file, 'utf8');
+  const start = `<!-- bench:${name}:start -->`;
+  const end = `<!-- bench:${name}:end -->`;
+  const i = doc.indexOf(start);
+  const j = doc.indexOf(end);
+  if (i < 0 || j < 0) throw new Error(`docs/benchmarks.md lacks the ${start} ... ${end} markers`);
+  writeFileSync(file, `${doc.slice(0, i + start.length)}\n${section}\n${doc.slice(j)}`);
+};
