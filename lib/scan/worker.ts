@@ -67,7 +67,8 @@ export const runWorker = async (deps: WorkerDeps, payload: WorkerPayload, deadli
     const behind = order(s.phase) < order(cur!.value.phase);
     const next = behind ? { ...s, phase: cur!.value.phase!, processed: 0, total: 1, after: cur!.value.checkpoint?.after ?? null } : s;
     cur = await deps.jobs.save(cur!, advance(cur!.value, next, clock()));
-    await reporter.report(cur.value, s.processed, s.total);
+    // Clients saw this phase's numbers already; a resumed job reports again once it moves on.
+    if (!behind) await reporter.report(cur.value, s.processed, s.total);
   };
 
   try {
