@@ -3,7 +3,7 @@
 // a resumed job recomputes it and finds its own earlier writes already in place (unchanged),
 // which is what makes a rescan or a resume unable to duplicate anything.
 import { parseEpisode, parseMovie } from '../naming';
-import { titleColors } from '../media/mesh-gradient';
+import { titleColors, type Colors } from '../media/mesh-gradient';
 import type { DiscoveredFile } from '../scan/discover';
 import { episodeId, movieId, showId } from './ids';
 import type { CatalogItem, Change, EpisodeItem, FileRef, IndexEntry, MediaKind, MovieItem, ShowItem } from './model';
@@ -58,6 +58,9 @@ const sameFiles = (a: FileRef[] | undefined, b: FileRef[]) =>
 const inScope = (scope: string) => (relPath: string) => scope === '' || relPath.startsWith(`${scope}/`);
 const showKeyOf = (title: string, year: number | null) => `${nfc(title).toLowerCase()}\u0000${year ?? ''}`;
 
+// Colours are derived when an item is written (withColors); unchanged items keep theirs.
+const NO_COLORS: Colors = ['#000000', '#000000', '#000000', '#000000'];
+
 const titled = (title: string, year: number | null, tmdbId: number | null) => ({
   title: nfc(title),
   originalTitle: null,
@@ -67,9 +70,14 @@ const titled = (title: string, year: number | null, tmdbId: number | null) => ({
   rating: null,
   posterUrl: null,
   backdropUrl: null,
-  meshGradientColors: titleColors(title),
+  meshGradientColors: NO_COLORS,
   tmdbId,
 });
+
+const withColors = (item: CatalogItem): CatalogItem => (item.entity === 'episode' ? item : { ...item, meshGradientColors: titleColors(item.title) });
+
+/** Code-unit order: the same on every machine and far cheaper than a locale's collation. */
+const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The items the files on disk call for, by id, with the files each accounts for. */
 const desiredItems = (input: PlanInput) => {
@@ -89,7 +97,7 @@ const desiredItems = (input: PlanInput) => {
       const existing = items.get(id) as MovieItem | undefined;
       if (existing) {
         existing.files.push(ref(f, name.part));
-        existing.files.sort((a, b) => (a.part ?? 0) - (b.part ?? 0) || a.relPath.localeCompare(b.relPath));
+        existing.files.sort((a, b) => (a.part ?? 0) - (b.part ?? 0) || byCodeUnit(a.relPath, b.relPath));
       } else {
         items.set(id, { ...stamp(id), entity: 'movie', ...titled(name.title, name.year, name.tmdbId), files: [ref(f, name.part)] });
       }
@@ -132,7 +140,7 @@ export const planScan = (input: PlanInput): Plan => {
   };
 
   const ordered = [...items.values()].sort((a, b) =>
-    a.entity === 'tvshow' && b.entity !== 'tvshow' ? -1 : b.entity === 'tvshow' && a.entity !== 'tvshow' ? 1 : firstPath(a).localeCompare(firstPath(b)) || a.id.localeCompare(b.id),
+    a.entity === 'tvshow' && b.entity !== 'tvshow' ? -1 : b.entity === 'tvshow' && a.entity !== 'tvshow' ? 1 : byCodeUnit(firstPath(a), firstPath(b)) || byCodeUnit(a.id, b.id),
   );
   for (const item of ordered) {
     const before = known.get(item.id);
@@ -143,7 +151,7 @@ export const planScan = (input: PlanInput): Plan => {
       continue;
     }
     const change: Change = before ? 'updated' : 'added';
-    const written = before ? { ...item, addedAt: before.addedAt, lastChange: change } : item;
+    const written = withColors(before ? { ...item, addedAt: before.addedAt, lastChange: change } : item);
     writes.push({ item: written, change, files: newFiles(item) });
   }
 
