@@ -125,12 +125,42 @@ const desiredItems = (input: PlanInput) => {
   return { items, failed };
 };
 
+/**
+ * Index entries whose every file is on disk with the same size and mtime stay as they are,
+ * and their files are not read again: a rescan of an unchanged library parses nothing. A
+ * file is skipped only when every entry holding it is kept (a double episode has two).
+ */
+const keptEntries = (input: PlanInput) => {
+  const onDisk = new Map(input.files.map((f) => [f.relPath, f]));
+  const kept = new Map<string, IndexEntry>();
+  const holders = new Map<string, IndexEntry[]>();
+  for (const entry of input.index) {
+    if (entry.entity === 'tvshow' || !entry.files?.length) continue;
+    for (const f of entry.files) holders.set(f.relPath, [...(holders.get(f.relPath) ?? []), entry]);
+    const same = entry.files.every((f) => {
+      const disk = onDisk.get(f.relPath);
+      return disk !== undefined && disk.size === f.size && disk.mtimeMs === f.mtimeMs;
+    });
+    if (same) kept.set(entry.id, entry);
+  }
+  const keptPaths = () => new Set([...holders].filter(([, entries]) => entries.every((e) => kept.has(e.id))).map(([path]) => path));
+  return { kept, keptPaths };
+};
+
 export const planScan = (input: PlanInput): Plan => {
-  const { items, failed } = desiredItems(input);
+  const { kept, keptPaths } = keptEntries(input);
+  let skipped = keptPaths();
+  let { items, failed } = desiredItems({ ...input, files: input.files.filter((f) => !skipped.has(f.relPath)) });
+  // A kept movie that gained a part (or a name that now reads as a kept item) is read whole again.
+  for (let merged = [...items.keys()].filter((id) => kept.has(id)); merged.length; merged = [...items.keys()].filter((id) => kept.has(id))) {
+    merged.forEach((id) => kept.delete(id));
+    skipped = keptPaths();
+    ({ items, failed } = desiredItems({ ...input, files: input.files.filter((f) => !skipped.has(f.relPath)) }));
+  }
+
   const known = new Map(input.index.map((e) => [e.id, e]));
   const writes: PlannedWrite[] = [];
-  const carried = { added: 0, updated: 0 };
-  let unchangedFiles = 0;
+  let unchangedFiles = skipped.size;
   const counted = new Set<string>();
   const newFiles = (item: CatalogItem) => {
     if (item.entity === 'tvshow') return 0;
@@ -144,10 +174,8 @@ export const planScan = (input: PlanInput): Plan => {
   );
   for (const item of ordered) {
     const before = known.get(item.id);
-    const unchanged = before !== undefined && (item.entity === 'tvshow' || sameFiles(before.files, item.files));
-    if (unchanged) {
+    if (before !== undefined && (item.entity === 'tvshow' || sameFiles(before.files, item.files))) {
       unchangedFiles += newFiles(item);
-      if (before.lastJob === input.jobId && before.lastChange) carried[before.lastChange]++;
       continue;
     }
     const change: Change = before ? 'updated' : 'added';
@@ -159,7 +187,7 @@ export const planScan = (input: PlanInput): Plan => {
   const scoped = inScope(input.scope);
   const removals: IndexEntry[] = [];
   for (const entry of input.index) {
-    if (entry.entity === 'tvshow' || items.has(entry.id)) continue;
+    if (entry.entity === 'tvshow' || items.has(entry.id) || kept.has(entry.id)) continue;
     if ((entry.files ?? []).some((f) => scoped(f.relPath))) removals.push(entry);
   }
   const removed = new Set(removals.map((e) => e.id));
@@ -167,6 +195,13 @@ export const planScan = (input: PlanInput): Plan => {
   const showsWithEpisodes = new Set(after.flatMap((e) => (e.entity === 'episode' && e.showId ? [e.showId] : [])));
   for (const entry of input.index) {
     if (entry.entity === 'tvshow' && !showsWithEpisodes.has(entry.id)) removals.push(entry);
+  }
+
+  // Items this job wrote in an earlier run and that stay as they are: counted, not redone.
+  const carried = { added: 0, updated: 0 };
+  const redone = new Set([...writes.map((w) => w.item.id), ...removals.map((e) => e.id)]);
+  for (const entry of input.index) {
+    if (entry.lastJob === input.jobId && entry.lastChange && !redone.has(entry.id)) carried[entry.lastChange]++;
   }
 
   return { writes, removals, unchangedFiles, carried, failed, counts: countsOf(after, showsWithEpisodes) };

@@ -61,12 +61,14 @@ export const runWorker = async (deps: WorkerDeps, payload: WorkerPayload, deadli
   }
 
   const reporter = new ProgressReporter(deps.events);
-  const step = async (s: Advance) => {
+  const step = async (s: Advance, { persist = true } = {}) => {
     // A resumed job may already be past a phase it passes through again (discovery is redone):
     // it stays in its phase, and its progress never goes back.
     const behind = order(s.phase) < order(cur!.value.phase);
     const next = behind ? { ...s, phase: cur!.value.phase!, processed: 0, total: 1, after: cur!.value.checkpoint?.after ?? null } : s;
-    cur = await deps.jobs.save(cur!, advance(cur!.value, next, clock()));
+    const advanced = advance(cur!.value, next, clock());
+    // A step that did no work need not be saved: the next save carries it (same version read).
+    cur = persist ? await deps.jobs.save(cur!, advanced) : { value: advanced, version: cur!.version };
     // Clients saw this phase's numbers already; a resumed job reports again once it moves on.
     if (!behind) await reporter.report(cur.value, s.processed, s.total);
   };
@@ -105,7 +107,7 @@ export const runWorker = async (deps: WorkerDeps, payload: WorkerPayload, deadli
 const scan = async (
   deps: WorkerDeps,
   job: ScanJob,
-  step: (s: Advance) => Promise<void>,
+  step: (s: Advance, options?: { persist?: boolean }) => Promise<void>,
   outOfTime: () => boolean,
 ): Promise<'done' | 'handed-over'> => {
   const library = await deps.libraries.get(job.libraryId);
@@ -168,9 +170,10 @@ const scan = async (
     await step({ phase: 'analyzing', processed, total, counts });
   }
 
-  // Metadata and artwork come with the provider; until then these phases have nothing to do.
-  await step({ phase: 'metadata', processed: 0, total: 0, counts });
-  await step({ phase: 'artwork', processed: 0, total: 0, counts });
+  // Metadata and artwork come with the provider; until then these phases have nothing to do,
+  // and only their progress events go out.
+  await step({ phase: 'metadata', processed: 0, total: 0, counts }, { persist: false });
+  await step({ phase: 'artwork', processed: 0, total: 0, counts }, { persist: false });
   await step({ phase: 'finalizing', processed: 0, total: 1, counts });
   await deps.libraries.recordScan(library.id, plan.counts, new Date().toISOString());
   await deps.catalog.bumpVersion();

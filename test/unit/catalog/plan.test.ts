@@ -72,4 +72,32 @@ describe('scan plan', () => {
     assert.deepEqual(later.removals.map((e) => e.entity), ['episode', 'tvshow']);
     assert.equal(later.counts.tvShows, 1);
   });
+
+  it('does not read the names of unchanged files again', () => {
+    // An entry whose file is unchanged is kept under its id, whatever the name would parse to now.
+    const index: IndexEntry[] = [{ id: 'mv_kept', entity: 'movie', addedAt: 'then', files: [{ relPath: 'Heat (1995).mkv', size: 100, mtimeMs: 1, part: null }] }];
+    const plan = planScan(base({ files: [file('Heat (1995).mkv')], index }));
+    assert.deepEqual({ writes: plan.writes.length, removals: plan.removals.length, unchanged: plan.unchangedFiles }, { writes: 0, removals: 0, unchanged: 1 });
+    assert.equal(plan.counts.movies, 1);
+  });
+
+  it('a stacked movie that gains a part is written with all its parts', () => {
+    const two = [file('Kill Bill (2003)/Kill Bill (2003) - cd1.avi'), file('Kill Bill (2003)/Kill Bill (2003) - cd2.avi')];
+    const first = planScan(base({ files: two }));
+    const three = planScan(base({ files: [...two, file('Kill Bill (2003)/Kill Bill (2003) - cd3.avi')], index: indexOf(first.writes.map((w) => w.item)), jobId: 'job2' }));
+    assert.equal(three.writes.length, 1);
+    assert.deepEqual((three.writes[0]!.item as any).files.map((f: any) => f.part), [1, 2, 3]);
+    assert.equal(three.writes[0]!.change, 'updated');
+    assert.equal(three.writes[0]!.files + three.unchangedFiles, 3);
+  });
+
+  it('a double episode file is kept whole or rewritten whole', () => {
+    const files = [file('Show/Season 1/Show.S01E01-E02.mkv')];
+    const first = planScan(base({ mediaType: 'tvshow', files }));
+    const index = indexOf(first.writes.map((w) => w.item));
+    assert.equal(planScan(base({ mediaType: 'tvshow', files, index, jobId: 'job2' })).writes.length, 0);
+    const changed = planScan(base({ mediaType: 'tvshow', files: [file('Show/Season 1/Show.S01E01-E02.mkv', 999)], index, jobId: 'job2' }));
+    assert.deepEqual(changed.writes.map((w) => w.change), ['updated', 'updated']);
+    assert.equal(changed.writes.reduce((n, w) => n + w.files, 0), 1);
+  });
 });
