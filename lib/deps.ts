@@ -7,6 +7,7 @@ import { DynamoConnectionStore } from './events/connections';
 import { Publisher } from './events/publisher';
 import { publisherSink } from './events/sink';
 import { DynamoCatalogStore } from './catalog/store';
+import { DynamoManifestStore } from './catalog/manifest';
 import { DynamoLibraryStore } from './library/store';
 import { DynamoScanJobStore } from './scan/job-store';
 import { lambdaInvoker } from './scan/invoker';
@@ -29,12 +30,14 @@ export const eventPublisher = (): Publisher => {
 };
 
 export const catalogStore = new DynamoCatalogStore(db);
+export const manifestStore = new DynamoManifestStore(db);
 export const libraryStore = new DynamoLibraryStore(db);
 export const jobStore = new DynamoScanJobStore(db);
 
 /** Everything the library, scan and catalogue services need. */
 export const services: ScanDeps = {
   catalog: catalogStore,
+  manifests: manifestStore,
   libraries: libraryStore,
   jobs: jobStore,
   events: publisherSink(eventPublisher, rootLogger),

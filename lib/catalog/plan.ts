@@ -47,6 +47,8 @@ export interface Plan {
   failed: { relPath: string; reason: string }[];
   /** The library once the plan is applied. */
   counts: LibraryCounts;
+  /** The library's index once the plan is applied (for its manifest). */
+  index: IndexEntry[];
 }
 
 const nfc = (s: string) => s.normalize('NFC');
@@ -204,8 +206,19 @@ export const planScan = (input: PlanInput): Plan => {
     if (entry.lastJob === input.jobId && entry.lastChange && !redone.has(entry.id)) carried[entry.lastChange]++;
   }
 
-  return { writes, removals, unchangedFiles, carried, failed, counts: countsOf(after, showsWithEpisodes) };
+  const finalIndex = [...input.index.filter((e) => !redone.has(e.id)), ...writes.map((w) => toEntry(w.item))];
+  return { writes, removals, unchangedFiles, carried, failed, counts: countsOf(after, showsWithEpisodes), index: finalIndex };
 };
+
+const toEntry = (item: CatalogItem): IndexEntry => ({
+  id: item.id,
+  entity: item.entity,
+  addedAt: item.addedAt,
+  lastJob: item.lastJob,
+  lastChange: item.lastChange,
+  ...(item.entity === 'tvshow' ? {} : { files: item.files }),
+  ...(item.entity === 'episode' ? { showId: item.showId, seasonNumber: item.seasonNumber } : {}),
+});
 
 const firstPath = (item: CatalogItem) => (item.entity === 'tvshow' ? '' : item.files[0]?.relPath ?? '');
 

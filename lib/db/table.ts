@@ -19,6 +19,7 @@
 //   episodes of a show in order .............. Query gsi1  gsi1pk=show#<showId>  gsi1sk=<season>#<episode>#<id>
 //   the index of a library (rescans, removals, Query gsi2  gsi2pk=lib#<libraryId>  gsi2sk=<entity>#<id>
 //     deletion, stats)                         (projects only what a rescan compares: files, sizes, mtimes)
+//   a library's index as of its last scan .... Query    pk=manifest#<libraryId>  sk=part#<jobId>#<n> (gzipped parts)
 //   catalogue version stamp (search cache) ... GetItem  pk=catalog          sk=version
 //   (later issues add: provider cache.)
 //
@@ -58,6 +59,11 @@ export const keys = {
   libraryMember: (libraryId: string, entity: string, id: string) => ({ gsi2pk: `lib#${libraryId}`, gsi2sk: `${entity}#${id}` }),
   libraryIndex: (libraryId: string) => ({ index: 'gsi2', pk: `lib#${libraryId}` }),
   catalogVersion: (): Key => ({ pk: 'catalog', sk: 'version' }),
+  manifestParts: (libraryId: string) => ({ pk: `manifest#${libraryId}` }),
+  manifestPart: (libraryId: string, jobId: string, part: number): Key => ({
+    pk: `manifest#${libraryId}`,
+    sk: `part#${jobId}#${String(part).padStart(4, '0')}`,
+  }),
 } as const;
 
 /** Seconds since the epoch, as DynamoDB's TTL attribute wants. */

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import type { Static } from '@sinclair/typebox';
 import type { Library as LibraryView, LibraryStats } from '../api/schemas';
+import type { DynamoManifestStore } from '../catalog/manifest';
 import type { DynamoCatalogStore } from '../catalog/store';
 import type { MediaKind } from '../catalog/model';
 import { libraryExists, mediaTypeMismatch, notFound, pathNotUsable, scanAlreadyRunning } from '../errors';
@@ -15,6 +16,7 @@ import { EMPTY_COUNTS, type DynamoLibraryStore, type Library } from './store';
 export interface LibraryDeps {
   libraries: DynamoLibraryStore;
   catalog: DynamoCatalogStore;
+  manifests: DynamoManifestStore;
   jobs: ScanJobStore;
   events: EventSink;
 }
@@ -108,6 +110,7 @@ export const deleteLibrary = async (deps: LibraryDeps, id: string): Promise<void
   // Items first: a delete cut short leaves the library in place, and deleting again finishes it.
   const entries = await deps.catalog.index(id);
   await deps.catalog.remove(entries.map((e) => e.id));
+  await deps.manifests.drop(id);
   await deps.libraries.remove(library);
   await deps.catalog.bumpVersion();
   await deps.events.emit({ type: 'library:deleted', libraryId: id });

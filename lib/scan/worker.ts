@@ -103,6 +103,17 @@ export const runWorker = async (deps: WorkerDeps, payload: WorkerPayload, deadli
   }
 };
 
+/** The library's index: its manifest when a whole one is there, else one item per file. */
+const readIndex = async (deps: WorkerDeps, libraryId: string, log: Log) => {
+  try {
+    const index = await deps.manifests.read(libraryId);
+    if (index) return { index, fromManifest: true };
+  } catch (err) {
+    log.warn({ err, libraryId }, 'library manifest unreadable; reading the index');
+  }
+  return { index: await deps.catalog.index(libraryId), fromManifest: false };
+};
+
 /** The phases of one job; 'handed-over' when the slice ended first (the checkpoint is saved). */
 const scan = async (
   deps: WorkerDeps,
@@ -122,9 +133,9 @@ const scan = async (
   // The library's index is read meanwhile (one reads the disk, the other the database).
   await step({ phase: 'discovering', processed: 0, total: 0 });
   const timing = { startedAt: Date.now(), discoveredMs: 0, indexedMs: 0, plannedMs: 0 };
-  const [found, index] = await Promise.all([
+  const [found, { index, fromManifest }] = await Promise.all([
     discover(job.path).finally(() => (timing.discoveredMs = Date.now() - timing.startedAt)),
-    deps.catalog.index(library.id).finally(() => (timing.indexedMs = Date.now() - timing.startedAt)),
+    readIndex(deps, library.id, deps.log).finally(() => (timing.indexedMs = Date.now() - timing.startedAt)),
   ]);
   const files = scope ? found.map((f) => ({ ...f, relPath: `${scope}/${f.relPath}` })) : found;
   const total = files.length;
@@ -137,7 +148,10 @@ const scan = async (
     scope: scope ?? '', files, index,
   });
   timing.plannedMs = Date.now() - timing.startedAt;
-  deps.log.info({ jobId: job.jobId, ...timing, files: total, indexed: index.length, writes: plan.writes.length, removals: plan.removals.length }, 'scan planned');
+  deps.log.info({ jobId: job.jobId, ...timing, files: total, indexed: index.length, fromManifest, writes: plan.writes.length, removals: plan.removals.length }, 'scan planned');
+  // The manifest stops being the truth as soon as anything is written: drop it first.
+  const changing = plan.writes.length > 0 || plan.removals.length > 0;
+  if (changing) await deps.manifests.drop(library.id);
   for (const f of plan.failed) deps.log.warn({ jobId: job.jobId, file: f.relPath, reason: f.reason }, 'file not understood; skipped');
   let processed = plan.unchangedFiles + plan.failed.length;
   // Items an earlier run of this job wrote are in the index now: count them, don't redo them.
@@ -175,6 +189,7 @@ const scan = async (
   await step({ phase: 'metadata', processed: 0, total: 0, counts }, { persist: false });
   await step({ phase: 'artwork', processed: 0, total: 0, counts }, { persist: false });
   await step({ phase: 'finalizing', processed: 0, total: 1, counts });
+  if (changing || !fromManifest) await deps.manifests.write(library.id, job.jobId, plan.index);
   await deps.libraries.recordScan(library.id, plan.counts, new Date().toISOString());
   await deps.catalog.bumpVersion();
   return 'done';
