@@ -6,7 +6,7 @@ import { parseEpisode, parseMovie } from '../naming';
 import { titleColors, type Colors } from '../media/mesh-gradient';
 import type { DiscoveredFile } from '../scan/discover';
 import { episodeId, movieId, showId } from './ids';
-import type { CatalogItem, Change, EpisodeItem, FileRef, IndexEntry, MediaKind, MovieItem, ShowItem } from './model';
+import type { CatalogItem, Change, EpisodeItem, FileRef, IndexEntry, MediaKind, MovieItem } from './model';
 
 export interface PlanInput {
   libraryId: string;

@@ -9,7 +9,6 @@ import { AppError } from '../errors';
 import type { LibraryDeps } from '../library/service';
 import { within } from '../library/paths';
 import type { Log } from '../log';
-import type { Versioned } from '../settings/store';
 import { discover } from './discover';
 import type { WorkerInvoker, WorkerPayload } from './invoker';
 import { advance, complete, fail, isFinished, PHASES, start, type Advance, type JobCounts, type ScanJob, type ScanPhase } from './job';

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import fc from 'fast-check';
 import { DEFAULT_LIMIT, SearchIndex, type SearchOptions, type Searchable } from '../../../lib/search';
 
 const ADDED = '2024-05-01T10:00:00.000Z';
