@@ -8,9 +8,11 @@ import { Agent, createServer, type ClientRequest, type IncomingMessage, type Ser
 import type { Duplex } from 'node:stream';
 import { createProxyServer } from 'http-proxy-3';
 import { matchRoute } from '../lib/api/operations';
-import { AppError, bodyTooLarge, dependencyUnavailable, routeNotFound, serviceStarting } from '../lib/errors';
+import { AppError, bodyTooLarge, dependencyUnavailable, notFound, routeNotFound, serviceStarting } from '../lib/errors';
 import { problemHeaders, toProblem } from '../lib/http/problem';
 import type { Log } from '../lib/log';
+import { FORWARDED_RANGE_HEADER } from '../lib/stream/send-file';
+import { relayOrSendFile } from './send-file';
 
 export const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 export const WS_PATH = '/ws';
@@ -84,14 +86,24 @@ export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const proxy = createProxyServer({ agent, proxyTimeout: 60_000 });
 
-  proxy.on('proxyReq', (proxyReq, req) => inFlight.set(req as IncomingMessage, proxyReq));
-  proxy.on('error', (err, req, resOrSocket) => {
-    if (refused.has(req as IncomingMessage)) return; // we cut it off ourselves and answered already
-    opts.log.warn({ err, path: pathOf(req as IncomingMessage) }, 'front door could not reach the service');
-    if (resOrSocket && 'writeHead' in resOrSocket) {
-      sendProblem(req as IncomingMessage, resOrSocket as ServerResponse, dependencyUnavailable('API service', err));
-    } else (resOrSocket as Duplex | undefined)?.destroy();
-  });
+  // Stream answers are read by the front door itself: a handler may name a file to send.
+  const fileProxy = createProxyServer({ agent, proxyTimeout: 60_000, selfHandleResponse: true });
+  fileProxy.on('proxyRes', (proxyRes, req, res) =>
+    relayOrSendFile(proxyRes, req as IncomingMessage, res as ServerResponse, opts.log, () =>
+      sendProblem(req as IncomingMessage, res as ServerResponse, notFound(`Media ${pathOf(req as IncomingMessage).split('/').pop()}`)),
+    ),
+  );
+
+  for (const p of [proxy, fileProxy]) {
+    p.on('proxyReq', (proxyReq, req) => inFlight.set(req as IncomingMessage, proxyReq));
+    p.on('error', (err, req, resOrSocket) => {
+      if (refused.has(req as IncomingMessage)) return; // we cut it off ourselves and answered already
+      opts.log.warn({ err, path: pathOf(req as IncomingMessage) }, 'front door could not reach the service');
+      if (resOrSocket && 'writeHead' in resOrSocket) {
+        sendProblem(req as IncomingMessage, resOrSocket as ServerResponse, dependencyUnavailable('API service', err));
+      } else (resOrSocket as Duplex | undefined)?.destroy();
+    });
+  }
 
   const server = createServer((req, res) => {
     const path = pathOf(req);
@@ -100,7 +112,8 @@ export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
       res.writeHead(426, { Upgrade: 'websocket', Connection: 'Upgrade', 'Content-Type': 'text/plain', 'X-Request-Id': randomUUID() });
       return void res.end('Upgrade to a WebSocket to use /ws\n');
     }
-    if (matchRoute(req.method ?? 'GET', path).kind === 'none') return sendProblem(req, res, routeNotFound(req.method ?? 'GET', path));
+    const route = matchRoute(req.method ?? 'GET', path);
+    if (route.kind === 'none') return sendProblem(req, res, routeNotFound(req.method ?? 'GET', path));
     if (!ready) return sendProblem(req, res, serviceStarting());
 
     const declared = Number(req.headers['content-length'] ?? 0);
@@ -115,7 +128,13 @@ export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
       req.on('data', count);
     }
     setForwarded(req);
-    proxy.web(req, res, { target: opts.httpTarget });
+    const streams = route.kind === 'found' && (route.op.id === 'stream' || route.op.id === 'streamHead');
+    if (streams) {
+      delete req.headers[FORWARDED_RANGE_HEADER];
+      if (req.headers.range !== undefined) req.headers[FORWARDED_RANGE_HEADER] = req.headers.range;
+      delete req.headers.range;
+    }
+    (streams ? fileProxy : proxy).web(req, res, { target: opts.httpTarget });
   });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {

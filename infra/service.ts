@@ -175,6 +175,7 @@ export const startService = async (signal: AbortSignal = new AbortController().s
       TABLE_NAME: config.db.tableName,
       WS_MANAGEMENT_ENDPOINT: `http://127.0.0.1:${wsPort}`,
       LAMBDA_ENDPOINT: state.lambdaEndpoint,
+      STREAM_DELIVERY: 'front-door',
       SERVICE_STARTED_AT: String(Date.now()),
       ESBUILD_WORK_FOLDER: relative(PROJECT_DIR, join(dataDir, '.build')),
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',

@@ -84,6 +84,12 @@ export const config = Object.freeze({
   offlineMode: oneOf('OFFLINE_MODE', ['in-process', 'worker-threads'] as const, 'in-process'),
   /** Where WebSocket messages are posted (API Gateway management API, or offline's WebSocket port). */
   wsManagementEndpoint: url('WS_MANAGEMENT_ENDPOINT'),
+  /**
+   * How stream bytes leave: `inline` in the response (Lambda alone: 4 MiB at most), or
+   * `front-door`, where the handler names the file and byte range and the local front door
+   * sends them itself (the runner sets this).
+   */
+  streamDelivery: oneOf('STREAM_DELIVERY', ['inline', 'front-door'] as const, 'inline'),
   scan: Object.freeze({
     /** Offline's Lambda port locally; unset in the cloud (the SDK's own endpoint). */
     lambdaEndpoint: url('LAMBDA_ENDPOINT'),

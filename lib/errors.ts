@@ -33,6 +33,7 @@ export const PROBLEMS = {
   'scan-already-running': [409, 'A scan of that library is already running'],
   'library-exists': [409, 'A library already covers that path'],
   'body-too-large': [413, 'Request body too large'],
+  'range-not-satisfiable': [416, 'Range not satisfiable'],
   'unsupported-media-type': [415, 'Unsupported media type'],
   'path-not-usable': [422, 'The path cannot be used'],
   'media-type-mismatch': [422, 'The media type does not match the library'],
@@ -78,6 +79,8 @@ export const unsupportedMediaType = (got: string) =>
   problem('unsupported-media-type', `Expected an application/json body, got ${got || 'no content type'}`);
 export const rateLimited = (retryAfterSeconds: number) =>
   Object.assign(problem('rate-limited', `Rate limit reached; retry in ${retryAfterSeconds} s`), { retryAfterSeconds });
+export const rangeNotSatisfiable = (size: number) =>
+  Object.assign(problem('range-not-satisfiable', `The requested range is outside the file (${size} bytes)`), { contentRange: `bytes */${size}` });
 export const notImplemented = (operation: string) =>
   problem('not-implemented', `${operation} is part of the API but not available in this version yet`);
 export const dependencyUnavailable = (dependency: string, cause?: unknown) =>

@@ -66,15 +66,15 @@ export const operations = {
     success: { status: 200, description: 'The show', schema: S.ShowDetail },
   }),
   stream: op({
-    id: 'stream', method: 'GET', path: '/api/v1/stream/{mediaId}', tag: 'stream', counted: false, implemented: false,
+    id: 'stream', method: 'GET', path: '/api/v1/stream/{mediaId}', tag: 'stream', counted: false, implemented: true,
     summary: "A movie's or episode's file bytes, with HTTP range support",
-    description: 'Single ranges per RFC 9110 (206 with Content-Range); If-Range, ETag, If-None-Match (304). 416 carries Content-Range: bytes */SIZE.',
-    params: pathParams(['mediaId']), errors: [304, 404, 416],
+    description: 'One range per request (RFC 9110): `bytes=a-b`, `bytes=a-`, `bytes=-n` answer 206 with Content-Range; when several ranges are asked for, the first is answered. A malformed Range header or another unit is ignored (200, the whole file). If-Range with the ETag or Last-Modified of another version gives the whole file. If-None-Match (or If-Modified-Since) with the current version gives 304. A range outside the file: 416 with `Content-Range: bytes */SIZE`. A stacked movie streams part 1 unless `part` names another. Not counted by the rate limit.',
+    params: pathParams(['mediaId']), query: S.StreamQuery, errors: [304, 404, 416],
     success: { status: 200, description: 'The whole file, or 206 with one range', contentType: 'application/octet-stream' },
   }),
   streamHead: op({
-    id: 'streamHead', method: 'HEAD', path: '/api/v1/stream/{mediaId}', tag: 'stream', counted: false, implemented: false,
-    summary: 'Headers of the stream: size, type, ETag', params: pathParams(['mediaId']), errors: [404],
+    id: 'streamHead', method: 'HEAD', path: '/api/v1/stream/{mediaId}', tag: 'stream', counted: false, implemented: true,
+    summary: 'Headers of the stream: size, type, ETag', params: pathParams(['mediaId']), query: S.StreamQuery, errors: [304, 404, 416],
     success: { status: 200, description: 'Headers only' },
   }),
   startScan: op({

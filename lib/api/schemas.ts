@@ -258,6 +258,10 @@ export const SearchQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+export const StreamQuery = Type.Object(
+  { part: Type.Optional(Type.Integer({ minimum: 1, maximum: 99, default: 1, description: 'The part of a stacked movie (cd2 ...); 1 by default' })) },
+  { additionalProperties: false },
+);
 export const JobsQuery = Type.Object({ status: Type.Optional(JobStatus) }, { additionalProperties: false });
 export const ArtworkQuery = Type.Object(
   { w: Type.Optional(Type.Integer({ minimum: 16, maximum: 4096 })) },

@@ -33,9 +33,10 @@ export const toProblem = (err: unknown, instance: string, requestId: string): Pr
 export const problemHeaders = (err: unknown): Record<string, string> => {
   const headers: Record<string, string> = { 'Content-Type': PROBLEM_CONTENT_TYPE, 'Cache-Control': 'no-store' };
   if (err instanceof AppError) {
-    const extra = err as AppError & { retryAfterSeconds?: number; allowed?: string[] };
+    const extra = err as AppError & { retryAfterSeconds?: number; allowed?: string[]; contentRange?: string };
     if (extra.retryAfterSeconds !== undefined) headers['Retry-After'] = String(extra.retryAfterSeconds);
     if (extra.allowed) headers['Allow'] = extra.allowed.join(', ');
+    if (extra.contentRange) headers['Content-Range'] = extra.contentRange;
   }
   return headers;
 };

@@ -1,6 +1,7 @@
 // Each function's exported handler, called as Lambda calls it, with its sample event from
 // events/ (the same files `npm run invoke` uses) against the test run's database.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { handler as fallback } from '../../functions/http/fallback';
 import { handler as health } from '../../functions/health/get';
@@ -15,6 +16,7 @@ import * as library from '../../functions/library/api';
 import * as scans from '../../functions/scan/api';
 import * as catalog from '../../functions/catalog/api';
 import { handler as search } from '../../functions/search/get';
+import * as stream from '../../functions/stream/get';
 import { handler as scanWorker } from '../../functions/scan/worker';
 import { rawHttp } from '../../lib/http/stack';
 import { makeTree, waitForJob } from '../support/media';
@@ -133,5 +135,34 @@ describe('handlers with their sample events', () => {
     }
     assert.equal((await run(catalog.getMovie, 'getMovie')).statusCode, 404);
     assert.equal((await run(catalog.getShow, 'getShow')).statusCode, 404);
+  });
+
+  it('the stream function alone answers its bytes in the response, at most 4 MiB each', async () => {
+    const size = 5 * 1024 * 1024 + 7;
+    const bytes = Buffer.alloc(size, 0);
+    for (let i = 0; i < size; i += 4096) bytes[i] = (i / 4096) & 0xff;
+    const dir = tempDir('handler-stream');
+    (await import('node:fs')).writeFileSync(join(dir, 'Inline Stream (2001).mp4'), bytes);
+    const job = await waitForJob(JSON.parse((await run(scans.start, 'startScan', (e) => (e.body = JSON.stringify({ path: dir, mediaType: 'movie' })))).body!).data.jobId);
+    const movie = JSON.parse((await run(catalog.listMovies, 'listMovies', (e) => (e.queryStringParameters = { limit: '100' }))).body!).data.find((m: any) => m.title === 'Inline Stream');
+    assert.equal(job.counts.added, 1);
+    const withId = (range?: string) => (e: any) => {
+      e.pathParameters.mediaId = movie.id;
+      if (range) e.headers.range = range;
+      else delete e.headers.range;
+    };
+    const ranged = await run(stream.handler, 'stream', withId('bytes=100-199'));
+    assert.equal(ranged.statusCode, 206);
+    assert.ok(Buffer.from(ranged.body!, 'base64').equals(bytes.subarray(100, 200)));
+    // No range on a file over 4 MiB: the first 4 MiB as a 206 the player continues from.
+    const whole = await run(stream.handler, 'stream', withId());
+    assert.equal(whole.statusCode, 206);
+    assert.equal(whole.headers!['Content-Range'], `bytes 0-${4 * 1024 * 1024 - 1}/${size}`);
+    assert.ok(Buffer.from(whole.body!, 'base64').equals(bytes.subarray(0, 4 * 1024 * 1024)));
+    const head = await run(stream.head, 'streamHead', withId());
+    assert.equal(head.statusCode, 200);
+    assert.equal(head.headers!['Content-Length'], String(size));
+    assert.equal(head.body, '');
+    assert.equal((await run(stream.handler, 'stream')).statusCode, 404);
   });
 });

@@ -1,0 +1,66 @@
+// From a media id to the file to send: the id is the only input, the path comes from the
+// catalogue, and the file must still be there, inside its library's folder once symlinks are
+// resolved. Anything else is a 404 that says no more than "not found".
+import { realpath, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { lookup } from 'mime-types';
+import { containerOf } from '../catalog/model';
+import type { DynamoCatalogStore } from '../catalog/store';
+import { notFound } from '../errors';
+import { within } from '../library/paths';
+import type { DynamoLibraryStore } from '../library/store';
+
+export interface StreamTarget {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  contentType: string;
+  /** Strong: size and mtime, so If-Range can trust it. */
+  etag: string;
+  lastModified: string;
+}
+
+// Containers mime-types does not know, or knows under another name than players expect.
+const CONTAINER_TYPES: Record<string, string> = {
+  mkv: 'video/x-matroska',
+  ts: 'video/mp2t',
+  m2ts: 'video/mp2t',
+  mts: 'video/mp2t',
+  wmv: 'video/x-ms-wmv',
+  avi: 'video/x-msvideo',
+};
+
+export const contentTypeOf = (relPath: string) => {
+  const ext = containerOf(relPath) ?? '';
+  return CONTAINER_TYPES[ext] || lookup(ext) || 'application/octet-stream';
+};
+
+export const resolveStream = async (
+  deps: { catalog: DynamoCatalogStore; libraries: DynamoLibraryStore },
+  mediaId: string,
+  part = 1,
+): Promise<StreamTarget> => {
+  const gone = () => notFound(`Media ${mediaId}${part > 1 ? ` part ${part}` : ''}`);
+  const item = await deps.catalog.get(mediaId);
+  if (!item || item.entity === 'tvshow') throw gone();
+  const file = item.files[part - 1];
+  if (!file) throw gone();
+  const library = await deps.libraries.get(item.libraryId);
+  if (!library) throw gone();
+  try {
+    const [root, path] = await Promise.all([realpath(library.path), realpath(join(library.path, file.relPath))]);
+    if (within(root, path) === undefined) throw gone();
+    const info = await stat(path);
+    if (!info.isFile()) throw gone();
+    return {
+      path,
+      size: info.size,
+      mtimeMs: info.mtimeMs,
+      contentType: contentTypeOf(file.relPath),
+      etag: `"${info.size.toString(16)}-${Math.trunc(info.mtimeMs).toString(16)}"`,
+      lastModified: new Date(Math.trunc(info.mtimeMs / 1000) * 1000).toUTCString(),
+    };
+  } catch {
+    throw gone();
+  }
+};
