@@ -2,16 +2,16 @@
 // stack (front door -> serverless-offline -> Middy -> DynamoDB Local) against a bare
 // node:http server answering the same JSON in the same run, plus the RSS of every process
 // under that load, for both ways offline can run handlers; then the catalogue part
-// (bench/catalog.ts). Writes docs/benchmarks.md. `tsx bench/run.ts runtime` or
-// `tsx bench/run.ts catalog` runs one part only.
+// (bench/catalog.ts) and the streaming part (bench/stream.ts). Writes docs/benchmarks.md.
+// `tsx bench/run.ts runtime|catalog|stream` runs one part only.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { freePort } from '../infra/ports';
 import { startInstance, type Instance } from '../test/support/instance';
 import { runCatalog } from './catalog';
-import { CONNECTIONS, DURATION_S, load, machineLine, RUNS, writeDoc } from './support';
+import { runStream } from './stream';
+import { CONNECTIONS, DURATION_S, load, machineLine, RUNS, sampleRss, writeDoc } from './support';
 
 interface Row {
   target: string;
@@ -23,30 +23,6 @@ interface Row {
   rss: Record<string, number>;
 }
 
-const rssMiB = (pid: number) => {
-  try {
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-    return Math.round(kb / 1024);
-  } catch {
-    return 0;
-  }
-};
-
-/** Peak RSS of each named process while `work` runs. */
-const sampleRss = async <T>(pids: Record<string, number>, work: () => Promise<T>) => {
-  const peak: Record<string, number> = {};
-  const sample = () => {
-    for (const [name, pid] of Object.entries(pids)) peak[name] = Math.max(peak[name] ?? 0, rssMiB(pid));
-  };
-  const timer = setInterval(sample, 200);
-  try {
-    const result = await work();
-    sample();
-    return { result, peak };
-  } finally {
-    clearInterval(timer);
-  }
-};
 
 const measure = async (target: string, mode: string, url: string, pids: Record<string, number>): Promise<Row> => {
   const { result, peak } = await sampleRss({ bench: process.pid, ...pids }, () => load(url));
@@ -114,13 +90,14 @@ const runRuntime = async () => {
   writeDoc('runtime', section);
 };
 
-const PARTS = ['runtime', 'catalog'] as const;
+const PARTS = ['runtime', 'catalog', 'stream'] as const;
 
 const main = async () => {
   const only = process.argv[2];
   if (only !== undefined && !(PARTS as readonly string[]).includes(only)) throw new Error(`unknown part "${only}": one of ${PARTS.join(', ')}, or none for both`);
   if (only === undefined || only === 'runtime') await runRuntime();
   if (only === undefined || only === 'catalog') await runCatalog();
+  if (only === undefined || only === 'stream') await runStream();
 };
 
 main().catch((err) => {

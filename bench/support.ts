@@ -47,3 +47,36 @@ export const writeDoc = (name: string, section: string) => {
   if (i < 0 || j < 0) throw new Error(`docs/benchmarks.md lacks the ${start} ... ${end} markers`);
   writeFileSync(file, `${doc.slice(0, i + start.length)}\n${section}\n${doc.slice(j)}`);
 };
+
+export const rssMiB = (pid: number) => {
+  try {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    return Math.round(kb / 1024);
+  } catch {
+    return 0;
+  }
+};
+
+/** Peak RSS of each named process while `work` runs (and the first and last samples, to see growth). */
+export const sampleRss = async <T>(pids: Record<string, number>, work: () => Promise<T>) => {
+  const peak: Record<string, number> = {};
+  const first: Record<string, number> = {};
+  const last: Record<string, number> = {};
+  const sample = () => {
+    for (const [name, pid] of Object.entries(pids)) {
+      const now = rssMiB(pid);
+      first[name] ??= now;
+      last[name] = now;
+      peak[name] = Math.max(peak[name] ?? 0, now);
+    }
+  };
+  sample();
+  const timer = setInterval(sample, 200);
+  try {
+    const result = await work();
+    sample();
+    return { result, peak, first, last };
+  } finally {
+    clearInterval(timer);
+  }
+};

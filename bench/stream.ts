@@ -1,0 +1,173 @@
+// The streaming part of `npm run bench` (`tsx bench/run.ts stream` alone): a 1 GiB file read
+// through the product's stream URL in 4 MiB ranges (one reader, then four at once) against
+// nginx serving the same file in the same run, the time to first byte of a seek, and the RSS
+// of every process while the bytes flow. Needs Debian's nginx (`apt-get install nginx-light`).
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, openSync, closeSync, writeSync, writeFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { freePort } from '../infra/ports';
+import { stopGroup } from '../infra/managed-process';
+import { startInstance } from '../test/support/instance';
+import { machineLine, median, sampleRss, writeDoc } from './support';
+
+const FILE_BYTES = Number(process.env.BENCH_STREAM_BYTES ?? 1024 ** 3);
+const RANGE_BYTES = 4 * 1024 * 1024;
+const SEEKS = 200;
+const RUNS = 3;
+const TARGET_RATIO = 0.5;
+const TTFB_TARGET_MS = 50;
+
+const say = (line: string) => process.stdout.write(`[stream] ${line}\n`);
+const mbps = (bytes: number, ms: number) => bytes / 1e6 / (ms / 1000);
+
+/** One ranged GET on a keep-alive agent: bytes received and time to the first byte. */
+const get = (agent: Agent, url: string, range: string) =>
+  new Promise<{ bytes: number; ttfbMs: number }>((resolve, reject) => {
+    const t0 = performance.now();
+    let ttfbMs = -1;
+    let bytes = 0;
+    const req = request(url, { agent, headers: { Range: range } }, (res) => {
+      if (res.statusCode !== 206) reject(new Error(`${url} ${range}: ${res.statusCode}`));
+      res.on('data', (chunk: Buffer) => {
+        if (ttfbMs < 0) ttfbMs = performance.now() - t0;
+        bytes += chunk.length;
+      });
+      res.on('end', () => resolve({ bytes, ttfbMs }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+
+/** The whole file in RANGE_BYTES ranges, one after the other on one connection. */
+const sequential = async (url: string) => {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  let bytes = 0;
+  for (let start = 0; start < FILE_BYTES; start += RANGE_BYTES) {
+    bytes += (await get(agent, url, `bytes=${start}-${Math.min(FILE_BYTES, start + RANGE_BYTES) - 1}`)).bytes;
+  }
+  agent.destroy();
+  if (bytes !== FILE_BYTES) throw new Error(`${url}: read ${bytes} of ${FILE_BYTES} bytes`);
+  return bytes;
+};
+
+const throughput = async (url: string, readers: number) => {
+  const runs: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    const bytes = (await Promise.all(Array.from({ length: readers }, () => sequential(url)))).reduce((a, b) => a + b, 0);
+    runs.push(mbps(bytes, performance.now() - t0));
+  }
+  return median(runs);
+};
+
+const seeks = async (url: string) => {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const times: number[] = [];
+  for (let i = 0; i < SEEKS; i++) {
+    const start = Math.floor(Math.random() * (FILE_BYTES - 65_536));
+    times.push((await get(agent, url, `bytes=${start}-${start + 65_535}`)).ttfbMs);
+  }
+  agent.destroy();
+  times.sort((a, b) => a - b);
+  return { p50: times[Math.floor(SEEKS * 0.5)]!, p99: times[Math.floor(SEEKS * 0.99)]! };
+};
+
+const writeFile = (path: string) => {
+  const block = randomBytes(RANGE_BYTES);
+  const fd = openSync(path, 'w');
+  for (let written = 0; written < FILE_BYTES; written += RANGE_BYTES) writeSync(fd, block, 0, Math.min(RANGE_BYTES, FILE_BYTES - written));
+  closeSync(fd);
+};
+
+const startNginx = async (root: string) => {
+  const port = await freePort();
+  const prefix = mkdtempSync(join(tmpdir(), 'mls-bench-nginx-'));
+  writeFileSync(
+    join(prefix, 'nginx.conf'),
+    `user root; worker_processes 1; daemon off; pid ${prefix}/nginx.pid; error_log ${prefix}/error.log;
+events { worker_connections 256; }
+http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000;
+  server { listen 127.0.0.1:${port}; root ${root}; location / { } } }
+`,
+  );
+  const child = spawn('nginx', ['-p', prefix, '-c', join(prefix, 'nginx.conf')], { stdio: 'ignore', detached: true });
+  await new Promise((r) => setTimeout(r, 500));
+  return { port, child, prefix };
+};
+
+export const runStream = async () => {
+  try {
+    execFileSync('nginx', ['-v'], { stdio: 'ignore' });
+  } catch {
+    throw new Error('the streaming bench compares with nginx: apt-get install nginx-light');
+  }
+  const root = mkdtempSync(join(tmpdir(), 'mls-bench-stream-'));
+  chmodSync(root, 0o755);
+  const name = 'Bench Stream (2020).mkv';
+  say(`writing a ${FILE_BYTES} byte file`);
+  writeFile(join(root, name));
+  const instance = await startInstance({ env: { RATE_LIMIT_MAX: '1000000000', TMDB_API_KEY: '' } });
+  const nginx = await startNginx(root);
+  try {
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${instance.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return (await res.json()) as { data: any };
+    };
+    const { data: job } = await post('/api/v1/scan/path', { path: root, mediaType: 'movie' });
+    for (;;) {
+      const { data } = (await (await fetch(`${instance.url}/api/v1/scan/jobs/${job.jobId}`)).json()) as { data: any };
+      if (data.status === 'completed') break;
+      if (data.status !== 'queued' && data.status !== 'running') throw new Error(`scan ${data.status}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const { data: movies } = (await (await fetch(`${instance.url}/api/v1/movies?limit=1`)).json()) as { data: any[] };
+    const stream = `${instance.url}/api/v1/stream/${movies[0].id}`;
+    const direct = `http://127.0.0.1:${nginx.port}/${encodeURIComponent(name)}`;
+    const { pid, processes } = instance.state();
+    const pids = { 'runner (front door)': pid, offline: processes.offline!, 'DynamoDB Local': processes.dynamodb!, nginx: nginx.child.pid!, bench: process.pid };
+
+    const rows: string[] = [];
+    let peak: Record<string, number> = {};
+    const measure = async (label: string, url: string) => {
+      say(`${label}: 1 reader`);
+      const sampled = await sampleRss(pids, async () => ({ one: await throughput(url, 1), four: await throughput(url, 4), seek: await seeks(url) }));
+      for (const [k, v] of Object.entries(sampled.peak)) peak[k] = Math.max(peak[k] ?? 0, v);
+      say(`${label}: ${Math.round(sampled.result.one)} MB/s, 4 readers ${Math.round(sampled.result.four)} MB/s, seek p50 ${sampled.result.seek.p50.toFixed(1)} ms`);
+      return { ...sampled.result, first: sampled.first, last: sampled.last };
+    };
+    const ours = await measure('stream URL', stream);
+    const theirs = await measure('nginx', direct);
+    const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
+    rows.push(
+      '| reader | stream URL MB/s | nginx MB/s | ratio | target | met? |',
+      '|---|---|---|---|---|---|',
+      `| 1 connection, ${RANGE_BYTES / 1048576} MiB ranges | ${Math.round(ours.one)} | ${Math.round(theirs.one)} | ${ratio(ours.one, theirs.one).toFixed(2)} | ≥ ${TARGET_RATIO} | ${ratio(ours.one, theirs.one) >= TARGET_RATIO ? 'yes' : 'no'} |`,
+      `| 4 readers at once (total) | ${Math.round(ours.four)} | ${Math.round(theirs.four)} | ${ratio(ours.four, theirs.four).toFixed(2)} | ≥ ${TARGET_RATIO} | ${ratio(ours.four, theirs.four) >= TARGET_RATIO ? 'yes' : 'no'} |`,
+      '',
+      '| seek: time to first byte of a 64 KiB range at a random offset | p50 ms | p99 ms | target | met? |',
+      '|---|---|---|---|---|',
+      `| stream URL | ${ours.seek.p50.toFixed(1)} | ${ours.seek.p99.toFixed(1)} | p50 < ${TTFB_TARGET_MS} ms | ${ours.seek.p50 < TTFB_TARGET_MS ? 'yes' : 'no'} |`,
+      `| nginx | ${theirs.seek.p50.toFixed(1)} | ${theirs.seek.p99.toFixed(1)} | - | - |`,
+      '',
+      '| process | RSS MiB before the stream URL runs | after | peak over the whole part |',
+      '|---|---|---|---|',
+      ...Object.keys(pids).map((k) => `| ${k} | ${ours.first[k] ?? '-'} | ${ours.last[k] ?? '-'} | ${peak[k] ?? '-'} |`),
+    );
+    const bytesRead = FILE_BYTES * RUNS * 5;
+    const section = [
+      `${machineLine()}. A ${(FILE_BYTES / 1024 ** 3).toFixed(2)} GiB file in the page cache, read whole ${RUNS} times per row (median), ${SEEKS} seeks; about ${Math.round(bytesRead / 1024 ** 3)} GiB went through the stream URL while the RSS was sampled.`,
+      '',
+      ...rows,
+    ].join('\n');
+    process.stdout.write(`\n${section}\n`);
+    writeDoc('stream', section);
+  } finally {
+    await stopGroup(nginx.child.pid!, 2_000);
+    await instance.stop();
+    rmSync(root, { recursive: true, force: true });
+    rmSync(nginx.prefix, { recursive: true, force: true });
+  }
+};
