@@ -12,7 +12,8 @@ import { AppError, bodyTooLarge, dependencyUnavailable, notFound, routeNotFound,
 import { problemHeaders, toProblem } from '../lib/http/problem';
 import type { Log } from '../lib/log';
 import { FORWARDED_RANGE_HEADER } from '../lib/stream/send-file';
-import { relayOrSendFile } from './send-file';
+import { relayOrSendFile, sendBytes } from './send-file';
+import { StreamGrants } from './stream-grants';
 
 export const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 export const WS_PATH = '/ws';
@@ -88,11 +89,22 @@ export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
 
   // Stream answers are read by the front door itself: a handler may name a file to send.
   const fileProxy = createProxyServer({ agent, proxyTimeout: 60_000, selfHandleResponse: true });
+  const grants = new StreamGrants();
+  const mediaGone = (req: IncomingMessage, res: ServerResponse) => () => sendProblem(req, res, notFound(`Media ${pathOf(req).split('/').pop()}`));
   fileProxy.on('proxyRes', (proxyRes, req, res) =>
-    relayOrSendFile(proxyRes, req as IncomingMessage, res as ServerResponse, opts.log, () =>
-      sendProblem(req as IncomingMessage, res as ServerResponse, notFound(`Media ${pathOf(req as IncomingMessage).split('/').pop()}`)),
-    ),
+    relayOrSendFile(proxyRes, req as IncomingMessage, res as ServerResponse, opts.log, grants, mediaGone(req as IncomingMessage, res as ServerResponse)),
   );
+  /** A stream request: from a live grant if there is one, else through the handler. */
+  const stream = async (req: IncomingMessage, res: ServerResponse) => {
+    const served = await grants
+      .serve(req, res, (rq, rs, status, headers, bytes) => sendBytes(rs, status, headers, bytes, opts.log, mediaGone(rq, rs)))
+      .catch(() => false);
+    if (served) return;
+    delete req.headers[FORWARDED_RANGE_HEADER];
+    if (req.headers.range !== undefined) req.headers[FORWARDED_RANGE_HEADER] = req.headers.range;
+    delete req.headers.range;
+    fileProxy.web(req, res, { target: opts.httpTarget });
+  };
 
   for (const p of [proxy, fileProxy]) {
     p.on('proxyReq', (proxyReq, req) => inFlight.set(req as IncomingMessage, proxyReq));
@@ -128,13 +140,8 @@ export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
       req.on('data', count);
     }
     setForwarded(req);
-    const streams = route.kind === 'found' && (route.op.id === 'stream' || route.op.id === 'streamHead');
-    if (streams) {
-      delete req.headers[FORWARDED_RANGE_HEADER];
-      if (req.headers.range !== undefined) req.headers[FORWARDED_RANGE_HEADER] = req.headers.range;
-      delete req.headers.range;
-    }
-    (streams ? fileProxy : proxy).web(req, res, { target: opts.httpTarget });
+    if (route.kind === 'found' && (route.op.id === 'stream' || route.op.id === 'streamHead')) return void stream(req, res);
+    proxy.web(req, res, { target: opts.httpTarget });
   });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {

@@ -5,11 +5,44 @@ import { open } from 'node:fs/promises';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { parseSendFile, SEND_FILE_HEADER } from '../lib/stream/send-file';
 import type { Log } from '../lib/log';
+import type { StreamGrants } from './stream-grants';
 
 const HEADER = SEND_FILE_HEADER.toLowerCase();
 const READ_CHUNK = 1024 * 1024;
 
-export const relayOrSendFile = (proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse, log: Log, onMissing: () => void) => {
+/** Sends bytes start..end of a file; a file gone since it was checked gets `onMissing`. */
+export const sendBytes = (
+  res: ServerResponse,
+  status: number,
+  headers: OutgoingHttpHeaders,
+  bytes: { path: string; start: number; end: number },
+  log: Log,
+  onMissing: () => void,
+) => {
+  void open(bytes.path, 'r').then(
+    (file) => {
+      const stream = file.createReadStream({ start: bytes.start, end: bytes.end, highWaterMark: READ_CHUNK });
+      res.writeHead(status, { ...headers, 'content-length': String(bytes.end - bytes.start + 1) });
+      stream.pipe(res);
+      stream.on('error', (err) => {
+        log.warn({ err, path: bytes.path }, 'stream read failed');
+        res.destroy();
+      });
+      // A client that seeks drops its connection: stop reading at once.
+      res.on('close', () => stream.destroy());
+    },
+    () => onMissing(),
+  );
+};
+
+export const relayOrSendFile = (
+  proxyRes: IncomingMessage,
+  req: IncomingMessage,
+  res: ServerResponse,
+  log: Log,
+  grants: StreamGrants,
+  onMissing: () => void,
+) => {
   const named = proxyRes.headers[HEADER];
   const spec = typeof named === 'string' ? parseSendFile(named) : undefined;
   const headers: OutgoingHttpHeaders = { ...proxyRes.headers };
@@ -22,25 +55,12 @@ export const relayOrSendFile = (proxyRes: IncomingMessage, req: IncomingMessage,
   }
   proxyRes.resume(); // the handler's body is empty
   delete headers['transfer-encoding'];
+  grants.remember(req, spec, headers);
   const length = Math.max(0, spec.end - spec.start + 1);
-  headers['content-length'] = String(length);
   if (spec.head || req.method === 'HEAD' || length === 0) {
-    res.writeHead(status, headers);
+    res.writeHead(status, { ...headers, 'content-length': String(length) });
     res.end();
     return;
   }
-  void open(spec.path, 'r').then(
-    (file) => {
-      const bytes = file.createReadStream({ start: spec.start, end: spec.end, highWaterMark: READ_CHUNK });
-      res.writeHead(status, headers);
-      bytes.pipe(res);
-      bytes.on('error', (err) => {
-        log.warn({ err, path: spec.path }, 'stream read failed');
-        res.destroy();
-      });
-      // A client that seeks drops its connection: stop reading at once.
-      res.on('close', () => bytes.destroy());
-    },
-    () => onMissing(), // gone since the handler looked: the same 404 it would have answered
-  );
+  sendBytes(res, status, headers, spec, log, onMissing);
 };

@@ -9,7 +9,7 @@ import { http, type ParsedRequest } from '../../lib/http/stack';
 import { raw } from '../../lib/http/reply';
 import { answerStream } from '../../lib/stream/respond';
 import { resolveStream } from '../../lib/stream/resolve';
-import { FORWARDED_RANGE_HEADER, SEND_FILE_HEADER } from '../../lib/stream/send-file';
+import { FORWARDED_RANGE_HEADER, GRANT_SECONDS, SEND_FILE_HEADER, type SendFile } from '../../lib/stream/send-file';
 
 /** Lambda's response limit is 6 MB after base64: 4 MiB of bytes per answer. */
 const INLINE_MAX_BYTES = 4 * 1024 * 1024;
@@ -38,7 +38,8 @@ const serve = async (method: 'GET' | 'HEAD', req: ParsedRequest<typeof operation
   if (!answer.bytes) return raw(answer.status, '', answer.headers);
   const { start, end } = answer.bytes;
   if (config.streamDelivery === 'front-door') {
-    return raw(answer.status, '', { ...answer.headers, [SEND_FILE_HEADER]: JSON.stringify({ path: target.path, start, end, head: method === 'HEAD' }) });
+    const spec: SendFile = { path: target.path, start, end, head: method === 'HEAD', grant: { target, seconds: GRANT_SECONDS } };
+    return raw(answer.status, '', { ...answer.headers, [SEND_FILE_HEADER]: JSON.stringify(spec) });
   }
   if (method === 'HEAD') return raw(answer.status, '', answer.headers);
   // Alone (no front door): at most INLINE_MAX_BYTES per answer, as a 206 the player continues from.

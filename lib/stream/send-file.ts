@@ -2,7 +2,12 @@
 // X-Accel-Redirect, the local twin of a presigned S3 URL): the handler answers with status
 // and headers and names the file and byte range in this header; the front door strips it
 // and sends those bytes itself. Only the handlers, behind the front door on loopback, can set it.
+import type { StreamTarget } from './resolve';
+
 export const SEND_FILE_HEADER = 'X-Send-File';
+
+/** How long the front door may serve ranges of a stream URL on the handler's word. */
+export const GRANT_SECONDS = 60;
 
 /**
  * serverless-offline's HTTP server (hapi) applies a request's Range to any 200 answer itself
@@ -18,12 +23,19 @@ export interface SendFile {
   end: number;
   /** A HEAD request: headers only. */
   head: boolean;
+  /**
+   * The handler's grant, like a presigned URL's: for this long, further range requests for
+   * the same URL from the same origin may be answered by the front door from this target
+   * (while the file keeps its size and mtime) without asking the handler again.
+   */
+  grant?: { target: StreamTarget; seconds: number };
 }
 
 export const parseSendFile = (value: string): SendFile | undefined => {
   try {
     const v = JSON.parse(value) as Partial<SendFile>;
     if (typeof v.path !== 'string' || !Number.isInteger(v.start) || !Number.isInteger(v.end) || typeof v.head !== 'boolean') return undefined;
+    if (v.grant !== undefined && (typeof v.grant.target?.path !== 'string' || typeof v.grant.seconds !== 'number')) return undefined;
     return v as SendFile;
   } catch {
     return undefined;

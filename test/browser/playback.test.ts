@@ -1,0 +1,90 @@
+// A real browser plays and seeks through the product's stream URLs: headless Chromium from
+// Debian (driven by playwright-core) loads a small H.264 MP4 and a VP9 WebM made by ffmpeg in
+// this test's setup, plays each, seeks to the middle, and must land there. `.ci/run` installs
+// chromium and ffmpeg and sets MLS_REQUIRE_BROWSER, so there a missing tool fails the test;
+// elsewhere it is skipped with the reason.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { tempDir } from '../support/instance';
+import { scan } from '../support/media';
+import { call, stack } from '../support/stack';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const hasFfmpeg = () => {
+  try {
+    execFileSync('ffmpeg', ['-version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+const missing = [!existsSync(CHROMIUM) && `Chromium (${CHROMIUM})`, !hasFfmpeg() && 'ffmpeg'].filter(Boolean).join(' and ');
+const skip = missing && !process.env.MLS_REQUIRE_BROWSER ? `needs ${missing} (apt-get install chromium ffmpeg)` : false;
+
+// Runs in the page. A string, because the test's TypeScript loader adds helpers to compiled
+// functions that do not exist in the browser.
+const PLAY_AND_SEEK = `async (url) => {
+  const video = document.createElement('video');
+  video.muted = true;
+  video.preload = 'auto';
+  document.body.appendChild(video);
+  const once = (event) => new Promise((resolve, reject) => {
+    video.addEventListener(event, () => resolve(), { once: true });
+    video.addEventListener('error', () => reject(new Error('media error ' + (video.error && video.error.code) + ': ' + (video.error && video.error.message))), { once: true });
+  });
+  video.src = url;
+  await once('loadedmetadata');
+  await video.play();
+  const target = video.duration / 2;
+  const seeked = once('seeked');
+  video.currentTime = target;
+  await seeked;
+  const landed = video.currentTime;
+  video.remove();
+  return { duration: video.duration, target, landed };
+}`;
+
+const encode = (out: string, codecArgs: string[]) =>
+  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25:duration=8', ...codecArgs, out]);
+
+describe('playback in a real browser', { skip }, () => {
+  let browser: Browser;
+  let page: Page;
+  const urls: Record<string, string> = {};
+
+  before(async () => {
+    if (missing) throw new Error(`the browser test needs ${missing}`);
+    const dir = tempDir('browser');
+    encode(join(dir, 'Browser Clip H264 (2020).mp4'), ['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-g', '25', '-movflags', '+faststart']);
+    encode(join(dir, 'Browser Clip VP9 (2021).webm'), ['-c:v', 'libvpx-vp9', '-b:v', '200k', '-g', '25', '-deadline', 'realtime', '-cpu-used', '8']);
+    const job = await scan({ path: dir, mediaType: 'movie' });
+    assert.equal(job.status, 'completed');
+    for (const m of (await call('GET', '/api/v1/movies?limit=100')).json.data) {
+      if (m.title.startsWith('Browser Clip')) urls[m.title] = (await call('GET', `/api/v1/movies/${m.id}`)).json.data.streamUrl;
+    }
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required'],
+    });
+    page = await browser.newPage();
+    // A page of the service itself, so the video loads from the same origin a client app would use.
+    await page.goto(`${stack.url}/api/docs`);
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  for (const title of ['Browser Clip H264', 'Browser Clip VP9']) {
+    it(`plays ${title} and seeks to the middle`, async () => {
+      const src = urls[title];
+      assert.ok(src, `${title} was scanned`);
+      const result = (await page.evaluate(`(${PLAY_AND_SEEK})(${JSON.stringify(src)})`)) as { duration: number; target: number; landed: number };
+      assert.ok(result.duration > 7 && result.duration < 9, `duration ${result.duration}`);
+      assert.ok(Math.abs(result.landed - result.target) < 0.5, `seeked to ${result.target}, landed at ${result.landed}`);
+    });
+  }
+});
