@@ -30,7 +30,7 @@ const readBytes = async (path: string, start: number, end: number) => {
   }
 };
 
-const serve = async (method: 'GET' | 'HEAD', req: ParsedRequest<typeof operations.stream>) => {
+const serve = async (method: 'GET' | 'HEAD', req: ParsedRequest<typeof operations.stream> | ParsedRequest<typeof operations.streamHead>) => {
   const target = await resolveStream(services, req.params.mediaId, req.query.part ?? 1);
   const h = req.event.headers ?? {};
   const range = h[FORWARDED_RANGE_HEADER] ?? h.range;
@@ -52,4 +52,4 @@ const serve = async (method: 'GET' | 'HEAD', req: ParsedRequest<typeof operation
 };
 
 export const handler = http(operations.stream, (req) => serve('GET', req));
-export const head = http(operations.streamHead, (req) => serve('HEAD', req as unknown as ParsedRequest<typeof operations.stream>));
+export const head = http(operations.streamHead, (req) => serve('HEAD', req));

@@ -193,8 +193,9 @@ export const planScan = (input: PlanInput): Plan => {
     if ((entry.files ?? []).some((f) => scoped(f.relPath))) removals.push(entry);
   }
   const removed = new Set(removals.map((e) => e.id));
-  const after = [...input.index.filter((e) => !removed.has(e.id) && !items.has(e.id)), ...items.values()];
-  const showsWithEpisodes = new Set(after.flatMap((e) => (e.entity === 'episode' && e.showId ? [e.showId] : [])));
+  const showsWithEpisodes = new Set(
+    [...input.index.filter((e) => !removed.has(e.id)), ...items.values()].flatMap((e) => (e.entity === 'episode' && e.showId ? [e.showId] : [])),
+  );
   for (const entry of input.index) {
     if (entry.entity === 'tvshow' && !showsWithEpisodes.has(entry.id)) removals.push(entry);
   }
@@ -207,7 +208,7 @@ export const planScan = (input: PlanInput): Plan => {
   }
 
   const finalIndex = [...input.index.filter((e) => !redone.has(e.id)), ...writes.map((w) => toEntry(w.item))];
-  return { writes, removals, unchangedFiles, carried, failed, counts: countsOf(after, showsWithEpisodes), index: finalIndex };
+  return { writes, removals, unchangedFiles, carried, failed, counts: countsOf(finalIndex), index: finalIndex };
 };
 
 const toEntry = (item: CatalogItem): IndexEntry => ({
@@ -222,17 +223,19 @@ const toEntry = (item: CatalogItem): IndexEntry => ({
 
 const firstPath = (item: CatalogItem) => (item.entity === 'tvshow' ? '' : item.files[0]?.relPath ?? '');
 
-const countsOf = (items: (IndexEntry | CatalogItem)[], shows: Set<string>): LibraryCounts => {
-  const counts: LibraryCounts = { movies: 0, tvShows: shows.size, seasons: 0, episodes: 0, totalSizeBytes: 0 };
+/** Counts of the library's final index: every show left in it has episodes (emptied ones were removed). */
+const countsOf = (items: IndexEntry[]): LibraryCounts => {
+  const counts: LibraryCounts = { movies: 0, tvShows: 0, seasons: 0, episodes: 0, totalSizeBytes: 0 };
   const seasons = new Set<string>();
   const sized = new Set<string>();
   for (const item of items) {
     if (item.entity === 'movie') counts.movies++;
+    if (item.entity === 'tvshow') counts.tvShows++;
     if (item.entity === 'episode') {
       counts.episodes++;
       seasons.add(`${item.showId}#${item.seasonNumber}`);
     }
-    for (const f of ('files' in item ? item.files : undefined) ?? []) {
+    for (const f of item.files ?? []) {
       if (sized.has(f.relPath)) continue;
       sized.add(f.relPath);
       counts.totalSizeBytes += f.size;

@@ -123,8 +123,11 @@ describe('handlers with their sample events', () => {
     assert.ok(JSON.parse((await run(scans.jobs, 'listJobs')).body!).data.every((j: any) => j.status === 'completed'));
     assert.equal((await run(scans.resume, 'resumeJob', withId)).statusCode, 409);
     assert.equal((await run(scans.cleanup, 'cleanupJobs')).statusCode, 200);
-    // The sample worker event names a job that does not exist: the worker does nothing.
-    await scanWorker(sampleEvent('scanWorker'), lambdaContext('scanWorker'));
+    // The sample worker event names a job that does not exist: the worker does nothing, and
+    // in particular creates no job.
+    const sample = sampleEvent<{ jobId: string }>('scanWorker');
+    await scanWorker(sample, lambdaContext('scanWorker'));
+    assert.equal((await run(scans.job, 'getJob', (e) => (e.pathParameters.jobId = sample.jobId))).statusCode, 404);
   });
 
   it('the catalogue and search functions answer lists, and 404 for the sample ids', async () => {
