@@ -9,14 +9,14 @@ import { stat } from 'node:fs/promises';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { answerStream } from '../lib/stream/respond';
 import type { SendFile } from '../lib/stream/send-file';
-import type { StreamTarget } from '../lib/stream/resolve';
+import type { LocalStreamTarget } from '../lib/stream/resolve';
 
 const MAX_GRANTS = 1_000;
 // Headers that belong to one response, not to the grant.
 const PER_RESPONSE = ['content-length', 'content-range', 'x-request-id', 'date', 'connection', 'keep-alive', 'transfer-encoding', 'ratelimit', 'ratelimit-policy'];
 
 interface Grant {
-  target: StreamTarget;
+  target: LocalStreamTarget;
   origin: string | undefined;
   headers: OutgoingHttpHeaders;
   expires: number;

@@ -80,6 +80,15 @@ export const config = Object.freeze({
     imageBaseUrl: url('TMDB_IMAGE_BASE_URL', 'https://image.tmdb.org/t/p')!,
   }),
   mediaStorage: oneOf('MEDIA_STORAGE', ['local', 's3'] as const, 'local'),
+  /** With MEDIA_STORAGE=s3: libraries are `s3://bucket/prefix` locations. */
+  s3: Object.freeze({
+    /** Another S3-API server (s3rver, MinIO); unset for AWS. */
+    endpoint: url('S3_ENDPOINT'),
+    /** When set, the only bucket libraries may live in. */
+    bucket: str('MEDIA_BUCKET'),
+    /** How long a presigned stream URL lives: long enough for a paused film, short enough to leak little. */
+    streamUrlSeconds: int('STREAM_URL_TTL_SECONDS', 4 * 3600, 60, 7 * 24 * 3600),
+  }),
   /** How serverless-offline runs handlers locally (see README: in-process by measurement). */
   offlineMode: oneOf('OFFLINE_MODE', ['in-process', 'worker-threads'] as const, 'in-process'),
   /** Where WebSocket messages are posted (API Gateway management API, or offline's WebSocket port). */

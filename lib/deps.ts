@@ -13,6 +13,7 @@ import { DynamoScanJobStore } from './scan/job-store';
 import { lambdaInvoker } from './scan/invoker';
 import type { ScanDeps } from './scan/service';
 import { rootLogger } from './log';
+import { configuredStorage } from './storage';
 
 export const settingsStore = new DynamoSettingsStore(db);
 export const connectionStore = new DynamoConnectionStore(db);
@@ -41,6 +42,7 @@ export const services: ScanDeps = {
   libraries: libraryStore,
   jobs: jobStore,
   events: publisherSink(eventPublisher, rootLogger),
+  storage: configuredStorage(),
   invoker: lambdaInvoker({
     endpoint: config.scan.lambdaEndpoint,
     region: config.db.region,

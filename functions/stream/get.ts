@@ -31,7 +31,14 @@ const readBytes = async (path: string, start: number, end: number) => {
 };
 
 const serve = async (method: 'GET' | 'HEAD', req: ParsedRequest<typeof operations.stream> | ParsedRequest<typeof operations.streamHead>) => {
-  const target = await resolveStream(services, req.params.mediaId, req.query.part ?? 1);
+  const found = await resolveStream(services, req.params.mediaId, req.query.part ?? 1);
+  if (found.object && services.storage.signedUrl) {
+    // In a bucket: S3 serves the bytes, ranges and conditionals of a presigned URL itself.
+    const url = await services.storage.signedUrl(found, { contentType: found.contentType, expiresInSeconds: config.s3.streamUrlSeconds });
+    return raw(307, '', { Location: url, 'Cache-Control': 'private, no-store' });
+  }
+  if (!found.path) throw new Error(`media ${req.params.mediaId} is neither on disk nor in a bucket`);
+  const target = { ...found, path: found.path };
   const h = req.event.headers ?? {};
   const range = h[FORWARDED_RANGE_HEADER] ?? h.range;
   const answer = answerStream(target, { method, range, ifRange: h['if-range'], ifNoneMatch: h['if-none-match'], ifModifiedSince: h['if-modified-since'] });

@@ -23,6 +23,7 @@ const ref = (schema: TSchema): SchemaObject => toSchema(schema, false);
 
 const STATUS_TEXT: Record<number, string> = {
   304: 'Not modified',
+  307: 'Media in a bucket (MEDIA_STORAGE=s3): `Location` is a short-lived presigned URL of the object, which answers ranges and conditionals itself',
   400: 'Invalid input (query, path or body); `errors` lists each field',
   403: 'Origin not allowed',
   404: 'Unknown id',

@@ -68,19 +68,19 @@ export const operations = {
   stream: op({
     id: 'stream', method: 'GET', path: '/api/v1/stream/{mediaId}', tag: 'stream', counted: false, implemented: true,
     summary: "A movie's or episode's file bytes, with HTTP range support",
-    description: 'One range per request (RFC 9110): `bytes=a-b`, `bytes=a-`, `bytes=-n` answer 206 with Content-Range; when several ranges are asked for, the first is answered. A malformed Range header or another unit is ignored (200, the whole file). If-Range with the ETag or Last-Modified of another version gives the whole file. If-None-Match (or If-Modified-Since) with the current version gives 304. A range outside the file: 416 with `Content-Range: bytes */SIZE`. A stacked movie streams part 1 unless `part` names another. Not counted by the rate limit.',
-    params: pathParams(['mediaId']), query: S.StreamQuery, errors: [304, 404, 416],
+    description: 'One range per request (RFC 9110): `bytes=a-b`, `bytes=a-`, `bytes=-n` answer 206 with Content-Range; when several ranges are asked for, the first is answered. A malformed Range header or another unit is ignored (200, the whole file). If-Range with the ETag or Last-Modified of another version gives the whole file. If-None-Match (or If-Modified-Since) with the current version gives 304. A range outside the file: 416 with `Content-Range: bytes */SIZE`. A stacked movie streams part 1 unless `part` names another. With media in a bucket (MEDIA_STORAGE=s3) the answer is a 307 to a presigned URL of the object (STREAM_URL_TTL_SECONDS, default 4 h), which S3 serves with the same range semantics. Not counted by the rate limit.',
+    params: pathParams(['mediaId']), query: S.StreamQuery, errors: [304, 307, 404, 416],
     success: { status: 200, description: 'The whole file, or 206 with one range', contentType: 'application/octet-stream' },
   }),
   streamHead: op({
     id: 'streamHead', method: 'HEAD', path: '/api/v1/stream/{mediaId}', tag: 'stream', counted: false, implemented: true,
-    summary: 'Headers of the stream: size, type, ETag', params: pathParams(['mediaId']), query: S.StreamQuery, errors: [304, 404, 416],
+    summary: 'Headers of the stream: size, type, ETag', params: pathParams(['mediaId']), query: S.StreamQuery, errors: [304, 307, 404, 416],
     success: { status: 200, description: 'Headers only' },
   }),
   startScan: op({
     id: 'startScan', method: 'POST', path: '/api/v1/scan/path', tag: 'scan', counted: true, implemented: true,
     summary: 'Scan a folder (runs asynchronously)', body: S.ScanRequest, bodyRequired: true, errors: [404, 409, 422],
-    description: 'The path must be an absolute, readable directory on the server (else 422 path-not-usable). Without `libraryId` the library whose folder holds the path is used, else a library is created for the path (`library:created`). A path inside a library scans only that folder: its items are added, updated or removed, the rest of the library is left alone. One scan per library at a time: 409 scan-already-running. Progress goes out on `/ws` as `scan:progress`, then `scan:complete` or `scan:error`. In the job, `discovered` and `processed` count video files; `added`, `updated` and `removed` count catalogue items (movies, shows, episodes); `failed` counts files whose names could not be read.',
+    description: 'The path must be an absolute, readable directory on the server, or with MEDIA_STORAGE=s3 an `s3://bucket/prefix` location with objects below it (else 422 path-not-usable). Without `libraryId` the library whose folder holds the path is used, else a library is created for the path (`library:created`). A path inside a library scans only that folder: its items are added, updated or removed, the rest of the library is left alone. One scan per library at a time: 409 scan-already-running. Progress goes out on `/ws` as `scan:progress`, then `scan:complete` or `scan:error`. In the job, `discovered` and `processed` count video files; `added`, `updated` and `removed` count catalogue items (movies, shows, episodes); `failed` counts files whose names could not be read.',
     success: { status: 202, description: 'The queued job', schema: S.ScanJob },
   }),
   listJobs: op({

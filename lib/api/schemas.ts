@@ -103,7 +103,7 @@ export const ScanPhase = literals(['discovering', 'analyzing', 'metadata', 'artw
 
 export const ScanRequest = Type.Object(
   {
-    path: Type.String({ minLength: 1, maxLength: 4096, description: 'An absolute directory path on the server' }),
+    path: Type.String({ minLength: 1, maxLength: 4096, description: 'An absolute directory path on the server (with MEDIA_STORAGE=s3: `s3://bucket/prefix`)' }),
     mediaType: MediaType,
     libraryId: Type.Optional(Id),
   },

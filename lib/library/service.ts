@@ -10,7 +10,7 @@ import type { MediaKind } from '../catalog/model';
 import { libraryExists, mediaTypeMismatch, notFound, pathNotUsable, scanAlreadyRunning } from '../errors';
 import type { EventSink } from '../events/sink';
 import type { ScanJobStore } from '../scan/job-store';
-import { usableDirectory, within } from './paths';
+import type { MediaStorage } from '../storage';
 import { EMPTY_COUNTS, type DynamoLibraryStore, type Library } from './store';
 
 export interface LibraryDeps {
@@ -19,6 +19,7 @@ export interface LibraryDeps {
   manifests: DynamoManifestStore;
   jobs: ScanJobStore;
   events: EventSink;
+  storage: MediaStorage;
 }
 
 export const newId = () => randomUUID().replaceAll('-', '');
@@ -56,9 +57,9 @@ export const getLibrary = async (deps: Pick<LibraryDeps, 'libraries'>, id: strin
 };
 
 /** Two libraries never overlap: a folder inside another library would index its files twice. */
-const checkOverlap = (existing: Library[], path: string) => {
+const checkOverlap = (storage: MediaStorage, existing: Library[], path: string) => {
   for (const other of existing) {
-    if (within(other.path, path) !== undefined || within(path, other.path) !== undefined) throw libraryExists(path, other.path);
+    if (storage.relativeTo(other.path, path) !== undefined || storage.relativeTo(path, other.path) !== undefined) throw libraryExists(path, other.path);
   }
 };
 
@@ -67,8 +68,8 @@ export const createLibrary = async (
   input: { name?: string; path: string; mediaType: MediaKind },
   now = Date.now(),
 ): Promise<Library> => {
-  const path = await usableDirectory(input.path);
-  checkOverlap(await deps.libraries.list(), path);
+  const path = await deps.storage.canonicalRoot(input.path);
+  checkOverlap(deps.storage, await deps.libraries.list(), path);
   const library: Library = {
     id: newId(),
     name: input.name?.trim() || basename(path) || path,
@@ -91,10 +92,10 @@ export const libraryForScan = async (
   deps: LibraryDeps,
   input: { path: string; mediaType: MediaKind; libraryId?: string | undefined },
 ): Promise<{ library: Library; path: string; scope: string }> => {
-  const path = await usableDirectory(input.path);
+  const path = await deps.storage.canonicalRoot(input.path);
   const candidates = input.libraryId ? [await getLibrary(deps, input.libraryId)] : await deps.libraries.list();
   for (const library of candidates) {
-    const scope = within(library.path, path);
+    const scope = deps.storage.relativeTo(library.path, path);
     if (scope === undefined) continue;
     if (library.mediaType !== input.mediaType) throw mediaTypeMismatch(library.id, library.mediaType, input.mediaType);
     return { library, path, scope };

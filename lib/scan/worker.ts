@@ -3,7 +3,6 @@
 // is saved with the version it read, so a second worker on the same job (a duplicate event, a
 // resume racing a cleanup) loses its first save and stops, and nothing is written twice that
 // is not the same item with the same key.
-import { existsSync, statSync } from 'node:fs';
 import { planScan, type Plan, type PlannedWrite } from '../catalog/plan';
 import { AppError } from '../errors';
 import type { LibraryDeps } from '../library/service';
@@ -122,18 +121,18 @@ const scan = async (
 ): Promise<'done' | 'handed-over'> => {
   const library = await deps.libraries.get(job.libraryId);
   if (!library) throw new ScanFailure('library-gone', `Library ${job.libraryId} was deleted`);
-  const scope = within(library.path, job.path);
+  const scope = deps.storage.relativeTo(library.path, job.path);
   if (scope === undefined) throw new ScanFailure('path-outside-library', `${job.path} is not inside ${library.path}`);
-  if (!existsSync(job.path) || !statSync(job.path).isDirectory()) {
-    throw new ScanFailure('path-not-found', `${job.path} no longer exists or is not a directory`);
-  }
+  await deps.storage.canonicalRoot(job.path).catch((err: Error) => {
+    throw new ScanFailure('path-not-found', err.message);
+  });
 
   // Discovery is always redone, resumed or not: it is cheap, and the disk may have changed.
   // The library's index is read meanwhile (one reads the disk, the other the database).
   await step({ phase: 'discovering', processed: 0, total: 0 });
   const timing = { startedAt: Date.now(), discoveredMs: 0, indexedMs: 0, plannedMs: 0 };
   const [found, { index, fromManifest }] = await Promise.all([
-    discover(job.path).finally(() => (timing.discoveredMs = Date.now() - timing.startedAt)),
+    deps.storage.discover(job.path).finally(() => (timing.discoveredMs = Date.now() - timing.startedAt)),
     readIndex(deps, library.id, deps.log).finally(() => (timing.indexedMs = Date.now() - timing.startedAt)),
   ]);
   const files = scope ? found.map((f) => ({ ...f, relPath: `${scope}/${f.relPath}` })) : found;

@@ -1,19 +1,15 @@
 // From a media id to the file to send: the id is the only input, the path comes from the
 // catalogue, and the file must still be there, inside its library's folder once symlinks are
-// resolved. Anything else is a 404 that says no more than "not found".
-import { realpath, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+// resolved (the storage adapter checks that). Anything else is a 404 that says no more than
+// "not found".
 import { lookup } from 'mime-types';
 import { containerOf } from '../catalog/model';
 import type { DynamoCatalogStore } from '../catalog/store';
 import { notFound } from '../errors';
-import { within } from '../library/paths';
 import type { DynamoLibraryStore } from '../library/store';
+import type { LocatedFile, MediaStorage } from '../storage';
 
-export interface StreamTarget {
-  path: string;
-  size: number;
-  mtimeMs: number;
+export interface StreamTarget extends LocatedFile {
   contentType: string;
   /** Strong: size and mtime, so If-Range can trust it. */
   etag: string;
@@ -30,13 +26,16 @@ const CONTAINER_TYPES: Record<string, string> = {
   avi: 'video/x-msvideo',
 };
 
+/** A file on this machine's disk, which the service sends itself. */
+export type LocalStreamTarget = StreamTarget & { path: string };
+
 export const contentTypeOf = (relPath: string) => {
   const ext = containerOf(relPath) ?? '';
   return CONTAINER_TYPES[ext] || lookup(ext) || 'application/octet-stream';
 };
 
 export const resolveStream = async (
-  deps: { catalog: DynamoCatalogStore; libraries: DynamoLibraryStore },
+  deps: { catalog: DynamoCatalogStore; libraries: DynamoLibraryStore; storage: MediaStorage },
   mediaId: string,
   part = 1,
 ): Promise<StreamTarget> => {
@@ -47,20 +46,12 @@ export const resolveStream = async (
   if (!file) throw gone();
   const library = await deps.libraries.get(item.libraryId);
   if (!library) throw gone();
-  try {
-    const [root, path] = await Promise.all([realpath(library.path), realpath(join(library.path, file.relPath))]);
-    if (within(root, path) === undefined) throw gone();
-    const info = await stat(path);
-    if (!info.isFile()) throw gone();
-    return {
-      path,
-      size: info.size,
-      mtimeMs: info.mtimeMs,
-      contentType: contentTypeOf(file.relPath),
-      etag: `"${info.size.toString(16)}-${Math.trunc(info.mtimeMs).toString(16)}"`,
-      lastModified: new Date(Math.trunc(info.mtimeMs / 1000) * 1000).toUTCString(),
-    };
-  } catch {
-    throw gone();
-  }
+  const located = await deps.storage.locate(library.path, file.relPath);
+  if (!located) throw gone();
+  return {
+    ...located,
+    contentType: contentTypeOf(file.relPath),
+    etag: `"${located.size.toString(16)}-${Math.trunc(located.mtimeMs).toString(16)}"`,
+    lastModified: new Date(Math.trunc(located.mtimeMs / 1000) * 1000).toUTCString(),
+  };
 };

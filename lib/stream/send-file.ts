@@ -2,7 +2,7 @@
 // X-Accel-Redirect, the local twin of a presigned S3 URL): the handler answers with status
 // and headers and names the file and byte range in this header; the front door strips it
 // and sends those bytes itself. Only the handlers, behind the front door on loopback, can set it.
-import type { StreamTarget } from './resolve';
+import type { LocalStreamTarget } from './resolve';
 
 export const SEND_FILE_HEADER = 'X-Send-File';
 
@@ -28,7 +28,7 @@ export interface SendFile {
    * the same URL from the same origin may be answered by the front door from this target
    * (while the file keeps its size and mtime) without asking the handler again.
    */
-  grant?: { target: StreamTarget; seconds: number };
+  grant?: { target: LocalStreamTarget; seconds: number };
 }
 
 export const parseSendFile = (value: string): SendFile | undefined => {

@@ -73,4 +73,19 @@ describe('npm run package', () => {
     assert.match(actions, /dynamodb:UpdateItem/);
     assert.match(actions, /lambda:InvokeFunction/);
   });
+
+  it('keeps media in a private bucket that outlives the stack, named to every function', () => {
+    const name = 'MediaBucket';
+    const bucket = resources[name] as Resource & { DeletionPolicy?: string };
+    assert.equal(bucket.Type, 'AWS::S3::Bucket');
+    assert.equal(bucket.DeletionPolicy, 'Retain');
+    assert.equal(bucket.Properties.PublicAccessBlockConfiguration.BlockPublicPolicy, true);
+    for (const [fn, f] of ofType('AWS::Lambda::Function')) {
+      assert.equal(f.Properties.Environment.Variables.MEDIA_STORAGE, 's3', fn);
+      assert.deepEqual(f.Properties.Environment.Variables.MEDIA_BUCKET, { Ref: name }, fn);
+    }
+    const actions = JSON.stringify(ofType('AWS::IAM::Role')[0]![1].Properties.Policies);
+    assert.match(actions, /s3:ListBucket/);
+    assert.match(actions, /s3:GetObject/);
+  });
 });

@@ -1,0 +1,31 @@
+// Where the media files live, behind one port: folders on this machine (a home box) or a
+// bucket (a cloud deploy). Libraries, scans and streams speak only to this interface; a
+// library's `path` is whatever the adapter calls a root (an absolute folder, `s3://bucket/prefix`).
+import type { DiscoveredFile } from '../scan/discover';
+
+/** A file of a library as it is now, checked to be there and inside its library's root. */
+export interface LocatedFile {
+  size: number;
+  mtimeMs: number;
+  /** Local storage: the canonical path on disk (symlinks resolved). */
+  path?: string;
+  /** Object storage: where the object is. */
+  object?: { bucket: string; key: string };
+}
+
+export interface MediaStorage {
+  readonly kind: 'local' | 's3';
+  /** The canonical form of a library location a user typed, or a 422 problem saying why not. */
+  canonicalRoot(input: string): Promise<string>;
+  /** `inner` relative to `outer` ('' when the same, `/`-separated) when inside it, else undefined. */
+  relativeTo(outer: string, inner: string): string | undefined;
+  /** Every video file below a root that the naming rules keep, in path order. */
+  discover(root: string, signal?: AbortSignal): Promise<DiscoveredFile[]>;
+  /** The file behind a library-relative path, or undefined when it is gone or leads outside the root. */
+  locate(root: string, relPath: string): Promise<LocatedFile | undefined>;
+  /**
+   * A short-lived URL that serves the file's bytes with ranges by itself (a presigned URL);
+   * undefined where the service sends the bytes.
+   */
+  signedUrl?(file: LocatedFile, options: { contentType: string; expiresInSeconds: number }): Promise<string>;
+}

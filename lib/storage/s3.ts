@@ -1,0 +1,101 @@
+// Media in an S3 bucket (a cloud deploy, or any S3-API server): a root is `s3://bucket/prefix`,
+// discovery lists the keys below it, and a stream is a presigned GET that S3 serves with
+// ranges itself, so video bytes never pass through a Lambda.
+import { GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { pathNotUsable } from '../errors';
+import { IGNORE_MARKER, ignoreReason, isVideoFile } from '../naming';
+import type { DiscoveredFile } from '../scan/discover';
+import type { LocatedFile, MediaStorage } from './media-storage';
+import { formatS3Location, keyOf, parseS3Location, s3RelativeTo, type S3Location } from './s3-location';
+
+export interface S3StorageOptions {
+  region: string;
+  /** An S3-API server other than AWS's (s3rver, MinIO); path-style addressing then. */
+  endpoint?: string | undefined;
+  /** When set, every library must live in this bucket: the service reads no other. */
+  bucket?: string | undefined;
+}
+
+const statusOf = (err: unknown) => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+
+export const s3Storage = (options: S3StorageOptions, client = new S3Client({
+  region: options.region,
+  ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true } : {}),
+})): MediaStorage => {
+  const location = (input: string): S3Location => {
+    const parsed = parseS3Location(input);
+    if (options.bucket && parsed.bucket !== options.bucket) throw pathNotUsable(input, `is not in the media bucket ${options.bucket}`);
+    return parsed;
+  };
+
+  const listKeys = async function* (root: S3Location, signal?: AbortSignal) {
+    let token: string | undefined;
+    do {
+      const page = await client.send(
+        new ListObjectsV2Command({ Bucket: root.bucket, Prefix: root.prefix ? `${root.prefix}/` : undefined, ContinuationToken: token }),
+        { abortSignal: signal },
+      );
+      for (const object of page.Contents ?? []) yield object;
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  };
+
+  return {
+    kind: 's3',
+
+    async canonicalRoot(input) {
+      const root = location(input);
+      try {
+        await client.send(new HeadBucketCommand({ Bucket: root.bucket }));
+        // Buckets have no folders: a prefix exists when some object lies below it.
+        const probe = await client.send(new ListObjectsV2Command({ Bucket: root.bucket, Prefix: root.prefix ? `${root.prefix}/` : undefined, MaxKeys: 1 }));
+        if (root.prefix && !probe.KeyCount) throw pathNotUsable(input, 'does not exist (no object below it)');
+      } catch (err) {
+        if ((err as { status?: number }).status === 422) throw err;
+        const status = statusOf(err);
+        if (status === 404) throw pathNotUsable(input, 'names a bucket that does not exist');
+        if (status === 403) throw pathNotUsable(input, 'cannot be read by the service (access denied)');
+        throw pathNotUsable(input, `cannot be reached (${(err as Error).name}${status ? ` ${status}` : ''})`);
+      }
+      return formatS3Location(root);
+    },
+
+    relativeTo: s3RelativeTo,
+
+    async discover(input, signal) {
+      const root = location(input);
+      const strip = root.prefix ? root.prefix.length + 1 : 0;
+      const found: DiscoveredFile[] = [];
+      const ignoredFolders: string[] = [];
+      for await (const object of listKeys(root, signal)) {
+        const relPath = object.Key!.slice(strip);
+        if (relPath.endsWith(`/${IGNORE_MARKER}`) || relPath === IGNORE_MARKER) ignoredFolders.push(relPath.slice(0, -IGNORE_MARKER.length));
+        if (!relPath || relPath.endsWith('/') || !isVideoFile(relPath) || ignoreReason(relPath) !== undefined) continue;
+        found.push({ relPath, size: object.Size ?? 0, mtimeMs: object.LastModified?.getTime() ?? 0 });
+      }
+      // The marker rule of local folders: everything below a folder holding `.ignore` is skipped.
+      const kept = ignoredFolders.length ? found.filter((f) => !ignoredFolders.some((folder) => f.relPath.startsWith(folder))) : found;
+      return kept.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
+    },
+
+    async locate(input, relPath) {
+      const root = location(input);
+      if (relPath.split('/').some((s) => s === '..' || s === '.' || s === '')) return undefined;
+      const key = keyOf(root, relPath);
+      try {
+        const head = await client.send(new HeadObjectCommand({ Bucket: root.bucket, Key: key }));
+        return { object: { bucket: root.bucket, key }, size: head.ContentLength ?? 0, mtimeMs: head.LastModified?.getTime() ?? 0 } satisfies LocatedFile;
+      } catch (err) {
+        if (statusOf(err) === 404 || statusOf(err) === 403) return undefined;
+        throw err;
+      }
+    },
+
+    async signedUrl(file, { contentType, expiresInSeconds }) {
+      if (!file.object) throw new Error('not an object in a bucket');
+      const command = new GetObjectCommand({ Bucket: file.object.bucket, Key: file.object.key, ResponseContentType: contentType });
+      return getSignedUrl(client, command, { expiresIn: expiresInSeconds });
+    },
+  };
+};
