@@ -35,7 +35,17 @@ export const ensureTable = async (client: DynamoDBClient, tableName: string): Pr
     await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: ttl }));
     return 'created';
   }
-  const have = new Set((existing.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName));
+  // An index whose projection changed since the table was made is dropped and made again (a
+  // projection cannot be altered in place); DynamoDB fills the new one from the table.
+  const projectionOf = (p: { ProjectionType?: string; NonKeyAttributes?: string[] } | undefined) =>
+    `${p?.ProjectionType}:${[...(p?.NonKeyAttributes ?? [])].sort().join(',')}`;
+  const wanted = new Map(definition.GlobalSecondaryIndexes.map((i) => [i.IndexName, projectionOf(i.Projection)]));
+  const stale = (existing.GlobalSecondaryIndexes ?? []).filter((i) => wanted.has(i.IndexName!) && wanted.get(i.IndexName!) !== projectionOf(i.Projection));
+  for (const index of stale) {
+    await client.send(new UpdateTableCommand({ TableName: tableName, GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: index.IndexName! } }] }));
+    await waitForIndexes(client, tableName, (names) => !names.has(index.IndexName!));
+  }
+  const have = new Set((existing.GlobalSecondaryIndexes ?? []).filter((i) => !stale.includes(i)).map((i) => i.IndexName));
   const missing = definition.GlobalSecondaryIndexes.filter((i) => !have.has(i.IndexName));
   for (const index of missing) {
     await client.send(
@@ -45,6 +55,20 @@ export const ensureTable = async (client: DynamoDBClient, tableName: string): Pr
         GlobalSecondaryIndexUpdates: [{ Create: index as never }],
       }),
     );
+    // One index change at a time per table.
+    await waitForIndexes(client, tableName, (_names, active) => active.has(index.IndexName));
   }
-  return missing.length ? 'updated' : 'ok';
+  return missing.length || stale.length ? 'updated' : 'ok';
+};
+
+/** Polls until the table's indexes satisfy `ready` (the names there; the names active). */
+const waitForIndexes = async (client: DynamoDBClient, tableName: string, ready: (names: Set<string>, active: Set<string>) => boolean) => {
+  for (let i = 0; i < 600; i++) {
+    const indexes = (await describe(client, tableName))?.GlobalSecondaryIndexes ?? [];
+    const names = new Set(indexes.map((x) => x.IndexName!));
+    const active = new Set(indexes.filter((x) => x.IndexStatus === 'ACTIVE').map((x) => x.IndexName!));
+    if (ready(names, active)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the indexes of ${tableName} did not become ready`);
 };
