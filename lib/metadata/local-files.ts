@@ -1,0 +1,134 @@
+// Which NFO and artwork files beside a video belong to its item, by name alone, after the Kodi
+// and Jellyfin conventions. Pure: the caller lists each folder once and passes the names in.
+// Names match case-insensitively (and NFC/NFD alike), since libraries move between file
+// systems; results keep the folder as passed and the name as listed, so the caller can open them.
+import { lastSegment, splitExtension } from '../naming/path';
+import { DEFAULT_RULES, type NamingRules } from '../naming/rules';
+import { splitPart } from '../naming/stack';
+
+/** Library-relative paths of the files found; a kind is absent when there is none. */
+export interface LocalFiles {
+  nfo?: string;
+  poster?: string;
+  backdrop?: string;
+  /** An episode's own picture. */
+  still?: string;
+}
+
+/** In order of preference when several exist. */
+export const IMAGE_EXTENSIONS: readonly string[] = Object.freeze(['jpg', 'jpeg', 'png', 'webp']);
+
+export interface MovieFolder {
+  /** The video's library-relative path; for a stacked movie, any of its parts. */
+  videoPath: string;
+  /** Names (not paths) of the files in the video's folder. */
+  folderFiles: readonly string[];
+  /**
+   * Movies in that folder, a stack counting once. Folder-wide names (movie.nfo, poster.jpg)
+   * apply only when it is 1: in a folder of many movies they would give all of them one poster.
+   */
+  moviesInFolder: number;
+}
+
+export interface EpisodeFolder {
+  /** The episode's library-relative path. */
+  videoPath: string;
+  /** Names of the files in the episode's folder (its season folder, or the show folder). */
+  folderFiles: readonly string[];
+}
+
+export interface ShowFolder {
+  /** The show folder, relative to the library ("Doctor Who (2005)"). */
+  showDir: string;
+  /** Names of the files in the show folder. */
+  folderFiles: readonly string[];
+}
+
+/** `<video>.nfo`, `<video>-poster.jpg`, `<video>-fanart.jpg`, then the folder-wide names. */
+export function movieLocalFiles(input: MovieFolder, rules: NamingRules = DEFAULT_RULES): LocalFiles {
+  const { dir, base } = splitVideoPath(input.videoPath);
+  const folder = new Folder(dir, input.folderFiles);
+  const own = ownNames(base, rules);
+  const wide = input.moviesInFolder === 1;
+  return found({
+    nfo: folder.find([...own.map((name) => `${name}.nfo`), ...(wide ? ['movie.nfo'] : [])]),
+    poster: folder.findImage([...own.map((name) => `${name}-poster`), ...(wide ? ['poster', 'folder', 'cover'] : [])]),
+    backdrop: folder.findImage([
+      ...own.map((name) => `${name}-fanart`),
+      ...(wide ? ['fanart', 'backdrop', 'background'] : []),
+    ]),
+  });
+}
+
+/** `tvshow.nfo`, `poster.*`/`folder.*` and `fanart.*`/`backdrop.*` in the show folder. */
+export function showLocalFiles(input: ShowFolder): LocalFiles {
+  const folder = new Folder(input.showDir.replace(/\/+$/u, ''), input.folderFiles);
+  return found({
+    nfo: folder.find(['tvshow.nfo']),
+    poster: folder.findImage(['poster', 'folder']),
+    backdrop: folder.findImage(['fanart', 'backdrop', 'background']),
+  });
+}
+
+/** `<video>.nfo`, and `<video>-thumb.jpg` or `<video>.jpg` as the still. */
+export function episodeLocalFiles(input: EpisodeFolder): LocalFiles {
+  const { dir, base } = splitVideoPath(input.videoPath);
+  const folder = new Folder(dir, input.folderFiles);
+  return found({ nfo: folder.find([`${base}.nfo`]), still: folder.findImage([`${base}-thumb`, base]) });
+}
+
+/** The folder as the caller spelled it (the disk's Unicode form, to open it), and the base name. */
+function splitVideoPath(videoPath: string): { dir: string; base: string } {
+  const slash = videoPath.lastIndexOf('/');
+  return { dir: slash === -1 ? '' : videoPath.slice(0, slash), base: splitExtension(lastSegment(videoPath)).base };
+}
+
+/**
+ * The video's own base name, then, for a part of a stack ("Alien - cd1"), the stack's
+ * ("Alien"), which Kodi and Jellyfin use for the files of the whole movie.
+ */
+function ownNames(base: string, rules: NamingRules): string[] {
+  const { name, part } = splitPart(base, rules);
+  const stack = name.replace(/[\s._\-]+$/u, '');
+  return part === null || stack === '' ? [base] : [base, stack];
+}
+
+/** The result without absent kinds, so it compares and serialises cleanly. */
+function found(files: LocalFiles): LocalFiles {
+  return Object.fromEntries(Object.entries(files).filter(([, path]) => path !== undefined)) as LocalFiles;
+}
+
+class Folder {
+  /** Folded name → the name as listed. */
+  private readonly names = new Map<string, string>();
+
+  constructor(
+    private readonly dir: string,
+    files: readonly string[],
+  ) {
+    for (const name of files) {
+      const key = fold(name);
+      const kept = this.names.get(key);
+      // "Poster.jpg" beside "poster.jpg" (a case-sensitive disk): pick one the same way each time.
+      if (kept === undefined || name < kept) this.names.set(key, name);
+    }
+  }
+
+  /** The path of the first wanted name that exists. */
+  find(wanted: readonly string[]): string | undefined {
+    for (const name of wanted) {
+      const listed = this.names.get(fold(name));
+      if (listed !== undefined) return this.dir === '' ? listed : `${this.dir}/${listed}`;
+    }
+    return undefined;
+  }
+
+  /** The first wanted base name with an image extension, extensions in preference order. */
+  findImage(bases: readonly string[]): string | undefined {
+    return this.find(bases.flatMap((base) => IMAGE_EXTENSIONS.map((ext) => `${base}.${ext}`)));
+  }
+}
+
+function fold(name: string): string {
+  return name.normalize('NFC').toLowerCase();
+}

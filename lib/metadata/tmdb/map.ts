@@ -1,0 +1,240 @@
+// From TMDB's bodies to the provider port's shapes. Pure. TMDB spells "unknown" as an empty
+// string, a zero or a missing field; here every one of those becomes null. A body that is not
+// an object at all, or an entry without an id, is a ShapeError (the client reports it as a bad
+// response).
+import type {
+  CastMember,
+  EpisodeDetails,
+  ExternalIdMatches,
+  ImageConfiguration,
+  MovieCandidate,
+  MovieDetails,
+  SeasonDetails,
+  SeasonSummary,
+  ShowCandidate,
+  ShowDetails,
+} from '../provider';
+import type {
+  TmdbConfiguration,
+  TmdbContentRatings,
+  TmdbCredits,
+  TmdbEpisode,
+  TmdbFindResults,
+  TmdbGenre,
+  TmdbMovieDetails,
+  TmdbMovieResult,
+  TmdbPage,
+  TmdbReleaseDates,
+  TmdbSeasonDetails,
+  TmdbSeasonSummary,
+  TmdbTvDetails,
+  TmdbTvResult,
+} from './wire';
+
+/** How many billed cast members are kept: enough for a details page, small enough to cache. */
+export const CAST_LIMIT = 20;
+
+export class ShapeError extends Error {
+  override name = 'ShapeError';
+}
+
+// --- Small readers ---------------------------------------------------------------------
+
+const objectBody = <T>(body: unknown, what: string): T => {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ShapeError(`${what} is not a JSON object`);
+  return body as T;
+};
+
+const requireId = (id: unknown, what: string): number => {
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) throw new ShapeError(`${what} has no numeric id`);
+  return id;
+};
+
+const list = <T>(value: T[] | undefined): T[] => (Array.isArray(value) ? value : []);
+const text = (value: string | null | undefined): string | null => (typeof value === 'string' && value.trim() ? value : null);
+const date = (value: string | null | undefined): string | null => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : null);
+const yearOf = (value: string | null) => (value ? Number(value.slice(0, 4)) : null);
+const number = (value: number | null | undefined): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+const positive = (value: number | null | undefined) => (number(value) !== null && value! > 0 ? value! : null);
+const imagePath = (value: string | null | undefined) => (typeof value === 'string' && value.startsWith('/') ? value : null);
+const genreNames = (genres: TmdbGenre[] | undefined) => list(genres).map((g) => g?.name).filter((n): n is string => !!n);
+const unique = (names: Array<string | undefined>) => [...new Set(names.filter((n): n is string => !!n))];
+
+/** "tt0133093", lowercase; anything else is no id. */
+const imdbId = (...candidates: Array<string | null | undefined>) => {
+  for (const c of candidates) if (typeof c === 'string' && /^tt\d+$/i.test(c.trim())) return c.trim().toLowerCase();
+  return null;
+};
+
+/** No votes yet is no rating, rather than a 0 that reads like a verdict. */
+const rating = (average: number | undefined, count: number | undefined) =>
+  count === 0 ? null : number(average);
+
+// --- Search and find ---------------------------------------------------------------------
+
+const movieCandidate = (r: TmdbMovieResult): MovieCandidate => {
+  const releaseDate = date(r.release_date);
+  return {
+    tmdbId: requireId(r.id, 'a movie result'),
+    title: r.title ?? r.original_title ?? '',
+    originalTitle: r.original_title ?? r.title ?? '',
+    releaseDate,
+    year: yearOf(releaseDate),
+    popularity: number(r.popularity) ?? 0,
+    posterPath: imagePath(r.poster_path),
+    backdropPath: imagePath(r.backdrop_path),
+  };
+};
+
+const showCandidate = (r: TmdbTvResult): ShowCandidate => {
+  const firstAirDate = date(r.first_air_date);
+  return {
+    tmdbId: requireId(r.id, 'a TV result'),
+    name: r.name ?? r.original_name ?? '',
+    originalName: r.original_name ?? r.name ?? '',
+    firstAirDate,
+    year: yearOf(firstAirDate),
+    popularity: number(r.popularity) ?? 0,
+    posterPath: imagePath(r.poster_path),
+    backdropPath: imagePath(r.backdrop_path),
+  };
+};
+
+const resultsOf = <T>(body: unknown, what: string): T[] => {
+  const page = objectBody<TmdbPage<T>>(body, what);
+  if (!Array.isArray(page.results)) throw new ShapeError(`${what} has no results list`);
+  return page.results;
+};
+
+export const toMovieCandidates = (body: unknown) => resultsOf<TmdbMovieResult>(body, 'a movie search').map(movieCandidate);
+export const toShowCandidates = (body: unknown) => resultsOf<TmdbTvResult>(body, 'a TV search').map(showCandidate);
+
+export const toExternalIdMatches = (body: unknown): ExternalIdMatches => {
+  const found = objectBody<TmdbFindResults>(body, 'a find answer');
+  return { movies: list(found.movie_results).map(movieCandidate), shows: list(found.tv_results).map(showCandidate) };
+};
+
+// --- Details -----------------------------------------------------------------------------
+
+const castOf = (credits: TmdbCredits | undefined): CastMember[] =>
+  list(credits?.cast)
+    .filter((c) => !!c?.name)
+    .map((c, i) => ({ name: c.name!, character: c.character ?? '', order: number(c.order) ?? i }))
+    .sort((a, b) => a.order - b.order)
+    .slice(0, CAST_LIMIT);
+
+// Theatrical releases carry the rating people know; the others (premiere, digital, TV) follow.
+const RELEASE_TYPE_PREFERENCE = [3, 2, 1, 4, 5, 6];
+const preference = (type: number | undefined) => {
+  const at = RELEASE_TYPE_PREFERENCE.indexOf(type ?? 0);
+  return at === -1 ? RELEASE_TYPE_PREFERENCE.length : at;
+};
+
+export const movieCertification = (releases: TmdbReleaseDates | undefined, region: string): string | null => {
+  const country = list(releases?.results).find((r) => r?.iso_3166_1 === region);
+  const rated = list(country?.release_dates).filter((d) => text(d?.certification));
+  rated.sort((a, b) => preference(a.type) - preference(b.type));
+  return rated[0]?.certification?.trim() ?? null;
+};
+
+const showCertification = (ratings: TmdbContentRatings | undefined, region: string) =>
+  text(list(ratings?.results).find((r) => r?.iso_3166_1 === region)?.rating)?.trim() ?? null;
+
+export const toMovieDetails = (body: unknown, region: string): MovieDetails => {
+  const m = objectBody<TmdbMovieDetails>(body, 'a movie');
+  const candidate = movieCandidate(m);
+  return {
+    tmdbId: candidate.tmdbId,
+    imdbId: imdbId(m.imdb_id, m.external_ids?.imdb_id),
+    title: candidate.title,
+    originalTitle: candidate.originalTitle,
+    year: candidate.year,
+    releaseDate: candidate.releaseDate,
+    overview: text(m.overview),
+    tagline: text(m.tagline),
+    runtimeMinutes: positive(m.runtime),
+    genres: genreNames(m.genres),
+    rating: rating(m.vote_average, m.vote_count),
+    certification: movieCertification(m.release_dates, region),
+    cast: castOf(m.credits),
+    directors: unique(list(m.credits?.crew).filter((c) => c?.job === 'Director').map((c) => c.name)),
+    posterPath: candidate.posterPath,
+    backdropPath: candidate.backdropPath,
+  };
+};
+
+const seasonSummary = (s: TmdbSeasonSummary): SeasonSummary | null =>
+  typeof s?.season_number === 'number'
+    ? {
+        seasonNumber: s.season_number,
+        name: s.name ?? `Season ${s.season_number}`,
+        episodeCount: number(s.episode_count) ?? 0,
+        airDate: date(s.air_date),
+        posterPath: imagePath(s.poster_path),
+      }
+    : null;
+
+export const toShowDetails = (body: unknown, region: string): ShowDetails => {
+  const t = objectBody<TmdbTvDetails>(body, 'a TV show');
+  const candidate = showCandidate(t);
+  const tvdbId = t.external_ids?.tvdb_id;
+  return {
+    tmdbId: candidate.tmdbId,
+    imdbId: imdbId(t.external_ids?.imdb_id),
+    tvdbId: typeof tvdbId === 'number' && tvdbId > 0 ? tvdbId : null,
+    name: candidate.name,
+    originalName: candidate.originalName,
+    year: candidate.year,
+    firstAirDate: candidate.firstAirDate,
+    overview: text(t.overview),
+    genres: genreNames(t.genres),
+    rating: rating(t.vote_average, t.vote_count),
+    certification: showCertification(t.content_ratings, region),
+    cast: castOf(t.credits),
+    creators: unique(list(t.created_by).map((c) => c?.name)),
+    posterPath: candidate.posterPath,
+    backdropPath: candidate.backdropPath,
+    seasons: list(t.seasons).map(seasonSummary).filter((s): s is SeasonSummary => s !== null),
+  };
+};
+
+const episode = (seasonNumber: number) => (e: TmdbEpisode): EpisodeDetails | null =>
+  typeof e?.episode_number === 'number'
+    ? {
+        seasonNumber: e.season_number ?? seasonNumber,
+        episodeNumber: e.episode_number,
+        name: e.name ?? `Episode ${e.episode_number}`,
+        overview: text(e.overview),
+        airDate: date(e.air_date),
+        runtimeMinutes: positive(e.runtime),
+        stillPath: imagePath(e.still_path),
+      }
+    : null;
+
+export const toSeasonDetails = (body: unknown, showTmdbId: number, asked: number): SeasonDetails => {
+  const s = objectBody<TmdbSeasonDetails>(body, 'a season');
+  const seasonNumber = typeof s.season_number === 'number' ? s.season_number : asked;
+  return {
+    showTmdbId,
+    seasonNumber,
+    name: s.name ?? `Season ${seasonNumber}`,
+    overview: text(s.overview),
+    airDate: date(s.air_date),
+    posterPath: imagePath(s.poster_path),
+    episodes: list(s.episodes).map(episode(seasonNumber)).filter((e): e is EpisodeDetails => e !== null),
+  };
+};
+
+export const toImageConfiguration = (body: unknown): ImageConfiguration => {
+  const images = objectBody<TmdbConfiguration>(body, 'the configuration').images;
+  if (!images) throw new ShapeError('the configuration has no images section');
+  const sizes = (s: string[] | undefined) => list(s).filter((x) => typeof x === 'string');
+  return {
+    secureBaseUrl: images.secure_base_url ?? images.base_url ?? '',
+    posterSizes: sizes(images.poster_sizes),
+    backdropSizes: sizes(images.backdrop_sizes),
+    stillSizes: sizes(images.still_sizes),
+    profileSizes: sizes(images.profile_sizes),
+    logoSizes: sizes(images.logo_sizes),
+  };
+};
