@@ -3,7 +3,7 @@
 // HOST:PORT. Stopping stops every process it started. Used by `npm start`, tests and bench.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { dirname, join, relative } from 'node:path';
+import { delimiter, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { config, LOCAL_CREDENTIALS } from '../lib/config';
@@ -178,6 +178,9 @@ export const startService = async (signal: AbortSignal = new AbortController().s
       STREAM_DELIVERY: 'front-door',
       SERVICE_STARTED_AT: String(Date.now()),
       ESBUILD_WORK_FOLDER: relative(PROJECT_DIR, join(dataDir, '.build')),
+      // Bundles keep native modules (sharp) as plain requires (serverless.yml's esbuild.exclude);
+      // a bundle under a DATA_DIR outside the project finds them in the project's node_modules.
+      NODE_PATH: [join(PROJECT_DIR, 'node_modules'), process.env.NODE_PATH].filter(Boolean).join(delimiter),
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       // Offline's own notices (its route table with internal ports, a line per invocation)
       // mislead and cost ~9% of its CPU under load; its warnings and errors still show.

@@ -14,6 +14,11 @@ import { lambdaInvoker } from './scan/invoker';
 import type { ScanDeps } from './scan/service';
 import { rootLogger } from './log';
 import { configuredStorage } from './storage';
+import { artworkStore } from './artwork';
+import { DynamoProviderCache } from './metadata/provider-cache';
+import { createTmdbClient } from './metadata/tmdb/client';
+import { effectiveKey } from './settings/model';
+import type { Enrichment } from './scan/worker';
 
 export const settingsStore = new DynamoSettingsStore(db);
 export const connectionStore = new DynamoConnectionStore(db);
@@ -35,6 +40,31 @@ export const manifestStore = new DynamoManifestStore(db);
 export const libraryStore = new DynamoLibraryStore(db);
 export const jobStore = new DynamoScanJobStore(db);
 
+const providerCache = new DynamoProviderCache(db);
+
+/**
+ * What a scan may use to enrich items, from the settings as they are when it runs: the saved
+ * key wins over TMDB_API_KEY; with fetching off or no key there is no provider at all.
+ */
+export const scanEnrichment = async (): Promise<Enrichment> => {
+  const { value } = await settingsStore.read();
+  const key = effectiveKey(value, config.tmdb.apiKey);
+  const provider =
+    value.features.metadataFetching && key
+      ? createTmdbClient({
+          apiKey: key,
+          baseUrl: config.tmdb.apiBaseUrl,
+          imageBaseUrl: config.tmdb.imageBaseUrl,
+          language: value.language,
+          requestsPerSecond: config.tmdb.requestsPerSecond,
+          timeoutMs: config.tmdb.timeoutMs,
+          cache: providerCache,
+          log: rootLogger,
+        })
+      : null;
+  return { provider, artwork: value.features.artwork, meshGradients: value.features.meshGradients };
+};
+
 /** Everything the library, scan and catalogue services need. */
 export const services: ScanDeps = {
   catalog: catalogStore,
@@ -43,6 +73,8 @@ export const services: ScanDeps = {
   jobs: jobStore,
   events: publisherSink(eventPublisher, rootLogger),
   storage: configuredStorage(),
+  enrichment: scanEnrichment,
+  artworks: artworkStore(),
   invoker: lambdaInvoker({
     endpoint: config.scan.lambdaEndpoint,
     region: config.db.region,

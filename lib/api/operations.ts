@@ -118,7 +118,7 @@ export const operations = {
   libraryStats: op({
     id: 'libraryStats', method: 'GET', path: '/api/v1/library/stats', tag: 'library', counted: true, implemented: true,
     summary: 'Totals across libraries', success: { status: 200, description: 'Totals', schema: S.LibraryStats },
-    description: '`totalDurationSeconds` is 0 until media probing exists. Counts are as of each library\'s last finished scan.',
+    description: '`totalDurationSeconds` sums the durations read from the files\' headers (files that could not be read count 0). Counts are as of each library\'s last finished scan.',
   }),
   getLibrary: op({
     id: 'getLibrary', method: 'GET', path: '/api/v1/library/{libraryId}', tag: 'library', counted: true, implemented: true,
@@ -154,11 +154,12 @@ export const operations = {
     success: { status: 200, description: 'Healthy (503 when degraded)', schema: S.Health },
   }),
   artwork: op({
-    id: 'artwork', method: 'GET', path: '/api/v1/artwork/{mediaId}/{kind}', tag: 'artwork', counted: false, implemented: false,
+    id: 'artwork', method: 'GET', path: '/api/v1/artwork/{mediaId}/{kind}', tag: 'artwork', counted: false, implemented: true,
     summary: 'Cached artwork, resized on demand',
+    description: 'An item\'s poster or backdrop (movies, TV shows) or still (episodes), from the artwork cache, resized to the snapped width `w` and encoded in the format `Accept` asks for: WebP or AVIF only when named (`image/webp`, `image/avif`; WebP first when both are equally wanted, as it is far cheaper to encode), else the stored image\'s own format when it is JPEG or PNG, else JPEG. Each variant is rendered once and cached. `ETag` names the exact bytes (a strong validator); `If-None-Match` with it gives 304. `Vary: Accept`. With `v` equal to the current version the answer may be cached for a year (`immutable`), else for a day. 404 for an unknown id, a kind the item does not have, an item without that artwork, or artwork no longer in the cache (a rescan stores it again). Not counted by the rate limit.',
     params: Type.Object({ mediaId: IdParam, kind: S.ArtworkKind }, { additionalProperties: false }),
     query: S.ArtworkQuery, errors: [304, 404],
-    success: { status: 200, description: 'Image bytes (WebP, AVIF or JPEG by Accept)', contentType: 'image/*' },
+    success: { status: 200, description: 'Image bytes: WebP, AVIF, JPEG or PNG, by Accept', contentType: 'image/*' },
   }),
   docsPage: op({
     id: 'docsPage', method: 'GET', path: '/api/docs', tag: 'docs', counted: false, implemented: true,

@@ -5,7 +5,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 /** A union of string literals that keeps its literal type. */
 const literals = <T extends readonly string[]>(values: T) => Type.Unsafe<T[number]>(Type.Union(values.map((v) => Type.Literal(v))));
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const Nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) => Type.Union([schema, Type.Null()], options);
 const IsoTime = Type.String({ format: 'date-time' });
 const Id = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' });
 const HexColor = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$' });
@@ -55,9 +55,19 @@ export const FileInfo = Type.Object(
   {
     size: Type.Integer({ minimum: 0 }),
     container: Nullable(Type.String()),
-    durationSeconds: Nullable(Type.Number({ description: 'Null until media probing exists' })),
+    durationSeconds: Nullable(Type.Number({ description: 'Of all parts, read from the files\' headers; null when they could not be read' })),
     path: Type.String({ description: "The (first) file's path relative to its library folder" }),
     parts: Type.Integer({ minimum: 1, description: 'Files of a stacked movie (cd1, cd2 ...), played in order' }),
+    video: Nullable(
+      Type.Object({ codec: Type.String(), width: Nullable(Type.Integer()), height: Nullable(Type.Integer()), frameRate: Nullable(Type.Number()), bitDepth: Nullable(Type.Integer()), hdr: Nullable(Type.String()) }, { additionalProperties: true }),
+      { description: "The first part's first video stream (h264, hevc, vp9, av1 ...)" },
+    ),
+    audio: Type.Array(Type.Object({ codec: Type.String(), channels: Nullable(Type.Integer()), language: Nullable(Type.String()) }, { additionalProperties: true }), {
+      description: 'Audio streams of the first part, in file order; languages as BCP 47 tags (en, de) or null',
+    }),
+    subtitles: Type.Array(Type.Object({ codec: Nullable(Type.String()), language: Nullable(Type.String()) }, { additionalProperties: true }), {
+      description: 'Embedded subtitle streams of the first part',
+    }),
   },
   { additionalProperties: true },
 );
@@ -81,6 +91,7 @@ export const Episode = Type.Object({
   airDate: Nullable(Type.String()),
   stillUrl: Nullable(Type.String({ format: 'uri' })),
   streamUrl: Type.String({ format: 'uri' }),
+  file: FileInfo,
 });
 
 export const ShowDetail = Type.Object({
@@ -124,8 +135,14 @@ export const ScanJob = Type.Object({
     added: Type.Integer(),
     updated: Type.Integer(),
     removed: Type.Integer(),
-    failed: Type.Integer(),
+    failed: Type.Integer({ description: 'Files whose names could not be read, and items whose metadata, NFO or artwork failed' }),
+    matched: Type.Integer({ description: 'Items the metadata provider matched' }),
+    unmatched: Type.Integer({ description: 'Items the provider was asked about but did not match with confidence (they keep their file titles)' }),
+    artwork: Type.Integer({ description: 'Pictures copied into the artwork cache' }),
+    probed: Type.Integer({ description: 'Video files whose technical info (duration, codecs) was read' }),
+    probeFailed: Type.Integer({ description: 'Video files that could not be read for technical info (broken or truncated); they do not fail the scan' }),
   }),
+  warnings: Type.Array(Type.String(), { description: 'What to know about a scan that still completed, e.g. a refused TMDB key' }),
   startedAt: Nullable(IsoTime),
   updatedAt: IsoTime,
   finishedAt: Nullable(IsoTime),
@@ -264,10 +281,29 @@ export const StreamQuery = Type.Object(
 );
 export const JobsQuery = Type.Object({ status: Type.Optional(JobStatus) }, { additionalProperties: false });
 export const ArtworkQuery = Type.Object(
-  { w: Type.Optional(Type.Integer({ minimum: 16, maximum: 4096 })) },
+  {
+    w: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 4000,
+        description:
+          'Width wanted, in pixels. Snapped up to the next of 160, 320, 480, 780 and 1280 (anything wider gets 1280), so a handful of sizes are rendered and cached whatever clients ask for; the height follows the aspect ratio. Never enlarged: a width at least as wide as the stored image gives its original size. Without `w`: the original size.',
+      }),
+    ),
+    v: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        description:
+          "The artwork's version, as in the URLs the catalogue hands out (`?v=<etag>`). When it is the current version the answer is cacheable for a year (`Cache-Control: public, max-age=31536000, immutable`); otherwise, or without it, for a day. It never changes which bytes are sent.",
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
-export const ArtworkKind = Type.Union([Type.Literal('poster'), Type.Literal('backdrop'), Type.Literal('still')]);
+export const ArtworkKind = Type.Union([Type.Literal('poster'), Type.Literal('backdrop'), Type.Literal('still')], {
+  description: 'poster and backdrop for movies and TV shows, still for episodes',
+});
 
 // ---- WebSocket messages ----------------------------------------------------------------
 const Timestamp = IsoTime;

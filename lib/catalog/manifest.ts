@@ -6,23 +6,34 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { batchWrite } from '../db/batch';
 import { queryItems, type Db } from '../db/client';
 import { keys } from '../db/table';
-import type { FileRef, IndexEntry } from './model';
+import type { TechnicalInfo } from '../media/technical-info';
+import type { EnrichState, FileRef, IndexEntry } from './model';
 
 const PART_BYTES = 350_000;
 
-type Compact = [id: string, entity: IndexEntry['entity'], addedAt: string, files: [string, number, number, number | null][], showId: string | null, season: number | null];
+// Rows are positional to keep the manifest small. Fields added later go at the end, so a
+// manifest written by an older version still reads (they are simply absent).
+type CompactFile = [relPath: string, size: number, mtimeMs: number, part: number | null, tech?: TechnicalInfo | null];
+type Compact = [id: string, entity: IndexEntry['entity'], addedAt: string, files: CompactFile[], showId: string | null, season: number | null, enrich?: EnrichState | null];
 
 const pack = (entries: IndexEntry[]): Compact[] =>
-  entries.map((e) => [e.id, e.entity, e.addedAt, (e.files ?? []).map((f) => [f.relPath, f.size, f.mtimeMs, f.part]), e.showId ?? null, e.seasonNumber ?? null]);
+  entries.map((e) => [
+    e.id, e.entity, e.addedAt,
+    (e.files ?? []).map((f): CompactFile => (f.tech === undefined ? [f.relPath, f.size, f.mtimeMs, f.part] : [f.relPath, f.size, f.mtimeMs, f.part, f.tech])),
+    e.showId ?? null, e.seasonNumber ?? null, e.enrich ?? null,
+  ]);
 
 const unpack = (rows: Compact[]): IndexEntry[] =>
-  rows.map(([id, entity, addedAt, files, showId, season]) => ({
+  rows.map(([id, entity, addedAt, files, showId, season, enrich]) => ({
     id,
     entity,
     addedAt,
-    ...(entity === 'tvshow' ? {} : { files: files.map(([relPath, size, mtimeMs, part]): FileRef => ({ relPath, size, mtimeMs, part })) }),
+    ...(entity === 'tvshow'
+      ? {}
+      : { files: files.map(([relPath, size, mtimeMs, part, tech]): FileRef => ({ relPath, size, mtimeMs, part, ...(tech !== undefined ? { tech } : {}) })) }),
     ...(showId !== null ? { showId } : {}),
     ...(season !== null ? { seasonNumber: season } : {}),
+    ...(enrich ? { enrich } : {}),
   }));
 
 export class DynamoManifestStore {

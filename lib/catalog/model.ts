@@ -4,6 +4,9 @@
 import type { Static } from '@sinclair/typebox';
 import type { Media, MediaType } from '../api/schemas';
 import type { Colors } from '../media/mesh-gradient';
+import type { TechnicalInfo } from '../media/technical-info';
+import type { LocalFiles } from '../metadata/local-files';
+import type { CastMember } from '../metadata/provider';
 
 export type MediaKind = Static<typeof MediaType>;
 export type Entity = 'movie' | 'tvshow' | 'episode';
@@ -16,6 +19,53 @@ export interface FileRef {
   mtimeMs: number;
   /** The part of a stacked movie (cd1, part2 ...), else null. */
   part: number | null;
+  /** Read from the file's headers when the scan wrote the item; null when it could not be read. */
+  tech?: TechnicalInfo | null;
+}
+
+/** Artwork kept in the artwork store (lib/artwork/store.ts), copied from a local file or the provider. */
+export type ArtworkKind = 'poster' | 'backdrop' | 'still';
+
+export interface StoredArtwork {
+  /** Content hash of the source bytes: names the stored copy and its variants, and is the ETag's base. */
+  etag: string;
+  contentType: string;
+  width: number;
+  height: number;
+  /** Where the bytes came from: a file next to the video (library-relative) or a provider image path. */
+  source: 'local' | 'provider';
+  from: string;
+}
+
+export type ArtworkSet = Partial<Record<ArtworkKind, StoredArtwork>>;
+
+/** Where an item's artwork should come from: decided by the metadata phase, fetched by the artwork phase. */
+export type ArtworkWanted = Partial<Record<ArtworkKind, Pick<StoredArtwork, 'source' | 'from'>>>;
+
+/**
+ * How far an item's enrichment has got. A scan writes new and changed items as 'metadata'; the
+ * metadata phase moves them to 'artwork' (or 'local' when no provider could be asked: a later
+ * scan with one takes them up again), the artwork phase to 'done'. The library index carries
+ * it, so each phase finds its work, also after a crash, without reading every item.
+ */
+export type EnrichState = 'metadata' | 'local' | 'artwork' | 'done';
+
+/** What is known beyond the file name, and where it came from. */
+export interface ItemMetadata {
+  /** Where the titles come from: the provider, a local NFO (which wins field by field), or the file name alone. */
+  source: 'provider' | 'nfo' | 'file';
+  /** Below the matching threshold (or no provider asked): the file's title stays. */
+  matched: boolean;
+  confidence: number | null;
+  tagline: string | null;
+  runtimeMinutes: number | null;
+  releaseDate: string | null;
+  certification: string | null;
+  cast: CastMember[];
+  directors: string[];
+  creators: string[];
+  imdbId: string | null;
+  tvdbId: number | null;
 }
 
 /** Which scan wrote an item last and what it did: a resumed scan counts its own earlier work. */
@@ -38,20 +88,34 @@ interface Titled {
   posterUrl: string | null;
   backdropUrl: string | null;
   meshGradientColors: Colors;
+  /** The poster (its etag) the colours were taken from; absent while they come from the title. */
+  colorsFrom?: string;
   tmdbId: number | null;
+  metadata?: ItemMetadata;
 }
 
-export interface MovieItem extends Stamp, Titled {
+interface Enrichable {
+  enrich?: EnrichState;
+  /** NFO and artwork files beside the video (library-relative), found by the scan. */
+  local?: LocalFiles;
+  artworkWanted?: ArtworkWanted;
+  /** Whether the metadata phase could ask the provider (else a later scan with one will). */
+  providerAsked?: boolean;
+}
+
+export interface MovieItem extends Stamp, Titled, Enrichable {
   entity: 'movie';
   /** In part order. */
   files: FileRef[];
+  artwork?: ArtworkSet;
 }
 
-export interface ShowItem extends Stamp, Titled {
+export interface ShowItem extends Stamp, Titled, Enrichable {
   entity: 'tvshow';
+  artwork?: ArtworkSet;
 }
 
-export interface EpisodeItem extends Stamp {
+export interface EpisodeItem extends Stamp, Enrichable {
   entity: 'episode';
   showId: string;
   seasonNumber: number;
@@ -62,6 +126,7 @@ export interface EpisodeItem extends Stamp {
   stillUrl: string | null;
   /** One file; a file holding several episodes appears under each of them. */
   files: FileRef[];
+  artwork?: ArtworkSet;
 }
 
 export type CatalogItem = MovieItem | ShowItem | EpisodeItem;
@@ -77,9 +142,14 @@ export interface IndexEntry {
   seasonNumber?: number;
   lastJob?: string;
   lastChange?: Change;
+  enrich?: EnrichState;
 }
 
-export const toMedia = (item: TitledItem): Static<typeof Media> => ({
+/** The artwork endpoint's URL for a stored picture; `v` changes with the picture, so clients may cache it for good. */
+export const artworkUrl = (origin: string, id: string, kind: ArtworkKind, art: StoredArtwork | undefined): string | null =>
+  art ? `${origin}/api/v1/artwork/${encodeURIComponent(id)}/${kind}?v=${art.etag}` : null;
+
+export const toMedia = (item: TitledItem, origin: string): Static<typeof Media> => ({
   id: item.id,
   type: item.entity,
   title: item.title,
@@ -88,8 +158,8 @@ export const toMedia = (item: TitledItem): Static<typeof Media> => ({
   overview: item.overview,
   genres: item.genres,
   rating: item.rating,
-  posterUrl: item.posterUrl,
-  backdropUrl: item.backdropUrl,
+  posterUrl: artworkUrl(origin, item.id, 'poster', item.artwork?.poster),
+  backdropUrl: artworkUrl(origin, item.id, 'backdrop', item.artwork?.backdrop),
   meshGradientColors: item.meshGradientColors,
   addedAt: item.addedAt,
 });

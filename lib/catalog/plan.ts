@@ -3,10 +3,14 @@
 // a resumed job recomputes it and finds its own earlier writes already in place (unchanged),
 // which is what makes a rescan or a resume unable to duplicate anything.
 import { parseEpisode, parseMovie } from '../naming';
+import { lastSegment, splitExtension } from '../naming/path';
+import { DEFAULT_RULES } from '../naming/rules';
+import { splitPart } from '../naming/stack';
+import { episodeLocalFiles, movieLocalFiles, showLocalFiles, type LocalFiles } from '../metadata/local-files';
 import { titleColors, type Colors } from '../media/mesh-gradient';
 import type { DiscoveredFile } from '../scan/discover';
 import { episodeId, movieId, showId } from './ids';
-import type { CatalogItem, Change, EpisodeItem, FileRef, IndexEntry, MediaKind, MovieItem } from './model';
+import type { CatalogItem, Change, EnrichState, EpisodeItem, FileRef, IndexEntry, MediaKind, MovieItem } from './model';
 
 export interface PlanInput {
   libraryId: string;
@@ -18,6 +22,10 @@ export interface PlanInput {
   /** Library-relative paths, as discovered. */
   files: DiscoveredFile[];
   index: IndexEntry[];
+  /** NFO and image files found beside the videos (library-relative). */
+  sidecars?: string[];
+  /** Whether this scan can ask a metadata provider (fetching on, a key set). */
+  providerOn?: boolean;
 }
 
 export interface PlannedWrite {
@@ -33,6 +41,8 @@ export interface LibraryCounts {
   seasons: number;
   episodes: number;
   totalSizeBytes: number;
+  /** Of the files whose duration could be read. */
+  totalDurationSeconds?: number;
 }
 
 export interface Plan {
@@ -86,6 +96,7 @@ const desiredItems = (input: PlanInput) => {
   const { libraryId, jobId, now } = input;
   const stamp = (id: string) => ({ id, libraryId, addedAt: now, updatedAt: now, lastJob: jobId, lastChange: 'added' as Change });
   const items = new Map<string, CatalogItem>();
+  const showDirs = new Map<string, string>();
   const failed: Plan['failed'] = [];
 
   if (input.mediaType === 'movie') {
@@ -104,7 +115,7 @@ const desiredItems = (input: PlanInput) => {
         items.set(id, { ...stamp(id), entity: 'movie', ...titled(name.title, name.year, name.tmdbId), files: [ref(f, name.part)] });
       }
     }
-    return { items, failed };
+    return { items, failed, showDirs };
   }
 
   for (const f of input.files) {
@@ -115,6 +126,8 @@ const desiredItems = (input: PlanInput) => {
     }
     const show = showId(libraryId, showKeyOf(name.showTitle, name.showYear));
     if (!items.has(show)) items.set(show, { ...stamp(show), entity: 'tvshow', ...titled(name.showTitle, name.showYear, name.tmdbId) });
+    // The show's own folder holds tvshow.nfo and its artwork (files loose at the root have none).
+    if (f.relPath.includes('/') && !showDirs.has(show)) showDirs.set(show, f.relPath.slice(0, f.relPath.indexOf('/')));
     for (const episode of name.episodes) {
       const id = episodeId(libraryId, f.relPath, name.season, episode);
       const item: EpisodeItem = {
@@ -124,7 +137,7 @@ const desiredItems = (input: PlanInput) => {
       items.set(id, item);
     }
   }
-  return { items, failed };
+  return { items, failed, showDirs };
 };
 
 /**
@@ -152,15 +165,16 @@ const keptEntries = (input: PlanInput) => {
 export const planScan = (input: PlanInput): Plan => {
   const { kept, keptPaths } = keptEntries(input);
   let skipped = keptPaths();
-  let { items, failed } = desiredItems({ ...input, files: input.files.filter((f) => !skipped.has(f.relPath)) });
+  let { items, failed, showDirs } = desiredItems({ ...input, files: input.files.filter((f) => !skipped.has(f.relPath)) });
   // A kept movie that gained a part (or a name that now reads as a kept item) is read whole again.
   for (let merged = [...items.keys()].filter((id) => kept.has(id)); merged.length; merged = [...items.keys()].filter((id) => kept.has(id))) {
     merged.forEach((id) => kept.delete(id));
     skipped = keptPaths();
-    ({ items, failed } = desiredItems({ ...input, files: input.files.filter((f) => !skipped.has(f.relPath)) }));
+    ({ items, failed, showDirs } = desiredItems({ ...input, files: input.files.filter((f) => !skipped.has(f.relPath)) }));
   }
 
   const known = new Map(input.index.map((e) => [e.id, e]));
+  const enrichment = enrichmentOf(input, showDirs);
   const writes: PlannedWrite[] = [];
   let unchangedFiles = skipped.size;
   const counted = new Set<string>();
@@ -181,7 +195,7 @@ export const planScan = (input: PlanInput): Plan => {
       continue;
     }
     const change: Change = before ? 'updated' : 'added';
-    const written = withColors(before ? { ...item, addedAt: before.addedAt, lastChange: change } : item);
+    const written = enrichment(withColors(before ? { ...item, addedAt: before.addedAt, lastChange: change } : item));
     writes.push({ item: written, change, files: newFiles(item) });
   }
 
@@ -211,12 +225,53 @@ export const planScan = (input: PlanInput): Plan => {
   return { writes, removals, unchangedFiles, carried, failed, counts: countsOf(finalIndex), index: finalIndex };
 };
 
+/**
+ * The local files of each written item, and where its enrichment starts: with a provider, or
+ * an NFO to read, at the metadata phase; with local artwork only, at the artwork phase; with
+ * nothing, it waits ('local') for a scan that can ask a provider.
+ */
+const enrichmentOf = (input: PlanInput, showDirs: Map<string, string>) => {
+  const folders = new Map<string, string[]>();
+  for (const path of input.sidecars ?? []) {
+    const slash = path.lastIndexOf('/');
+    const dir = slash === -1 ? '' : path.slice(0, slash);
+    folders.set(dir, [...(folders.get(dir) ?? []), path.slice(slash + 1)]);
+  }
+  // Movies per folder, a stack's parts counting once: folder-wide names serve a lone movie only.
+  const movieNames = new Map<string, Set<string>>();
+  if (input.mediaType === 'movie') {
+    for (const f of input.files) {
+      const slash = f.relPath.lastIndexOf('/');
+      const dir = slash === -1 ? '' : f.relPath.slice(0, slash);
+      const base = splitExtension(lastSegment(f.relPath)).base;
+      movieNames.set(dir, (movieNames.get(dir) ?? new Set()).add(splitPart(base, DEFAULT_RULES).name.trim().toLowerCase()));
+    }
+  }
+  const dirOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
+  const localOf = (item: CatalogItem): LocalFiles => {
+    if (item.entity === 'tvshow') {
+      const dir = showDirs.get(item.id);
+      return dir === undefined ? {} : showLocalFiles({ showDir: dir, folderFiles: folders.get(dir) ?? [] });
+    }
+    const videoPath = item.files[0]!.relPath;
+    const folderFiles = folders.get(dirOf(videoPath)) ?? [];
+    if (item.entity === 'episode') return episodeLocalFiles({ videoPath, folderFiles });
+    return movieLocalFiles({ videoPath, folderFiles, moviesInFolder: movieNames.get(dirOf(videoPath))?.size ?? 1 });
+  };
+  return <T extends CatalogItem>(item: T): T => {
+    const local = localOf(item);
+    const enrich: EnrichState = input.providerOn || local.nfo ? 'metadata' : local.poster || local.backdrop || local.still ? 'artwork' : 'local';
+    return { ...item, local, enrich };
+  };
+};
+
 const toEntry = (item: CatalogItem): IndexEntry => ({
   id: item.id,
   entity: item.entity,
   addedAt: item.addedAt,
   lastJob: item.lastJob,
   lastChange: item.lastChange,
+  ...(item.enrich ? { enrich: item.enrich } : {}),
   ...(item.entity === 'tvshow' ? {} : { files: item.files }),
   ...(item.entity === 'episode' ? { showId: item.showId, seasonNumber: item.seasonNumber } : {}),
 });
@@ -224,8 +279,8 @@ const toEntry = (item: CatalogItem): IndexEntry => ({
 const firstPath = (item: CatalogItem) => (item.entity === 'tvshow' ? '' : item.files[0]?.relPath ?? '');
 
 /** Counts of the library's final index: every show left in it has episodes (emptied ones were removed). */
-const countsOf = (items: IndexEntry[]): LibraryCounts => {
-  const counts: LibraryCounts = { movies: 0, tvShows: 0, seasons: 0, episodes: 0, totalSizeBytes: 0 };
+export const countsOf = (items: IndexEntry[]): LibraryCounts => {
+  const counts: LibraryCounts = { movies: 0, tvShows: 0, seasons: 0, episodes: 0, totalSizeBytes: 0, totalDurationSeconds: 0 };
   const seasons = new Set<string>();
   const sized = new Set<string>();
   for (const item of items) {
@@ -239,6 +294,7 @@ const countsOf = (items: IndexEntry[]): LibraryCounts => {
       if (sized.has(f.relPath)) continue;
       sized.add(f.relPath);
       counts.totalSizeBytes += f.size;
+      counts.totalDurationSeconds! += f.tech?.durationSeconds ?? 0;
     }
   }
   counts.seasons = seasons.size;

@@ -2,15 +2,21 @@
 // stream URLs built from the address the client used.
 import type { Static } from '@sinclair/typebox';
 import type { Media, MovieDetail, ShowDetail } from '../api/schemas';
+import { sourceKey, type ArtworkStore } from '../artwork/store';
 import { notFound } from '../errors';
+import type { Log } from '../log';
+import { posterColors } from '../media/poster-colors';
 import type { DynamoLibraryStore } from '../library/store';
 import { versionCached } from './version-cache';
-import { containerOf, toMedia, type EpisodeItem, type MediaKind, type MovieItem, type ShowItem } from './model';
+import { artworkUrl, containerOf, toMedia, type EpisodeItem, type FileRef, type MediaKind, type MovieItem, type ShowItem, type TitledItem } from './model';
 import type { DynamoCatalogStore } from './store';
 
 export interface CatalogDeps {
   catalog: DynamoCatalogStore;
   libraries: DynamoLibraryStore;
+  /** For poster colours computed when an item is fetched; without it the stored colours are shown. */
+  artworks?: ArtworkStore;
+  log?: Log;
 }
 
 export const streamUrl = (origin: string, mediaId: string) => `${origin}/api/v1/stream/${encodeURIComponent(mediaId)}`;
@@ -18,40 +24,83 @@ export const streamUrl = (origin: string, mediaId: string) => `${origin}/api/v1/
 // A list's total may lag a finished scan by a second; its items never do.
 const librariesNow = versionCached((libraries: DynamoLibraryStore) => libraries.list(), { recheckAfterMs: 1_000 });
 
-export const listRecent = async (deps: CatalogDeps, type: MediaKind, limit: number, cursor?: string) => {
+export const listRecent = async (deps: CatalogDeps, type: MediaKind, limit: number, cursor: string | undefined, origin: string) => {
   // A finished scan or a deleted library moves the version stamp, so the libraries' counts
   // are read again only then (checked at most once a second).
   const [page, libraries] = await Promise.all([deps.catalog.recent(type, limit, cursor), librariesNow(deps.catalog, deps.libraries)]);
   // Totals are the libraries' counts as of their last finished scan.
   const total = libraries.reduce((n, l) => n + (type === 'movie' ? l.counts.movies : l.counts.tvShows), 0);
-  const data: Static<typeof Media>[] = page.items.map(toMedia);
+  const data: Static<typeof Media>[] = page.items.map((item) => toMedia(item, origin));
   return { data, meta: { total: Math.max(total, data.length), nextCursor: page.nextCursor } };
 };
 
 const getOf = async <E extends 'movie' | 'tvshow'>(deps: CatalogDeps, entity: E, id: string) => {
   const item = await deps.catalog.get(id);
   if (!item || item.entity !== entity) throw notFound(`${entity === 'movie' ? 'Movie' : 'TV show'} ${id}`);
-  return item as E extends 'movie' ? MovieItem : ShowItem;
+  return withPosterColors(deps, item as E extends 'movie' ? MovieItem : ShowItem);
 };
 
-const providerFields = (item: MovieItem | ShowItem) => ({ tmdbId: item.tmdbId });
+/**
+ * An item fetched with a poster its colours were not taken from (a poster stored while colours
+ * were off, an item from before posters had colours) gets them now, and keeps them. A failure
+ * here never fails the request: the stored colours are shown.
+ */
+const withPosterColors = async <T extends TitledItem>(deps: CatalogDeps, item: T): Promise<T> => {
+  const poster = item.artwork?.poster;
+  if (!poster || item.colorsFrom === poster.etag || !deps.artworks) return item;
+  try {
+    const source = await deps.artworks.get(sourceKey(item.id, 'poster', poster.etag));
+    if (!source) return item;
+    const meshGradientColors = await posterColors(source.bytes);
+    await deps.catalog.setColors(item.id, meshGradientColors, poster.etag);
+    return { ...item, meshGradientColors, colorsFrom: poster.etag };
+  } catch (err) {
+    deps.log?.warn({ err, itemId: item.id }, 'poster colours could not be computed; the stored ones are shown');
+    return item;
+  }
+};
+
+/** What the provider (or an NFO) told about a title, as the detail's `metadata`. */
+const providerFields = (item: MovieItem | ShowItem) => {
+  const m = item.metadata;
+  return {
+    tmdbId: item.tmdbId,
+    imdbId: m?.imdbId ?? null,
+    ...(item.entity === 'tvshow' ? { tvdbId: m?.tvdbId ?? null, creators: m?.creators ?? [], firstAirDate: m?.releaseDate ?? null } : { directors: m?.directors ?? [], releaseDate: m?.releaseDate ?? null, runtime: m?.runtimeMinutes ?? null }),
+    tagline: m?.tagline ?? null,
+    certification: m?.certification ?? null,
+    cast: m?.cast ?? [],
+    matched: m?.matched ?? false,
+    source: m?.source ?? 'file',
+  };
+};
+
+/** Size, container and what the headers said, for a movie's parts or an episode's file. */
+const fileInfo = (files: FileRef[]) => {
+  const first = files[0]!;
+  const durations = files.map((f) => f.tech?.durationSeconds ?? null);
+  const tech = first.tech ?? null;
+  return {
+    size: files.reduce((n, f) => n + f.size, 0),
+    container: tech?.container ?? containerOf(first.relPath),
+    durationSeconds: durations.every((d) => d !== null) ? Math.round(durations.reduce((a, b) => a! + b!, 0)! * 1000) / 1000 : null,
+    path: first.relPath,
+    parts: files.length,
+    video: tech?.video ?? null,
+    audio: tech?.audio ?? [],
+    subtitles: tech?.subtitles ?? [],
+  };
+};
 
 export const movieDetail = async (deps: CatalogDeps, id: string, origin: string): Promise<Static<typeof MovieDetail>> => {
   const movie = await getOf(deps, 'movie', id);
-  const first = movie.files[0]!;
   return {
     id: movie.id,
-    media: toMedia(movie),
-    poster: movie.posterUrl,
-    backdrop: movie.backdropUrl,
+    media: toMedia(movie, origin),
+    poster: artworkUrl(origin, movie.id, 'poster', movie.artwork?.poster),
+    backdrop: artworkUrl(origin, movie.id, 'backdrop', movie.artwork?.backdrop),
     metadata: providerFields(movie),
-    file: {
-      size: movie.files.reduce((n, f) => n + f.size, 0),
-      container: containerOf(first.relPath),
-      durationSeconds: null,
-      path: first.relPath,
-      parts: movie.files.length,
-    },
+    file: fileInfo(movie.files),
     streamUrl: streamUrl(origin, movie.id),
   };
 };
@@ -64,7 +113,7 @@ export const showDetail = async (deps: CatalogDeps, id: string, origin: string):
   for (const e of episodes) seasons.set(e.seasonNumber, [...(seasons.get(e.seasonNumber) ?? []), e]);
   return {
     id: show.id,
-    media: toMedia(show),
+    media: toMedia(show, origin),
     metadata: providerFields(show),
     // The index hands episodes back in season and episode order already.
     seasons: [...seasons.entries()].map(([seasonNumber, list]) => ({
@@ -78,8 +127,9 @@ export const showDetail = async (deps: CatalogDeps, id: string, origin: string):
         title: e.title,
         overview: e.overview,
         airDate: e.airDate,
-        stillUrl: e.stillUrl,
+        stillUrl: artworkUrl(origin, e.id, 'still', e.artwork?.still),
         streamUrl: streamUrl(origin, e.id),
+        file: fileInfo(e.files),
       })),
     })),
   };

@@ -2,7 +2,7 @@
 // gsi1 for the recent lists and a show's episodes in order, and on gsi2 for its library's
 // index. A version stamp moves whenever the catalogue changes, so a process holding a search
 // index knows, with one GetItem, whether it is still current.
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchWrite } from '../db/batch';
 import { guarded, queryItems, type Db } from '../db/client';
 import { keys } from '../db/table';
@@ -66,6 +66,40 @@ export class DynamoCatalogStore {
     const { doc, tableName } = this.db();
     const out = await guarded(() => doc.send(new GetCommand({ TableName: tableName, Key: keys.media(id) })));
     return out.Item ? strip<CatalogItem>(out.Item) : undefined;
+  }
+
+  /** An item's mesh-gradient colours and the poster they came from; nothing when the item is gone. */
+  async setColors(id: string, colors: string[], fromPoster: string) {
+    const { doc, tableName } = this.db();
+    await guarded(() =>
+      doc.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.media(id),
+          UpdateExpression: 'SET meshGradientColors = :c, colorsFrom = :p',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':c': colors, ':p': fromPoster },
+        }),
+      ),
+    ).catch((err: Error) => {
+      if (err.name !== 'ConditionalCheckFailedException') throw err;
+    });
+  }
+
+  /** Several items by id (100 per call, unprocessed keys asked again); missing ids are left out. */
+  async getMany(ids: string[]): Promise<CatalogItem[]> {
+    const { doc, tableName } = this.db();
+    const found: CatalogItem[] = [];
+    for (let i = 0; i < ids.length; i += 100) {
+      let wanted: Record<string, unknown>[] = ids.slice(i, i + 100).map((id) => ({ ...keys.media(id) }));
+      for (let attempt = 0; wanted.length; attempt++) {
+        if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1_000, 50 * 2 ** attempt)));
+        const out = await guarded(() => doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: wanted } } })));
+        found.push(...(out.Responses?.[tableName] ?? []).map((item) => strip<CatalogItem>(item)));
+        wanted = out.UnprocessedKeys?.[tableName]?.Keys ?? [];
+      }
+    }
+    return found;
   }
 
   /** Every item of one index partition, in its sort order. */

@@ -21,7 +21,7 @@
 //     deletion, stats)                         (projects only what a rescan compares: files, sizes, mtimes)
 //   a library's index as of its last scan .... Query    pk=manifest#<libraryId>  sk=part#<jobId>#<n> (gzipped parts)
 //   catalogue version stamp (search cache) ... GetItem  pk=catalog          sk=version
-//   (later issues add: provider cache.)
+//   provider response by request (TTL) ....... GetItem  pk=provider#<hash of the request>  sk=response
 //
 // Only this module builds keys: every key names its entity, so a stray item says what it is.
 import definition from '../../infra/table.json';
@@ -58,6 +58,7 @@ export const keys = {
   episodesIndex: (showId: string) => ({ index: 'gsi1', pk: `show#${showId}` }),
   libraryMember: (libraryId: string, entity: string, id: string) => ({ gsi2pk: `lib#${libraryId}`, gsi2sk: `${entity}#${id}` }),
   libraryIndex: (libraryId: string) => ({ index: 'gsi2', pk: `lib#${libraryId}` }),
+  providerResponse: (hash: string): Key => ({ pk: `provider#${hash}`, sk: 'response' }),
   catalogVersion: (): Key => ({ pk: 'catalog', sk: 'version' }),
   manifestParts: (libraryId: string) => ({ pk: `manifest#${libraryId}` }),
   manifestPart: (libraryId: string, jobId: string, part: number): Key => ({

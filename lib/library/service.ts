@@ -44,8 +44,8 @@ export const statsOf = (libraries: Library[]): Static<typeof LibraryStats> => {
     seasons: sum((l) => l.counts.seasons),
     episodes: sum((l) => l.counts.episodes),
     totalSizeBytes: sum((l) => l.counts.totalSizeBytes),
-    // Durations come with media probing; until then nothing is known, and 0 says so.
-    totalDurationSeconds: 0,
+    // Of the files whose headers could be read; libraries last scanned before probing count 0.
+    totalDurationSeconds: Math.round(sum((l) => l.counts.totalDurationSeconds ?? 0)),
     lastScanAt: scans.at(-1) ?? null,
   };
 };

@@ -9,6 +9,10 @@ import { join, relative } from 'node:path';
 import { fdir } from 'fdir';
 import { IGNORE_MARKER, ignoreReason, isVideoFile } from '../naming';
 
+/** Files next to the videos that say something about them: Kodi NFOs and local artwork. */
+const SIDECAR = /\.(?:nfo|jpe?g|png|webp)$/iu;
+export const isSidecarFile = (relPath: string) => SIDECAR.test(relPath);
+
 export interface DiscoveredFile {
   /** Relative to the library root, `/`-separated, as named on disk. */
   relPath: string;
@@ -18,7 +22,13 @@ export interface DiscoveredFile {
 
 const STAT_CONCURRENCY = 64;
 
-/** Relative paths of the video files under root that the naming rules keep. */
+/** What a crawl finds: video files (with sizes and times) and the sidecar files' paths. */
+export interface DiscoveredTree {
+  files: DiscoveredFile[];
+  sidecars: string[];
+}
+
+/** Relative paths of the video and sidecar files under root that the naming rules keep. */
 export const crawl = (root: string, signal?: AbortSignal): Promise<string[]> => {
   const builder = new fdir()
     .withRelativePaths()
@@ -26,7 +36,7 @@ export const crawl = (root: string, signal?: AbortSignal): Promise<string[]> => 
     .withSymlinks({ resolvePaths: false })
     // Whole folders are pruned here, so extras and ignored trees are never walked.
     .exclude((_name, dirPath) => ignoreReason(relative(root, dirPath)) !== undefined || existsSync(join(dirPath, IGNORE_MARKER)))
-    .filter((path, isDirectory) => !isDirectory && isVideoFile(path) && ignoreReason(path) === undefined);
+    .filter((path, isDirectory) => !isDirectory && (isVideoFile(path) || isSidecarFile(path)) && ignoreReason(path) === undefined);
   if (signal) builder.withAbortSignal(signal);
   return builder.crawl(root).withPromise();
 };
@@ -52,5 +62,9 @@ export const statAll = async (root: string, relPaths: string[]): Promise<Discove
   return out;
 };
 
-export const discover = async (root: string, signal?: AbortSignal): Promise<DiscoveredFile[]> =>
-  statAll(root, (await crawl(root, signal)).sort());
+export const discoverTree = async (root: string, signal?: AbortSignal): Promise<DiscoveredTree> => {
+  const found = (await crawl(root, signal)).sort();
+  return { files: await statAll(root, found.filter(isVideoFile)), sidecars: found.filter((p) => !isVideoFile(p)) };
+};
+
+export const discover = async (root: string, signal?: AbortSignal): Promise<DiscoveredFile[]> => (await discoverTree(root, signal)).files;

@@ -16,7 +16,16 @@ export interface JobCounts {
   added: number;
   updated: number;
   removed: number;
+  /** Files whose names could not be read, and items whose metadata, NFO or artwork failed. */
   failed: number;
+  /** Items the metadata provider matched, and those it was asked about but did not. */
+  matched: number;
+  unmatched: number;
+  /** Pictures copied into the artwork store. */
+  artwork: number;
+  /** Video files whose technical info was read, and those that could not be read (not counted in failed). */
+  probed: number;
+  probeFailed: number;
 }
 
 /** Where a resumed job picks up: the phase, and the last item done in it (items go in sorted order). */
@@ -43,6 +52,8 @@ export interface ScanJob {
   error: { code: string; message: string } | null;
   /** How many times the job has been started: 1 for the first run, more after resumes. */
   runs: number;
+  /** What a user should know about a scan that still completed (a refused provider key). */
+  warnings?: string[];
 }
 
 /** Each phase's share of the progress bar, in order. */
@@ -54,7 +65,8 @@ export const PHASES: ReadonlyArray<{ phase: ScanPhase; from: number; to: number 
   { phase: 'finalizing', from: 95, to: 100 },
 ];
 
-const ZERO: JobCounts = { discovered: 0, processed: 0, added: 0, updated: 0, removed: 0, failed: 0 };
+export const ZERO_COUNTS: JobCounts = { discovered: 0, processed: 0, added: 0, updated: 0, removed: 0, failed: 0, matched: 0, unmatched: 0, artwork: 0, probed: 0, probeFailed: 0 };
+const ZERO = ZERO_COUNTS;
 const iso = (now: number) => new Date(now).toISOString();
 const round = (n: number) => Math.round(n * 10) / 10;
 
@@ -109,6 +121,8 @@ export interface Advance {
   /** The last item finished, for the checkpoint. */
   after?: string | null;
   counts?: Partial<JobCounts>;
+  /** Added to the job's warnings (once each). */
+  warning?: string;
 }
 
 /** Records work done; also the heartbeat. Progress only moves forward. */
@@ -121,6 +135,7 @@ export const advance = (job: ScanJob, step: Advance, now: number): ScanJob => {
     phase: step.phase,
     progress: Math.max(job.progress, progressOf(step.phase, step.processed, step.total)),
     counts: { ...job.counts, ...step.counts },
+    ...(step.warning && !(job.warnings ?? []).includes(step.warning) ? { warnings: [...(job.warnings ?? []), step.warning] } : {}),
     checkpoint: { phase: step.phase, after: step.after ?? (step.phase === job.checkpoint?.phase ? job.checkpoint.after : null) },
     updatedAt: iso(now),
     heartbeatAt: iso(now),

@@ -6,7 +6,7 @@ import type { MediaKind } from '../catalog/model';
 import { AppError, jobStateConflict, notFound } from '../errors';
 import { libraryForScan, newId } from '../library/service';
 import type { Versioned } from '../settings/store';
-import { canResume, fail, interrupt, isFinished, isStale, newJob, start, type ScanJob } from './job';
+import { canResume, fail, interrupt, isFinished, isStale, newJob, start, ZERO_COUNTS, type ScanJob } from './job';
 import type { WorkerDeps } from './worker';
 
 export type ScanDeps = WorkerDeps;
@@ -24,7 +24,9 @@ export const toJobView = (job: ScanJob): Static<typeof ScanJobView> => ({
   libraryId: job.libraryId,
   phase: job.phase,
   progress: job.progress,
-  counts: job.counts,
+  // Jobs saved by an older version lack the newer counters.
+  counts: { ...ZERO_COUNTS, ...job.counts },
+  warnings: job.warnings ?? [],
   startedAt: job.startedAt,
   updatedAt: job.updatedAt,
   finishedAt: job.finishedAt,

@@ -3,21 +3,43 @@
 // is saved with the version it read, so a second worker on the same job (a duplicate event, a
 // resume racing a cleanup) loses its first save and stops, and nothing is written twice that
 // is not the same item with the same key.
-import { planScan, type Plan, type PlannedWrite } from '../catalog/plan';
+import { collectArtwork, type ArtworkTally } from '../artwork/collect';
+import type { ArtworkStore } from '../artwork/store';
+import type { IndexEntry } from '../catalog/model';
+import { countsOf, planScan, type Plan, type PlannedWrite } from '../catalog/plan';
+import { enrichMetadata, type EnrichTally } from '../metadata/enrich';
+import type { MetadataProvider } from '../metadata/provider';
 import { AppError } from '../errors';
 import type { LibraryDeps } from '../library/service';
 import { within } from '../library/paths';
 import type { Log } from '../log';
 import { discover } from './discover';
+import { analyzeFiles, type ProbeTally } from './analyze';
 import type { WorkerInvoker, WorkerPayload } from './invoker';
 import { advance, complete, fail, isFinished, PHASES, start, type Advance, type JobCounts, type ScanJob, type ScanPhase } from './job';
 import { ProgressReporter } from './progress';
+
+/** What a scan may use to enrich items, read from the settings when the scan runs. */
+export interface Enrichment {
+  /** Null when fetching is off or no key is set: no provider call at all. */
+  provider: MetadataProvider | null;
+  artwork: boolean;
+  meshGradients: boolean;
+}
 
 export interface WorkerDeps extends LibraryDeps {
   invoker: WorkerInvoker;
   log: Log;
   clock?: () => number;
+  /** Without it, scans only index files (no metadata or artwork phase work). */
+  enrichment?: () => Promise<Enrichment>;
+  artworks?: ArtworkStore;
 }
+
+/** Items per metadata step: each costs a few provider requests, so a step stays well inside the time reserve. */
+const METADATA_CHUNK = 25;
+const ARTWORK_CHUNK = 20;
+export const KEY_REFUSED_WARNING = 'The TMDB API key was refused (401): this scan added no provider metadata or artwork. Check the key in settings, then scan again.';
 
 /**
  * Items written per step: each step is one checkpoint (a job save), one heartbeat and one
@@ -127,15 +149,17 @@ const scan = async (
     throw new ScanFailure('path-not-found', err.message);
   });
 
+  const enrichment: Enrichment = (await deps.enrichment?.()) ?? { provider: null, artwork: false, meshGradients: false };
   // Discovery is always redone, resumed or not: it is cheap, and the disk may have changed.
   // The library's index is read meanwhile (one reads the disk, the other the database).
   await step({ phase: 'discovering', processed: 0, total: 0 });
   const timing = { startedAt: Date.now(), discoveredMs: 0, indexedMs: 0, plannedMs: 0 };
-  const [found, { index, fromManifest }] = await Promise.all([
+  const [tree, { index, fromManifest }] = await Promise.all([
     deps.storage.discover(job.path).finally(() => (timing.discoveredMs = Date.now() - timing.startedAt)),
     readIndex(deps, library.id, deps.log).finally(() => (timing.indexedMs = Date.now() - timing.startedAt)),
   ]);
-  const files = scope ? found.map((f) => ({ ...f, relPath: `${scope}/${f.relPath}` })) : found;
+  const inLibrary = (relPath: string) => (scope ? `${scope}/${relPath}` : relPath);
+  const files = tree.files.map((f) => ({ ...f, relPath: inLibrary(f.relPath) }));
   const total = files.length;
   const counts: JobCounts = { ...job.counts, discovered: total };
   await step({ phase: 'discovering', processed: total, total, counts });
@@ -143,12 +167,16 @@ const scan = async (
   // Analysing: compare with the index, write what changed, remove what is gone.
   const plan: Plan = planScan({
     libraryId: library.id, mediaType: library.mediaType, jobId: job.jobId, now: new Date().toISOString(),
-    scope: scope ?? '', files, index,
+    scope: scope ?? '', files, index, sidecars: tree.sidecars.map(inLibrary), providerOn: enrichment.provider !== null,
   });
+  // The metadata phase's work: new and changed items, and those waiting for a provider when there is one.
+  const wantsMetadata = (e: IndexEntry) => e.enrich === 'metadata' || (enrichment.provider !== null && (e.enrich === 'local' || e.enrich === undefined));
+  const metadataWork = plan.index.filter(wantsMetadata).sort((a, b) => Number(b.entity === 'tvshow') - Number(a.entity === 'tvshow') || (a.id < b.id ? -1 : 1));
   timing.plannedMs = Date.now() - timing.startedAt;
   deps.log.info({ jobId: job.jobId, ...timing, files: total, indexed: index.length, fromManifest, writes: plan.writes.length, removals: plan.removals.length }, 'scan planned');
   // The manifest stops being the truth as soon as anything is written: drop it first.
-  const changing = plan.writes.length > 0 || plan.removals.length > 0;
+  const artworkWaiting = enrichment.artwork && plan.index.some((e) => e.enrich === 'artwork');
+  const changing = plan.writes.length > 0 || plan.removals.length > 0 || metadataWork.length > 0 || artworkWaiting;
   if (changing) await deps.manifests.drop(library.id);
   for (const f of plan.failed) deps.log.warn({ jobId: job.jobId, file: f.relPath, reason: f.reason }, 'file not understood; skipped');
   let processed = plan.unchangedFiles + plan.failed.length;
@@ -156,6 +184,8 @@ const scan = async (
   Object.assign(counts, { processed, added: plan.carried.added, updated: plan.carried.updated, failed: plan.failed.length });
   await step({ phase: 'analyzing', processed, total, counts });
 
+  // The library's index as it will be: each phase records what it changed here, for the manifest.
+  const entries = new Map(plan.index.map((e) => [e.id, e]));
   // Each invocation does at least one step before it may hand over, so a slice shorter than
   // discovery still moves the job forward.
   let progressed = false;
@@ -163,7 +193,15 @@ const scan = async (
     if (progressed && outOfTime()) return 'handed-over';
     progressed = true;
     const chunk: PlannedWrite[] = plan.writes.slice(i, i + CHUNK);
-    await deps.catalog.put(chunk.map((w) => w.item));
+    const probes: ProbeTally = { probed: 0, failed: 0 };
+    const analyzed = await analyzeFiles(deps, library.path, chunk.map((w) => w.item), probes);
+    await deps.catalog.put(analyzed);
+    for (const item of analyzed) {
+      const entry = entries.get(item.id);
+      if (entry && item.entity !== 'tvshow') entry.files = item.files;
+    }
+    counts.probed += probes.probed;
+    counts.probeFailed += probes.failed;
     for (const w of chunk) {
       counts[w.change]++;
       processed += w.files;
@@ -182,13 +220,51 @@ const scan = async (
     await step({ phase: 'analyzing', processed, total, counts });
   }
 
-  // Metadata and artwork come with the provider; until then these phases have nothing to do,
-  // and only their progress events go out.
-  await step({ phase: 'metadata', processed: 0, total: 0, counts }, { persist: false });
-  await step({ phase: 'artwork', processed: 0, total: 0, counts }, { persist: false });
+  const settle = (written: { id: string; enrich?: IndexEntry['enrich'] }[]) => {
+    for (const item of written) {
+      const entry = entries.get(item.id);
+      if (entry && item.enrich) entry.enrich = item.enrich;
+    }
+  };
+
+  // Metadata: NFOs beside the files, then the provider.
+  const enrichDeps = { catalog: deps.catalog, storage: deps.storage, provider: enrichment.provider, log: deps.log.child({ jobId: job.jobId }) };
+  const tally: EnrichTally = { matched: 0, unmatched: 0, failed: 0, keyRefused: false };
+  await step({ phase: 'metadata', processed: 0, total: metadataWork.length, counts }, { persist: metadataWork.length > 0 });
+  for (let i = 0; i < metadataWork.length; i += METADATA_CHUNK) {
+    if (progressed && outOfTime()) return 'handed-over';
+    progressed = true;
+    const chunk = metadataWork.slice(i, i + METADATA_CHUNK);
+    const before = { ...tally };
+    settle(await enrichMetadata(enrichDeps, library.path, chunk.map((e) => e.id), tally));
+    counts.matched += tally.matched - before.matched;
+    counts.unmatched += tally.unmatched - before.unmatched;
+    counts.failed += tally.failed - before.failed;
+    await deps.catalog.bumpVersion();
+    await step({ phase: 'metadata', processed: i + chunk.length, total: metadataWork.length, counts, after: chunk.at(-1)!.id, ...(tally.keyRefused ? { warning: KEY_REFUSED_WARNING } : {}) });
+  }
+
+  // Artwork: each wanted picture copied once into the artwork store; posters give the colours.
+  const artworkWork = enrichment.artwork && deps.artworks ? [...entries.values()].filter((e) => e.enrich === 'artwork') : [];
+  const artDeps = { ...enrichDeps, provider: tally.keyRefused ? null : enrichment.provider, artworks: deps.artworks!, meshGradients: enrichment.meshGradients };
+  const art: ArtworkTally = { stored: 0, failed: 0 };
+  await step({ phase: 'artwork', processed: 0, total: artworkWork.length, counts }, { persist: artworkWork.length > 0 });
+  for (let i = 0; i < artworkWork.length; i += ARTWORK_CHUNK) {
+    if (progressed && outOfTime()) return 'handed-over';
+    progressed = true;
+    const chunk = artworkWork.slice(i, i + ARTWORK_CHUNK);
+    const before = { ...art };
+    settle(await collectArtwork(artDeps, library.path, chunk.map((e) => e.id), art));
+    counts.artwork += art.stored - before.stored;
+    counts.failed += art.failed - before.failed;
+    await deps.catalog.bumpVersion();
+    await step({ phase: 'artwork', processed: i + chunk.length, total: artworkWork.length, counts, after: chunk.at(-1)!.id });
+  }
+  if (enrichment.provider) deps.log.info({ jobId: job.jobId, provider: enrichment.provider.stats }, 'metadata provider use');
+
   await step({ phase: 'finalizing', processed: 0, total: 1, counts });
-  if (changing || !fromManifest) await deps.manifests.write(library.id, job.jobId, plan.index);
-  await deps.libraries.recordScan(library.id, plan.counts, new Date().toISOString());
+  if (changing || !fromManifest) await deps.manifests.write(library.id, job.jobId, [...entries.values()]);
+  await deps.libraries.recordScan(library.id, countsOf([...entries.values()]), new Date().toISOString());
   await deps.catalog.bumpVersion();
   return 'done';
 };

@@ -24,10 +24,10 @@ const currentIndex = versionCached(build);
 export const searchCatalog = async (
   catalog: DynamoCatalogStore,
   query: string,
-  opts: { type?: MediaKind | undefined; limit: number },
+  opts: { type?: MediaKind | undefined; limit: number; origin: string },
 ): Promise<Static<typeof SearchHit>[]> => {
   const index = await currentIndex(catalog, catalog);
   return index
     .search(query, { ...(opts.type ? { type: opts.type } : {}), limit: opts.limit })
-    .map(({ item }) => ({ type: item.entity, id: item.id, media: toMedia(item) }));
+    .map(({ item }) => ({ type: item.entity, id: item.id, media: toMedia(item, opts.origin) }));
 };

@@ -1,15 +1,16 @@
 // Media in folders on this machine: a root is a canonical absolute directory path.
-import { realpath, stat } from 'node:fs/promises';
+import { open, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { usableDirectory, within } from '../library/paths';
-import { discover } from '../scan/discover';
+import { fileByteSource } from '../media/byte-source';
+import { discoverTree } from '../scan/discover';
 import type { LocatedFile, MediaStorage } from './media-storage';
 
 export const localStorage: MediaStorage = {
   kind: 'local',
   canonicalRoot: usableDirectory,
   relativeTo: within,
-  discover,
+  discover: discoverTree,
   async locate(root, relPath) {
     try {
       // Resolved on both sides: a symlink may lead anywhere, and only files inside the root count.
@@ -20,6 +21,23 @@ export const localStorage: MediaStorage = {
       return { path, size: info.size, mtimeMs: info.mtimeMs } satisfies LocatedFile;
     } catch {
       return undefined;
+    }
+  },
+  async byteSource(root, relPath) {
+    const located = await this.locate(root, relPath);
+    return located?.path ? fileByteSource(located.path, located.size) : undefined;
+  },
+  async readSmall(root, relPath, maxBytes) {
+    const located = await this.locate(root, relPath);
+    if (!located?.path || located.size > maxBytes) return undefined;
+    const file = await open(located.path, 'r').catch(() => undefined);
+    if (!file) return undefined;
+    try {
+      const buffer = Buffer.alloc(located.size);
+      const { bytesRead } = await file.read(buffer, 0, located.size, 0);
+      return buffer.subarray(0, bytesRead);
+    } finally {
+      await file.close();
     }
   },
 };

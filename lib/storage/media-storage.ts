@@ -1,7 +1,8 @@
 // Where the media files live, behind one port: folders on this machine (a home box) or a
 // bucket (a cloud deploy). Libraries, scans and streams speak only to this interface; a
 // library's `path` is whatever the adapter calls a root (an absolute folder, `s3://bucket/prefix`).
-import type { DiscoveredFile } from '../scan/discover';
+import type { ClosableByteSource } from '../media/byte-source';
+import type { DiscoveredTree } from '../scan/discover';
 
 /** A file of a library as it is now, checked to be there and inside its library's root. */
 export interface LocatedFile {
@@ -19,8 +20,12 @@ export interface MediaStorage {
   canonicalRoot(input: string): Promise<string>;
   /** `inner` relative to `outer` ('' when the same, `/`-separated) when inside it, else undefined. */
   relativeTo(outer: string, inner: string): string | undefined;
-  /** Every video file below a root that the naming rules keep, in path order. */
-  discover(root: string, signal?: AbortSignal): Promise<DiscoveredFile[]>;
+  /** Every video file below a root that the naming rules keep, and the NFO and image files beside them, in path order. */
+  discover(root: string, signal?: AbortSignal): Promise<DiscoveredTree>;
+  /** Random access to a file's bytes (media probing reads a few ranges of it); undefined when gone. */
+  byteSource(root: string, relPath: string): Promise<ClosableByteSource | undefined>;
+  /** A small file of a library (an NFO, a local image), at most `maxBytes`; undefined when gone or larger. */
+  readSmall(root: string, relPath: string, maxBytes: number): Promise<Buffer | undefined>;
   /** The file behind a library-relative path, or undefined when it is gone or leads outside the root. */
   locate(root: string, relPath: string): Promise<LocatedFile | undefined>;
   /**

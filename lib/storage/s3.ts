@@ -5,7 +5,7 @@ import { GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Co
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { pathNotUsable } from '../errors';
 import { IGNORE_MARKER, ignoreReason, isVideoFile } from '../naming';
-import type { DiscoveredFile } from '../scan/discover';
+import { isSidecarFile, type DiscoveredFile } from '../scan/discover';
 import type { LocatedFile, MediaStorage } from './media-storage';
 import { formatS3Location, keyOf, parseS3Location, s3RelativeTo, type S3Location } from './s3-location';
 
@@ -67,16 +67,22 @@ export const s3Storage = (options: S3StorageOptions, client = new S3Client({
       const root = location(input);
       const strip = root.prefix ? root.prefix.length + 1 : 0;
       const found: DiscoveredFile[] = [];
+      const sidecars: string[] = [];
       const ignoredFolders: string[] = [];
       for await (const object of listKeys(root, signal)) {
         const relPath = object.Key!.slice(strip);
         if (relPath.endsWith(`/${IGNORE_MARKER}`) || relPath === IGNORE_MARKER) ignoredFolders.push(relPath.slice(0, -IGNORE_MARKER.length));
-        if (!relPath || relPath.endsWith('/') || !isVideoFile(relPath) || ignoreReason(relPath) !== undefined) continue;
+        if (!relPath || relPath.endsWith('/') || ignoreReason(relPath) !== undefined) continue;
+        if (isSidecarFile(relPath)) sidecars.push(relPath);
+        if (!isVideoFile(relPath)) continue;
         found.push({ relPath, size: object.Size ?? 0, mtimeMs: object.LastModified?.getTime() ?? 0 });
       }
       // The marker rule of local folders: everything below a folder holding `.ignore` is skipped.
-      const kept = ignoredFolders.length ? found.filter((f) => !ignoredFolders.some((folder) => f.relPath.startsWith(folder))) : found;
-      return kept.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
+      const visible = (relPath: string) => !ignoredFolders.some((folder) => relPath.startsWith(folder));
+      return {
+        files: found.filter((f) => visible(f.relPath)).sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0)),
+        sidecars: sidecars.filter(visible).sort(),
+      };
     },
 
     async locate(input, relPath) {
@@ -90,6 +96,30 @@ export const s3Storage = (options: S3StorageOptions, client = new S3Client({
         if (statusOf(err) === 404 || statusOf(err) === 403) return undefined;
         throw err;
       }
+    },
+
+    async byteSource(input, relPath) {
+      const located = await this.locate(input, relPath);
+      if (!located?.object) return undefined;
+      const { bucket, key } = located.object;
+      // Each read is one ranged GET: a probe asks for a few ranges of the file, never all of it.
+      return {
+        size: located.size,
+        read: async (offset: number, length: number) => {
+          const end = Math.min(located.size, offset + length) - 1;
+          if (end < offset) return new Uint8Array(0);
+          const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${offset}-${end}` }));
+          return out.Body!.transformToByteArray();
+        },
+        close: async () => undefined,
+      };
+    },
+
+    async readSmall(input, relPath, maxBytes) {
+      const located = await this.locate(input, relPath);
+      if (!located?.object || located.size > maxBytes) return undefined;
+      const out = await client.send(new GetObjectCommand({ Bucket: located.object.bucket, Key: located.object.key }));
+      return Buffer.from(await out.Body!.transformToByteArray());
     },
 
     async signedUrl(file, { contentType, expiresInSeconds }) {

@@ -17,6 +17,7 @@ import * as scans from '../../functions/scan/api';
 import * as catalog from '../../functions/catalog/api';
 import { handler as search } from '../../functions/search/get';
 import * as stream from '../../functions/stream/get';
+import { handler as artwork } from '../../functions/artwork/get';
 import { handler as scanWorker } from '../../functions/scan/worker';
 import { rawHttp } from '../../lib/http/stack';
 import { makeTree, waitForJob } from '../support/media';
@@ -167,5 +168,20 @@ describe('handlers with their sample events', () => {
     assert.equal(head.headers!['Content-Length'], String(size));
     assert.equal(head.body, '');
     assert.equal((await run(stream.handler, 'stream')).statusCode, 404);
+  });
+
+  it('the artwork function validates its query and answers 404 for the sample id, with CORS and no rate-limit count', async () => {
+    const res = await run(artwork, 'artwork');
+    assert.equal(res.statusCode, 404);
+    assert.equal(res.headers!['Content-Type'], 'application/problem+json');
+    assert.deepEqual({ ...JSON.parse(res.body!), requestId: undefined }, {
+      type: '/problems/not-found', title: 'Not found', status: 404, detail: 'Media mv_sample0000000000000000 was not found',
+      instance: '/api/v1/artwork/mv_sample0000000000000000/poster', requestId: undefined,
+    });
+    assert.equal(res.headers!['Access-Control-Allow-Origin'], 'http://192.168.1.20:8080');
+    assert.equal(res.headers!['RateLimit'], undefined);
+    const wide = await run(artwork, 'artwork', (e) => (e.queryStringParameters = { w: '4001' }));
+    assert.equal(wide.statusCode, 400);
+    assert.deepEqual(JSON.parse(wide.body!).errors, [{ field: 'query.w', message: 'must be <= 4000' }]);
   });
 });

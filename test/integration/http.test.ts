@@ -52,10 +52,6 @@ describe('routing', () => {
     assert.equal(res.headers.allow, 'GET, PATCH');
   });
 
-  it('answers an operation of the contract that is not built yet with 501', async () => {
-    assertProblem(await call('GET', '/api/v1/artwork/mv_x/poster'), 501, 'not-implemented');
-  });
-
   it('tells a client that forgot to upgrade /ws to do so', async () => {
     assert.equal((await call('GET', '/ws')).status, 426);
   });

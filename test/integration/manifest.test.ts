@@ -23,7 +23,13 @@ describe('library manifest', () => {
   it('reads back what was written, across several parts', async () => {
     const library = randomUUID();
     assert.equal(await store.read(library), undefined);
-    const written = [...entries(300, 'a'), { id: 'tv_x', entity: 'tvshow' as const, addedAt: 'then' }, { id: 'ep_x', entity: 'episode' as const, addedAt: 'then', showId: 'tv_x', seasonNumber: 0, files: [{ relPath: 'S/Specials/x.mkv', size: 1, mtimeMs: 2, part: null }] }];
+    const tech = { durationSeconds: 42.5, container: 'matroska', bitrate: null, video: null, audio: [{ codec: 'aac', channels: 2, language: 'en' }], subtitles: [] };
+    const written: IndexEntry[] = [
+      ...entries(300, 'a'),
+      { id: 'tv_x', entity: 'tvshow', addedAt: 'then', enrich: 'done' },
+      { id: 'ep_x', entity: 'episode', addedAt: 'then', showId: 'tv_x', seasonNumber: 0, enrich: 'artwork', files: [{ relPath: 'S/Specials/x.mkv', size: 1, mtimeMs: 2, part: null, tech }] },
+      { id: 'ep_y', entity: 'episode', addedAt: 'then', showId: 'tv_x', seasonNumber: 0, enrich: 'local', files: [{ relPath: 'S/Specials/y.mkv', size: 1, mtimeMs: 2, part: null, tech: null }] },
+    ];
     await store.write(library, 'job1', written);
     assert.deepEqual(await store.read(library), written);
   });

@@ -26,7 +26,7 @@ describe('scan plan', () => {
     assert.deepEqual(killBill.files.map((f: any) => f.part), [1, 2]);
     assert.equal(plan.writes.reduce((n, w) => n + w.files, 0), 3);
     assert.deepEqual(plan.failed.map((f) => f.relPath), ['- .mkv']);
-    assert.deepEqual(plan.counts, { movies: 2, tvShows: 0, seasons: 0, episodes: 0, totalSizeBytes: 300 });
+    assert.deepEqual(plan.counts, { movies: 2, tvShows: 0, seasons: 0, episodes: 0, totalSizeBytes: 300, totalDurationSeconds: 0 });
   });
 
   it('the same files against the index it produced: nothing to write, nothing to remove', () => {
@@ -65,7 +65,7 @@ describe('scan plan', () => {
     const episodes = plan.writes.filter((w) => w.item.entity === 'episode').map((w) => w.item as any);
     assert.deepEqual(episodes.map((e) => `${e.seasonNumber}x${e.episodeNumber}`).sort(), ['0x1', '1x1', '1x1', '1x2']);
     assert.equal(plan.writes.reduce((n, w) => n + w.files, 0), 3, 'the double episode file counted once');
-    assert.deepEqual(plan.counts, { movies: 0, tvShows: 2, seasons: 3, episodes: 4, totalSizeBytes: 300 });
+    assert.deepEqual(plan.counts, { movies: 0, tvShows: 2, seasons: 3, episodes: 4, totalSizeBytes: 300, totalDurationSeconds: 0 });
 
     const index = indexOf(plan.writes.map((w) => w.item));
     const later = planScan(base({ mediaType: 'tvshow', files: files.slice(0, 2), index, jobId: 'job2' }));
@@ -99,5 +99,29 @@ describe('scan plan', () => {
     const changed = planScan(base({ mediaType: 'tvshow', files: [file('Show/Season 1/Show.S01E01-E02.mkv', 999)], index, jobId: 'job2' }));
     assert.deepEqual(changed.writes.map((w) => w.change), ['updated', 'updated']);
     assert.equal(changed.writes.reduce((n, w) => n + w.files, 0), 1);
+  });
+
+  it('finds the NFO and artwork beside each item, and where its enrichment starts', () => {
+    const files = [file('Heat (1995)/Heat (1995).mkv'), file('Loose/Alien (1979).mkv'), file('Loose/Brazil (1985).mkv')];
+    const sidecars = ['Heat (1995)/movie.nfo', 'Heat (1995)/poster.jpg', 'Heat (1995)/fanart.jpg', 'Loose/poster.jpg', 'Loose/Alien (1979)-poster.png'];
+    const byTitle = (plan: ReturnType<typeof planScan>) => new Map(plan.writes.map((w) => [(w.item as any).title, w.item as any]));
+    const offline = byTitle(planScan(base({ files, sidecars, providerOn: false })));
+    assert.deepEqual(offline.get('Heat').local, { nfo: 'Heat (1995)/movie.nfo', poster: 'Heat (1995)/poster.jpg', backdrop: 'Heat (1995)/fanart.jpg' });
+    // A folder of several movies: its poster.jpg belongs to none of them, their own files do.
+    assert.deepEqual(offline.get('Alien').local, { poster: 'Loose/Alien (1979)-poster.png' });
+    assert.deepEqual(offline.get('Brazil').local, {});
+    assert.deepEqual([offline.get('Heat').enrich, offline.get('Alien').enrich, offline.get('Brazil').enrich], ['metadata', 'artwork', 'local']);
+    const online = byTitle(planScan(base({ files, sidecars, providerOn: true })));
+    assert.deepEqual([...online.values()].map((i) => i.enrich), ['metadata', 'metadata', 'metadata']);
+    assert.ok(planScan(base({ files, sidecars })).index.every((e) => e.enrich !== undefined), 'the index carries the state');
+  });
+
+  it('a show takes tvshow.nfo and its artwork from its own folder, an episode its NFO and still', () => {
+    const files = [file('Show (2005)/Season 1/Show - S01E01.mkv')];
+    const sidecars = ['Show (2005)/tvshow.nfo', 'Show (2005)/folder.jpg', 'Show (2005)/Season 1/Show - S01E01.nfo', 'Show (2005)/Season 1/Show - S01E01-thumb.jpg'];
+    const plan = planScan(base({ mediaType: 'tvshow', files, sidecars }));
+    const [show, episode] = plan.writes.map((w) => w.item as any);
+    assert.deepEqual(show.local, { nfo: 'Show (2005)/tvshow.nfo', poster: 'Show (2005)/folder.jpg' });
+    assert.deepEqual(episode.local, { nfo: 'Show (2005)/Season 1/Show - S01E01.nfo', still: 'Show (2005)/Season 1/Show - S01E01-thumb.jpg' });
   });
 });

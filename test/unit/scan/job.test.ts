@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { AppError } from '../../../lib/errors';
-import { advance, canResume, complete, fail, interrupt, isStale, newJob, progressOf, start, type ScanJob, type ScanPhase } from '../../../lib/scan/job';
+import { advance, canResume, complete, fail, interrupt, isStale, newJob, progressOf, start, ZERO_COUNTS, type ScanJob, type ScanPhase } from '../../../lib/scan/job';
 
 const T0 = Date.parse('2026-11-22T12:00:00Z');
 const fresh = () => newJob({ jobId: 'j1', libraryId: 'l1', path: '/media/movies', mediaType: 'movie' }, T0);
@@ -21,7 +21,7 @@ describe('scan job state machine', () => {
     assert.deepEqual(
       { status: job.status, progress: job.progress, checkpoint: job.checkpoint, finishedAt: job.finishedAt, counts: job.counts },
       { status: 'completed', progress: 100, checkpoint: null, finishedAt: new Date(T0 + 4).toISOString(),
-        counts: { discovered: 40, processed: 20, added: 20, updated: 0, removed: 0, failed: 0 } },
+        counts: { ...ZERO_COUNTS, discovered: 40, processed: 20, added: 20 } },
     );
   });
 

@@ -1,0 +1,137 @@
+// GET /api/v1/artwork/{mediaId}/{kind}: an item's stored poster, backdrop or still, at a
+// snapped width and in the format the client's Accept asks for. A variant is rendered once
+// from the stored source and stored, so every later request for it is one store read.
+//
+// Decisions:
+// - Which kinds an item has: movies and shows have posters and backdrops, episodes stills.
+//   Anything else, or a kind the item has no artwork for, is 404 (an unknown kind is already
+//   400 from the route's schema).
+// - Validators: the ETag is strong, `"<etag>-<variantKey>"`: the source's content hash and the
+//   variant's name (kind, width, format, render version) name the bytes exactly. If-None-Match
+//   is answered before any byte is read, so a revalidation costs one catalogue read.
+// - Caching: a URL carrying `v=<current etag>` (the catalogue hands those out) names bytes that
+//   never change: a year and `immutable`. Without it, or with an older `v`, a day: the bytes
+//   behind a bare URL change when the artwork does. `Vary: Accept` because the format follows
+//   Accept, and `Origin` because the CORS headers follow it.
+// - A source missing from the store (the cache folder was deleted) is 404 with a detail
+//   saying so, never a 500: a rescan stores it again. A variant rendered before stays
+//   servable (it is exactly what its ETag names).
+// - A width at least as wide as the source is served as the original size: the same bytes
+//   would otherwise be rendered and stored once per snapped width.
+// - A source that fails to render (ImageError) is 500 'internal', logged at error with the
+//   reason. Not 422: the client sent nothing wrong, and the source was checked when it was
+//   stored, so this is the server's own broken state (a damaged file, a decoder that ran out
+//   of time on a loaded box) for an operator to look at, not something a client can change.
+// - A variant that cannot be stored (a full disk) is still sent; the failure is logged at warn.
+import type { CatalogItem } from '../catalog/model';
+import { AppError, internal, notFound, PROBLEMS } from '../errors';
+import type { Log } from '../log';
+import { ImageError } from '../media/image-input';
+import { sourceKey, variantKeyOf, type ArtworkStore } from './store';
+import { negotiateFormat, renderVariant, snapWidth, variantKey, type ArtworkKind, type ImageFormat } from './variants';
+
+export interface ArtworkDeps {
+  catalog: { get(id: string): Promise<CatalogItem | undefined> };
+  store: ArtworkStore;
+  log: Pick<Log, 'error' | 'warn'>;
+}
+
+export interface ArtworkRequest {
+  mediaId: string;
+  kind: ArtworkKind;
+  /** The requested width (`w`), snapped to one of VARIANT_WIDTHS; absent: the original size. */
+  width?: number;
+  /** The `v` query parameter: the etag the client's URL was handed out with. */
+  version?: string;
+  accept?: string;
+  ifNoneMatch?: string;
+}
+
+export interface ArtworkAnswer {
+  status: 200 | 304;
+  body?: Buffer;
+  headers: Record<string, string>;
+}
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+export const REVALIDATE_DAILY = 'public, max-age=86400';
+
+const KINDS_OF: Record<CatalogItem['entity'], readonly ArtworkKind[]> = {
+  movie: ['poster', 'backdrop'],
+  tvshow: ['poster', 'backdrop'],
+  episode: ['still'],
+};
+
+const ENTITY_NAMES: Record<CatalogItem['entity'], string> = { movie: 'Movie', tvshow: 'TV show', episode: 'Episode' };
+
+const SOURCE_FORMATS: Record<string, ImageFormat> = {
+  'image/jpeg': 'jpeg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/avif': 'avif',
+  'image/gif': 'gif',
+};
+
+/** A 404 whose detail says why, where notFound's "<what> was not found" would not. */
+const notFoundBecause = (detail: string) => {
+  const [status, title] = PROBLEMS['not-found'];
+  return new AppError(status, 'not-found', title, detail);
+};
+
+const wrongKind = (item: CatalogItem, kind: ArtworkKind) =>
+  notFoundBecause(
+    item.entity === 'episode'
+      ? `Episode ${item.id} has no ${kind}: episodes have a still only`
+      : `${ENTITY_NAMES[item.entity]} ${item.id} has no ${kind}: movies and TV shows have a poster and a backdrop only`,
+  );
+
+const sourceMissing = (mediaId: string, kind: ArtworkKind) =>
+  notFoundBecause(`The ${kind} of ${mediaId} is no longer in the artwork cache; a rescan of its library stores it again`);
+
+/** If-None-Match (RFC 9110 §13.1.2): `*` or any listed tag, compared weakly. */
+const matches = (ifNoneMatch: string | undefined, etag: string) => {
+  if (ifNoneMatch === undefined) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === etag);
+};
+
+export const serveArtwork = async (deps: ArtworkDeps, req: ArtworkRequest): Promise<ArtworkAnswer> => {
+  const { mediaId, kind } = req;
+  const item = await deps.catalog.get(mediaId);
+  if (!item) throw notFound(`Media ${mediaId}`);
+  if (!KINDS_OF[item.entity].includes(kind)) throw wrongKind(item, kind);
+  const art = item.artwork?.[kind];
+  if (!art) throw notFound(`The ${kind} of ${mediaId}`);
+
+  // A snapped width at least as wide as the source is the source's own size (never enlarged):
+  // one variant for all of them rather than identical files under several names.
+  const snapped = snapWidth(req.width);
+  const width = snapped !== null && snapped < art.width ? snapped : null;
+  const variant = { width, format: negotiateFormat(req.accept, SOURCE_FORMATS[art.contentType] ?? 'jpeg') };
+  const etag = `"${art.etag}-${variantKey(kind, variant.width, variant.format)}"`;
+  const headers = {
+    ETag: etag,
+    'Cache-Control': req.version === art.etag ? IMMUTABLE : REVALIDATE_DAILY,
+    Vary: 'Accept, Origin',
+  };
+  if (matches(req.ifNoneMatch, etag)) return { status: 304, headers };
+
+  const key = variantKeyOf(mediaId, kind, art.etag, variant);
+  const stored = await deps.store.get(key);
+  if (stored) return { status: 200, body: stored.bytes, headers: { ...headers, 'Content-Type': stored.contentType } };
+
+  const source = await deps.store.get(sourceKey(mediaId, kind, art.etag));
+  if (!source) throw sourceMissing(mediaId, kind);
+  let rendered;
+  try {
+    rendered = await renderVariant(source.bytes, variant);
+  } catch (error) {
+    if (!(error instanceof ImageError)) throw error;
+    deps.log.error({ err: error, reason: error.reason, mediaId, kind, etag: art.etag, variant: key }, 'stored artwork could not be rendered');
+    throw internal();
+  }
+  await deps.store.put(key, rendered.body, rendered.contentType).catch((err: unknown) => {
+    deps.log.warn({ err, mediaId, kind, variant: key }, 'artwork variant could not be stored; sent without it');
+  });
+  return { status: 200, body: rendered.body, headers: { ...headers, 'Content-Type': rendered.contentType } };
+};

@@ -1,0 +1,152 @@
+// Where artwork bytes live: each item's stored source images (a poster copied from the
+// provider or from the user's folder) and the variants rendered from them on demand. The
+// port is three calls; the keys are built here and only here, so no caller can name a path.
+//
+// Layout (the same key is an object key in a bucket and a relative path on disk):
+//   <mediaId>/<kind>-<etag>/source               the stored source, as it was validated
+//   <mediaId>/<kind>-<etag>/<variantKey>         e.g. poster-w320-r1.webp
+// A new source has a new etag, hence a new folder: its variants can never be mistaken for
+// the old one's, and removeAll(mediaId) drops everything an item ever had.
+//
+// Only a local-disk adapter exists. An S3 adapter (for MEDIA_STORAGE=s3, where a Lambda has
+// no persistent disk) comes later behind the same port; it would keep the content type as
+// the object's Content-Type rather than sniffing it as the disk adapter does.
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, rm, unlink } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { sniffImage, variantKey, type ArtworkKind, type ImageFormat, type OutputFormat } from './variants';
+
+export interface StoredBytes {
+  bytes: Buffer;
+  contentType: string;
+}
+
+export interface ArtworkStore {
+  /** Stores the bytes under the key, replacing what was there; never visible half-written. */
+  put(key: string, bytes: Buffer, contentType: string): Promise<void>;
+  /** The bytes and the content type they were put with, or undefined when the key holds nothing. */
+  get(key: string): Promise<StoredBytes | undefined>;
+  /** Everything stored for one item (sources and variants); nothing stored is not an error. */
+  removeAll(mediaId: string): Promise<void>;
+}
+
+/** A key or key part that could name something outside the store: a bug in the caller, never user input. */
+export class ArtworkKeyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+// ---- keys ----------------------------------------------------------------------------------
+/** Catalogue ids: the route's own pattern (lib/api/operations.ts), checked again here. */
+const MEDIA_ID = /^[A-Za-z0-9_-]{1,128}$/;
+/** A content hash, hex or base64url: it names a folder and goes into an ETag as it is. */
+const ETAG = /^[A-Za-z0-9_-]{1,128}$/;
+const KINDS: readonly ArtworkKind[] = ['poster', 'backdrop', 'still'];
+/** A whole key: segments of safe characters, none empty, none starting with a dot ('.', '..', temp files). */
+const KEY = /^[A-Za-z0-9_-]{1,128}(\/[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}){1,4}$/;
+
+const checkMediaId = (mediaId: string) => {
+  if (!MEDIA_ID.test(mediaId)) throw new ArtworkKeyError(`Not a media id: ${JSON.stringify(mediaId)}`);
+  return mediaId;
+};
+
+const folderOf = (mediaId: string, kind: ArtworkKind, etag: string) => {
+  checkMediaId(mediaId);
+  if (!KINDS.includes(kind)) throw new ArtworkKeyError(`Not an artwork kind: ${JSON.stringify(kind)}`);
+  if (!ETAG.test(etag)) throw new ArtworkKeyError(`Not an artwork etag: ${JSON.stringify(etag)}`);
+  return `${mediaId}/${kind}-${etag}`;
+};
+
+/** The stored source of an item's poster, backdrop or still. */
+export const sourceKey = (mediaId: string, kind: ArtworkKind, etag: string): string => `${folderOf(mediaId, kind, etag)}/source`;
+
+export interface VariantSpec {
+  /** A snapped width (snapWidth), or null for the original size. */
+  width: number | null;
+  format: OutputFormat;
+}
+
+/** A variant rendered from that source (its file name is variants.ts's variantKey). */
+export const variantKeyOf = (mediaId: string, kind: ArtworkKind, etag: string, variant: VariantSpec): string =>
+  `${folderOf(mediaId, kind, etag)}/${variantKey(kind, variant.width, variant.format)}`;
+
+const checkKey = (key: string) => {
+  if (!KEY.test(key)) throw new ArtworkKeyError(`Not an artwork key: ${JSON.stringify(key)}`);
+  return key;
+};
+
+// ---- the local-disk adapter ------------------------------------------------------------------
+const CONTENT_TYPES: Record<ImageFormat, string> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
+};
+
+/**
+ * The store as files under `root` (the service passes DATA_DIR/artwork). A file holds the
+ * image bytes only, so the cache can be looked at with any image viewer; its content type is
+ * read back from the bytes' signature. That is why put accepts images only, and only under
+ * the type their bytes show: what get answers is then always what put was given.
+ *
+ * Writes go to a temporary file in the same folder, are flushed to disk, then renamed over
+ * the key: a reader sees the old file or the whole new one, and a crash (even a power cut)
+ * leaves at most a stray temporary file, whose name no key can have, never half an image
+ * under a key. Two writers of one key both write whole files; the last rename wins.
+ */
+export const localArtworkStore = (root: string): ArtworkStore => {
+  const base = resolve(root);
+
+  const pathOf = (key: string) => {
+    const path = resolve(base, checkKey(key));
+    // The key pattern already rules out '..' and absolute paths; this holds even if it changes.
+    const rel = relative(base, path);
+    if (!rel || rel.startsWith('..') || rel.split(sep).includes('..')) throw new ArtworkKeyError(`Key escapes the store: ${key}`);
+    return path;
+  };
+
+  return {
+    async put(key, bytes, contentType) {
+      const path = pathOf(key);
+      const format = sniffImage(bytes);
+      if (!format || CONTENT_TYPES[format] !== contentType) {
+        throw new Error(`The artwork store keeps images under their own type: ${key} was given ${contentType} for ${format ?? 'bytes that are no image'}`);
+      }
+      await mkdir(dirname(path), { recursive: true });
+      const temp = join(dirname(path), `.${randomBytes(6).toString('hex')}.tmp`);
+      try {
+        const file = await open(temp, 'wx');
+        try {
+          await file.writeFile(bytes);
+          await file.sync();
+        } finally {
+          await file.close();
+        }
+        await rename(temp, path);
+      } catch (error) {
+        await unlink(temp).catch(() => {});
+        throw error;
+      }
+    },
+
+    async get(key) {
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(pathOf(key));
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+        throw error;
+      }
+      const format = sniffImage(bytes);
+      return { bytes, contentType: format ? CONTENT_TYPES[format] : 'application/octet-stream' };
+    },
+
+    async removeAll(mediaId) {
+      await rm(join(base, checkMediaId(mediaId)), { recursive: true, force: true });
+    },
+  };
+};
