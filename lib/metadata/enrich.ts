@@ -172,9 +172,10 @@ export const enrichMetadata = async (deps: EnrichDeps, root: string, ids: string
     const show = (updated.get(item.showId) ?? byId.get(item.showId) ?? (await deps.catalog.get(item.showId))) as ShowItem | undefined;
     const nfo = await readNfo(item.local?.nfo);
     const fields: NfoEpisodeFields | undefined = nfo?.kind === 'episode' ? pickEpisode(nfo.fields, item.seasonNumber, item.episodeNumber) : undefined;
-    const asked = provider() !== null && show?.tmdbId != null;
+    // The provider was there to ask: an episode of a show it did not match is done all the same.
+    const asked = provider() !== null;
     let season: SeasonDetails | null | undefined;
-    if (asked) {
+    if (asked && show?.tmdbId != null) {
       const key = `${show!.tmdbId}#${item.seasonNumber}`;
       if (!seasons.has(key)) seasons.set(key, ask(item, (p) => p.seasonDetails(show!.tmdbId!, item.seasonNumber)).then((s) => s ?? null));
       season = await seasons.get(key)!;

@@ -189,10 +189,22 @@ const scan = async (
   // Each invocation does at least one step before it may hand over, so a slice shorter than
   // discovery still moves the job forward.
   let progressed = false;
-  for (let i = 0; i < plan.writes.length; i += CHUNK) {
-    if (progressed && outOfTime()) return 'handed-over';
-    progressed = true;
-    const chunk: PlannedWrite[] = plan.writes.slice(i, i + CHUNK);
+  /**
+   * Work in chunks, the catalogue's version moved and the job saved after each (`work` saves
+   * it); false when the slice ran out first: the last checkpoint stands, and a new invocation
+   * goes on from it.
+   */
+  const inSteps = async <T>(items: T[], size: number, work: (chunk: T[], done: number) => Promise<void>): Promise<boolean> => {
+    for (let i = 0; i < items.length; i += size) {
+      if (progressed && outOfTime()) return false;
+      progressed = true;
+      const chunk = items.slice(i, i + size);
+      await work(chunk, i + chunk.length);
+    }
+    return true;
+  };
+
+  const written = await inSteps(plan.writes, CHUNK, async (chunk: PlannedWrite[]) => {
     const probes: ProbeTally = { probed: 0, failed: 0 };
     const analyzed = await analyzeFiles(deps, library.path, chunk.map((w) => w.item), probes);
     await deps.catalog.put(analyzed);
@@ -209,16 +221,15 @@ const scan = async (
     counts.processed = processed;
     await deps.catalog.bumpVersion();
     await step({ phase: 'analyzing', processed, total, counts, after: chunk.at(-1)!.item.id });
-  }
-  for (let i = 0; i < plan.removals.length; i += CHUNK) {
-    if (progressed && outOfTime()) return 'handed-over';
-    progressed = true;
-    const chunk = plan.removals.slice(i, i + CHUNK);
+  });
+  if (!written) return 'handed-over';
+  const removed = await inSteps(plan.removals, CHUNK, async (chunk) => {
     await deps.catalog.remove(chunk.map((e) => e.id));
     counts.removed += chunk.length;
     await deps.catalog.bumpVersion();
     await step({ phase: 'analyzing', processed, total, counts });
-  }
+  });
+  if (!removed) return 'handed-over';
 
   const settle = (written: { id: string; enrich?: IndexEntry['enrich'] }[]) => {
     for (const item of written) {
@@ -231,35 +242,31 @@ const scan = async (
   const enrichDeps = { catalog: deps.catalog, storage: deps.storage, provider: enrichment.provider, log: deps.log.child({ jobId: job.jobId }) };
   const tally: EnrichTally = { matched: 0, unmatched: 0, failed: 0, keyRefused: false };
   await step({ phase: 'metadata', processed: 0, total: metadataWork.length, counts }, { persist: metadataWork.length > 0 });
-  for (let i = 0; i < metadataWork.length; i += METADATA_CHUNK) {
-    if (progressed && outOfTime()) return 'handed-over';
-    progressed = true;
-    const chunk = metadataWork.slice(i, i + METADATA_CHUNK);
+  const described = await inSteps(metadataWork, METADATA_CHUNK, async (chunk, done) => {
     const before = { ...tally };
     settle(await enrichMetadata(enrichDeps, library.path, chunk.map((e) => e.id), tally));
     counts.matched += tally.matched - before.matched;
     counts.unmatched += tally.unmatched - before.unmatched;
     counts.failed += tally.failed - before.failed;
     await deps.catalog.bumpVersion();
-    await step({ phase: 'metadata', processed: i + chunk.length, total: metadataWork.length, counts, after: chunk.at(-1)!.id, ...(tally.keyRefused ? { warning: KEY_REFUSED_WARNING } : {}) });
-  }
+    await step({ phase: 'metadata', processed: done, total: metadataWork.length, counts, after: chunk.at(-1)!.id, ...(tally.keyRefused ? { warning: KEY_REFUSED_WARNING } : {}) });
+  });
+  if (!described) return 'handed-over';
 
   // Artwork: each wanted picture copied once into the artwork store; posters give the colours.
   const artworkWork = enrichment.artwork && deps.artworks ? [...entries.values()].filter((e) => e.enrich === 'artwork') : [];
   const artDeps = { ...enrichDeps, provider: tally.keyRefused ? null : enrichment.provider, artworks: deps.artworks!, meshGradients: enrichment.meshGradients };
   const art: ArtworkTally = { stored: 0, failed: 0 };
   await step({ phase: 'artwork', processed: 0, total: artworkWork.length, counts }, { persist: artworkWork.length > 0 });
-  for (let i = 0; i < artworkWork.length; i += ARTWORK_CHUNK) {
-    if (progressed && outOfTime()) return 'handed-over';
-    progressed = true;
-    const chunk = artworkWork.slice(i, i + ARTWORK_CHUNK);
+  const pictured = await inSteps(artworkWork, ARTWORK_CHUNK, async (chunk, done) => {
     const before = { ...art };
     settle(await collectArtwork(artDeps, library.path, chunk.map((e) => e.id), art));
     counts.artwork += art.stored - before.stored;
     counts.failed += art.failed - before.failed;
     await deps.catalog.bumpVersion();
-    await step({ phase: 'artwork', processed: i + chunk.length, total: artworkWork.length, counts, after: chunk.at(-1)!.id });
-  }
+    await step({ phase: 'artwork', processed: done, total: artworkWork.length, counts, after: chunk.at(-1)!.id });
+  });
+  if (!pictured) return 'handed-over';
   if (enrichment.provider) deps.log.info({ jobId: job.jobId, provider: enrichment.provider.stats }, 'metadata provider use');
 
   await step({ phase: 'finalizing', processed: 0, total: 1, counts });

@@ -63,6 +63,7 @@ before(async () => {
   fake.addMovie({ id: 680, title: 'Pulp Fiction', releaseDate: '1994-09-10', overview: 'Intertwined stories.' });
   fake.addMovie({ id: 155, title: 'The Dark Knight', releaseDate: '2008-07-16', overview: 'Batman.' });
   fake.addMovie({ id: 13, title: 'Forrest Gump', releaseDate: '1994-06-23', overview: 'Life is like a box.' });
+  fake.addMovie({ id: 68, title: 'Brazil', releaseDate: '1985-02-20', overview: 'A bureaucrat dreams.', poster: { file: '/huge-brazil.jpg' }, backdrop: null });
   fake.addMovie({ id: 11, title: 'Star Wars', releaseDate: '1977-05-25', overview: 'A long time ago.', poster: { file: '/broken-star-wars.jpg' } });
   fake.addShow({
     id: 57243, name: 'Doctor Who', firstAirDate: '2005-03-26', overview: 'A Time Lord travels.', genres: ['Drama'], creators: ['Russell T Davies'],
@@ -193,6 +194,19 @@ describe('metadata and artwork from the provider', () => {
     const movie = await movieByTitle('Star Wars');
     assert.equal(movie.media.posterUrl, null);
     assert.equal(movie.media.overview, 'A long time ago.');
+  });
+
+  it('an NFO with bad XML and a huge poster are counted as failed; the scan completes with the rest', async () => {
+    const root = tempDir('meta-bad-input');
+    makeTree(root, ['Brazil (1985)/Brazil (1985).mkv'], 4096);
+    writeFileSync(join(root, 'Brazil (1985)', 'movie.nfo'), '<movie><title>Not This</title><plot>never closed');
+    fake.hugeImage('/huge-brazil.jpg');
+    const job = await scan({ path: root, mediaType: 'movie' }, instance.url);
+    assert.equal(job.status, 'completed');
+    assert.deepEqual({ matched: job.counts.matched, failed: job.counts.failed }, { matched: 1, failed: 2 });
+    const movie = await movieByTitle('Brazil');
+    assert.equal(movie.media.overview, 'A bureaucrat dreams.');
+    assert.equal(movie.media.posterUrl, null);
   });
 
   it('a provider that is down: the scan completes, and the next scan with it back fills the gaps', async () => {
