@@ -85,8 +85,6 @@ interface Titled {
   overview: string | null;
   genres: string[];
   rating: number | null;
-  posterUrl: string | null;
-  backdropUrl: string | null;
   meshGradientColors: Colors;
   /** The poster (its etag) the colours were taken from; absent while they come from the title. */
   colorsFrom?: string;
@@ -123,7 +121,6 @@ export interface EpisodeItem extends Stamp, Enrichable {
   title: string | null;
   overview: string | null;
   airDate: string | null;
-  stillUrl: string | null;
   /** One file; a file holding several episodes appears under each of them. */
   files: FileRef[];
   artwork?: ArtworkSet;

@@ -80,8 +80,6 @@ const titled = (title: string, year: number | null, tmdbId: number | null) => ({
   overview: null,
   genres: [],
   rating: null,
-  posterUrl: null,
-  backdropUrl: null,
   meshGradientColors: NO_COLORS,
   tmdbId,
 });
@@ -132,7 +130,7 @@ const desiredItems = (input: PlanInput) => {
       const id = episodeId(libraryId, f.relPath, name.season, episode);
       const item: EpisodeItem = {
         ...stamp(id), entity: 'episode', showId: show, seasonNumber: name.season, episodeNumber: episode,
-        title: null, overview: null, airDate: null, stillUrl: null, files: [ref(f, null)],
+        title: null, overview: null, airDate: null, files: [ref(f, null)],
       };
       items.set(id, item);
     }

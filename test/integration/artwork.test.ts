@@ -41,7 +41,7 @@ const LONG_AGO = '2000-01-01T00:00:00.000Z';
 const stamp = (id: string) => ({ id, libraryId: `lib_art${uniq()}`, addedAt: LONG_AGO, updatedAt: LONG_AGO, lastJob: 'job_art', lastChange: 'added' as const });
 const movie = (id: string, title: string, artwork?: MovieItem['artwork']): MovieItem => ({
   ...stamp(id), entity: 'movie', title, originalTitle: null, year: 2001, overview: null, genres: [], rating: null,
-  posterUrl: null, backdropUrl: null, meshGradientColors: ['#112233', '#445566', '#778899', '#aabbcc'], tmdbId: null,
+  meshGradientColors: ['#112233', '#445566', '#778899', '#aabbcc'], tmdbId: null,
   files: [{ relPath: `${title} (2001).mkv`, size: 1, mtimeMs: 1, part: null }],
   ...(artwork ? { artwork } : {}),
 });
@@ -63,7 +63,7 @@ describe('artwork', () => {
     const corruptArt = stored(corrupt, 'image/jpeg', 500, 750);
     const episode: EpisodeItem = {
       ...stamp(ids.episode), entity: 'episode', showId: `tv_art${uniq()}`, seasonNumber: 1, episodeNumber: 2, title: null, overview: null,
-      airDate: null, stillUrl: null, files: [{ relPath: 'Show/Season 1/Show S01E02.mkv', size: 1, mtimeMs: 1, part: null }], artwork: { still: stillArt },
+      airDate: null, files: [{ relPath: 'Show/Season 1/Show S01E02.mkv', size: 1, mtimeMs: 1, part: null }], artwork: { still: stillArt },
     };
     await catalogStore.put([
       movie(ids.poster, 'Zzartwork Fixture', { poster: art }),
