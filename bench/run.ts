@@ -2,14 +2,16 @@
 // stack (front door -> serverless-offline -> Middy -> DynamoDB Local) against a bare
 // node:http server answering the same JSON in the same run, plus the RSS of every process
 // under that load, for both ways offline can run handlers; then the catalogue part
-// (bench/catalog.ts) and the streaming part (bench/stream.ts). Writes docs/benchmarks.md.
-// `tsx bench/run.ts runtime|catalog|stream` runs one part only.
+// (bench/catalog.ts), the streaming part (bench/stream.ts) and the metadata part
+// (bench/metadata.ts). Writes docs/benchmarks.md.
+// `tsx bench/run.ts runtime|catalog|stream|metadata` runs one part only.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { createServer } from 'node:http';
 import { freePort } from '../infra/ports';
 import { startInstance, type Instance } from '../test/support/instance';
 import { runCatalog } from './catalog';
+import { runMetadata } from './metadata';
 import { runStream } from './stream';
 import { CONNECTIONS, DURATION_S, load, machineLine, RUNS, sampleRss, writeDoc } from './support';
 
@@ -90,14 +92,15 @@ const runRuntime = async () => {
   writeDoc('runtime', section);
 };
 
-const PARTS = ['runtime', 'catalog', 'stream'] as const;
+const PARTS = ['runtime', 'catalog', 'stream', 'metadata'] as const;
 
 const main = async () => {
   const only = process.argv[2];
-  if (only !== undefined && !(PARTS as readonly string[]).includes(only)) throw new Error(`unknown part "${only}": one of ${PARTS.join(', ')}, or none for both`);
+  if (only !== undefined && !(PARTS as readonly string[]).includes(only)) throw new Error(`unknown part "${only}": one of ${PARTS.join(', ')}, or none for all`);
   if (only === undefined || only === 'runtime') await runRuntime();
   if (only === undefined || only === 'catalog') await runCatalog();
   if (only === undefined || only === 'stream') await runStream();
+  if (only === undefined || only === 'metadata') await runMetadata();
 };
 
 main().catch((err) => {

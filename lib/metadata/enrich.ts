@@ -36,7 +36,8 @@ export interface EnrichTally {
   keyRefused: boolean;
 }
 
-const CONCURRENCY = 8;
+/** Items in flight: enough to keep the provider's 40 requests/s busy at a home connection's latency. */
+const CONCURRENCY = 12;
 
 const asCandidate = (c: MovieCandidate | ShowCandidate): Candidate & { tmdbId: number } =>
   'title' in c
@@ -57,7 +58,18 @@ const EMPTY_METADATA: Omit<ItemMetadata, 'source' | 'matched' | 'confidence'> = 
   tagline: null, runtimeMinutes: null, releaseDate: null, certification: null, cast: [], directors: [], creators: [], imdbId: null, tvdbId: null,
 };
 
-export const enrichMetadata = async (deps: EnrichDeps, root: string, ids: string[], tally: EnrichTally): Promise<CatalogItem[]> => {
+/**
+ * The items, enriched (not written: the caller writes them, so it can overlap the next batch's
+ * provider calls with this one's writes). `shows` holds shows enriched in earlier batches of
+ * the same scan, which their episodes need and the table may not have yet.
+ */
+export const enrichMetadata = async (
+  deps: EnrichDeps,
+  root: string,
+  ids: string[],
+  tally: EnrichTally,
+  shows: ReadonlyMap<string, CatalogItem> = new Map(),
+): Promise<CatalogItem[]> => {
   const items = await deps.catalog.getMany(ids);
   const byId = new Map(items.map((i) => [i.id, i]));
   const updated = new Map<string, CatalogItem>();
@@ -169,7 +181,7 @@ export const enrichMetadata = async (deps: EnrichDeps, root: string, ids: string
   };
 
   const episode = async (item: EpisodeItem) => {
-    const show = (updated.get(item.showId) ?? byId.get(item.showId) ?? (await deps.catalog.get(item.showId))) as ShowItem | undefined;
+    const show = (updated.get(item.showId) ?? shows.get(item.showId) ?? byId.get(item.showId) ?? (await deps.catalog.get(item.showId))) as ShowItem | undefined;
     const nfo = await readNfo(item.local?.nfo);
     const fields: NfoEpisodeFields | undefined = nfo?.kind === 'episode' ? pickEpisode(nfo.fields, item.seasonNumber, item.episodeNumber) : undefined;
     // The provider was there to ask: an episode of a show it did not match is done all the same.
@@ -209,7 +221,5 @@ export const enrichMetadata = async (deps: EnrichDeps, root: string, ids: string
   // Shows before their episodes: an episode needs its show's provider id.
   await eachLimited(items.filter((i) => i.entity !== 'episode'), enrichOne);
   await eachLimited(items.filter((i) => i.entity === 'episode'), enrichOne);
-  const written = [...updated.values()];
-  await deps.catalog.put(written);
-  return written;
+  return [...updated.values()];
 };

@@ -5,7 +5,7 @@
 // is not the same item with the same key.
 import { collectArtwork, type ArtworkTally } from '../artwork/collect';
 import type { ArtworkStore } from '../artwork/store';
-import type { IndexEntry } from '../catalog/model';
+import type { CatalogItem, IndexEntry } from '../catalog/model';
 import { countsOf, planScan, type Plan, type PlannedWrite } from '../catalog/plan';
 import { enrichMetadata, type EnrichTally } from '../metadata/enrich';
 import type { MetadataProvider } from '../metadata/provider';
@@ -37,7 +37,7 @@ export interface WorkerDeps extends LibraryDeps {
 }
 
 /** Items per metadata step: each costs a few provider requests, so a step stays well inside the time reserve. */
-const METADATA_CHUNK = 25;
+const METADATA_CHUNK = 50;
 const ARTWORK_CHUNK = 20;
 export const KEY_REFUSED_WARNING = 'The TMDB API key was refused (401): this scan added no provider metadata or artwork. Check the key in settings, then scan again.';
 
@@ -242,12 +242,28 @@ const scan = async (
   const enrichDeps = { catalog: deps.catalog, storage: deps.storage, provider: enrichment.provider, log: deps.log.child({ jobId: job.jobId }) };
   const tally: EnrichTally = { matched: 0, unmatched: 0, failed: 0, keyRefused: false };
   await step({ phase: 'metadata', processed: 0, total: metadataWork.length, counts }, { persist: metadataWork.length > 0 });
+  // The next batch's provider calls run while this batch is written, so the provider's pace is
+  // not broken by a pause at every batch.
+  const shows = new Map<string, CatalogItem>();
+  const describe = (chunk: IndexEntry[]) => {
+    const own: EnrichTally = { matched: 0, unmatched: 0, failed: 0, keyRefused: tally.keyRefused };
+    const items = enrichMetadata(enrichDeps, library.path, chunk.map((e) => e.id), own, shows).then((found) => ({ found, own }));
+    items.catch(() => undefined); // awaited in the next step; a slice that ends first drops it
+    return items;
+  };
+  let ahead: ReturnType<typeof describe> | undefined;
   const described = await inSteps(metadataWork, METADATA_CHUNK, async (chunk, done) => {
-    const before = { ...tally };
-    settle(await enrichMetadata(enrichDeps, library.path, chunk.map((e) => e.id), tally));
-    counts.matched += tally.matched - before.matched;
-    counts.unmatched += tally.unmatched - before.unmatched;
-    counts.failed += tally.failed - before.failed;
+    const { found, own } = await (ahead ?? describe(chunk));
+    // Episodes in the next batch find the shows of this one here, before the table has them.
+    for (const item of found) if (item.entity === 'tvshow') shows.set(item.id, item);
+    const next = metadataWork.slice(done, done + METADATA_CHUNK);
+    ahead = next.length && !outOfTime() ? describe(next) : undefined;
+    await deps.catalog.put(found);
+    settle(found);
+    tally.keyRefused ||= own.keyRefused;
+    counts.matched += own.matched;
+    counts.unmatched += own.unmatched;
+    counts.failed += own.failed;
     await deps.catalog.bumpVersion();
     await step({ phase: 'metadata', processed: done, total: metadataWork.length, counts, after: chunk.at(-1)!.id, ...(tally.keyRefused ? { warning: KEY_REFUSED_WARNING } : {}) });
   });

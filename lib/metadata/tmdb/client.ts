@@ -110,7 +110,8 @@ export function createTmdbClient(input: TmdbConfig): TmdbClient {
       if (!(err instanceof ShapeError)) throw err;
       throw new ProviderBadResponse(`TMDB answered ${request.shownUrl} with an unexpected shape: ${err.message}`, { url: request.shownUrl });
     }
-    await cachePut(key, value, options.ttlSeconds);
+    // Not awaited: the answer is here, and a cache write (which never throws) need not delay it.
+    void cachePut(key, value, options.ttlSeconds);
     return value;
   };
 

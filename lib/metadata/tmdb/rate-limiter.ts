@@ -9,7 +9,10 @@
 //
 // Why slightly slower than asked (SPACING_MARGIN): the server counts arrivals, which jitter by a
 // few milliseconds (timers, the network, a new connection). With exact spacing the 41st request
-// of a 40/s budget would land right on the edge of the first one's window.
+// of a 40/s budget would land right on the edge of the first one's window. And why a window on
+// top of the spacing (WINDOW_GUARD_MS): keeping the schedule after a late wake-up lets a few
+// releases come closer than the spacing; the window never lets the budget's next request out
+// until the one that many requests back is a second (and a guard) old.
 
 export interface RateLimiterOptions {
   requestsPerSecond: number;
@@ -30,11 +33,15 @@ export interface RateLimiter {
 }
 
 const SPACING_MARGIN = 1.05;
+const WINDOW_MS = 1000;
+const WINDOW_GUARD_MS = 40;
 
 export function createRateLimiter({ requestsPerSecond, clock, sleep }: RateLimiterOptions): RateLimiter {
   const intervalMs = (1000 / requestsPerSecond) * SPACING_MARGIN;
   const queue: Array<{ resolve: () => void; reject: (reason: Error) => void }> = [];
   let earliest = -Infinity; // the next slot the spacing allows
+  const budget = Math.max(1, Math.floor(requestsPerSecond));
+  const released: number[] = []; // the last `budget` release times
   let pausedUntil = -Infinity;
   let pumping = false;
 
@@ -42,6 +49,8 @@ export function createRateLimiter({ requestsPerSecond, clock, sleep }: RateLimit
     // Late by less than one interval: keep the schedule. Later than that: start again from now.
     const base = now - due < intervalMs ? due : now;
     earliest = base + intervalMs;
+    released.push(now);
+    if (released.length > budget) released.shift();
     queue.shift()!.resolve();
   };
 
@@ -49,7 +58,8 @@ export function createRateLimiter({ requestsPerSecond, clock, sleep }: RateLimit
     pumping = true;
     try {
       while (queue.length > 0) {
-        const due = Math.max(earliest, pausedUntil);
+        const windowOpens = released.length === budget ? released[0]! + WINDOW_MS + WINDOW_GUARD_MS : -Infinity;
+        const due = Math.max(earliest, pausedUntil, windowOpens);
         const now = clock();
         // Asleep until due, then look again: a 429 may have moved the pause meanwhile.
         if (now < due) await sleep(due - now);
