@@ -3,7 +3,7 @@
 // mediainfo.js, asks for the byte ranges it needs and reads them from a ByteSource, so a file
 // on this machine and an object in a bucket are probed alike. Every failure is a ProbeError
 // with a reason, and no probe outlives its timeout, not even one stuck inside WebAssembly.
-import { analyzeSource } from './analyze';
+import { analyzeSource, blankHead, HEAD_BYTES, readWithin } from './analyze';
 import { fileByteSource, type ByteSource } from './byte-source';
 import { MediaInfoPool, type Lease } from './mediainfo-pool';
 import { ProbeError } from './probe-error';
@@ -44,24 +44,14 @@ export const createProber = (instances = PROBE_INSTANCES): Prober => {
     startupMs: pool.startupMs,
     async probe(source, { timeoutMs = PROBE_TIMEOUT_MS, signal } = {}) {
       if (source.size <= 0) throw new ProbeError('empty', 'The file is empty');
-      if (await blankHead(source)) throw new ProbeError('not-media', 'The file starts with nothing but zeros: no container header');
+      // Checked before an instance is taken: a failed probe costs the instance a restart.
+      const head = await readWithin(source, 0, Math.min(HEAD_BYTES, source.size), { deadline: performance.now() + timeoutMs, ...(signal ? { signal } : {}) });
+      if (blankHead(head)) throw new ProbeError('not-media', 'The file starts with nothing but zeros: no container header');
       const info = toTechnicalInfo(await analyze(pool, source, timeoutMs, signal));
       if (!info) throw new ProbeError('not-media', 'No audio or video stream was recognised');
       return info;
     },
   };
-};
-
-/**
- * Every container a player opens starts with a header within its first bytes (MP4 box sizes and
- * `ftyp`, Matroska's EBML id, RIFF, MPEG sync bytes). A file whose first 4 KiB are all zeros
- * (preallocated, never written, or zeroed by a failed copy) has none, and MediaInfoLib would read
- * on through the zeros looking for one: measured, about 40 ms for each such 1 MiB file.
- */
-const HEAD_BYTES = 4096;
-const blankHead = async (source: ByteSource) => {
-  const head = await source.read(0, Math.min(HEAD_BYTES, source.size)).catch(() => undefined);
-  return head !== undefined && head.length > 0 && head.every((b) => b === 0);
 };
 
 const shared = createProber();
