@@ -10,6 +10,7 @@ import type { MediaKind } from '../catalog/model';
 import { libraryExists, mediaTypeMismatch, notFound, pathNotUsable, scanAlreadyRunning } from '../errors';
 import type { EventSink } from '../events/sink';
 import type { ScanJobStore } from '../scan/job-store';
+import type { ArtworkStore } from '../artwork/store';
 import type { MediaStorage } from '../storage';
 import { EMPTY_COUNTS, type DynamoLibraryStore, type Library } from './store';
 
@@ -20,7 +21,16 @@ export interface LibraryDeps {
   jobs: ScanJobStore;
   events: EventSink;
   storage: MediaStorage;
+  /** The artwork cache, emptied of what removed items leave behind. */
+  artworks?: ArtworkStore;
 }
+
+/**
+ * After their items are gone: a removal cut short leaves only unused files in the cache, never
+ * an item whose pictures are missing.
+ */
+export const dropArtwork = (deps: Pick<LibraryDeps, 'artworks'>, ids: string[]) =>
+  Promise.all(ids.map((id) => deps.artworks?.removeAll(id))).then(() => undefined);
 
 export const newId = () => randomUUID().replaceAll('-', '');
 
@@ -111,6 +121,7 @@ export const deleteLibrary = async (deps: LibraryDeps, id: string): Promise<void
   // Items first: a delete cut short leaves the library in place, and deleting again finishes it.
   const entries = await deps.catalog.index(id);
   await deps.catalog.remove(entries.map((e) => e.id));
+  await dropArtwork(deps, entries.map((e) => e.id));
   await deps.manifests.drop(id);
   await deps.libraries.remove(library);
   await deps.catalog.bumpVersion();

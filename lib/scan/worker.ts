@@ -4,13 +4,12 @@
 // resume racing a cleanup) loses its first save and stops, and nothing is written twice that
 // is not the same item with the same key.
 import { collectArtwork, type ArtworkTally } from '../artwork/collect';
-import type { ArtworkStore } from '../artwork/store';
 import type { CatalogItem, IndexEntry } from '../catalog/model';
 import { countsOf, planScan, type Plan, type PlannedWrite } from '../catalog/plan';
 import { enrichMetadata, type EnrichTally } from '../metadata/enrich';
 import type { MetadataProvider } from '../metadata/provider';
 import { AppError } from '../errors';
-import type { LibraryDeps } from '../library/service';
+import { dropArtwork, type LibraryDeps } from '../library/service';
 import { within } from '../library/paths';
 import type { Log } from '../log';
 import { discover } from './discover';
@@ -33,7 +32,6 @@ export interface WorkerDeps extends LibraryDeps {
   clock?: () => number;
   /** Without it, scans only index files (no metadata or artwork phase work). */
   enrichment?: () => Promise<Enrichment>;
-  artworks?: ArtworkStore;
 }
 
 /** Items per metadata step: each costs a few provider requests, so a step stays well inside the time reserve. */
@@ -225,6 +223,7 @@ const scan = async (
   if (!written) return 'handed-over';
   const removed = await inSteps(plan.removals, CHUNK, async (chunk) => {
     await deps.catalog.remove(chunk.map((e) => e.id));
+    await dropArtwork(deps, chunk.map((e) => e.id));
     counts.removed += chunk.length;
     await deps.catalog.bumpVersion();
     await step({ phase: 'analyzing', processed, total, counts });

@@ -3,7 +3,7 @@
 // colours, a 429 storm, a refused key, a provider that is down, broken images, and fetching
 // switched off. An instance of its own, pointed at the fake.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
@@ -242,6 +242,16 @@ describe('metadata and artwork from the provider', () => {
     } finally {
       await api('PATCH', '/api/v1/settings', jsonBody({ metadata: { tmdbApiKey: null } }));
     }
+  });
+
+  it('a movie whose file is gone leaves with its cached artwork', async () => {
+    const matrix = await movieByTitle('The Matrix');
+    const cached = join(instance.dataDir, 'artwork', matrix.id);
+    assert.ok(existsSync(cached));
+    rmSync(join(movies, 'The Matrix (1999)'), { recursive: true });
+    const job = await scan({ path: movies, mediaType: 'movie' }, instance.url);
+    assert.equal(job.counts.removed, 1);
+    assert.ok(!existsSync(cached));
   });
 
   it('with metadata fetching off, a scan makes no provider call at all', async () => {
