@@ -14,17 +14,17 @@ const PART_BYTES = 350_000;
 // Rows are positional to keep the manifest small. Fields added later go at the end, so a
 // manifest written by an older version still reads (they are simply absent).
 type CompactFile = [relPath: string, size: number, mtimeMs: number, part: number | null, tech?: TechnicalInfo | null];
-type Compact = [id: string, entity: IndexEntry['entity'], addedAt: string, files: CompactFile[], showId: string | null, season: number | null, enrich?: EnrichState | null];
+type Compact = [id: string, entity: IndexEntry['entity'], addedAt: string, files: CompactFile[], showId: string | null, season: number | null, enrich?: EnrichState | null, localStamp?: string | null];
 
 const pack = (entries: IndexEntry[]): Compact[] =>
   entries.map((e) => [
     e.id, e.entity, e.addedAt,
     (e.files ?? []).map((f): CompactFile => (f.tech === undefined ? [f.relPath, f.size, f.mtimeMs, f.part] : [f.relPath, f.size, f.mtimeMs, f.part, f.tech])),
-    e.showId ?? null, e.seasonNumber ?? null, e.enrich ?? null,
+    e.showId ?? null, e.seasonNumber ?? null, e.enrich ?? null, e.localStamp ?? null,
   ]);
 
 const unpack = (rows: Compact[]): IndexEntry[] =>
-  rows.map(([id, entity, addedAt, files, showId, season, enrich]) => ({
+  rows.map(([id, entity, addedAt, files, showId, season, enrich, localStamp]) => ({
     id,
     entity,
     addedAt,
@@ -34,6 +34,7 @@ const unpack = (rows: Compact[]): IndexEntry[] =>
     ...(showId !== null ? { showId } : {}),
     ...(season !== null ? { seasonNumber: season } : {}),
     ...(enrich ? { enrich } : {}),
+    ...(localStamp ? { localStamp } : {}),
   }));
 
 export class DynamoManifestStore {

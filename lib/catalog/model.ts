@@ -96,6 +96,8 @@ interface Enrichable {
   enrich?: EnrichState;
   /** NFO and artwork files beside the video (library-relative), found by the scan. */
   local?: LocalFiles;
+  /** The local files' names and times as the scan saw them, so a rescan notices a change. */
+  localStamp?: string;
   artworkWanted?: ArtworkWanted;
   /** Whether the metadata phase could ask the provider (else a later scan with one will). */
   providerAsked?: boolean;
@@ -140,6 +142,7 @@ export interface IndexEntry {
   lastJob?: string;
   lastChange?: Change;
   enrich?: EnrichState;
+  localStamp?: string;
 }
 
 /** The artwork endpoint's URL for a stored picture; `v` changes with the picture, so clients may cache it for good. */

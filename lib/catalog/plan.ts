@@ -22,8 +22,8 @@ export interface PlanInput {
   /** Library-relative paths, as discovered. */
   files: DiscoveredFile[];
   index: IndexEntry[];
-  /** NFO and image files found beside the videos (library-relative). */
-  sidecars?: string[];
+  /** NFO and image files found beside the videos (library-relative), with their times. */
+  sidecars?: DiscoveredFile[];
   /** Whether this scan can ask a metadata provider (fetching on, a key set). */
   providerOn?: boolean;
 }
@@ -59,6 +59,11 @@ export interface Plan {
   counts: LibraryCounts;
   /** The library's index once the plan is applied (for its manifest). */
   index: IndexEntry[];
+  /**
+   * Items kept as they are whose NFO or artwork files changed (added, removed, edited): the
+   * metadata phase takes them up again with these.
+   */
+  relocated: Array<{ id: string; local: LocalFiles; localStamp: string }>;
 }
 
 const nfc = (s: string) => s.normalize('NFC');
@@ -220,7 +225,16 @@ export const planScan = (input: PlanInput): Plan => {
   }
 
   const finalIndex = [...input.index.filter((e) => !redone.has(e.id)), ...writes.map((w) => toEntry(w.item))];
-  return { writes, removals, unchangedFiles, carried, failed, counts: countsOf(finalIndex), index: finalIndex };
+  // Kept items whose local files changed. Only what this scan could see: items in the scanned
+  // folder, and shows only when the whole library was scanned (their folder may lie outside).
+  const relocated: Plan['relocated'] = [];
+  for (const entry of input.index) {
+    if (redone.has(entry.id)) continue;
+    if (entry.entity === 'tvshow' ? input.scope !== '' : !scoped(entry.files?.[0]?.relPath ?? '')) continue;
+    const { local, localStamp } = enrichment.localOf(entry);
+    if (localStamp !== (entry.localStamp ?? '')) relocated.push({ id: entry.id, local, localStamp });
+  }
+  return { writes, removals, unchangedFiles, carried, failed, counts: countsOf(finalIndex), index: finalIndex, relocated };
 };
 
 /**
@@ -228,9 +242,11 @@ export const planScan = (input: PlanInput): Plan => {
  * an NFO to read, at the metadata phase; with local artwork only, at the artwork phase; with
  * nothing, it waits ('local') for a scan that can ask a provider.
  */
-const enrichmentOf = (input: PlanInput, showDirs: Map<string, string>) => {
+const enrichmentOf = (input: PlanInput, written: Map<string, string>) => {
   const folders = new Map<string, string[]>();
-  for (const path of input.sidecars ?? []) {
+  const times = new Map<string, number>();
+  for (const { relPath: path, mtimeMs } of input.sidecars ?? []) {
+    times.set(path, mtimeMs);
     const slash = path.lastIndexOf('/');
     const dir = slash === -1 ? '' : path.slice(0, slash);
     folders.set(dir, [...(folders.get(dir) ?? []), path.slice(slash + 1)]);
@@ -245,22 +261,40 @@ const enrichmentOf = (input: PlanInput, showDirs: Map<string, string>) => {
       movieNames.set(dir, (movieNames.get(dir) ?? new Set()).add(splitPart(base, DEFAULT_RULES).name.trim().toLowerCase()));
     }
   }
+  // A show's folder: from the files of this scan, else from its episodes in the index.
+  const showDirs = new Map<string, string>();
+  for (const e of input.index) {
+    const path = e.entity === 'episode' ? e.files?.[0]?.relPath : undefined;
+    if (e.showId && path?.includes('/') && !showDirs.has(e.showId)) showDirs.set(e.showId, path.slice(0, path.indexOf('/')));
+  }
+  for (const [id, dir] of written) showDirs.set(id, dir);
   const dirOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
-  const localOf = (item: CatalogItem): LocalFiles => {
+  const filesOf = (item: Pick<IndexEntry, 'id' | 'entity' | 'files'>): LocalFiles => {
     if (item.entity === 'tvshow') {
       const dir = showDirs.get(item.id);
       return dir === undefined ? {} : showLocalFiles({ showDir: dir, folderFiles: folders.get(dir) ?? [] });
     }
-    const videoPath = item.files[0]!.relPath;
+    const videoPath = item.files?.[0]?.relPath;
+    if (videoPath === undefined) return {};
     const folderFiles = folders.get(dirOf(videoPath)) ?? [];
     if (item.entity === 'episode') return episodeLocalFiles({ videoPath, folderFiles });
     return movieLocalFiles({ videoPath, folderFiles, moviesInFolder: movieNames.get(dirOf(videoPath))?.size ?? 1 });
   };
-  return <T extends CatalogItem>(item: T): T => {
-    const local = localOf(item);
-    const enrich: EnrichState = input.providerOn || local.nfo ? 'metadata' : local.poster || local.backdrop || local.still ? 'artwork' : 'local';
-    return { ...item, local, enrich };
+  /** The local files and a stamp of their names and times: a changed stamp means a changed file. */
+  const localOf = (item: Pick<IndexEntry, 'id' | 'entity' | 'files'>) => {
+    const local = filesOf(item);
+    const localStamp = Object.entries(local)
+      .sort(([a], [b]) => byCodeUnit(a, b))
+      .map(([kind, path]) => `${kind}:${path}@${times.get(path) ?? 0}`)
+      .join('|');
+    return { local, localStamp };
   };
+  const apply = <T extends CatalogItem>(item: T): T => {
+    const { local, localStamp } = localOf(item);
+    const enrich: EnrichState = input.providerOn || local.nfo ? 'metadata' : local.poster || local.backdrop || local.still ? 'artwork' : 'local';
+    return { ...item, local, localStamp, enrich };
+  };
+  return Object.assign(apply, { localOf });
 };
 
 const toEntry = (item: CatalogItem): IndexEntry => ({
@@ -270,6 +304,7 @@ const toEntry = (item: CatalogItem): IndexEntry => ({
   lastJob: item.lastJob,
   lastChange: item.lastChange,
   ...(item.enrich ? { enrich: item.enrich } : {}),
+  ...(item.localStamp ? { localStamp: item.localStamp } : {}),
   ...(item.entity === 'tvshow' ? {} : { files: item.files }),
   ...(item.entity === 'episode' ? { showId: item.showId, seasonNumber: item.seasonNumber } : {}),
 });

@@ -9,6 +9,7 @@ import type { Log } from '../log';
 import { titleColors } from '../media/mesh-gradient';
 import type { MediaStorage } from '../storage';
 import { chooseMatch, type Candidate } from './match';
+import type { LocalFiles } from './local-files';
 import { MAX_NFO_BYTES, parseNfo, pickEpisode, type NfoEpisodeFields, type NfoTitleFields } from './nfo';
 import {
   ProviderAuthError,
@@ -68,9 +69,20 @@ export const enrichMetadata = async (
   root: string,
   ids: string[],
   tally: EnrichTally,
-  shows: ReadonlyMap<string, CatalogItem> = new Map(),
+  known: {
+    shows?: ReadonlyMap<string, CatalogItem>;
+    /** Items whose local files changed since they were written: their new ones. */
+    relocated?: ReadonlyMap<string, { local: LocalFiles; localStamp: string }>;
+  } = {},
 ): Promise<CatalogItem[]> => {
-  const items = await deps.catalog.getMany(ids);
+  const shows = known.shows ?? new Map<string, CatalogItem>();
+  const items = (await deps.catalog.getMany(ids)).map((item) => {
+    const moved = known.relocated?.get(item.id);
+    if (!moved) return item;
+    // Pictures from local files are read again (one may have been edited in place).
+    const artwork = Object.fromEntries(Object.entries(item.artwork ?? {}).filter(([, a]) => a.source !== 'local'));
+    return { ...item, local: moved.local, localStamp: moved.localStamp, artwork } as CatalogItem;
+  });
   const byId = new Map(items.map((i) => [i.id, i]));
   const updated = new Map<string, CatalogItem>();
   const seasons = new Map<string, Promise<SeasonDetails | null>>();

@@ -22,10 +22,10 @@ export interface DiscoveredFile {
 
 const STAT_CONCURRENCY = 64;
 
-/** What a crawl finds: video files (with sizes and times) and the sidecar files' paths. */
+/** What a crawl finds: video files and the sidecar files beside them, with sizes and times. */
 export interface DiscoveredTree {
   files: DiscoveredFile[];
-  sidecars: string[];
+  sidecars: DiscoveredFile[];
 }
 
 /** Relative paths of the video and sidecar files under root that the naming rules keep. */
@@ -64,7 +64,8 @@ export const statAll = async (root: string, relPaths: string[]): Promise<Discove
 
 export const discoverTree = async (root: string, signal?: AbortSignal): Promise<DiscoveredTree> => {
   const found = (await crawl(root, signal)).sort();
-  return { files: await statAll(root, found.filter(isVideoFile)), sidecars: found.filter((p) => !isVideoFile(p)) };
+  const [files, sidecars] = await Promise.all([statAll(root, found.filter(isVideoFile)), statAll(root, found.filter((p) => !isVideoFile(p)))]);
+  return { files, sidecars };
 };
 
 export const discover = async (root: string, signal?: AbortSignal): Promise<DiscoveredFile[]> => (await discoverTree(root, signal)).files;

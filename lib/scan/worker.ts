@@ -165,8 +165,11 @@ const scan = async (
   // Analysing: compare with the index, write what changed, remove what is gone.
   const plan: Plan = planScan({
     libraryId: library.id, mediaType: library.mediaType, jobId: job.jobId, now: new Date().toISOString(),
-    scope: scope ?? '', files, index, sidecars: tree.sidecars.map(inLibrary), providerOn: enrichment.provider !== null,
+    scope: scope ?? '', files, index, sidecars: tree.sidecars.map((f) => ({ ...f, relPath: inLibrary(f.relPath) })), providerOn: enrichment.provider !== null,
   });
+  // Kept items whose NFO or artwork files changed go through the metadata phase again.
+  const relocated = new Map(plan.relocated.map((r) => [r.id, r]));
+  for (const e of plan.index) if (relocated.has(e.id)) e.enrich = 'metadata';
   // The metadata phase's work: new and changed items, and those waiting for a provider when there is one.
   const wantsMetadata = (e: IndexEntry) => e.enrich === 'metadata' || (enrichment.provider !== null && (e.enrich === 'local' || e.enrich === undefined));
   const metadataWork = plan.index.filter(wantsMetadata).sort((a, b) => Number(b.entity === 'tvshow') - Number(a.entity === 'tvshow') || (a.id < b.id ? -1 : 1));
@@ -179,7 +182,7 @@ const scan = async (
   for (const f of plan.failed) deps.log.warn({ jobId: job.jobId, file: f.relPath, reason: f.reason }, 'file not understood; skipped');
   let processed = plan.unchangedFiles + plan.failed.length;
   // Items an earlier run of this job wrote are in the index now: count them, don't redo them.
-  Object.assign(counts, { processed, added: plan.carried.added, updated: plan.carried.updated, failed: plan.failed.length });
+  Object.assign(counts, { processed, added: plan.carried.added, updated: plan.carried.updated + plan.relocated.length, failed: plan.failed.length });
   await step({ phase: 'analyzing', processed, total, counts });
 
   // The library's index as it will be: each phase records what it changed here, for the manifest.
@@ -230,10 +233,12 @@ const scan = async (
   });
   if (!removed) return 'handed-over';
 
-  const settle = (written: { id: string; enrich?: IndexEntry['enrich'] }[]) => {
+  const settle = (written: CatalogItem[]) => {
     for (const item of written) {
       const entry = entries.get(item.id);
-      if (entry && item.enrich) entry.enrich = item.enrich;
+      if (!entry) continue;
+      if (item.enrich) entry.enrich = item.enrich;
+      if (item.localStamp !== undefined) entry.localStamp = item.localStamp;
     }
   };
 
@@ -246,7 +251,7 @@ const scan = async (
   const shows = new Map<string, CatalogItem>();
   const describe = (chunk: IndexEntry[]) => {
     const own: EnrichTally = { matched: 0, unmatched: 0, failed: 0, keyRefused: tally.keyRefused };
-    const items = enrichMetadata(enrichDeps, library.path, chunk.map((e) => e.id), own, shows).then((found) => ({ found, own }));
+    const items = enrichMetadata(enrichDeps, library.path, chunk.map((e) => e.id), own, { shows, relocated }).then((found) => ({ found, own }));
     items.catch(() => undefined); // awaited in the next step; a slice that ends first drops it
     return items;
   };

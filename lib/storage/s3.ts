@@ -17,6 +17,8 @@ export interface S3StorageOptions {
   bucket?: string | undefined;
 }
 
+const byPath = (a: DiscoveredFile, b: DiscoveredFile) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0);
+
 const statusOf = (err: unknown) => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
 
 export const s3Storage = (options: S3StorageOptions, client = new S3Client({
@@ -67,21 +69,21 @@ export const s3Storage = (options: S3StorageOptions, client = new S3Client({
       const root = location(input);
       const strip = root.prefix ? root.prefix.length + 1 : 0;
       const found: DiscoveredFile[] = [];
-      const sidecars: string[] = [];
+      const sidecars: DiscoveredFile[] = [];
       const ignoredFolders: string[] = [];
       for await (const object of listKeys(root, signal)) {
         const relPath = object.Key!.slice(strip);
         if (relPath.endsWith(`/${IGNORE_MARKER}`) || relPath === IGNORE_MARKER) ignoredFolders.push(relPath.slice(0, -IGNORE_MARKER.length));
         if (!relPath || relPath.endsWith('/') || ignoreReason(relPath) !== undefined) continue;
-        if (isSidecarFile(relPath)) sidecars.push(relPath);
-        if (!isVideoFile(relPath)) continue;
-        found.push({ relPath, size: object.Size ?? 0, mtimeMs: object.LastModified?.getTime() ?? 0 });
+        const file = { relPath, size: object.Size ?? 0, mtimeMs: object.LastModified?.getTime() ?? 0 };
+        if (isSidecarFile(relPath)) sidecars.push(file);
+        if (isVideoFile(relPath)) found.push(file);
       }
       // The marker rule of local folders: everything below a folder holding `.ignore` is skipped.
       const visible = (relPath: string) => !ignoredFolders.some((folder) => relPath.startsWith(folder));
       return {
-        files: found.filter((f) => visible(f.relPath)).sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0)),
-        sidecars: sidecars.filter(visible).sort(),
+        files: found.filter((f) => visible(f.relPath)).sort(byPath),
+        sidecars: sidecars.filter((f) => visible(f.relPath)).sort(byPath),
       };
     },
 

@@ -27,7 +27,7 @@ describe('library manifest', () => {
     const written: IndexEntry[] = [
       ...entries(300, 'a'),
       { id: 'tv_x', entity: 'tvshow', addedAt: 'then', enrich: 'done' },
-      { id: 'ep_x', entity: 'episode', addedAt: 'then', showId: 'tv_x', seasonNumber: 0, enrich: 'artwork', files: [{ relPath: 'S/Specials/x.mkv', size: 1, mtimeMs: 2, part: null, tech }] },
+      { id: 'ep_x', entity: 'episode', addedAt: 'then', showId: 'tv_x', seasonNumber: 0, enrich: 'artwork', localStamp: 'still:S/Specials/x-thumb.jpg@2', files: [{ relPath: 'S/Specials/x.mkv', size: 1, mtimeMs: 2, part: null, tech }] },
       { id: 'ep_y', entity: 'episode', addedAt: 'then', showId: 'tv_x', seasonNumber: 0, enrich: 'local', files: [{ relPath: 'S/Specials/y.mkv', size: 1, mtimeMs: 2, part: null, tech: null }] },
     ];
     await store.write(library, 'job1', written);

@@ -133,6 +133,16 @@ describe('metadata and artwork from the provider', () => {
     assert.deepEqual({ matched: job.counts.matched, unmatched: job.counts.unmatched, artwork: job.counts.artwork }, { matched: 0, unmatched: 0, artwork: 0 }, 'no item enriched again');
   });
 
+  it('a poster put beside an unchanged movie is taken up by the next scan', async () => {
+    writeFileSync(join(movies, 'Heat (1995)-poster.jpg'), await quadrantPoster(LOCAL_QUADRANTS));
+    const job = await scan({ path: movies, mediaType: 'movie' }, instance.url);
+    assert.equal(job.counts.updated, 1);
+    assert.equal(job.counts.artwork, 1);
+    const heat = await movieByTitle('Heat');
+    assertColors(heat.media.meshGradientColors, LOCAL_QUADRANTS, 'the new local poster');
+    assert.equal(heat.media.overview, 'A bank robbery goes wrong.', 'the provider metadata stays');
+  });
+
   it('an NFO and local artwork win over the provider', async () => {
     const root = tempDir('meta-nfo');
     const dir = join(root, 'Blade Runner (1982)');

@@ -103,7 +103,7 @@ describe('scan plan', () => {
 
   it('finds the NFO and artwork beside each item, and where its enrichment starts', () => {
     const files = [file('Heat (1995)/Heat (1995).mkv'), file('Loose/Alien (1979).mkv'), file('Loose/Brazil (1985).mkv')];
-    const sidecars = ['Heat (1995)/movie.nfo', 'Heat (1995)/poster.jpg', 'Heat (1995)/fanart.jpg', 'Loose/poster.jpg', 'Loose/Alien (1979)-poster.png'];
+    const sidecars = ['Heat (1995)/movie.nfo', 'Heat (1995)/poster.jpg', 'Heat (1995)/fanart.jpg', 'Loose/poster.jpg', 'Loose/Alien (1979)-poster.png'].map((p) => file(p));
     const byTitle = (plan: ReturnType<typeof planScan>) => new Map(plan.writes.map((w) => [(w.item as any).title, w.item as any]));
     const offline = byTitle(planScan(base({ files, sidecars, providerOn: false })));
     assert.deepEqual(offline.get('Heat').local, { nfo: 'Heat (1995)/movie.nfo', poster: 'Heat (1995)/poster.jpg', backdrop: 'Heat (1995)/fanart.jpg' });
@@ -118,10 +118,28 @@ describe('scan plan', () => {
 
   it('a show takes tvshow.nfo and its artwork from its own folder, an episode its NFO and still', () => {
     const files = [file('Show (2005)/Season 1/Show - S01E01.mkv')];
-    const sidecars = ['Show (2005)/tvshow.nfo', 'Show (2005)/folder.jpg', 'Show (2005)/Season 1/Show - S01E01.nfo', 'Show (2005)/Season 1/Show - S01E01-thumb.jpg'];
+    const sidecars = ['Show (2005)/tvshow.nfo', 'Show (2005)/folder.jpg', 'Show (2005)/Season 1/Show - S01E01.nfo', 'Show (2005)/Season 1/Show - S01E01-thumb.jpg'].map((p) => file(p));
     const plan = planScan(base({ mediaType: 'tvshow', files, sidecars }));
     const [show, episode] = plan.writes.map((w) => w.item as any);
     assert.deepEqual(show.local, { nfo: 'Show (2005)/tvshow.nfo', poster: 'Show (2005)/folder.jpg' });
     assert.deepEqual(episode.local, { nfo: 'Show (2005)/Season 1/Show - S01E01.nfo', still: 'Show (2005)/Season 1/Show - S01E01-thumb.jpg' });
+  });
+
+  it('an unchanged item whose NFO or artwork files changed is handed back with its new local files', () => {
+    const files = [file('Heat (1995)/Heat (1995).mkv'), file('Alien (1979)/Alien (1979).mkv')];
+    const first = planScan(base({ files, sidecars: [file('Heat (1995)/poster.jpg', 10, 1)] }));
+    const index = indexOf(first.writes.map((w) => w.item)).map((e, i) => ({ ...e, localStamp: (first.writes[i]!.item as any).localStamp }));
+    const same = planScan(base({ files, index, jobId: 'job2', sidecars: [file('Heat (1995)/poster.jpg', 10, 1)] }));
+    assert.deepEqual({ writes: same.writes.length, relocated: same.relocated }, { writes: 0, relocated: [] });
+    // A poster edited, an NFO added next to the other movie.
+    const changed = planScan(base({ files, index, jobId: 'job3', sidecars: [file('Heat (1995)/poster.jpg', 10, 2), file('Alien (1979)/movie.nfo')] }));
+    assert.equal(changed.writes.length, 0, 'the videos are unchanged: nothing is parsed or written');
+    assert.deepEqual(changed.relocated.map((r) => r.local).sort((a, b) => Object.keys(a)[0]!.localeCompare(Object.keys(b)[0]!)), [
+      { nfo: 'Alien (1979)/movie.nfo' },
+      { poster: 'Heat (1995)/poster.jpg' },
+    ]);
+    // A scan of one folder judges only what it can see.
+    const scopedScan = planScan(base({ files: [files[0]!], index, jobId: 'job4', scope: 'Heat (1995)', sidecars: [] }));
+    assert.deepEqual(scopedScan.relocated.map((r) => r.local), [{}], 'the poster is gone');
   });
 });
