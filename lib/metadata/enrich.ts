@@ -180,8 +180,9 @@ export const enrichMetadata = async (
       genres: fields?.genres.length ? fields.genres : details?.genres ?? item.genres,
       rating: fields?.rating ?? details?.rating ?? item.rating,
       tmdbId: details?.tmdbId ?? ids.tmdb ?? item.tmdbId,
-      // Title colours follow the title until a poster gives its own.
-      meshGradientColors: item.colorsFrom ? item.meshGradientColors : titleColors(title),
+      // Title colours follow the title until a poster gives its own, and again once it has none.
+      meshGradientColors: poster && item.colorsFrom ? item.meshGradientColors : titleColors(title),
+      colorsFrom: poster ? item.colorsFrom : undefined,
       metadata,
       artworkWanted: wanted,
       providerAsked: asked && !tally.keyRefused,

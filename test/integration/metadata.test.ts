@@ -141,6 +141,15 @@ describe('metadata and artwork from the provider', () => {
     const heat = await movieByTitle('Heat');
     assertColors(heat.media.meshGradientColors, LOCAL_QUADRANTS, 'the new local poster');
     assert.equal(heat.media.overview, 'A bank robbery goes wrong.', 'the provider metadata stays');
+
+    // Taken away again: the provider's poster comes back, with its own colours.
+    rmSync(join(movies, 'Heat (1995)-poster.jpg'));
+    const again = await scan({ path: movies, mediaType: 'movie' }, instance.url);
+    assert.equal(again.counts.updated, 1);
+    const back = await movieByTitle('Heat');
+    assert.ok(back.media.posterUrl);
+    assert.notEqual(back.media.posterUrl, heat.media.posterUrl);
+    assert.ok(distance(back.media.meshGradientColors[0], LOCAL_QUADRANTS[0]) > 40, 'not the local poster\'s colours');
   });
 
   it('an NFO and local artwork win over the provider', async () => {
