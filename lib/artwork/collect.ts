@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { ArtworkKind, CatalogItem, StoredArtwork } from '../catalog/model';
 import type { DynamoCatalogStore } from '../catalog/store';
+import { eachLimited } from '../each-limited';
 import type { Log } from '../log';
 import { openImage } from '../media/image-input';
 import type { Colors } from '../media/mesh-gradient';
@@ -55,11 +56,11 @@ const keep = async (deps: CollectDeps, itemId: string, kind: ArtworkKind, want: 
   return { etag, contentType, width, height, source: want.source, from: want.from };
 };
 
+/** The items with their pictures stored (not written: the caller writes them, as for metadata). */
 export const collectArtwork = async (deps: CollectDeps, root: string, ids: string[], tally: ArtworkTally): Promise<CatalogItem[]> => {
   const items = await deps.catalog.getMany(ids);
-  const written: CatalogItem[] = [];
-  let next = 0;
-  const one = async (item: CatalogItem) => {
+  const collected: CatalogItem[] = [];
+  await eachLimited(items, CONCURRENCY, async (item) => {
     const artwork = { ...item.artwork };
     let colors: { meshGradientColors: Colors; colorsFrom: string } | undefined;
     for (const [kind, want] of Object.entries(item.artworkWanted ?? {}) as [ArtworkKind, Pick<StoredArtwork, 'source' | 'from'>][]) {
@@ -78,13 +79,7 @@ export const collectArtwork = async (deps: CollectDeps, root: string, ids: strin
       }
     }
     // Done once the provider has been asked; else the item waits for a scan that can ask it.
-    written.push({ ...item, artwork, ...(colors && item.entity !== 'episode' ? colors : {}), enrich: item.providerAsked ? 'done' : 'local' } as CatalogItem);
-  };
-  await Promise.all(
-    Array.from({ length: Math.min(CONCURRENCY, items.length) }, async () => {
-      while (next < items.length) await one(items[next++]!);
-    }),
-  );
-  await deps.catalog.put(written);
-  return written;
+    collected.push({ ...item, artwork, ...(colors && item.entity !== 'episode' ? colors : {}), enrich: item.providerAsked ? 'done' : 'local' } as CatalogItem);
+  });
+  return collected;
 };

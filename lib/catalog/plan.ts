@@ -55,8 +55,6 @@ export interface Plan {
   /** Items this job wrote in an earlier run (a resume): counted, not written again. */
   carried: Record<Change, number>;
   failed: { relPath: string; reason: string }[];
-  /** The library once the plan is applied. */
-  counts: LibraryCounts;
   /** The library's index once the plan is applied (for its manifest). */
   index: IndexEntry[];
   /**
@@ -234,7 +232,7 @@ export const planScan = (input: PlanInput): Plan => {
     const { local, localStamp } = enrichment.localOf(entry);
     if (localStamp !== (entry.localStamp ?? '')) relocated.push({ id: entry.id, local, localStamp });
   }
-  return { writes, removals, unchangedFiles, carried, failed, counts: countsOf(finalIndex), index: finalIndex, relocated };
+  return { writes, removals, unchangedFiles, carried, failed, index: finalIndex, relocated };
 };
 
 /**

@@ -5,6 +5,7 @@
 import { BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { guarded, type Db } from './client';
 import type { Key } from './table';
+import { eachLimited } from '../each-limited';
 
 type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
 
@@ -36,9 +37,5 @@ export const batchWrite = async (db: Db, writes: Write[]): Promise<void> => {
   const requests = [...byKey.values()];
   const batches: WriteRequest[][] = [];
   for (let i = 0; i < requests.length; i += BATCH) batches.push(requests.slice(i, i + BATCH));
-  let next = 0;
-  const lane = async () => {
-    while (next < batches.length) await sendBatch(db, batches[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, batches.length) }, lane));
+  await eachLimited(batches, IN_FLIGHT, (batch) => sendBatch(db, batch));
 };

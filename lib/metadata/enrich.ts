@@ -5,6 +5,7 @@
 // failed; a refused key stops all provider calls for the rest of the scan.
 import type { ArtworkWanted, CatalogItem, EnrichState, EpisodeItem, ItemMetadata, MovieItem, ShowItem } from '../catalog/model';
 import type { DynamoCatalogStore } from '../catalog/store';
+import { eachLimited } from '../each-limited';
 import type { Log } from '../log';
 import { titleColors } from '../media/mesh-gradient';
 import type { MediaStorage } from '../storage';
@@ -40,20 +41,10 @@ export interface EnrichTally {
 /** Items in flight: enough to keep the provider's 40 requests/s busy at a home connection's latency. */
 const CONCURRENCY = 12;
 
-const asCandidate = (c: MovieCandidate | ShowCandidate): Candidate & { tmdbId: number } =>
+const asCandidate = (c: MovieCandidate | ShowCandidate): Candidate =>
   'title' in c
-    ? { id: c.tmdbId, tmdbId: c.tmdbId, title: c.title, originalTitle: c.originalTitle, year: c.year, popularity: c.popularity }
-    : { id: c.tmdbId, tmdbId: c.tmdbId, title: c.name, originalTitle: c.originalName, year: c.year, popularity: c.popularity };
-
-/** Runs `work` over items, a few at a time. */
-const eachLimited = async <T>(items: T[], work: (item: T) => Promise<void>) => {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(CONCURRENCY, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
-};
+    ? { id: c.tmdbId, title: c.title, originalTitle: c.originalTitle, year: c.year, popularity: c.popularity }
+    : { id: c.tmdbId, title: c.name, originalTitle: c.originalName, year: c.year, popularity: c.popularity };
 
 const EMPTY_METADATA: Omit<ItemMetadata, 'source' | 'matched' | 'confidence'> = {
   tagline: null, runtimeMinutes: null, releaseDate: null, certification: null, cast: [], directors: [], creators: [], imdbId: null, tvdbId: null,
@@ -88,8 +79,8 @@ export const enrichMetadata = async (
   const seasons = new Map<string, Promise<SeasonDetails | null>>();
   const provider = () => (tally.keyRefused ? null : deps.provider);
 
-  /** Runs a provider call; undefined when there is no provider or it failed (counted, logged). */
-  const ask = async <T>(item: CatalogItem, call: (p: MetadataProvider) => Promise<T>): Promise<T | undefined> => {
+  /** Runs a provider call; undefined when there is no provider or it refused the key (noted once). */
+  const ask = async <T>(call: (p: MetadataProvider) => Promise<T>): Promise<T | undefined> => {
     const p = provider();
     if (!p) return undefined;
     try {
@@ -128,10 +119,10 @@ export const enrichMetadata = async (
     let confidence: number | null = null;
     const movie = item.entity === 'movie';
     const fetchDetails = (id: number) =>
-      ask<MovieDetails | ShowDetails | null>(item, (p) => (movie ? p.movieDetails(id) : p.showDetails(id)));
+      ask<MovieDetails | ShowDetails | null>((p) => (movie ? p.movieDetails(id) : p.showDetails(id)));
     let tmdbId = ids.tmdb ?? item.tmdbId ?? undefined;
     if (tmdbId === undefined && ids.imdb) {
-      const found = await ask(item, (p) => p.findByImdbId(ids.imdb!));
+      const found = await ask((p) => p.findByImdbId(ids.imdb!));
       tmdbId = (movie ? found?.movies[0] : found?.shows[0])?.tmdbId;
     }
     if (tmdbId !== undefined) {
@@ -141,7 +132,7 @@ export const enrichMetadata = async (
       const title = fields?.title ?? item.title;
       const year = fields?.year ?? item.year;
       const search = (y: number | null) =>
-        ask<Array<MovieCandidate | ShowCandidate>>(item, (p) => (movie ? p.searchMovies(title, y) : p.searchShows(title, y)));
+        ask<Array<MovieCandidate | ShowCandidate>>((p) => (movie ? p.searchMovies(title, y) : p.searchShows(title, y)));
       // With the year first (TMDB filters by it exactly), then without, so a year one off still matches.
       let result = chooseMatch({ title, year }, ((await search(year)) ?? []).map(asCandidate));
       if (!result.match && year !== null) result = chooseMatch({ title, year }, ((await search(null)) ?? []).map(asCandidate));
@@ -202,7 +193,7 @@ export const enrichMetadata = async (
     let season: SeasonDetails | null | undefined;
     if (asked && show?.tmdbId != null) {
       const key = `${show!.tmdbId}#${item.seasonNumber}`;
-      if (!seasons.has(key)) seasons.set(key, ask(item, (p) => p.seasonDetails(show!.tmdbId!, item.seasonNumber)).then((s) => s ?? null));
+      if (!seasons.has(key)) seasons.set(key, ask((p) => p.seasonDetails(show!.tmdbId!, item.seasonNumber)).then((s) => s ?? null));
       season = await seasons.get(key)!;
     }
     const found = season?.episodes.find((e) => e.episodeNumber === item.episodeNumber);
@@ -232,7 +223,7 @@ export const enrichMetadata = async (
     }
   };
   // Shows before their episodes: an episode needs its show's provider id.
-  await eachLimited(items.filter((i) => i.entity !== 'episode'), enrichOne);
-  await eachLimited(items.filter((i) => i.entity === 'episode'), enrichOne);
+  await eachLimited(items.filter((i) => i.entity !== 'episode'), CONCURRENCY, enrichOne);
+  await eachLimited(items.filter((i) => i.entity === 'episode'), CONCURRENCY, enrichOne);
   return [...updated.values()];
 };

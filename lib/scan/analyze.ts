@@ -3,6 +3,7 @@
 // before the items are written, so it costs no extra write. A file that cannot be read
 // (broken, truncated, not media) gets `tech: null` and is counted for this step only.
 import type { CatalogItem, FileRef } from '../catalog/model';
+import { eachLimited } from '../each-limited';
 import type { Log } from '../log';
 import { probeMedia } from '../media/probe';
 import type { TechnicalInfo } from '../media/technical-info';
@@ -25,8 +26,7 @@ export const analyzeFiles = async (
   // A file holding two episodes is read once.
   const paths = [...new Set(items.flatMap((i) => (i.entity === 'tvshow' ? [] : i.files.map((f) => f.relPath))))];
   const found = new Map<string, TechnicalInfo | null>();
-  let next = 0;
-  const one = async (relPath: string) => {
+  await eachLimited(paths, CONCURRENCY, async (relPath) => {
     const source = await deps.storage.byteSource(root, relPath).catch(() => undefined);
     try {
       if (!source) throw new Error('file gone');
@@ -39,12 +39,7 @@ export const analyzeFiles = async (
     } finally {
       await source?.close().catch(() => undefined);
     }
-  };
-  await Promise.all(
-    Array.from({ length: Math.min(CONCURRENCY, paths.length) }, async () => {
-      while (next < paths.length) await one(paths[next++]!);
-    }),
-  );
+  });
   const withTech = (f: FileRef): FileRef => ({ ...f, tech: found.get(f.relPath) ?? null });
   return items.map((i) => (i.entity === 'tvshow' ? i : { ...i, files: i.files.map(withTech) }));
 };

@@ -10,9 +10,7 @@ import { enrichMetadata, type EnrichTally } from '../metadata/enrich';
 import type { MetadataProvider } from '../metadata/provider';
 import { AppError } from '../errors';
 import { dropArtwork, type LibraryDeps } from '../library/service';
-import { within } from '../library/paths';
 import type { Log } from '../log';
-import { discover } from './discover';
 import { analyzeFiles, type ProbeTally } from './analyze';
 import type { WorkerInvoker, WorkerPayload } from './invoker';
 import { advance, complete, fail, isFinished, PHASES, start, type Advance, type JobCounts, type ScanJob, type ScanPhase } from './job';
@@ -280,7 +278,9 @@ const scan = async (
   await step({ phase: 'artwork', processed: 0, total: artworkWork.length, counts }, { persist: artworkWork.length > 0 });
   const pictured = await inSteps(artworkWork, ARTWORK_CHUNK, async (chunk, done) => {
     const before = { ...art };
-    settle(await collectArtwork(artDeps, library.path, chunk.map((e) => e.id), art));
+    const collected = await collectArtwork(artDeps, library.path, chunk.map((e) => e.id), art);
+    await deps.catalog.put(collected);
+    settle(collected);
     counts.artwork += art.stored - before.stored;
     counts.failed += art.failed - before.failed;
     await deps.catalog.bumpVersion();

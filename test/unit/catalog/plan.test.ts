@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CatalogItem, IndexEntry } from '../../../lib/catalog/model';
-import { planScan, type PlanInput } from '../../../lib/catalog/plan';
+import { countsOf, planScan, type PlanInput } from '../../../lib/catalog/plan';
 
 const file = (relPath: string, size = 100, mtimeMs = 1) => ({ relPath, size, mtimeMs });
 const base = (over: Partial<PlanInput>): PlanInput => ({
@@ -26,7 +26,7 @@ describe('scan plan', () => {
     assert.deepEqual(killBill.files.map((f: any) => f.part), [1, 2]);
     assert.equal(plan.writes.reduce((n, w) => n + w.files, 0), 3);
     assert.deepEqual(plan.failed.map((f) => f.relPath), ['- .mkv']);
-    assert.deepEqual(plan.counts, { movies: 2, tvShows: 0, seasons: 0, episodes: 0, totalSizeBytes: 300, totalDurationSeconds: 0 });
+    assert.deepEqual(countsOf(plan.index), { movies: 2, tvShows: 0, seasons: 0, episodes: 0, totalSizeBytes: 300, totalDurationSeconds: 0 });
   });
 
   it('the same files against the index it produced: nothing to write, nothing to remove', () => {
@@ -34,7 +34,7 @@ describe('scan plan', () => {
     const again = planScan(base({ files: movies, jobId: 'job2', index: indexOf(first.writes.map((w) => w.item)) }));
     assert.deepEqual({ writes: again.writes.length, removals: again.removals.length, unchanged: again.unchangedFiles }, { writes: 0, removals: 0, unchanged: 3 });
     assert.deepEqual(again.carried, { added: 0, updated: 0 });
-    assert.deepEqual(again.counts, first.counts);
+    assert.deepEqual(countsOf(again.index), countsOf(first.index));
   });
 
   it('a resumed job counts what its earlier run wrote instead of writing it again', () => {
@@ -65,12 +65,12 @@ describe('scan plan', () => {
     const episodes = plan.writes.filter((w) => w.item.entity === 'episode').map((w) => w.item as any);
     assert.deepEqual(episodes.map((e) => `${e.seasonNumber}x${e.episodeNumber}`).sort(), ['0x1', '1x1', '1x1', '1x2']);
     assert.equal(plan.writes.reduce((n, w) => n + w.files, 0), 3, 'the double episode file counted once');
-    assert.deepEqual(plan.counts, { movies: 0, tvShows: 2, seasons: 3, episodes: 4, totalSizeBytes: 300, totalDurationSeconds: 0 });
+    assert.deepEqual(countsOf(plan.index), { movies: 0, tvShows: 2, seasons: 3, episodes: 4, totalSizeBytes: 300, totalDurationSeconds: 0 });
 
     const index = indexOf(plan.writes.map((w) => w.item));
     const later = planScan(base({ mediaType: 'tvshow', files: files.slice(0, 2), index, jobId: 'job2' }));
     assert.deepEqual(later.removals.map((e) => e.entity), ['episode', 'tvshow']);
-    assert.equal(later.counts.tvShows, 1);
+    assert.equal(countsOf(later.index).tvShows, 1);
   });
 
   it('does not read the names of unchanged files again', () => {
@@ -78,7 +78,7 @@ describe('scan plan', () => {
     const index: IndexEntry[] = [{ id: 'mv_kept', entity: 'movie', addedAt: 'then', files: [{ relPath: 'Heat (1995).mkv', size: 100, mtimeMs: 1, part: null }] }];
     const plan = planScan(base({ files: [file('Heat (1995).mkv')], index }));
     assert.deepEqual({ writes: plan.writes.length, removals: plan.removals.length, unchanged: plan.unchangedFiles }, { writes: 0, removals: 0, unchanged: 1 });
-    assert.equal(plan.counts.movies, 1);
+    assert.equal(countsOf(plan.index).movies, 1);
   });
 
   it('a stacked movie that gains a part is written with all its parts', () => {
