@@ -10,8 +10,10 @@ import { createProxyServer } from 'http-proxy-3';
 import { matchRoute } from '../lib/api/operations';
 import { AppError, bodyTooLarge, dependencyUnavailable, notFound, routeNotFound, serviceStarting } from '../lib/errors';
 import { problemHeaders, toProblem } from '../lib/http/problem';
+import { requestIdFrom } from '../lib/http/request-context';
 import type { Log } from '../lib/log';
 import { FORWARDED_RANGE_HEADER } from '../lib/stream/send-file';
+import { isHandlerAnswer, MACHINERY_BODY_LIMIT, machineryProblem } from './machinery-answer';
 import { relayOrSendFile, sendBytes } from './send-file';
 import { StreamGrants } from './stream-grants';
 
@@ -28,7 +30,7 @@ export interface FrontDoorOptions {
 const pathOf = (req: IncomingMessage) => (req.url ?? '/').split('?')[0]!;
 
 const renderProblem = (req: IncomingMessage, err: AppError) => {
-  const requestId = randomUUID();
+  const requestId = requestIdFrom(req.headers['x-request-id']);
   const body = req.method === 'HEAD' ? '' : JSON.stringify(toProblem(err, pathOf(req), requestId));
   return { status: err.status, headers: { ...problemHeaders(err), 'X-Request-Id': requestId, 'Content-Length': String(Buffer.byteLength(body)) }, body };
 };
@@ -38,6 +40,34 @@ const sendProblem = (req: IncomingMessage, res: ServerResponse, err: AppError) =
   const { status, headers, body } = renderProblem(req, err);
   res.writeHead(status, headers);
   res.end(body);
+};
+
+/** Relays a handler's answer as it is. */
+const relay = (proxyRes: IncomingMessage, res: ServerResponse) => {
+  res.writeHead(proxyRes.statusCode ?? 502, proxyRes.headers);
+  proxyRes.pipe(res);
+};
+
+/**
+ * An answer serverless-offline gave by itself (no handler ran, or its Lambda timed out or
+ * crashed) becomes the service's own problem; what it said goes to the log only.
+ */
+const translateMachineryAnswer = (proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse, log: Log, maxBody: number) => {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  proxyRes.on('data', (chunk: Buffer) => {
+    if (kept >= MACHINERY_BODY_LIMIT) return;
+    chunks.push(chunk);
+    kept += chunk.length;
+  });
+  proxyRes.once('end', () => {
+    const body = Buffer.concat(chunks).toString('utf8').slice(0, MACHINERY_BODY_LIMIT);
+    const problem = machineryProblem(req, proxyRes.statusCode ?? 502, body, maxBody);
+    const level = problem.status >= 500 ? 'error' : 'info';
+    log[level]({ method: req.method, path: pathOf(req), upstreamStatus: proxyRes.statusCode, upstream: body.slice(0, 500), status: problem.status }, 'the HTTP layer answered without a handler');
+    sendProblem(req, res, problem);
+  });
+  proxyRes.once('error', () => sendProblem(req, res, machineryProblem(req, 502, '', maxBody)));
 };
 
 const refused = new WeakSet<IncomingMessage>();
@@ -85,15 +115,21 @@ export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
   let ready = false;
   const maxBody = opts.maxBodyBytes ?? GATEWAY_MAX_BODY_BYTES;
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-  const proxy = createProxyServer({ agent, proxyTimeout: 60_000 });
+  // Answers are looked at before they are relayed: see translateMachineryAnswer.
+  const proxy = createProxyServer({ agent, proxyTimeout: 60_000, selfHandleResponse: true });
+  proxy.on('proxyRes', (proxyRes, req, res) => {
+    if (isHandlerAnswer(proxyRes)) relay(proxyRes, res as ServerResponse);
+    else translateMachineryAnswer(proxyRes, req as IncomingMessage, res as ServerResponse, opts.log, maxBody);
+  });
 
   // Stream answers are read by the front door itself: a handler may name a file to send.
   const fileProxy = createProxyServer({ agent, proxyTimeout: 60_000, selfHandleResponse: true });
   const grants = new StreamGrants();
   const mediaGone = (req: IncomingMessage, res: ServerResponse) => () => sendProblem(req, res, notFound(`Media ${pathOf(req).split('/').pop()}`));
-  fileProxy.on('proxyRes', (proxyRes, req, res) =>
-    relayOrSendFile(proxyRes, req as IncomingMessage, res as ServerResponse, opts.log, grants, mediaGone(req as IncomingMessage, res as ServerResponse)),
-  );
+  fileProxy.on('proxyRes', (proxyRes, req, res) => {
+    if (!isHandlerAnswer(proxyRes)) return translateMachineryAnswer(proxyRes, req as IncomingMessage, res as ServerResponse, opts.log, maxBody);
+    relayOrSendFile(proxyRes, req as IncomingMessage, res as ServerResponse, opts.log, grants, mediaGone(req as IncomingMessage, res as ServerResponse));
+  });
   /** A stream request: from a live grant if there is one, else through the handler. */
   const stream = async (req: IncomingMessage, res: ServerResponse) => {
     const served = await grants

@@ -21,7 +21,13 @@ export class AppError extends Error {
   }
 }
 
-/** Every problem type the service can answer with: code -> [status, title]. */
+/**
+ * Where a code is sent: in an HTTP problem body, as a scan job's `error.code` (and in
+ * `scan:error`), or both. A job-only code's status is what it would mean over HTTP.
+ */
+export type ProblemScope = 'http' | 'job' | 'both';
+
+/** Every problem code the service can send, over HTTP or in a job: code -> [status, title, scope]. */
 export const PROBLEMS = {
   'invalid-request': [400, 'Invalid request'],
   'malformed-json': [400, 'Malformed JSON body'],
@@ -38,10 +44,31 @@ export const PROBLEMS = {
   'path-not-usable': [422, 'The path cannot be used'],
   'media-type-mismatch': [422, 'The media type does not match the library'],
   'rate-limited': [429, 'Too many requests'],
-  'internal': [500, 'Internal server error'],
+  'internal': [500, 'Internal server error', 'both'],
   'not-implemented': [501, 'Not implemented yet'],
-  'dependency-unavailable': [503, 'A dependency is unavailable'],
-} as const satisfies Record<string, readonly [number, string]>;
+  'dependency-unavailable': [503, 'A dependency is unavailable', 'both'],
+  'gateway-timeout': [504, 'The request took too long'],
+  // A scan job's own failures (`error.code` of a failed job, and `scan:error`).
+  'library-gone': [410, 'The library was deleted during the scan', 'job'],
+  'path-not-found': [422, 'The scanned folder cannot be read any more', 'job'],
+  'path-outside-library': [422, 'The scanned folder is not inside its library', 'job'],
+  'worker-unavailable': [503, 'The scan worker could not be started', 'job'],
+  'scan-too-large': [422, 'The folder holds more entries than a scan walks', 'job'],
+  'scan-too-deep': [422, 'The folder nests deeper than a scan walks', 'job'],
+  'resume-limit': [500, 'The scan kept stopping the service and is no longer resumed by itself', 'job'],
+} as const satisfies Record<string, readonly [number, string, ProblemScope?]>;
+
+export const scopeOf = (code: ProblemCode): ProblemScope => (PROBLEMS[code] as readonly [number, string, ProblemScope?])[2] ?? 'http';
+
+/** The codes a scan job's `error` may carry. */
+export type JobErrorCode = { [K in ProblemCode]: (typeof PROBLEMS)[K] extends readonly [number, string, 'job' | 'both'] ? K : never }[ProblemCode];
+export const JOB_ERROR_CODES = (Object.keys(PROBLEMS) as ProblemCode[]).filter((c): c is JobErrorCode => scopeOf(c) !== 'http');
+
+/** A scan job's error: its code always comes from this catalogue. */
+export interface JobError {
+  code: JobErrorCode;
+  message: string;
+}
 
 export type ProblemCode = keyof typeof PROBLEMS;
 
@@ -75,8 +102,8 @@ export const mediaTypeMismatch = (libraryId: string, has: string, asked: string)
   problem('media-type-mismatch', `Library ${libraryId} holds ${has === 'movie' ? 'movies' : 'TV shows'}, not ${asked === 'movie' ? 'movies' : 'TV shows'}`);
 export const bodyTooLarge = (limitBytes: number) =>
   problem('body-too-large', `The request body is larger than ${limitBytes} bytes`);
-export const unsupportedMediaType = (got: string) =>
-  problem('unsupported-media-type', `Expected an application/json body, got ${got || 'no content type'}`);
+export const unsupportedMediaType = (got: string, why?: string) =>
+  problem('unsupported-media-type', `Expected an application/json body, got ${got || 'no content type'}${why ? `: ${why}` : ''}`);
 export const rateLimited = (retryAfterSeconds: number) =>
   Object.assign(problem('rate-limited', `Rate limit reached; retry in ${retryAfterSeconds} s`), { retryAfterSeconds });
 export const rangeNotSatisfiable = (size: number) =>
@@ -84,10 +111,15 @@ export const rangeNotSatisfiable = (size: number) =>
 export const notImplemented = (operation: string) =>
   problem('not-implemented', `${operation} is part of the API but not available in this version yet`);
 export const dependencyUnavailable = (dependency: string, cause?: unknown) =>
-  problem('dependency-unavailable', `The ${dependency} is unavailable; try again shortly`, undefined, { cause });
+  Object.assign(problem('dependency-unavailable', `The ${dependency} is unavailable; try again shortly`, undefined, { cause }), { dependency });
+
+/** The database (not another dependency) could not be reached: worth waiting for. */
+export const isDatabaseDown = (err: unknown) => err instanceof AppError && (err as { dependency?: string }).dependency === 'database';
 
 export const serviceStarting = () =>
   Object.assign(problem('dependency-unavailable', 'The service is starting; try again in a few seconds'), { retryAfterSeconds: 2 });
+
+export const gatewayTimeout = () => problem('gateway-timeout', 'The function did not answer in time; the request may be retried');
 
 /** An untyped error: rendered as a bare 500, never with its message. */
 export const internal = () => problem('internal', 'An unexpected error occurred');

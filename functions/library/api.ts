@@ -1,9 +1,10 @@
-// The library domain: list, create, totals, one library with its stats, delete.
+// The library domain: list, create, totals, one library with its stats, delete (cancelling its scan).
 import { operations } from '../../lib/api/operations';
 import { services } from '../../lib/deps';
 import { http } from '../../lib/http/stack';
 import { created, noContent, ok } from '../../lib/http/reply';
-import { createLibrary, deleteLibrary, getLibrary, statsOf, toView } from '../../lib/library/service';
+import { createLibrary, getLibrary, statsOf, toView } from '../../lib/library/service';
+import { deleteLibraryWithScans } from '../../lib/scan/service';
 
 export const list = http(operations.listLibraries, async () => {
   const libraries = (await services.libraries.list()).map(toView);
@@ -24,7 +25,8 @@ export const get = http(operations.getLibrary, async ({ params }) => {
 });
 
 export const remove = http(operations.deleteLibrary, async ({ params }, { log }) => {
-  await deleteLibrary(services, params.libraryId);
+  // A running scan of it is cancelled first.
+  await deleteLibraryWithScans(services, params.libraryId);
   log.info({ libraryId: params.libraryId }, 'library deleted');
   return noContent();
 });

@@ -1,10 +1,10 @@
 // The scan domain: start a scan (202; the worker runs asynchronously), list and read jobs,
-// resume an interrupted or failed one, and clean up.
+// resume an interrupted or failed one, cancel one, and clean up.
 import { operations } from '../../lib/api/operations';
 import { services } from '../../lib/deps';
 import { http } from '../../lib/http/stack';
 import { accepted, ok } from '../../lib/http/reply';
-import { cleanupJobs, getJob, resumeJob, startScan, toJobView } from '../../lib/scan/service';
+import { cancelJob, cleanupJobs, getJob, resumeJob, startScan, toJobView } from '../../lib/scan/service';
 
 const JOBS_PAGE = 100;
 
@@ -24,6 +24,12 @@ export const job = http(operations.getJob, async ({ params }) => ok(toJobView((a
 export const resume = http(operations.resumeJob, async ({ params }, { log }) => {
   const job = await resumeJob(services, params.jobId);
   log.info({ jobId: job.jobId, run: job.runs }, 'scan resumed');
+  return accepted(toJobView(job));
+});
+
+export const cancel = http(operations.cancelJob, async ({ params }, { log }) => {
+  const job = await cancelJob(services, params.jobId);
+  log.info({ jobId: job.jobId, status: job.status }, 'scan cancel asked for');
   return accepted(toJobView(job));
 });
 

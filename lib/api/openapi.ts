@@ -3,7 +3,7 @@
 // so the document never promises what the service does not do.
 import { OpenApiBuilder, type OperationObject, type ParameterObject, type ResponsesObject, type SchemaObject } from 'openapi3-ts/oas31';
 import type { TSchema } from '@sinclair/typebox';
-import { PROBLEMS } from '../errors';
+import { PROBLEMS, scopeOf, type ProblemCode } from '../errors';
 import { allOperations, type OperationDef } from './operations';
 import { NAMED_SCHEMAS, WsClientMessages, WsEvents, ListMeta } from './schemas';
 
@@ -140,7 +140,8 @@ A client may send \`{"type":"ping"}\` and gets \`{"type":"pong"}\`; an unknown o
 (a few per second per job) but the first and last of a job are always sent.
 
 ## Errors
-Every error is RFC 9457 \`application/problem+json\` with \`type\` = \`/problems/<code>\`; the codes are listed under \`x-problem-types\`.
+Every error is RFC 9457 \`application/problem+json\` with \`type\` = \`/problems/<code>\`. \`x-problem-types\` lists every code the service sends,
+with \`sentIn\`: \`http\` (a problem body) and/or \`job\` (a failed scan job's \`error.code\`, also in \`scan:error\`).
 Every response carries \`X-Request-Id\`. Counted requests carry the IETF \`RateLimit-Policy\` and \`RateLimit\` headers.
 `;
 
@@ -173,10 +174,21 @@ export const buildOpenApi = (version: string) => {
   doc.paths = {};
   for (const op of documented) doc.paths[op.path] = { ...doc.paths[op.path], [op.method.toLowerCase()]: operationObject(op) };
   doc.paths['/ws'] = { get: websocketOperation() };
+  // Sections with nothing in them would still show up (an empty "Authorize" dialog, say).
+  const components = doc.components as Record<string, unknown> | undefined;
+  for (const [section, value] of Object.entries(components ?? {})) {
+    if (value && typeof value === 'object' && Object.keys(value).length === 0) delete components![section];
+  }
   doc.tags = Object.entries(TAGS).map(([name, description]) => ({ name, description }));
   Object.assign(doc, {
     'x-websocket': { path: '/ws', clientMessages: Object.keys(WsClientMessages), serverEvents: Object.keys(WsEvents) },
-    'x-problem-types': Object.fromEntries(Object.entries(PROBLEMS).map(([code, [status, title]]) => [`/problems/${code}`, { status, title }])),
+    'x-problem-types': Object.fromEntries(
+      (Object.keys(PROBLEMS) as ProblemCode[]).map((code) => {
+        const [status, title] = PROBLEMS[code];
+        const scope = scopeOf(code);
+        return [`/problems/${code}`, { status, title, sentIn: scope === 'both' ? ['http', 'job'] : [scope] }];
+      }),
+    ),
   });
   return doc;
 };

@@ -41,13 +41,13 @@ export const operations = {
     summary: 'Search movies and shows by title',
     description: 'Case- and accent-insensitive; matches any word prefix of the title ("dark kni" finds "The Dark Knight"). Best match first.',
     query: S.SearchQuery,
-    success: { status: 200, description: 'Hits, best first', schema: Type.Array(S.SearchHit), list: true },
+    success: { status: 200, description: 'Hits, best first', schema: Type.Array(S.MediaEntry), list: true },
   }),
   listMovies: op({
     id: 'listMovies', method: 'GET', path: '/api/v1/movies', tag: 'movies', counted: true, implemented: true,
     summary: 'Most recently added movies, newest first', query: S.PageQuery,
     description: '`meta.total` is the number of movies as of each library\'s last finished scan. Follow `meta.nextCursor` for the next page.',
-    success: { status: 200, description: 'A page of movies', schema: Type.Array(S.Media), list: true },
+    success: { status: 200, description: 'A page of movies, each `{ id, type, media }` as a search hit', schema: Type.Array(S.MediaEntry), list: true },
   }),
   getMovie: op({
     id: 'getMovie', method: 'GET', path: '/api/v1/movies/{movieId}', tag: 'movies', counted: true, implemented: true,
@@ -58,7 +58,7 @@ export const operations = {
     id: 'listShows', method: 'GET', path: '/api/v1/tvshows', tag: 'tvshows', counted: true, implemented: true,
     summary: 'Most recently added TV shows, newest first', query: S.PageQuery,
     description: '`meta.total` is the number of shows as of each library\'s last finished scan. Follow `meta.nextCursor` for the next page.',
-    success: { status: 200, description: 'A page of shows', schema: Type.Array(S.Media), list: true },
+    success: { status: 200, description: 'A page of shows, each `{ id, type, media }` as a search hit', schema: Type.Array(S.MediaEntry), list: true },
   }),
   getShow: op({
     id: 'getShow', method: 'GET', path: '/api/v1/tvshows/{showId}', tag: 'tvshows', counted: true, implemented: true,
@@ -99,10 +99,16 @@ export const operations = {
     summary: 'Resume an interrupted or failed job from its checkpoint', params: pathParams(['jobId']), errors: [404, 409],
     success: { status: 202, description: 'The resumed job', schema: S.ScanJob },
   }),
+  cancelJob: op({
+    id: 'cancelJob', method: 'POST', path: '/api/v1/scan/jobs/{jobId}/cancel', tag: 'scan', counted: true, implemented: true,
+    summary: 'Cancel a scan job', params: pathParams(['jobId']), errors: [404, 409],
+    description: 'A running job is marked and ends `cancelled` at its next step (within a second or so), keeping every item it wrote; `scan:cancelled` goes out then. A queued, interrupted or failed job ends `cancelled` at once. A cancelled job is never resumed, automatically or by hand. A completed or already cancelled job: 409 job-state-conflict.',
+    success: { status: 202, description: 'The job: `cancelled`, or still `running` until its worker reaches its next step', schema: S.ScanJob },
+  }),
   cleanupJobs: op({
     id: 'cleanupJobs', method: 'POST', path: '/api/v1/scan/cleanup', tag: 'scan', counted: true, implemented: true,
     summary: 'Mark stale running jobs interrupted and remove old finished ones', body: S.CleanupRequest,
-    description: 'Running jobs whose worker has not reported for `staleAfterSeconds` (default 120) become `interrupted`; finished jobs older than 7 days are removed.',
+    description: 'Running jobs whose worker has not reported for `staleAfterSeconds` (default 120; 0 takes every running job for stale, what a client sends after a crash) become `interrupted` (a running job whose cancel was asked for ends `cancelled` instead, and is not counted); finished jobs older than 7 days are removed.',
     success: { status: 200, description: 'What was done', schema: Type.Object({ interrupted: Type.Integer(), removed: Type.Integer() }) },
   }),
   listLibraries: op({
@@ -128,8 +134,14 @@ export const operations = {
   }),
   deleteLibrary: op({
     id: 'deleteLibrary', method: 'DELETE', path: '/api/v1/library/{libraryId}', tag: 'library', counted: true, implemented: true,
-    summary: 'Remove a library and its index entries (files on disk are never touched)', params: pathParams(['libraryId']), errors: [404, 409],
+    summary: 'Remove a library and its index entries (files on disk are never touched)', params: pathParams(['libraryId']), errors: [404],
+    description: 'A scan of the library that is running is cancelled first (the answer waits for it to stop, at most about 15 s), then the library and its catalogue entries are removed.',
     success: { status: 204, description: 'Removed' },
+  }),
+  patchLibrary: op({
+    id: 'patchLibrary', method: 'PATCH', path: '/api/v1/library/{libraryId}', tag: 'library', counted: true, implemented: false,
+    summary: "Change a library's name, rescan interval or monitoring", params: pathParams(['libraryId']), body: S.LibraryPatch, bodyRequired: true, errors: [404],
+    success: { status: 200, description: 'The library after the update', schema: S.Library },
   }),
   getSettings: op({
     id: 'getSettings', method: 'GET', path: '/api/v1/settings', tag: 'settings', counted: true, implemented: true,
@@ -160,6 +172,11 @@ export const operations = {
     params: Type.Object({ mediaId: IdParam, kind: S.ArtworkKind }, { additionalProperties: false }),
     query: S.ArtworkQuery, errors: [304, 404],
     success: { status: 200, description: 'Image bytes: WebP, AVIF, JPEG or PNG, by Accept', contentType: 'image/*' },
+  }),
+  subtitle: op({
+    id: 'subtitle', method: 'GET', path: '/api/v1/subtitles/{mediaId}/{trackId}', tag: 'stream', counted: false, implemented: false,
+    summary: 'A subtitle track as WebVTT', params: pathParams(['mediaId', 'trackId']), query: Type.Object({ offsetMs: Type.Optional(Type.Integer({ minimum: -3_600_000, maximum: 3_600_000 })) }, { additionalProperties: false }), errors: [404],
+    success: { status: 200, description: 'The track as text/vtt; charset=utf-8', contentType: 'text/vtt' },
   }),
   docsPage: op({
     id: 'docsPage', method: 'GET', path: '/api/docs', tag: 'docs', counted: false, implemented: true,

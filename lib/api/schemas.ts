@@ -1,6 +1,7 @@
 // The contract's shapes as JSON Schemas (TypeBox): the same objects validate requests
 // (lib/http/validate.ts), type the handlers, and become the OpenAPI document (lib/api/openapi.ts).
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { JOB_ERROR_CODES } from '../errors';
 
 /** A union of string literals that keeps its literal type. */
 const literals = <T extends readonly string[]>(values: T) => Type.Unsafe<T[number]>(Type.Union(values.map((v) => Type.Literal(v))));
@@ -49,7 +50,11 @@ export const Media = Type.Object({
   addedAt: IsoTime,
 });
 
-export const SearchHit = Type.Object({ type: MediaType, id: Type.String(), media: Media });
+/** A movie or show wherever a list of them appears (search hits, recent lists): one shape, so one client component renders both. */
+export const MediaEntry = Type.Object(
+  { id: Type.String(), type: MediaType, media: Media },
+  { description: 'A movie or TV show in a list: search hits and the recent lists share this shape' },
+);
 
 export const FileInfo = Type.Object(
   {
@@ -109,7 +114,7 @@ export const ShowDetail = Type.Object({
 });
 
 // ---- library and scans ----------------------------------------------------------------
-export const JobStatus = literals(['queued', 'running', 'completed', 'failed', 'interrupted'] as const);
+export const JobStatus = literals(['queued', 'running', 'completed', 'failed', 'interrupted', 'cancelled'] as const);
 export const ScanPhase = literals(['discovering', 'analyzing', 'metadata', 'artwork', 'finalizing'] as const);
 
 export const ScanRequest = Type.Object(
@@ -120,6 +125,9 @@ export const ScanRequest = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** Why a job failed; the codes are the catalogue's (`x-problem-types` with sentIn `job`). */
+export const JobErrorSchema = Type.Object({ code: literals(JOB_ERROR_CODES), message: Type.String() });
 
 export const ScanJob = Type.Object({
   jobId: Type.String(),
@@ -146,11 +154,11 @@ export const ScanJob = Type.Object({
   startedAt: Nullable(IsoTime),
   updatedAt: IsoTime,
   finishedAt: Nullable(IsoTime),
-  error: Nullable(Type.Object({ code: Type.String(), message: Type.String() })),
+  error: Nullable(JobErrorSchema),
 });
 
 export const CleanupRequest = Type.Object(
-  { staleAfterSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 * 30 })) },
+  { staleAfterSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 * 30, description: '0 treats every running job as stale (what a client sends after a crash)' })) },
   { additionalProperties: false },
 );
 
@@ -171,6 +179,15 @@ export const LibraryCreate = Type.Object(
     mediaType: MediaType,
   },
   { additionalProperties: false },
+);
+
+export const LibraryPatch = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    scanIntervalHours: Type.Optional(Type.Integer({ minimum: 0, maximum: 24 * 365, description: '0: never rescan on a schedule' })),
+    monitoring: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false, minProperties: 1 },
 );
 
 export const LibraryStats = Type.Object({
@@ -307,6 +324,15 @@ export const ArtworkKind = Type.Union([Type.Literal('poster'), Type.Literal('bac
 
 // ---- WebSocket messages ----------------------------------------------------------------
 const Timestamp = IsoTime;
+/** What a finished or cancelled scan did. */
+const ScanSummary = Type.Object({
+  added: Type.Integer(),
+  updated: Type.Integer(),
+  removed: Type.Integer(),
+  failed: Type.Integer(),
+  durationMs: Type.Integer(),
+});
+
 export const WsEvents = {
   'scan:progress': Type.Object({
     type: Type.Literal('scan:progress'),
@@ -320,19 +346,19 @@ export const WsEvents = {
   'scan:complete': Type.Object({
     type: Type.Literal('scan:complete'),
     jobId: Type.String(),
-    summary: Type.Object({
-      added: Type.Integer(),
-      updated: Type.Integer(),
-      removed: Type.Integer(),
-      failed: Type.Integer(),
-      durationMs: Type.Integer(),
-    }),
+    summary: ScanSummary,
+    timestamp: Timestamp,
+  }),
+  'scan:cancelled': Type.Object({
+    type: Type.Literal('scan:cancelled'),
+    jobId: Type.String(),
+    summary: ScanSummary,
     timestamp: Timestamp,
   }),
   'scan:error': Type.Object({
     type: Type.Literal('scan:error'),
     jobId: Type.String(),
-    error: Type.Object({ code: Type.String(), message: Type.String() }),
+    error: JobErrorSchema,
     timestamp: Timestamp,
   }),
   'library:updated': Type.Object({
@@ -361,15 +387,17 @@ export const NAMED_SCHEMAS: Record<string, TSchema> = {
   Problem,
   ListMeta,
   Media,
-  SearchHit,
+  MediaEntry,
   FileInfo,
   MovieDetail,
   Episode,
   ShowDetail,
   ScanRequest,
   ScanJob,
+  JobError: JobErrorSchema,
   Library,
   LibraryCreate,
+  LibraryPatch,
   LibraryStats,
   Features,
   Preferences,

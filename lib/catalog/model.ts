@@ -2,7 +2,7 @@
 // media object built from them. Identity is derived from the library and the relative path
 // (lib/catalog/ids.ts), so writing an item twice can only overwrite it, never duplicate it.
 import type { Static } from '@sinclair/typebox';
-import type { Media, MediaType } from '../api/schemas';
+import type { Media, MediaEntry, MediaType } from '../api/schemas';
 import type { Colors } from '../media/mesh-gradient';
 import type { TechnicalInfo } from '../media/technical-info';
 import type { LocalFiles } from '../metadata/local-files';
@@ -148,6 +148,9 @@ export interface IndexEntry {
 /** The artwork endpoint's URL for a stored picture; `v` changes with the picture, so clients may cache it for good. */
 export const artworkUrl = (origin: string, id: string, kind: ArtworkKind, art: StoredArtwork | undefined): string | null =>
   art ? `${origin}/api/v1/artwork/${encodeURIComponent(id)}/${kind}?v=${art.etag}` : null;
+
+/** A movie or show as lists show it: search hits and recent lists alike. */
+export const toEntry = (item: TitledItem, origin: string): Static<typeof MediaEntry> => ({ id: item.id, type: item.entity, media: toMedia(item, origin) });
 
 export const toMedia = (item: TitledItem, origin: string): Static<typeof Media> => ({
   id: item.id,

@@ -54,6 +54,8 @@ export interface Plan {
   unchangedFiles: number;
   /** Items this job wrote in an earlier run (a resume): counted, not written again. */
   carried: Record<Change, number>;
+  /** The files of those items whose headers were read, and those that could not be: a resume's probe counts start here. */
+  carriedProbes: { probed: number; failed: number };
   failed: { relPath: string; reason: string }[];
   /** The library's index once the plan is applied (for its manifest). */
   index: IndexEntry[];
@@ -217,10 +219,16 @@ export const planScan = (input: PlanInput): Plan => {
 
   // Items this job wrote in an earlier run and that stay as they are: counted, not redone.
   const carried = { added: 0, updated: 0 };
+  const carriedFiles = new Map<string, boolean>();
   const redone = new Set([...writes.map((w) => w.item.id), ...removals.map((e) => e.id)]);
   for (const entry of input.index) {
-    if (entry.lastJob === input.jobId && entry.lastChange && !redone.has(entry.id)) carried[entry.lastChange]++;
+    if (entry.lastJob !== input.jobId || !entry.lastChange || redone.has(entry.id)) continue;
+    carried[entry.lastChange]++;
+    // A file holding two episodes was read once.
+    for (const f of entry.files ?? []) if (f.tech !== undefined) carriedFiles.set(f.relPath, f.tech !== null);
   }
+  const carriedProbes = { probed: 0, failed: 0 };
+  for (const read of carriedFiles.values()) carriedProbes[read ? 'probed' : 'failed']++;
 
   const finalIndex = [...input.index.filter((e) => !redone.has(e.id)), ...writes.map((w) => toEntry(w.item))];
   // Kept items whose local files changed. Only what this scan could see: items in the scanned
@@ -232,7 +240,7 @@ export const planScan = (input: PlanInput): Plan => {
     const { local, localStamp } = enrichment.localOf(entry);
     if (localStamp !== (entry.localStamp ?? '')) relocated.push({ id: entry.id, local, localStamp });
   }
-  return { writes, removals, unchangedFiles, carried, failed, index: finalIndex, relocated };
+  return { writes, removals, unchangedFiles, carried, carriedProbes, failed, index: finalIndex, relocated };
 };
 
 /**

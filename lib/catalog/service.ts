@@ -1,14 +1,14 @@
 // The catalogue as clients read it: recent lists, movie and show details, with absolute
 // stream URLs built from the address the client used.
 import type { Static } from '@sinclair/typebox';
-import type { Media, MovieDetail, ShowDetail } from '../api/schemas';
+import type { MediaEntry, MovieDetail, ShowDetail } from '../api/schemas';
 import { sourceKey, type ArtworkStore } from '../artwork/store';
 import { notFound } from '../errors';
 import type { Log } from '../log';
 import { posterColors } from '../media/poster-colors';
 import type { DynamoLibraryStore } from '../library/store';
 import { versionCached } from './version-cache';
-import { artworkUrl, containerOf, toMedia, type EpisodeItem, type FileRef, type MediaKind, type MovieItem, type ShowItem, type TitledItem } from './model';
+import { artworkUrl, containerOf, toEntry, toMedia, type EpisodeItem, type FileRef, type MediaKind, type MovieItem, type ShowItem, type TitledItem } from './model';
 import type { DynamoCatalogStore } from './store';
 
 export interface CatalogDeps {
@@ -30,7 +30,7 @@ export const listRecent = async (deps: CatalogDeps, type: MediaKind, limit: numb
   const [page, libraries] = await Promise.all([deps.catalog.recent(type, limit, cursor), librariesNow(deps.catalog, deps.libraries)]);
   // Totals are the libraries' counts as of their last finished scan.
   const total = libraries.reduce((n, l) => n + (type === 'movie' ? l.counts.movies : l.counts.tvShows), 0);
-  const data: Static<typeof Media>[] = page.items.map((item) => toMedia(item, origin));
+  const data: Static<typeof MediaEntry>[] = page.items.map((item) => toEntry(item, origin));
   return { data, meta: { total: Math.max(total, data.length), nextCursor: page.nextCursor } };
 };
 

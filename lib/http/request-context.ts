@@ -8,10 +8,13 @@ import { methodOf, pathOf, setHeader, type HttpMiddleware, type HttpRequest } fr
 
 const VALID_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** The client's X-Request-Id when it is a sane one, else a new id. */
+export const requestIdFrom = (incoming: string | string[] | undefined) =>
+  typeof incoming === 'string' && VALID_ID.test(incoming) ? incoming : randomUUID();
+
 export const requestContext = (): HttpMiddleware => {
   const before = async (request: HttpRequest) => {
-    const incoming = request.event.headers?.['x-request-id'];
-    const requestId = incoming && VALID_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdFrom(request.event.headers?.['x-request-id']);
     const ctx = request.context;
     ctx.requestId = requestId;
     ctx.startedAt = performance.now();

@@ -7,6 +7,8 @@ import { dependencyUnavailable } from '../errors';
 export interface WorkerPayload {
   jobId: string;
   run: number;
+  /** Set while the job waits for the database to come back: since when (epoch ms). */
+  waitingSince?: number;
 }
 
 export interface WorkerInvoker {

@@ -1,14 +1,16 @@
 // The scan job as a state machine, pure: queued -> running -> completed | failed |
-// interrupted, and interrupted or failed -> running again on resume. Progress is derived
+// interrupted | cancelled, and interrupted or failed -> running again on resume. A cancel
+// ends a job that is not running at once; a running one is marked and its worker ends it
+// (`cancelled`) at its next step. Cancelled and completed jobs never run again. Progress is derived
 // from the phase and the work done in it, and never goes down within a job, so a resumed
 // job or a late progress report cannot move the bar backwards. The store persists what
 // these functions return; the worker calls them.
 import type { Static } from '@sinclair/typebox';
-import type { MediaType, ScanPhase as ScanPhaseSchema } from '../api/schemas';
-import { jobStateConflict } from '../errors';
+import type { JobStatus as JobStatusSchema, MediaType, ScanPhase as ScanPhaseSchema } from '../api/schemas';
+import { jobStateConflict, type JobError } from '../errors';
 
 export type ScanPhase = Static<typeof ScanPhaseSchema>;
-export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'interrupted';
+export type JobStatus = Static<typeof JobStatusSchema>;
 
 export interface JobCounts {
   discovered: number;
@@ -49,9 +51,16 @@ export interface ScanJob {
   updatedAt: string;
   heartbeatAt: string | null;
   finishedAt: string | null;
-  error: { code: string; message: string } | null;
+  error: JobError | null;
   /** How many times the job has been started: 1 for the first run, more after resumes. */
   runs: number;
+  /** Set on a running job by a cancel: its worker ends it at its next step. */
+  cancelRequested?: boolean;
+  /**
+   * Automatic resumes after restarts in a row that found the job no further on (`progress` is
+   * where the last one started): a job that keeps stopping the service is not resumed forever.
+   */
+  autoResumes?: { count: number; progress: number };
   /** What a user should know about a scan that still completed (a refused provider key). */
   warnings?: string[];
 }
@@ -72,8 +81,12 @@ const round = (n: number) => Math.round(n * 10) / 10;
 
 /** Queued or running: the job holds its path, and no other job of that path may start. */
 export const isActive = (job: Pick<ScanJob, 'status'>) => job.status === 'queued' || job.status === 'running';
-export const isFinished = (job: ScanJob) => job.status === 'completed' || job.status === 'failed' || job.status === 'interrupted';
-export const canResume = (job: ScanJob) => job.status === 'interrupted' || job.status === 'failed';
+export const isFinished = (job: Pick<ScanJob, 'status'>) => !isActive(job);
+export const canResume = (job: Pick<ScanJob, 'status'>) => job.status === 'interrupted' || job.status === 'failed';
+/** Completed and cancelled jobs are over for good; anything else can still be cancelled. */
+export const canCancel = (job: Pick<ScanJob, 'status'>) => job.status !== 'completed' && job.status !== 'cancelled';
+/** Automatic resumes in a row without progress after which a job stays failed. */
+export const MAX_AUTO_RESUMES = 3;
 
 /** Progress within the bar for `processed` of `total` items of a phase. */
 export const progressOf = (phase: ScanPhase, processed: number, total: number): number => {
@@ -148,7 +161,7 @@ export const complete = (job: ScanJob, now: number): ScanJob => {
 };
 
 /** A job that cannot go on (path vanished, database down): resumable from its checkpoint. */
-export const fail = (job: ScanJob, error: { code: string; message: string }, now: number): ScanJob => {
+export const fail = (job: ScanJob, error: JobError, now: number): ScanJob => {
   if (isFinished(job)) throw jobStateConflict(job.jobId, job.status, 'fail');
   return { ...job, status: 'failed', error, updatedAt: iso(now), finishedAt: iso(now) };
 };
@@ -161,3 +174,30 @@ export const interrupt = (job: ScanJob, now: number): ScanJob => {
 
 export const isStale = (job: ScanJob, now: number, staleAfterMs: number) =>
   job.status === 'running' && now - Date.parse(job.heartbeatAt ?? job.updatedAt) > staleAfterMs;
+
+/** Ends the job for good, keeping what it wrote and its counts; never resumed. */
+export const cancel = (job: ScanJob, now: number): ScanJob => {
+  if (!canCancel(job)) throw jobStateConflict(job.jobId, job.status, 'be cancelled');
+  return { ...job, status: 'cancelled', cancelRequested: true, checkpoint: null, error: null, updatedAt: iso(now), finishedAt: iso(now) };
+};
+
+/** A cancel as the API asks for it: a running job is marked for its worker, any other ends now. */
+export const requestCancel = (job: ScanJob, now: number): ScanJob => {
+  if (job.status !== 'running') return cancel(job, now);
+  return { ...job, cancelRequested: true, updatedAt: iso(now) };
+};
+
+/**
+ * What a restart does with a job it found running: resume it, unless it was resumed
+ * automatically MAX_AUTO_RESUMES times in a row and got no further each time.
+ */
+export const autoResume = (interrupted: ScanJob, now: number): ScanJob => {
+  const last = interrupted.autoResumes;
+  const stuck = last !== undefined && interrupted.progress <= last.progress ? last.count : 0;
+  if (stuck >= MAX_AUTO_RESUMES) {
+    const where = `${interrupted.phase ?? 'starting'} at ${interrupted.progress}%`;
+    const message = `The scan stopped with the service ${stuck + 1} times in a row (${where}) and is no longer resumed by itself; check the folder, then resume it by hand`;
+    return { ...interrupted, status: 'failed', error: { code: 'resume-limit', message }, updatedAt: iso(now), finishedAt: iso(now) };
+  }
+  return start({ ...interrupted, autoResumes: { count: stuck + 1, progress: interrupted.progress } }, now);
+};

@@ -1,13 +1,13 @@
 // Scan jobs as the API sees them: start (202, the worker runs asynchronously), resume from the
-// checkpoint, clean up stale and old jobs, and recover after the service restarts.
+// checkpoint, cancel, clean up stale and old jobs, and recover after the service restarts.
 import type { Static } from '@sinclair/typebox';
 import type { ScanJob as ScanJobView } from '../api/schemas';
 import type { MediaKind } from '../catalog/model';
 import { AppError, jobStateConflict, notFound } from '../errors';
-import { libraryForScan, newId } from '../library/service';
+import { deleteLibrary, libraryForScan, newId } from '../library/service';
 import type { Versioned } from '../settings/store';
-import { canResume, fail, interrupt, isFinished, isStale, newJob, start, ZERO_COUNTS, type ScanJob } from './job';
-import type { WorkerDeps } from './worker';
+import { autoResume, cancel, canCancel, canResume, fail, interrupt, isActive, isFinished, isStale, newJob, requestCancel, start, ZERO_COUNTS, type ScanJob } from './job';
+import { emitCancelled, type WorkerDeps } from './worker';
 
 export type ScanDeps = WorkerDeps;
 
@@ -38,7 +38,7 @@ const dispatch = async (deps: ScanDeps, job: Versioned<ScanJob>, run: number) =>
   try {
     await deps.invoker.invoke({ jobId: job.value.jobId, run });
   } catch (err) {
-    const error = { code: 'worker-unavailable', message: 'The scan worker could not be started; resume the job to retry' };
+    const error = { code: 'worker-unavailable' as const, message: 'The scan worker could not be started; resume the job to retry' };
     if (!isFinished(job.value)) await deps.jobs.save(job, fail(job.value, error, Date.now())).catch(() => undefined);
     throw err;
   }
@@ -63,9 +63,64 @@ export const getJob = async (deps: Pick<ScanDeps, 'jobs'>, jobId: string): Promi
 export const resumeJob = async (deps: ScanDeps, jobId: string): Promise<ScanJob> => {
   const job = await getJob(deps, jobId);
   if (!canResume(job.value)) throw jobStateConflict(jobId, job.value.status, 'be resumed (only interrupted or failed jobs can)');
-  const running = await deps.jobs.save(job, start(job.value, Date.now()));
+  // Resumed by a person: the count of automatic resumes starts again.
+  const running = await deps.jobs.save(job, start({ ...job.value, autoResumes: undefined }, Date.now()));
   await dispatch(deps, running, running.value.runs);
   return running.value;
+};
+
+/** Saves `change` of the job, read again while its worker's saves keep moving its version. */
+const saveWithRetry = async (deps: Pick<ScanDeps, 'jobs'>, jobId: string, change: (job: ScanJob) => ScanJob) => {
+  for (let attempt = 1; ; attempt++) {
+    const job = await getJob(deps, jobId);
+    try {
+      return await deps.jobs.save(job, change(job.value));
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === 'job-state-conflict') || attempt >= 5 || !canCancel((await getJob(deps, jobId)).value)) throw err;
+    }
+  }
+};
+
+/**
+ * Cancels a job: one that is not running ends `cancelled` at once (and is never resumed); a
+ * running one is marked, and its worker ends it at its next step, keeping what it wrote.
+ */
+export const cancelJob = async (deps: ScanDeps, jobId: string): Promise<ScanJob> => {
+  const job = await getJob(deps, jobId);
+  if (!canCancel(job.value)) throw jobStateConflict(jobId, job.value.status, 'be cancelled (it is over already)');
+  const saved = await saveWithRetry(deps, jobId, (j) => {
+    if (!canCancel(j)) throw jobStateConflict(jobId, j.status, 'be cancelled (it is over already)');
+    return requestCancel(j, Date.now());
+  });
+  if (saved.value.status === 'cancelled') await emitCancelled(deps, saved.value);
+  return saved.value;
+};
+
+/** How long a library delete waits for its running scan to stop at its next step. */
+const CANCEL_WAIT_MS = 15_000;
+
+/**
+ * Cancels the library's running scan and waits until its worker has stopped writing (or, when
+ * no worker answers in time, ends the job itself), then removes the library.
+ */
+export const deleteLibraryWithScans = async (deps: ScanDeps, libraryId: string, waitMs = CANCEL_WAIT_MS): Promise<void> => {
+  const jobId = await deps.jobs.activeJobOf(libraryId);
+  if (jobId) {
+    const job = await deps.jobs.get(jobId);
+    if (job && canCancel(job.value)) await cancelJob(deps, jobId).catch((err) => { if (!(err instanceof AppError && err.status === 409)) throw err; });
+    const deadline = Date.now() + waitMs;
+    let current = await deps.jobs.get(jobId);
+    while (current && isActive(current.value) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      current = await deps.jobs.get(jobId);
+    }
+    if (current && isActive(current.value)) {
+      deps.log.warn({ jobId, libraryId }, 'the scan did not stop in time; ending it before the library is removed');
+      const ended = await saveWithRetry(deps, jobId, (j) => (isActive(j) ? cancel(j, Date.now()) : j));
+      if (ended.value.status === 'cancelled') await emitCancelled(deps, ended.value);
+    }
+  }
+  await deleteLibrary(deps, libraryId);
 };
 
 const LIST_LIMIT = 1_000;
@@ -74,15 +129,19 @@ export const cleanupJobs = async (deps: ScanDeps, staleAfterSeconds = DEFAULT_ST
   const result = { interrupted: 0, removed: 0 };
   const retentionMs = JOB_RETENTION_DAYS * 86_400_000;
   for (const job of await deps.jobs.list({ limit: LIST_LIMIT })) {
-    const stale = isStale(job, now, staleAfterSeconds * 1000);
+    // 0 means "whatever is marked running now is stale" (a client after a crash).
+    const stale = job.status === 'running' && (staleAfterSeconds === 0 || isStale(job, now, staleAfterSeconds * 1000));
     const old = isFinished(job) && now - Date.parse(job.finishedAt ?? job.updatedAt) > retentionMs;
     if (!stale && !old) continue;
     const current = await deps.jobs.get(job.jobId);
     if (!current) continue;
     try {
-      if (stale && isStale(current.value, now, staleAfterSeconds * 1000)) {
-        await deps.jobs.save(current, interrupt(current.value, now));
-        result.interrupted++;
+      if (stale && current.value.status === 'running' && (staleAfterSeconds === 0 || isStale(current.value, now, staleAfterSeconds * 1000))) {
+        // A job whose cancel its dead worker never saw ends as it was asked to.
+        const ended = current.value.cancelRequested ? cancel(current.value, now) : interrupt(current.value, now);
+        await deps.jobs.save(current, ended);
+        if (ended.status === 'cancelled') await emitCancelled(deps, ended);
+        else result.interrupted++;
       } else if (old) {
         await deps.jobs.remove(current);
         result.removed++;
@@ -97,11 +156,13 @@ export const cleanupJobs = async (deps: ScanDeps, staleAfterSeconds = DEFAULT_ST
 
 /**
  * After the service (re)starts no worker survives, so every queued or running job is an
- * orphan: running ones become interrupted and, when the setting says so, resume at once;
- * queued ones are handed to a worker again.
+ * orphan: running ones become interrupted and, when the setting says so, resume at once
+ * (unless they were resumed this way MAX_AUTO_RESUMES times in a row without getting any
+ * further: then they stay failed with the reason); queued ones are handed to a worker again;
+ * running ones whose cancel was asked for end cancelled.
  */
-export const recoverJobs = async (deps: ScanDeps, autoResume: boolean) => {
-  const result = { interrupted: 0, resumed: 0, requeued: 0 };
+export const recoverJobs = async (deps: ScanDeps, resumeByItself: boolean) => {
+  const result = { interrupted: 0, resumed: 0, requeued: 0, cancelled: 0, gaveUp: 0 };
   for (const job of await deps.jobs.list({ limit: LIST_LIMIT })) {
     if (job.status !== 'running' && job.status !== 'queued') continue;
     const current = await deps.jobs.get(job.jobId);
@@ -113,11 +174,23 @@ export const recoverJobs = async (deps: ScanDeps, autoResume: boolean) => {
         continue;
       }
       if (current.value.status !== 'running') continue;
+      if (current.value.cancelRequested) {
+        const ended = await deps.jobs.save(current, cancel(current.value, Date.now()));
+        await emitCancelled(deps, ended.value);
+        result.cancelled++;
+        continue;
+      }
       const interrupted = await deps.jobs.save(current, interrupt(current.value, Date.now()));
       result.interrupted++;
-      if (!autoResume) continue;
-      const running = await deps.jobs.save(interrupted, start(interrupted.value, Date.now()));
-      await dispatch(deps, running, running.value.runs);
+      if (!resumeByItself) continue;
+      const next = await deps.jobs.save(interrupted, autoResume(interrupted.value, Date.now()));
+      if (next.value.status === 'failed') {
+        deps.log.error({ jobId: job.jobId, error: next.value.error }, 'a scan that keeps stopping the service is not resumed again');
+        await deps.events.emit({ type: 'scan:error', jobId: job.jobId, error: next.value.error! });
+        result.gaveUp++;
+        continue;
+      }
+      await dispatch(deps, next, next.value.runs);
       result.resumed++;
     } catch (err) {
       deps.log.error({ err, jobId: job.jobId }, 'could not recover a scan job');

@@ -8,12 +8,12 @@ import type { CatalogItem, IndexEntry } from '../catalog/model';
 import { countsOf, planScan, type Plan, type PlannedWrite } from '../catalog/plan';
 import { enrichMetadata, type EnrichTally } from '../metadata/enrich';
 import type { MetadataProvider } from '../metadata/provider';
-import { AppError } from '../errors';
+import { AppError, isDatabaseDown, type JobError, type JobErrorCode } from '../errors';
 import { dropArtwork, type LibraryDeps } from '../library/service';
 import type { Log } from '../log';
 import { analyzeFiles, type ProbeTally } from './analyze';
 import type { WorkerInvoker, WorkerPayload } from './invoker';
-import { advance, complete, fail, isFinished, PHASES, start, type Advance, type JobCounts, type ScanJob, type ScanPhase } from './job';
+import { advance, cancel, complete, fail, isFinished, PHASES, start, type Advance, type JobCounts, type ScanJob, type ScanPhase } from './job';
 import { ProgressReporter } from './progress';
 
 /** What a scan may use to enrich items, read from the settings when the scan runs. */
@@ -45,24 +45,96 @@ const CHUNK = 400;
 
 /** A reason the scan cannot go on, reported as the job's error and in scan:error. */
 class ScanFailure extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(readonly code: JobErrorCode, message: string) {
     super(message);
   }
 }
 
 const order = (phase: ScanPhase | null) => PHASES.findIndex((p) => p.phase === phase);
 
-const failureOf = (err: unknown): { code: string; message: string } => {
-  if (err instanceof ScanFailure) return { code: err.code, message: err.message };
-  if (err instanceof AppError && err.status === 503) return { code: 'dependency-unavailable', message: err.message };
-  return { code: 'internal', message: 'The scan stopped on an unexpected error; it can be resumed' };
+const failureOf = (err: unknown): JobError => {
+  if (err instanceof ScanFailure) return jobError(err.code, err.message);
+  if (err instanceof AppError && err.status === 503) return jobError('dependency-unavailable', err.message);
+  return jobError('internal', 'The scan stopped on an unexpected error; it can be resumed');
 };
+
+const jobError = (code: JobErrorCode, message: string): JobError => ({ code, message });
 
 const isTakenOver = (err: unknown) => err instanceof AppError && err.code === 'job-state-conflict';
 
+/** How long a worker waits for a database that went away before it leaves the job to recovery. */
+const DATABASE_WAIT_MS = 10 * 60_000;
+const DATABASE_PROBE_MS = 1_000;
+
+const summaryOf = (job: ScanJob) => {
+  const { added, updated, removed, failed } = job.counts;
+  const durationMs = Math.max(0, Date.parse(job.finishedAt ?? job.updatedAt) - Date.parse(job.startedAt ?? job.createdAt));
+  return { added, updated, removed, failed, durationMs };
+};
+
+/** Ends a job whose cancel was asked for while it ran, with the counts of what it did; false when it was not that. */
+export const settleCancel = async (
+  deps: Pick<WorkerDeps, 'jobs' | 'events'>,
+  jobId: string,
+  run: number | undefined,
+  now: number,
+  counts?: JobCounts,
+): Promise<boolean> => {
+  const latest = await deps.jobs.get(jobId);
+  const job = latest?.value;
+  if (!latest || !job || job.status !== 'running' || !job.cancelRequested || (run !== undefined && job.runs !== run)) return false;
+  const cancelled = await deps.jobs.save(latest, cancel({ ...job, counts: counts ?? job.counts }, now));
+  await emitCancelled(deps, cancelled.value);
+  return true;
+};
+
+export const emitCancelled = (deps: Pick<WorkerDeps, 'events'>, job: ScanJob) =>
+  deps.events.emit({ type: 'scan:cancelled', jobId: job.jobId, summary: summaryOf(job) });
+
+/**
+ * Runs the job; when the database goes away meanwhile (DynamoDB Local restarted, a network
+ * blip) it waits for it and goes on from the last checkpoint, so an outage leaves nothing for
+ * a person to clean up. The wait hands over to a fresh invocation when the slice runs out.
+ */
 export const runWorker = async (deps: WorkerDeps, payload: WorkerPayload, deadline: number): Promise<void> => {
   const clock = deps.clock ?? Date.now;
   const log = deps.log.child({ jobId: payload.jobId });
+  let current = payload;
+  for (;;) {
+    try {
+      return await runJob(deps, current, deadline, log, (run) => (current = { jobId: current.jobId, run }));
+    } catch (err) {
+      if (!isDatabaseDown(err)) throw err;
+      const since = current.waitingSince ?? clock();
+      log.warn({ err }, 'the database went away during the scan; waiting for it');
+      const back = await waitForDatabase(deps, current.jobId, since, deadline, clock);
+      if (back === 'back') {
+        log.info('the database is back; the scan goes on from its checkpoint');
+        current = { jobId: current.jobId, run: current.run };
+        continue;
+      }
+      if (back === 'out-of-time') {
+        await deps.invoker.invoke({ jobId: current.jobId, run: current.run, waitingSince: since });
+        return log.info('still waiting for the database; continuing in a new invocation');
+      }
+      // Gone for too long: the job stays running, and cleanup or the next start finds it stale.
+      return log.error({ waitedMs: clock() - since }, 'the database stayed away; the scan is left for recovery');
+    }
+  }
+};
+
+const waitForDatabase = async (deps: WorkerDeps, jobId: string, since: number, deadline: number, clock: () => number) => {
+  while (clock() - since < DATABASE_WAIT_MS) {
+    if (clock() > deadline) return 'out-of-time' as const;
+    await new Promise((r) => setTimeout(r, DATABASE_PROBE_MS));
+    if (await deps.jobs.get(jobId).then(() => true, () => false)) return 'back' as const;
+  }
+  return 'gave-up' as const;
+};
+
+/** One run of the job from where it stands; a database outage is thrown to runWorker. */
+const runJob = async (deps: WorkerDeps, payload: WorkerPayload, deadline: number, log: Log, started: (run: number) => void): Promise<void> => {
+  const clock = deps.clock ?? Date.now;
   let cur = await deps.jobs.get(payload.jobId);
   if (!cur) return log.warn('scan job not found; nothing to do');
   if (cur.value.status === 'queued' && payload.run === 0) {
@@ -72,17 +144,23 @@ export const runWorker = async (deps: WorkerDeps, payload: WorkerPayload, deadli
       if (isTakenOver(err)) return log.info('scan job already taken by another worker');
       throw err;
     }
+    started(cur.value.runs);
   } else if (!(cur.value.status === 'running' && cur.value.runs === payload.run)) {
     return log.info({ status: cur.value.status, runs: cur.value.runs, run: payload.run }, 'stale worker invocation; stopping');
   }
+  const run = cur.value.runs;
+  if (cur.value.cancelRequested && (await settleCancel(deps, payload.jobId, run, clock()))) return log.info('scan cancelled before this run began');
 
   const reporter = new ProgressReporter(deps.events);
+  /** What this worker last made of the job, saved or not: a cancel keeps its counts. */
+  let latest = cur.value;
   const step = async (s: Advance, { persist = true } = {}) => {
     // A resumed job may already be past a phase it passes through again (discovery is redone):
     // it stays in its phase, and its progress never goes back.
     const behind = order(s.phase) < order(cur!.value.phase);
     const next = behind ? { ...s, phase: cur!.value.phase!, processed: 0, total: 1, after: cur!.value.checkpoint?.after ?? null } : s;
     const advanced = advance(cur!.value, next, clock());
+    latest = advanced;
     // A step that did no work need not be saved: the next save carries it (same version read).
     cur = persist ? await deps.jobs.save(cur!, advanced) : { value: advanced, version: cur!.version };
     // Clients saw this phase's numbers already; a resumed job reports again once it moves on.
@@ -92,27 +170,30 @@ export const runWorker = async (deps: WorkerDeps, payload: WorkerPayload, deadli
   try {
     const outcome = await scan(deps, cur.value, step, () => clock() > deadline);
     if (outcome === 'handed-over') {
-      await deps.invoker.invoke({ jobId: cur.value.jobId, run: cur.value.runs });
+      await deps.invoker.invoke({ jobId: cur.value.jobId, run });
       return log.info({ progress: cur.value.progress }, 'scan slice ended; continuing in a new invocation');
     }
     cur = await deps.jobs.save(cur, complete(cur.value, clock()));
     const job = cur.value;
     await reporter.report(job, 1, 1, { final: true });
-    const { added, updated, removed, failed } = job.counts;
-    const durationMs = Math.max(0, Date.parse(job.finishedAt!) - Date.parse(job.startedAt!));
-    await deps.events.emit({ type: 'scan:complete', jobId: job.jobId, summary: { added, updated, removed, failed, durationMs } });
-    await deps.events.emit({ type: 'library:updated', libraryId: job.libraryId, changes: { added, updated, removed } });
-    log.info({ counts: job.counts, durationMs }, 'scan completed');
+    const summary = summaryOf(job);
+    await deps.events.emit({ type: 'scan:complete', jobId: job.jobId, summary });
+    await deps.events.emit({ type: 'library:updated', libraryId: job.libraryId, changes: { added: summary.added, updated: summary.updated, removed: summary.removed } });
+    log.info({ counts: job.counts, durationMs: summary.durationMs }, 'scan completed');
   } catch (err) {
-    if (isTakenOver(err)) return log.info('scan job changed by another writer; this worker stops');
+    if (isTakenOver(err)) {
+      // A cancel moved the job's version under this worker: it ends the job now.
+      if (await settleCancel(deps, payload.jobId, run, clock(), latest.counts)) return log.info({ counts: latest.counts }, 'scan cancelled');
+      return log.info('scan job changed by another writer; this worker stops');
+    }
+    if (isDatabaseDown(err)) throw err;
     const error = failureOf(err);
     log.error({ err, code: error.code }, 'scan failed');
     try {
-      const latest = await deps.jobs.get(payload.jobId);
-      if (latest && !isFinished(latest.value)) await deps.jobs.save(latest, fail(latest.value, error, clock()));
+      const now = await deps.jobs.get(payload.jobId);
+      if (now && !isFinished(now.value)) await deps.jobs.save(now, fail(now.value, error, clock()));
     } catch (saveErr) {
-      // The database itself may be what failed: the job stays running, and cleanup or the next
-      // start marks it interrupted once its heartbeat is stale.
+      if (isDatabaseDown(saveErr)) throw saveErr;
       log.error({ err: saveErr }, 'could not record the scan failure');
     }
     await deps.events.emit({ type: 'scan:error', jobId: payload.jobId, error });
@@ -180,7 +261,14 @@ const scan = async (
   for (const f of plan.failed) deps.log.warn({ jobId: job.jobId, file: f.relPath, reason: f.reason }, 'file not understood; skipped');
   let processed = plan.unchangedFiles + plan.failed.length;
   // Items an earlier run of this job wrote are in the index now: count them, don't redo them.
-  Object.assign(counts, { processed, added: plan.carried.added, updated: plan.carried.updated + plan.relocated.length, failed: plan.failed.length });
+  Object.assign(counts, {
+    processed,
+    added: plan.carried.added,
+    updated: plan.carried.updated + plan.relocated.length,
+    failed: plan.failed.length,
+    probed: plan.carriedProbes.probed,
+    probeFailed: plan.carriedProbes.failed,
+  });
   await step({ phase: 'analyzing', processed, total, counts });
 
   // The library's index as it will be: each phase records what it changed here, for the manifest.

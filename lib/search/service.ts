@@ -2,8 +2,8 @@
 // version stamp has moved: a query costs one GetItem and a walk over precomputed tokens.
 // Each warm process (a Lambda container, the local in-process handlers) keeps its own copy.
 import type { Static } from '@sinclair/typebox';
-import type { SearchHit } from '../api/schemas';
-import { toMedia, type MediaKind, type TitledItem } from '../catalog/model';
+import type { MediaEntry } from '../api/schemas';
+import { toEntry, type MediaKind, type TitledItem } from '../catalog/model';
 import type { DynamoCatalogStore } from '../catalog/store';
 import { versionCached } from '../catalog/version-cache';
 import { SearchIndex, type Searchable } from './index';
@@ -25,9 +25,9 @@ export const searchCatalog = async (
   catalog: DynamoCatalogStore,
   query: string,
   opts: { type?: MediaKind | undefined; limit: number; origin: string },
-): Promise<Static<typeof SearchHit>[]> => {
+): Promise<Static<typeof MediaEntry>[]> => {
   const index = await currentIndex(catalog, catalog);
   return index
     .search(query, { ...(opts.type ? { type: opts.type } : {}), limit: opts.limit })
-    .map(({ item }) => ({ type: item.entity, id: item.id, media: toMedia(item, opts.origin) }));
+    .map(({ item }) => toEntry(item, opts.origin));
 };

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { tempDir } from '../support/instance';
-import { scan } from '../support/media';
+import { mediaOf, scan } from '../support/media';
 import { call, stack } from '../support/stack';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -63,7 +63,7 @@ describe('playback in a real browser', { skip }, () => {
     encode(join(dir, 'Browser Clip VP9 (2021).webm'), ['-c:v', 'libvpx-vp9', '-b:v', '200k', '-g', '25', '-deadline', 'realtime', '-cpu-used', '8']);
     const job = await scan({ path: dir, mediaType: 'movie' });
     assert.equal(job.status, 'completed');
-    for (const m of (await call('GET', '/api/v1/movies?limit=100')).json.data) {
+    for (const m of mediaOf((await call('GET', '/api/v1/movies?limit=100')).json.data)) {
       if (m.title.startsWith('Browser Clip')) urls[m.title] = (await call('GET', `/api/v1/movies/${m.id}`)).json.data.streamUrl;
     }
     browser = await chromium.launch({

@@ -10,6 +10,9 @@ import { PROJECT_DIR } from '../../infra/service';
 import { waitFor } from '../support/instance';
 import { call } from '../support/stack';
 import { LOCAL_CREDENTIALS } from '../../lib/config';
+import type { Server } from 'node:http';
+import pino from 'pino';
+import { createFrontDoor } from '../../infra/front-door';
 
 let offline: ChildProcess;
 let lambda: LambdaClient;
@@ -43,6 +46,49 @@ after(() => {
   lambda?.destroy();
 });
 
+describe('the front door before offline', () => {
+  let server: Server;
+  let base: string;
+  before(async () => {
+    const door = createFrontDoor({ httpTarget: httpBase, wsTarget: httpBase.replace('http', 'ws'), log: pino({ level: process.env.MLS_DEBUG ? 'info' : 'silent' }) });
+    door.markReady();
+    server = door.server;
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  after(() => new Promise<void>((r) => server.close(() => r())));
+
+  const assertProblem = (res: Awaited<ReturnType<typeof call>>, status: number, type: string, requestId?: string) => {
+    assert.equal(res.status, status, res.text);
+    assert.equal(res.headers['content-type'], 'application/problem+json');
+    assert.equal(res.json.type, `/problems/${type}`);
+    assert.equal(res.json.status, status);
+    assert.ok(res.headers['x-request-id']);
+    assert.equal(res.json.requestId, res.headers['x-request-id']);
+    if (requestId) assert.equal(res.json.requestId, requestId);
+    assert.doesNotMatch(res.text, /errorMessage|stackTrace|Bad Request/);
+  };
+
+  it("turns offline's own answers into the service's problems: a Lambda timeout is a 504, never a 200", async () => {
+    assertProblem(await call('GET', '/api/v1/health', { base, headers: { 'x-request-id': 'timeout-check' } }), 504, 'gateway-timeout', 'timeout-check');
+  });
+
+  it('a handler that crashes is a bare 500', async () => {
+    assertProblem(await call('GET', '/api/v1/settings', { base }), 500, 'internal');
+  });
+
+  it('a Content-Type its HTTP server cannot read is a 415', async () => {
+    for (const type of ['application/json, text/plain', '/']) {
+      const res = await call('POST', '/api/v1/library', { base, headers: { 'content-type': type }, body: '{}' });
+      assert.equal(res.status, 415, `${type}: ${res.text}`);
+      assertProblem(res, 415, 'unsupported-media-type');
+    }
+    // A handler's own answer passes untouched.
+    const ok = await call('POST', '/api/v1/library', { base, headers: { 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(ok.status, 200);
+  });
+});
+
 describe('serverless-offline fixes', () => {
   it('survives an async invocation that throws (fix 1: the fire-and-forget promise is caught)', async () => {
     assert.equal((await invoke('boom', 'Event')).status, 202);
@@ -65,5 +111,12 @@ describe('serverless-offline fixes', () => {
     assert.equal(res.status, 403);
     assert.equal(res.headers['access-control-allow-origin'], undefined);
     assert.equal(res.headers['access-control-allow-credentials'], undefined);
+  });
+
+  it('hands the function the raw body text for every JSON value (fix 4: no parsed or unwrapped bodies)', async () => {
+    for (const text of ['false', '0', '"x"', 'null', '[1]', '{"a":1}', ' 1 ']) {
+      const res = await call('POST', '/echo', { base: httpBase, headers: { 'content-type': 'application/json' }, body: text });
+      assert.deepEqual(res.json, { type: 'string', body: text }, `body ${text}`);
+    }
   });
 });

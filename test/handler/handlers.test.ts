@@ -148,7 +148,7 @@ describe('handlers with their sample events', () => {
     const dir = tempDir('handler-stream');
     (await import('node:fs')).writeFileSync(join(dir, 'Inline Stream (2001).mp4'), bytes);
     const job = await waitForJob(JSON.parse((await run(scans.start, 'startScan', (e) => (e.body = JSON.stringify({ path: dir, mediaType: 'movie' })))).body!).data.jobId);
-    const movie = JSON.parse((await run(catalog.listMovies, 'listMovies', (e) => (e.queryStringParameters = { limit: '100' }))).body!).data.find((m: any) => m.title === 'Inline Stream');
+    const movie = JSON.parse((await run(catalog.listMovies, 'listMovies', (e) => (e.queryStringParameters = { limit: '100' }))).body!).data.find((m: any) => m.media.title === 'Inline Stream');
     assert.equal(job.counts.added, 1);
     const withId = (range?: string) => (e: any) => {
       e.pathParameters.mediaId = movie.id;

@@ -42,6 +42,18 @@ describe('docs', () => {
       assert.equal(documented['x-implemented'], op.implemented, op.id);
     }
     assert.ok(doc.components.schemas.Media.properties.meshGradientColors);
+    // Lists and search answer one entry shape.
+    for (const path of ['/api/v1/movies', '/api/v1/tvshows', '/api/v1/search']) {
+      const data = doc.paths[path].get.responses['200'].content['application/json'].schema.properties.data;
+      assert.deepEqual(data, { type: 'array', items: { $ref: '#/components/schemas/MediaEntry' } }, path);
+    }
+    // No empty component section (an empty securitySchemes shows an "Authorize" button that does nothing).
+    for (const [section, value] of Object.entries(doc.components)) assert.ok(Object.keys(value as object).length > 0, `components.${section} is empty`);
+    // Every code the service sends, over HTTP or as a job's error, is in the catalogue.
+    for (const code of ['library-gone', 'path-not-found', 'path-outside-library', 'worker-unavailable', 'dependency-unavailable', 'internal', 'gateway-timeout']) {
+      assert.ok(doc['x-problem-types'][`/problems/${code}`], code);
+    }
+    assert.deepEqual(doc['x-problem-types']['/problems/library-gone'].sentIn, ['job']);
     const wsEvents = doc.paths['/ws'].get.responses['101'].content['application/json'].schema.oneOf;
     assert.ok(wsEvents.some((e: { $ref: string }) => e.$ref === '#/components/schemas/WsEvent_scan_progress'));
   });
@@ -75,6 +87,7 @@ import type { paths } from './api';
 
 const api = createClient<paths>({ baseUrl: process.argv[2] });
 const health = await api.GET('/api/v1/health');
+const search = () => api.GET('/api/v1/search', { params: { query: { query: 'a' } } });
 const patched = await api.PATCH('/api/v1/settings', { body: { features: { autoResumeScans: true } } });
 const logs = await api.GET('/api/v1/logs', { params: { query: { level: 'info', limit: 3 } } });
 const bad = await api.PATCH('/api/v1/settings', {
@@ -82,9 +95,15 @@ const bad = await api.PATCH('/api/v1/settings', {
   body: { features: { artwork: 'yes' } },
 });
 const status: 'ok' | 'degraded' | undefined = health.data?.data.status;
+// Search hits and list entries are one shape: one function renders both.
+type Hit = NonNullable<Awaited<ReturnType<typeof search>>['data']>['data'][number];
+const label = (entry: Hit) => entry.type + ':' + entry.media.title + ':' + String(entry.id === entry.media.id);
+const movies = await api.GET('/api/v1/movies', { params: { query: { limit: 1 } } });
+const shows = await api.GET('/api/v1/tvshows', { params: { query: { limit: 1 } } });
+const labels = [...(movies.data?.data ?? []), ...(shows.data?.data ?? [])].map(label);
 const theme: 'system' | 'light' | 'dark' | undefined = patched.data?.data.preferences.theme;
 const resume: boolean | undefined = patched.data?.data.features.autoResumeScans;
-console.log(JSON.stringify({ status, resume, themed: typeof theme, logs: logs.data?.data.length, badStatus: bad.response.status, badType: bad.error?.type }));
+console.log(JSON.stringify({ status, resume, themed: typeof theme, logs: logs.data?.data.length, badStatus: bad.response.status, badType: bad.error?.type, labelled: labels.every((l) => l.endsWith(':true')) }));
 `,
     );
     writeFileSync(
@@ -99,6 +118,6 @@ console.log(JSON.stringify({ status, resume, themed: typeof theme, logs: logs.da
     execFileSync(process.execPath, [join(PROJECT_DIR, 'node_modules/typescript/bin/tsc'), '-p', dir], { cwd: PROJECT_DIR, stdio: 'pipe' });
     // ... and runs against the service.
     const out = execFileSync(process.execPath, ['--import', 'tsx', join(dir, 'client.ts'), stack.url], { cwd: PROJECT_DIR, encoding: 'utf8' });
-    assert.deepEqual(JSON.parse(out), { status: 'ok', resume: true, themed: 'string', logs: 3, badStatus: 400, badType: '/problems/invalid-request' });
+    assert.deepEqual(JSON.parse(out), { status: 'ok', resume: true, themed: 'string', logs: 3, badStatus: 400, badType: '/problems/invalid-request', labelled: true });
   });
 });

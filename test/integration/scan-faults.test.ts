@@ -114,6 +114,15 @@ describe('a scan survives its worker or the whole service dying', () => {
     const cleaned = await call('POST', '/api/v1/scan/cleanup', { ...jsonBody({ staleAfterSeconds: 60 }), base: instance.url });
     assert.equal(cleaned.status, 200);
     assert.equal(cleaned.json.data.interrupted, 1);
+    // 0 is what a client sends after a crash: whatever is marked running now is stale.
+    const other = makeTree(tempDir('stale-now'), ['Golf (2004).mkv']);
+    const otherLibrary = (await call('POST', '/api/v1/library', { ...jsonBody({ name: 'Now', path: other, mediaType: 'movie' }), base: instance.url })).json.data;
+    const justNow = await store.create(newJob({ jobId: 'nowjob' + Date.now(), libraryId: otherLibrary.id, path: otherLibrary.path, mediaType: 'movie' }, Date.now()));
+    await store.save(justNow, start(justNow.value, Date.now()));
+    const zero = await call('POST', '/api/v1/scan/cleanup', { ...jsonBody({ staleAfterSeconds: 0 }), base: instance.url });
+    assert.equal(zero.status, 200, zero.text);
+    assert.equal(zero.json.data.interrupted, 1, 'a job that beat just now is stale by 0 too');
+    assert.equal((await getJob(justNow.value.jobId, instance.url)).status, 'interrupted');
     assert.equal((await getJob(queued.value.jobId, instance.url)).status, 'interrupted');
 
     assert.equal((await call('POST', `/api/v1/scan/jobs/${queued.value.jobId}/resume`, { base: instance.url })).status, 202);

@@ -4,9 +4,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { tempDir } from '../support/instance';
+import { tempDir, waitFor } from '../support/instance';
 import { makeTree, scan, waitForJob } from '../support/media';
-import { call, jsonBody, type Reply } from '../support/stack';
+import { call, jsonBody, stack, type Reply } from '../support/stack';
+import { WsClient } from '../support/ws';
 
 const problem = (res: Reply, status: number, type: string) => {
   assert.equal(res.status, status, res.text);
@@ -46,7 +47,8 @@ describe('bad input to libraries and scans', () => {
       ['/api/v1/scan/path', { path: '', mediaType: 'movie' }, 'body.path'],
       ['/api/v1/library', { name: '', path: root, mediaType: 'movie' }, 'body.name'],
       ['/api/v1/library', { name: 'x', path: root }, 'body.mediaType'],
-      ['/api/v1/scan/cleanup', { staleAfterSeconds: 0 }, 'body.staleAfterSeconds'],
+      ['/api/v1/scan/cleanup', { staleAfterSeconds: -1 }, 'body.staleAfterSeconds'],
+      ['/api/v1/scan/cleanup', { staleAfterSeconds: 1e308 }, 'body.staleAfterSeconds'],
     ];
     for (const [endpoint, body, field] of cases) {
       const res = await post(endpoint, body);
@@ -54,6 +56,22 @@ describe('bad input to libraries and scans', () => {
       assert.ok(res.json.errors.some((e: any) => e.field === field), `${endpoint} ${JSON.stringify(body)}: ${res.text}`);
     }
     problem(await post('/api/v1/scan/path', '{"path":'), 400, 'malformed-json');
+    // A body that is valid JSON but not an object names the body; it is never a 500 or "not valid JSON".
+    for (const endpoint of ['/api/v1/scan/path', '/api/v1/library', '/api/v1/scan/cleanup']) {
+      for (const body of ['false', '0', '"x"', 'null', 'true', '[]', '[{"path":"/"}]']) {
+        const res = await post(endpoint, body);
+        problem(res, 400, 'invalid-request');
+        assert.deepEqual(res.json.errors.map((e: any) => e.field), ['body'], `${endpoint} ${body}: ${res.text}`);
+        assert.equal(res.json.status, 400);
+        assert.equal(res.json.requestId, res.headers['x-request-id']);
+      }
+    }
+    // What no text could carry, and nesting deeper than any body of the API, are refused before validation.
+    problem(await post('/api/v1/library', '{"name":"\\ud800","path":"/x","mediaType":"movie"}'), 400, 'invalid-request');
+    problem(await post('/api/v1/library', '['.repeat(5_000) + ']'.repeat(5_000)), 400, 'invalid-request');
+    // A byte-order mark before the JSON is read past.
+    problem(await post('/api/v1/library', '\uFEFF{"name":"x","path":"relative","mediaType":"movie"}'), 422, 'path-not-usable');
+    problem(await call('POST', '/api/v1/library', { headers: { 'content-type': 'application/json; charset=utf-16' }, body: '{}' }), 415, 'unsupported-media-type');
     problem(await call('POST', '/api/v1/scan/path', { headers: { 'content-type': 'text/plain' }, body: 'x' }), 415, 'unsupported-media-type');
   });
 
@@ -77,18 +95,72 @@ describe('bad input to libraries and scans', () => {
     problem(await call('DELETE', `/api/v1/library/${created.json.data.id}`), 404, 'not-found');
   });
 
-  it('a second scan of a library while one runs is 409, and a finished job cannot be resumed', async () => {
+  it('a second scan of a library while one runs is 409, and a finished job cannot be resumed or cancelled', async () => {
     const dir = makeTree(join(root, 'busy'), Array.from({ length: 400 }, (_, i) => `Busy Movie ${i} (2001)/Busy Movie ${i} (2001).mkv`), 1);
     const first = await post('/api/v1/scan/path', { path: dir, mediaType: 'movie' });
     assert.equal(first.status, 202);
     problem(await post('/api/v1/scan/path', { path: dir, mediaType: 'movie' }), 409, 'scan-already-running');
-    problem(await call('DELETE', `/api/v1/library/${first.json.data.libraryId}`), 409, 'scan-already-running');
     assert.equal((await waitForJob(first.json.data.jobId)).status, 'completed');
     problem(await call('POST', `/api/v1/scan/jobs/${first.json.data.jobId}/resume`), 409, 'job-state-conflict');
+    problem(await call('POST', `/api/v1/scan/jobs/${first.json.data.jobId}/cancel`), 409, 'job-state-conflict');
     problem(await call('POST', `/api/v1/scan/jobs/${'0'.repeat(32)}/resume`), 404, 'not-found');
+    problem(await call('POST', `/api/v1/scan/jobs/${'0'.repeat(32)}/cancel`), 404, 'not-found');
     problem(await call('GET', `/api/v1/scan/jobs/${'0'.repeat(32)}`), 404, 'not-found');
     assert.equal((await call('DELETE', `/api/v1/library/${first.json.data.libraryId}`)).status, 204);
   });
+
+  /** A scan long enough to be caught running: 3,000 files, written 400 a step. */
+  const longScan = async (name: string) => {
+    const dir = makeTree(join(root, name), Array.from({ length: 3_000 }, (_, i) => `${name} ${i} (2001)/${name} ${i} (2001).mkv`), 1);
+    const res = await post('/api/v1/scan/path', { path: dir, mediaType: 'movie' });
+    assert.equal(res.status, 202, res.text);
+    const jobId = res.json.data.jobId as string;
+    const running = await waitFor('the scan to have written something', async () => {
+      const job = (await call('GET', `/api/v1/scan/jobs/${jobId}`)).json.data;
+      return job.status !== 'running' || job.counts.added > 0 ? job : undefined;
+    }, 60_000, 20);
+    assert.equal(running.status, 'running', 'the scan finished before it could be cancelled');
+    return { dir, jobId, libraryId: res.json.data.libraryId as string };
+  };
+
+  it('a running scan is cancelled at its next step: it keeps what it wrote, says scan:cancelled, and never runs again', async () => {
+    const ws = await WsClient.open(stack.ws);
+    try {
+      const { dir, jobId, libraryId } = await longScan('Cancel Me');
+      const asked = await call('POST', `/api/v1/scan/jobs/${jobId}/cancel`);
+      assert.equal(asked.status, 202, asked.text);
+      assert.ok(['running', 'cancelled'].includes(asked.json.data.status));
+      const job = await waitForJob(jobId, undefined, 60_000, new Set(['cancelled', 'completed', 'failed']));
+      assert.equal(job.status, 'cancelled');
+      assert.ok(job.counts.added > 0 && job.counts.added < 3_000, `added ${job.counts.added}`);
+      const event = await ws.next((m) => m.type === 'scan:cancelled' && m.jobId === jobId);
+      assert.equal(event.summary.added, job.counts.added);
+      // What it wrote stays: the library's items are the ones the job counted.
+      const index = (await call('GET', `/api/v1/search?query=${encodeURIComponent('cancel me')}&limit=100`)).json.data;
+      assert.ok(index.length > 0);
+      problem(await call('POST', `/api/v1/scan/jobs/${jobId}/resume`), 409, 'job-state-conflict');
+      problem(await call('POST', `/api/v1/scan/jobs/${jobId}/cancel`), 409, 'job-state-conflict');
+      // The library is free again: a new scan finishes the work, none of it twice.
+      const again = await scan({ path: dir, mediaType: 'movie' });
+      assert.equal(again.status, 'completed');
+      assert.equal(again.counts.added, 3_000 - job.counts.added);
+      assert.equal((await call('DELETE', `/api/v1/library/${libraryId}`)).status, 204);
+    } finally {
+      await ws.close();
+    }
+  });
+
+  it('deleting a library whose scan is running cancels the scan first, and leaves nothing of it', async () => {
+    const { jobId, libraryId } = await longScan('Delete Me');
+    const res = await call('DELETE', `/api/v1/library/${libraryId}`);
+    assert.equal(res.status, 204, res.text);
+    assert.equal((await call('GET', `/api/v1/scan/jobs/${jobId}`)).json.data.status, 'cancelled');
+    problem(await call('GET', `/api/v1/library/${libraryId}`), 404, 'not-found');
+    // Give a late worker every chance to write after the delete: nothing of the library may come back.
+    await new Promise((r) => setTimeout(r, 1_500));
+    assert.deepEqual((await call('GET', `/api/v1/search?query=${encodeURIComponent('delete me')}`)).json.data, []);
+  });
+
 
   it('bad ids, cursors, limits and queries are 400 or 404', async () => {
     problem(await call('GET', '/api/v1/movies?cursor=not-a-cursor'), 400, 'invalid-request');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PHASES, ZERO_COUNTS } from '../../lib/scan/job';
 import { tempDir } from '../support/instance';
-import { allPages, makeTree, scan, waitForJob } from '../support/media';
+import { allPages, makeTree, mediaOf, scan, waitForJob } from '../support/media';
 import { call, jsonBody, stack } from '../support/stack';
 import { WsClient } from '../support/ws';
 
@@ -67,8 +67,10 @@ describe('scanning a movie tree and a TV tree', () => {
     assert.equal(library.stats.movies, 5);
     assert.equal(library.stats.totalSizeBytes, 6 * 1024 * 1024);
 
-    const recent = await call('GET', '/api/v1/movies');
-    assert.equal(recent.status, 200);
+    const recentList = await call('GET', '/api/v1/movies');
+    assert.equal(recentList.status, 200);
+    // List entries have the search hit's shape, so one client component renders both.
+    const recent = { json: { data: mediaOf(recentList.json.data) } };
     const titles = recent.json.data.filter((m: any) => MOVIES.includes(m.title)).map((m: any) => m.title).sort();
     assert.deepEqual(titles, MOVIES);
     const killBill = recent.json.data.find((m: any) => m.title === 'Kill Bill');
@@ -117,7 +119,7 @@ describe('scanning a movie tree and a TV tree', () => {
   });
 
   it('a deleted file leaves the catalogue, a changed one is updated, a lost part shrinks the stack', async () => {
-    const before = (await call('GET', '/api/v1/movies?limit=100')).json.data;
+    const before = mediaOf((await call('GET', '/api/v1/movies?limit=100')).json.data);
     const heat = before.find((m: any) => m.title === 'Heat');
     rmSync(join(movies, 'Heat (1995).mp4'));
     truncateSync(join(movies, 'Inception (2010)/Inception (2010).mkv'), 3 * 1024 * 1024);
@@ -154,7 +156,7 @@ describe('scanning a movie tree and a TV tree', () => {
     it('finds the shows, seasons in order with specials as season 0, and a double episode under both numbers', async () => {
       assert.equal(tvJob.status, 'completed', JSON.stringify(tvJob.error));
       assert.equal(tvJob.counts.discovered, 5);
-      const shows = (await call('GET', '/api/v1/tvshows?limit=100')).json.data.filter((s: any) => ['Doctor Who', 'Breaking Bad'].includes(s.title));
+      const shows = mediaOf((await call('GET', '/api/v1/tvshows?limit=100')).json.data).filter((s: any) => ['Doctor Who', 'Breaking Bad'].includes(s.title));
       assert.deepEqual(shows.map((s: any) => s.title).sort(), ['Breaking Bad', 'Doctor Who']);
       const who = shows.find((s: any) => s.title === 'Doctor Who');
       assert.equal(who.year, 2005);
@@ -178,7 +180,7 @@ describe('scanning a movie tree and a TV tree', () => {
     it('a rescan changes nothing; removing a show\'s last episode removes the show', async () => {
       const again = await scan({ path: tv, mediaType: 'tvshow' });
       assert.deepEqual({ added: again.counts.added, updated: again.counts.updated, removed: again.counts.removed }, { added: 0, updated: 0, removed: 0 });
-      const breaking = (await call('GET', '/api/v1/tvshows?limit=100')).json.data.find((s: any) => s.title === 'Breaking Bad');
+      const breaking = mediaOf((await call('GET', '/api/v1/tvshows?limit=100')).json.data).find((s: any) => s.title === 'Breaking Bad');
       rmSync(join(tv, 'Breaking Bad'), { recursive: true });
       const after = await scan({ path: tv, mediaType: 'tvshow' });
       assert.equal(after.counts.removed, 2, 'the episode and its show');
@@ -188,7 +190,7 @@ describe('scanning a movie tree and a TV tree', () => {
     });
 
     it('deleting the library removes its catalogue entries and leaves the files alone', async () => {
-      const who = (await call('GET', '/api/v1/tvshows?limit=100')).json.data.find((s: any) => s.title === 'Doctor Who');
+      const who = mediaOf((await call('GET', '/api/v1/tvshows?limit=100')).json.data).find((s: any) => s.title === 'Doctor Who');
       const res = await call('DELETE', `/api/v1/library/${tvJob.libraryId}`);
       assert.equal(res.status, 204);
       assert.equal((await call('GET', `/api/v1/library/${tvJob.libraryId}`)).status, 404);
@@ -209,10 +211,12 @@ describe('scanning a movie tree and a TV tree', () => {
 
   it('pages through the recent movies newest first with a cursor', async () => {
     const first = (await call('GET', '/api/v1/movies?limit=1')).json;
+    first.data = mediaOf(first.data);
     assert.equal(first.data.length, 1);
     assert.ok(first.meta.total >= 4);
     assert.ok(first.meta.nextCursor);
     const second = (await call('GET', `/api/v1/movies?limit=1&cursor=${encodeURIComponent(first.meta.nextCursor)}`)).json;
+    second.data = mediaOf(second.data);
     assert.ok(second.data[0].addedAt <= first.data[0].addedAt);
     assert.notEqual(second.data[0].id, first.data[0].id);
   });

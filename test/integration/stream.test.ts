@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import { dirname, join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { tempDir } from '../support/instance';
-import { scan } from '../support/media';
+import { mediaOf, scan } from '../support/media';
 import { call, stack } from '../support/stack';
 
 /** A GET or HEAD with the raw body as bytes (the helper in support/stack reads text). */
@@ -50,7 +50,7 @@ describe('streaming', () => {
     }
     const job = await scan({ path: root, mediaType: 'movie' });
     assert.equal(job.status, 'completed');
-    const movies = (await call('GET', '/api/v1/movies?limit=100')).json.data;
+    const movies = mediaOf((await call('GET', '/api/v1/movies?limit=100')).json.data);
     for (const title of ['Stream Test', 'Clip Test', 'Web Test', 'Parted Test', 'Vanishing Test']) ids[title] = movies.find((m: any) => m.title === title).id;
     mkv = files['Stream Test (2011)/Stream Test (2011).mkv']!;
     url = (await call('GET', `/api/v1/movies/${ids['Stream Test']}`)).json.data.streamUrl;

@@ -1,5 +1,6 @@
 // Media trees on disk for scan tests (sparse files: sizes without the bytes), and waiting on
 // scan jobs through the API.
+import assert from 'node:assert/strict';
 import { mkdirSync, openSync, closeSync, ftruncateSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { waitFor } from './instance';
@@ -45,6 +46,19 @@ export const scan = async (body: Record<string, unknown>, base?: string) => {
 };
 
 /** Every page of a list endpoint, following nextCursor. */
+/**
+ * The media objects of a list's entries, after checking each entry has the one list shape
+ * `{ id, type, media }` that search hits have too.
+ */
+export const mediaOf = (entries: any[]): any[] =>
+  entries.map((e) => {
+    assert.deepEqual(Object.keys(e).sort(), ['id', 'media', 'type'], `a list entry is { id, type, media }: ${JSON.stringify(e).slice(0, 200)}`);
+    assert.equal(e.media.id, e.id);
+    assert.equal(e.media.type, e.type);
+    return e.media;
+  });
+
+/** Every page of a recent list, as media objects (entries checked by mediaOf). */
 export const allPages = async (path: string, base?: string, limit = 100) => {
   const items: any[] = [];
   let cursor: string | null = null;
@@ -52,7 +66,7 @@ export const allPages = async (path: string, base?: string, limit = 100) => {
     const query: string = `limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
     const res = await call('GET', `${path}?${query}`, { ...(base ? { base } : {}) });
     if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${res.text}`);
-    items.push(...res.json.data);
+    items.push(...mediaOf(res.json.data));
     cursor = res.json.meta.nextCursor;
   } while (cursor);
   return items;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { AppError } from '../../../lib/errors';
-import { advance, canResume, complete, fail, interrupt, isStale, newJob, progressOf, start, ZERO_COUNTS, type ScanJob, type ScanPhase } from '../../../lib/scan/job';
+import { advance, autoResume, cancel, canResume, complete, fail, interrupt, isActive, isStale, MAX_AUTO_RESUMES, newJob, progressOf, requestCancel, start, ZERO_COUNTS, type ScanJob, type ScanPhase } from '../../../lib/scan/job';
 
 const T0 = Date.parse('2026-11-22T12:00:00Z');
 const fresh = () => newJob({ jobId: 'j1', libraryId: 'l1', path: '/media/movies', mediaType: 'movie' }, T0);
@@ -38,7 +38,7 @@ describe('scan job state machine', () => {
   });
 
   it('resumes a failed job and clears its error', () => {
-    const failed = fail(start(fresh(), T0), { code: 'path-missing', message: '/media/movies is gone' }, T0 + 1);
+    const failed = fail(start(fresh(), T0), { code: 'path-not-found', message: '/media/movies is gone' }, T0 + 1);
     assert.equal(failed.status, 'failed');
     assert.equal(start(failed, T0 + 2).error, null);
   });
@@ -73,7 +73,7 @@ describe('scan job state machine', () => {
     assert.throws(() => advance(fresh(), { phase: 'discovering', processed: 0, total: 0 }, T0), isConflict);
     assert.throws(() => complete(fresh(), T0), isConflict);
     assert.throws(() => interrupt(fresh(), T0), isConflict);
-    assert.throws(() => fail(done, { code: 'x', message: 'y' }, T0), isConflict);
+    assert.throws(() => fail(done, { code: 'internal', message: 'y' }, T0), isConflict);
     assert.throws(() => start(start(fresh(), T0), T0), isConflict);
   });
 
@@ -82,6 +82,44 @@ describe('scan job state machine', () => {
     assert.equal(isStale(job, T0 + 30_000, 60_000), false);
     assert.equal(isStale(job, T0 + 61_001, 60_000), true);
     assert.equal(isStale(complete(job, T0 + 2_000), T0 + 999_999, 60_000), false);
+  });
+
+  it('cancels a job that is not running at once, and marks a running one for its worker', () => {
+    for (const job of [fresh(), interrupt(start(fresh(), T0), T0 + 1), fail(start(fresh(), T0), { code: 'path-not-found', message: 'gone' }, T0 + 1)]) {
+      const ended = requestCancel(job, T0 + 2);
+      assert.deepEqual([ended.status, isActive(ended), canResume(ended)], ['cancelled', false, false], job.status);
+      assert.throws(() => start(ended, T0 + 3), isConflict, 'a cancelled job never runs again');
+    }
+    const running = advance(start(fresh(), T0), { phase: 'analyzing', processed: 10, total: 40, counts: { added: 10 } }, T0 + 1);
+    const marked = requestCancel(running, T0 + 2);
+    assert.deepEqual([marked.status, marked.cancelRequested], ['running', true]);
+    const ended = cancel(marked, T0 + 3);
+    assert.deepEqual([ended.status, ended.counts.added, ended.finishedAt], ['cancelled', 10, new Date(T0 + 3).toISOString()]);
+    assert.throws(() => cancel(ended, T0 + 4), isConflict);
+    assert.throws(() => requestCancel(complete(running, T0 + 2), T0 + 3), isConflict, 'a completed job cannot be cancelled');
+  });
+
+  it('stops resuming by itself a job that keeps stopping the service at the same point', () => {
+    let job = advance(start(fresh(), T0), { phase: 'discovering', processed: 0, total: 1 }, T0 + 1);
+    for (let i = 1; i <= MAX_AUTO_RESUMES; i++) {
+      job = autoResume(interrupt(job, T0 + i), T0 + i);
+      assert.deepEqual([job.status, job.autoResumes], ['running', { count: i, progress: job.progress }]);
+    }
+    const gaveUp = autoResume(interrupt(job, T0 + 10), T0 + 10);
+    assert.equal(gaveUp.status, 'failed');
+    assert.equal(gaveUp.error?.code, 'resume-limit');
+    assert.match(gaveUp.error!.message, /4 times in a row \(discovering at 0%\)/);
+    assert.ok(canResume(gaveUp), 'a person can still resume it');
+  });
+
+  it('keeps resuming a job that gets further between restarts', () => {
+    let job = start(fresh(), T0);
+    for (let i = 1; i <= 10; i++) {
+      job = advance(job, { phase: 'analyzing', processed: i, total: 20 }, T0 + i);
+      job = autoResume(interrupt(job, T0 + i), T0 + i);
+      assert.equal(job.status, 'running');
+      assert.equal(job.autoResumes?.count, 1, 'progress since the last resume starts the count again');
+    }
   });
 
   it('counts an empty phase as done', () => {

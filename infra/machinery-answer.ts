@@ -1,0 +1,62 @@
+// What serverless-offline answers by itself, before or instead of a handler (its HTTP server
+// refusing a Content-Type, a method or a payload; a Lambda timeout or crash reported in its
+// own JSON), reaches clients as the service's own problem+json, as every other error does.
+// Every answer a handler gives carries X-Request-Id (the HTTP stack's first middleware sets
+// it), so an answer without one is the machinery's.
+import type { IncomingMessage } from 'node:http';
+import { matchRoute } from '../lib/api/operations';
+import {
+  bodyTooLarge,
+  gatewayTimeout,
+  internal,
+  invalidRequest,
+  methodNotAllowed,
+  routeNotFound,
+  unsupportedMediaType,
+  type AppError,
+} from '../lib/errors';
+
+/** Enough of a machinery answer to tell what it was; the rest is drained. */
+export const MACHINERY_BODY_LIMIT = 16 * 1024;
+
+export const isHandlerAnswer = (res: IncomingMessage) => typeof res.headers['x-request-id'] === 'string';
+
+// RFC 9110 media type: type "/" subtype *( OWS ";" OWS parameter ).
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(\\s*;\\s*${TOKEN}=(${TOKEN}|"(?:[^"\\\\]|\\\\.)*"))*\\s*$`);
+/** No header is well formed too: only a header the HTTP layer could not read counts. */
+const wellFormedMediaType = (value: string | undefined) => value === undefined || MEDIA_TYPE.test(value);
+
+interface LambdaError {
+  errorMessage?: unknown;
+  errorType?: unknown;
+}
+
+const parse = (body: string): LambdaError | undefined => {
+  try {
+    const value = JSON.parse(body) as unknown;
+    return typeof value === 'object' && value !== null ? (value as LambdaError) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** The problem a client gets for the machinery's answer `status` + `body` to `req`. */
+export const machineryProblem = (req: IncomingMessage, status: number, body: string, maxBodyBytes: number): AppError => {
+  const lambda = parse(body);
+  const message = typeof lambda?.errorMessage === 'string' ? lambda.errorMessage : '';
+  const path = (req.url ?? '/').split('?')[0]!;
+  const method = req.method ?? 'GET';
+  if (status === 504 || lambda?.errorType === 'LambdaTimeoutError' || /\[504\]/.test(message)) return gatewayTimeout();
+  if (lambda?.errorType !== undefined || lambda?.errorMessage !== undefined || status >= 500) return internal();
+  if (status === 413) return bodyTooLarge(maxBodyBytes);
+  if (status === 415 || (status === 400 && !wellFormedMediaType(req.headers['content-type']))) {
+    return unsupportedMediaType(String(req.headers['content-type'] ?? ''), 'the Content-Type header cannot be read');
+  }
+  if (status === 404 || status === 405) {
+    const route = matchRoute(method, path);
+    if (route.kind === 'wrong-method') return methodNotAllowed(method, path, route.allowed);
+    return routeNotFound(method, path);
+  }
+  return invalidRequest([{ field: 'request', message: 'could not be read by the HTTP layer (headers, method or payload)' }]);
+};
