@@ -47,11 +47,12 @@ describe('websocket', () => {
     const ghost = `ghost${Date.now()}`;
     await connectionStore.add({ connectionId: ghost, connectedAt: new Date().toISOString(), client: 'test' });
 
-    const event = { type: 'library:created', libraryId: 'lib1', timestamp: new Date().toISOString() } as const;
+    // Other tests create libraries meanwhile: this one looks for its own event.
+    const event = { type: 'library:created', libraryId: `fanout${Date.now()}`, timestamp: new Date().toISOString() } as const;
     const result = await eventPublisher().publish(event);
 
-    assert.deepEqual(await a.next((m) => m.type === 'library:created'), event);
-    assert.deepEqual(await b.next((m) => m.type === 'library:created'), event);
+    assert.deepEqual(await a.next((m) => m.type === 'library:created' && m.libraryId === event.libraryId), event);
+    assert.deepEqual(await b.next((m) => m.type === 'library:created' && m.libraryId === event.libraryId), event);
     assert.ok(result.delivered >= 2);
     assert.ok(result.dropped >= 1);
     assert.equal((await connectionStore.list()).some((c) => c.connectionId === ghost), false);
