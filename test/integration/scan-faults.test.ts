@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LOCAL_CREDENTIALS } from '../../lib/config';
 import { createDb } from '../../lib/db/client';
-import { newJob, start } from '../../lib/scan/job';
+import { MAX_AUTO_RESUMES, newJob, start } from '../../lib/scan/job';
 import { DynamoScanJobStore } from '../../lib/scan/job-store';
 import { killGroup } from '../../infra/managed-process';
 import { startInstance, tempDir, waitFor, type Instance } from '../support/instance';
@@ -53,6 +53,7 @@ describe('a scan survives its worker or the whole service dying', () => {
     const job = await waitForJob(jobId, instance.url, 180_000, DONE);
     assert.equal(job.status, 'completed', JSON.stringify(job));
     assert.equal(job.counts.added, FILES, 'every item counted once, including those written before the fault');
+    assert.equal(job.counts.probed + job.counts.probeFailed, FILES, `every file's header read and counted once: ${JSON.stringify(job.counts)}`);
     const movies = (await allPages('/api/v1/movies', instance.url)).filter((m) => m.title.startsWith(`${name} Film `));
     assert.equal(movies.length, FILES);
     assert.equal(new Set(movies.map((m) => m.id)).size, FILES, 'no duplicate ids');
@@ -80,6 +81,34 @@ describe('a scan survives its worker or the whole service dying', () => {
     await instance.stop();
     instance = await startInstance({ dataDir, env: ENV });
     await assertExactly(jobId, 'Bravo');
+  });
+
+  it('DynamoDB Local killed mid-scan: the runner restarts it and the job completes with no call to the API', async () => {
+    const jobId = await startScan(movieTree('Kilo'));
+    await midScan(jobId);
+    const dynamodb = instance.state().processes.dynamodb!;
+    process.kill(dynamodb, 'SIGKILL');
+    await waitFor('DynamoDB Local to be restarted', async () => (instance.state().processes.dynamodb !== dynamodb ? true : undefined), 60_000, 100);
+    await assertExactly(jobId, 'Kilo');
+    const log = readFileSync(join(dataDir, 'logs', 'service.log'), 'utf8');
+    assert.ok(log.includes('the database is back; the scan goes on from its checkpoint'));
+  });
+
+  it('a job that keeps stopping the service is not resumed forever: after 3 automatic resumes that got no further it stays failed', async () => {
+    const dir = makeTree(tempDir('stuck'), ['Lima (2005).mkv']);
+    const library = (await call('POST', '/api/v1/library', { ...jsonBody({ name: 'Stuck', path: dir, mediaType: 'movie' }), base: instance.url })).json.data;
+    const store = new DynamoScanJobStore(() => createDb({ tableName: 'media', endpoint: instance.state().dynamodbEndpoint, region: 'us-east-1', localCredentials: LOCAL_CREDENTIALS }));
+    const queued = await store.create(newJob({ jobId: 'stuckjob' + Date.now(), libraryId: library.id, path: library.path, mediaType: 'movie' }, Date.now()));
+    // As a restart leaves a job after its third automatic resume: running, no further than where that resume began.
+    await store.save(queued, start({ ...queued.value, autoResumes: { count: MAX_AUTO_RESUMES, progress: 0 } }, Date.now()));
+    process.kill(instance.state().processes.offline!, 'SIGKILL');
+    const failed = await waitFor('the job to be given up', async () => {
+      const job = await getJob(queued.value.jobId, instance.url);
+      return job.status !== 'running' ? job : undefined;
+    }, 90_000, 200);
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.error.code, 'resume-limit');
+    assert.match(failed.error.message, /4 times in a row/);
   });
 
   it('with auto-resume off the job is left interrupted, and resuming it by hand completes it', async () => {
