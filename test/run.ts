@@ -16,9 +16,14 @@ const findTests = (dir: string): string[] =>
 const main = async () => {
   const only = process.argv.slice(2);
   const files = (only.length ? only.map((f) => join(PROJECT_DIR, f)) : findTests(join(PROJECT_DIR, 'test'))).sort();
-  // Every data folder of this run (the stack's, each test's) lives here and goes at the end.
-  const runTmp = mkdtempSync(join(tmpdir(), 'mls-test-'));
+  // Every data folder of this run (the stack's, each test's) lives here and goes at the end,
+  // and so does whatever a tool writes to the temporary folder (TMPDIR: serverless package's
+  // folders per function, say): a test run leaves nothing behind.
+  const systemTmp = tmpdir();
+  const before = new Set(readdirSync(systemTmp));
+  const runTmp = mkdtempSync(join(systemTmp, 'mls-test-'));
   process.env.MLS_TEST_TMP = runTmp;
+  process.env.TMPDIR = runTmp;
   process.stdout.write(`Starting the stack for ${files.length} test files...\n`);
   const started = Date.now();
   const stack = await startInstance();
@@ -54,6 +59,12 @@ const main = async () => {
   await stack.stop();
   process.stdout.write(`Stack stopped in ${((Date.now() - stopping) / 1000).toFixed(1)} s\n`);
   rmSync(runTmp, { recursive: true, force: true });
+  // Other programs on a developer's machine write there too, so only CI (MLS_CHECK_TMP=1) fails on it.
+  const left = readdirSync(systemTmp).filter((name) => !before.has(name));
+  if (left.length) {
+    process.stdout.write(`The temporary folder ${systemTmp} has ${left.length} new entries after the run: ${left.slice(0, 20).join(', ')}\n`);
+    if (process.env.MLS_CHECK_TMP === '1' && code === 0) process.exit(1);
+  }
   process.exit(code);
 };
 

@@ -23,7 +23,7 @@ let hasCompiler: boolean | undefined;
 export const javaCanRunSource = () =>
   (hasCompiler ??= (() => {
     try {
-      return execFileSync('java', ['--list-modules'], { encoding: 'utf8' }).includes('jdk.compiler');
+      return execFileSync('java', ['-XX:-UsePerfData', '--list-modules'], { encoding: 'utf8' }).includes('jdk.compiler');
     } catch {
       return false;
     }
@@ -31,7 +31,7 @@ export const javaCanRunSource = () =>
 
 /** The major version of the `java` on PATH, or undefined when there is none. */
 export const javaVersion = (): number | undefined => {
-  const out = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  const out = spawnSync('java', ['-XX:-UsePerfData', '-version'], { encoding: 'utf8' });
   const v = /version "(\d+)/.exec(`${out.stderr ?? ''}${out.stdout ?? ''}`)?.[1];
   return v ? Number(v) : undefined;
 };
@@ -48,16 +48,17 @@ export const dynamoLocalCommand = (port: number, dbPath?: string): DynamoLocalCo
   const dir = dynamoLocalDir();
   const storage = dbPath ? ['-dbPath', dbPath] : ['-inMemory'];
   const common = ['-port', String(port), '-sharedDb', '-disableTelemetry', ...storage];
-  const libPath = `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`;
+  // No hsperfdata file in the system's temporary folder (jps and friends are not used here).
+  const jvm = ['-XX:-UsePerfData', `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`];
   if (javaCanRunSource()) {
     return {
       command: 'java',
-      args: [libPath, '-cp', join(dir, 'DynamoDBLocal.jar'), join(here, 'LoopbackDynamoDB.java'), ...common],
+      args: [...jvm, '-cp', join(dir, 'DynamoDBLocal.jar'), join(here, 'LoopbackDynamoDB.java'), ...common],
       cwd: dir,
       loopbackOnly: true,
     };
   }
-  return { command: 'java', args: [libPath, '-jar', join(dir, 'DynamoDBLocal.jar'), ...common], cwd: dir, loopbackOnly: false };
+  return { command: 'java', args: [...jvm, '-jar', join(dir, 'DynamoDBLocal.jar'), ...common], cwd: dir, loopbackOnly: false };
 };
 
 /** Resolves once DynamoDB Local answers a real API call. */

@@ -3,10 +3,10 @@
 // drops to the unprivileged `nobody` user first.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { usableDirectory, within } from '../../../lib/library/paths';
 import { PROJECT_DIR } from '../../../infra/service';
 
@@ -14,8 +14,9 @@ const rejects = (path: string, reason: RegExp) =>
   assert.rejects(usableDirectory(path), (err: any) => err.status === 422 && err.code === 'path-not-usable' && reason.test(err.message));
 
 describe('usable directories', () => {
-  const root = mkdtempSync(join(tmpdir(), 'mls-paths-'));
+  const root = mkdtempSync(join(process.env.MLS_TEST_TMP ?? tmpdir(), 'mls-paths-'));
   chmodSync(root, 0o755);
+  after(() => rmSync(root, { recursive: true, force: true }));
 
   it('gives the canonical path of a readable folder', async () => {
     mkdirSync(join(root, 'real'));
