@@ -4,11 +4,11 @@
 // route list, never its Lambda invoke API). It also does what API Gateway does before a
 // function runs: caps the payload (10 MiB) and sets X-Forwarded-For from the socket.
 import { randomUUID } from 'node:crypto';
-import { Agent, createServer, type ClientRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
+import { Agent, createServer, maxHeaderSize, STATUS_CODES, type ClientRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Readable, type Duplex } from 'node:stream';
 import { createProxyServer } from 'http-proxy-3';
 import { matchRoute } from '../lib/api/operations';
-import { AppError, bodyTooLarge, dependencyUnavailable, notFound, routeNotFound, serviceStarting } from '../lib/errors';
+import { AppError, bodyTooLarge, dependencyUnavailable, headersTooLarge, notFound, routeNotFound, serviceStarting, unreadableRequest } from '../lib/errors';
 import { problemHeaders, toProblem } from '../lib/http/problem';
 import { requestIdFrom } from '../lib/http/request-context';
 import type { Log } from '../lib/log';
@@ -97,6 +97,44 @@ const refuseBody = (req: IncomingMessage, res: ServerResponse, limit: number) =>
   req.resume();
 };
 
+/**
+ * What Node's HTTP parser refuses before any handler (bytes outside ASCII in the target, a head
+ * over its size limit, conflicting lengths) gets a problem too, not a bare status line.
+ */
+const answerClientError = (err: NodeJS.ErrnoException, socket: Duplex) => {
+  if (!socket.writable || (err as { code?: string }).code === 'ECONNRESET') return void socket.destroy();
+  const problem = err.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge(maxHeaderSize) : unreadableRequest();
+  const requestId = randomUUID();
+  const body = JSON.stringify(toProblem(problem, '/', requestId));
+  const headers = { ...problemHeaders(problem), 'X-Request-Id': requestId, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
+  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n');
+  socket.end(`HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\n${head}\r\n\r\n${body}`);
+};
+
+/** A `.` or `..` segment (also percent-encoded): offline would resolve it and answer another route. */
+const hasDotSegment = (path: string) =>
+  path.split('/').some((segment) => {
+    try {
+      const decoded = decodeURIComponent(segment);
+      return decoded === '.' || decoded === '..';
+    } catch {
+      return false;
+    }
+  });
+
+const hasBody = (req: IncomingMessage) => Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+
+/**
+ * An operation that takes no body gets none: the client's bytes are read into the void here,
+ * for offline does not read them and closes the connection under a proxy still sending them.
+ */
+const withoutBody = (req: IncomingMessage) => {
+  delete req.headers['content-length'];
+  delete req.headers['transfer-encoding'];
+  req.resume();
+  return Readable.from([]);
+};
+
 /** Forwarding headers are ours to set: a client's own X-Forwarded-* never passes. */
 const setForwarded = (req: IncomingMessage) => {
   for (const name of Object.keys(req.headers)) if (name.startsWith('x-forwarded-')) delete req.headers[name];
@@ -131,7 +169,7 @@ export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
     relayOrSendFile(proxyRes, req as IncomingMessage, res as ServerResponse, opts.log, grants, mediaGone(req as IncomingMessage, res as ServerResponse));
   });
   /** A stream request: from a live grant if there is one, else through the handler. */
-  const stream = async (req: IncomingMessage, res: ServerResponse) => {
+  const stream = async (req: IncomingMessage, res: ServerResponse, buffer: Readable | undefined) => {
     const served = await grants
       .serve(req, res, (rq, rs, status, headers, bytes) => sendBytes(rs, status, headers, bytes, opts.log, mediaGone(rq, rs)))
       .catch(() => false);
@@ -139,7 +177,7 @@ export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
     delete req.headers[FORWARDED_RANGE_HEADER];
     if (req.headers.range !== undefined) req.headers[FORWARDED_RANGE_HEADER] = req.headers.range;
     delete req.headers.range;
-    fileProxy.web(req, res, { target: opts.httpTarget });
+    fileProxy.web(req, res, { target: opts.httpTarget, ...(buffer ? { buffer } : {}) });
   };
 
   for (const p of [proxy, fileProxy]) {
@@ -160,7 +198,7 @@ export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
       res.writeHead(426, { Upgrade: 'websocket', Connection: 'Upgrade', 'Content-Type': 'text/plain', 'X-Request-Id': randomUUID() });
       return void res.end('Upgrade to a WebSocket to use /ws\n');
     }
-    const route = matchRoute(req.method ?? 'GET', path);
+    const route = hasDotSegment(path) ? ({ kind: 'none' } as const) : matchRoute(req.method ?? 'GET', path);
     if (route.kind === 'none') return sendProblem(req, res, routeNotFound(req.method ?? 'GET', path));
     if (!ready) return sendProblem(req, res, serviceStarting());
 
@@ -176,9 +214,12 @@ export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
       req.on('data', count);
     }
     setForwarded(req);
-    if (route.kind === 'found' && (route.op.id === 'stream' || route.op.id === 'streamHead')) return void stream(req, res);
-    proxy.web(req, res, { target: opts.httpTarget });
+    const takesBody = route.kind === 'found' && route.op.body !== undefined;
+    const buffer = !takesBody && hasBody(req) ? withoutBody(req) : undefined;
+    if (route.kind === 'found' && (route.op.id === 'stream' || route.op.id === 'streamHead')) return void stream(req, res, buffer);
+    proxy.web(req, res, { target: opts.httpTarget, ...(buffer ? { buffer } : {}) });
   });
+  server.on('clientError', answerClientError);
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (pathOf(req) !== WS_PATH || !ready) {

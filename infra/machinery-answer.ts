@@ -5,6 +5,7 @@
 // it), so an answer without one is the machinery's.
 import type { IncomingMessage } from 'node:http';
 import { matchRoute } from '../lib/api/operations';
+import { isJsonContentType } from '../lib/http/json-body';
 import {
   bodyTooLarge,
   gatewayTimeout,
@@ -50,7 +51,9 @@ export const machineryProblem = (req: IncomingMessage, status: number, body: str
   if (status === 504 || lambda?.errorType === 'LambdaTimeoutError' || /\[504\]/.test(message)) return gatewayTimeout();
   if (lambda?.errorType !== undefined || lambda?.errorMessage !== undefined || status >= 500) return internal();
   if (status === 413) return bodyTooLarge(maxBodyBytes);
-  if (status === 415 || (status === 400 && !wellFormedMediaType(req.headers['content-type']))) {
+  const type = req.headers['content-type'];
+  // A body the HTTP layer would not read, of a type the service would refuse anyway (415).
+  if (status === 415 || (status === 400 && (!wellFormedMediaType(type) || (type !== undefined && !isJsonContentType(type))))) {
     return unsupportedMediaType(String(req.headers['content-type'] ?? ''), 'the Content-Type header cannot be read');
   }
   if (status === 404 || status === 405) {

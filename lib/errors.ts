@@ -41,6 +41,7 @@ export const PROBLEMS = {
   'body-too-large': [413, 'Request body too large'],
   'range-not-satisfiable': [416, 'Range not satisfiable'],
   'unsupported-media-type': [415, 'Unsupported media type'],
+  'headers-too-large': [431, 'Request headers too large'],
   'path-not-usable': [422, 'The path cannot be used'],
   'media-type-mismatch': [422, 'The media type does not match the library'],
   'rate-limited': [429, 'Too many requests'],
@@ -119,6 +120,10 @@ export const isDatabaseDown = (err: unknown) => err instanceof AppError && (err 
 export const serviceStarting = () =>
   Object.assign(problem('dependency-unavailable', 'The service is starting; try again in a few seconds'), { retryAfterSeconds: 2 });
 
+export const headersTooLarge = (limitBytes: number) =>
+  problem('headers-too-large', `The request line and headers are larger than ${limitBytes} bytes`);
+export const unreadableRequest = () =>
+  invalidRequest([{ field: 'request', message: 'is not a well-formed HTTP request (bytes outside ASCII in the target, conflicting lengths ...)' }]);
 export const gatewayTimeout = () => problem('gateway-timeout', 'The function did not answer in time; the request may be retried');
 
 /** An untyped error: rendered as a bare 500, never with its message. */

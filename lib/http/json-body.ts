@@ -12,6 +12,8 @@ const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
 const BOM = '\uFEFF';
 
+export const isJsonContentType = (type: string) => JSON_TYPE.test(type);
+
 /** The event's body as text: API Gateway gives a string (offline did not always, see patches/). */
 const rawText = (body: unknown): string => (typeof body === 'string' ? body : body == null ? '' : JSON.stringify(body));
 
@@ -73,7 +75,7 @@ export const jsonBody = (expectsBody: boolean, required: boolean, limitBytes = M
       return;
     }
     const type = event.headers?.['content-type'] ?? '';
-    if (!JSON_TYPE.test(type)) throw unsupportedMediaType(type);
+    if (!isJsonContentType(type)) throw unsupportedMediaType(type);
     const charset = CHARSET.exec(type)?.[1];
     if (charset && !/^utf-?8$/i.test(charset)) throw unsupportedMediaType(type, 'JSON is read as UTF-8 only');
     (request.event as { parsedBody?: unknown }).parsedBody = parseJsonBody(bytes.toString('utf8'));
