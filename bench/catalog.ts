@@ -8,6 +8,7 @@ import { rm, stat } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fdir } from 'fdir';
+import { config } from '../lib/config';
 import { discover } from '../lib/scan/discover';
 import { startInstance, type Instance } from '../test/support/instance';
 import { CONNECTIONS, DURATION_S, load, machineLine, median, RUNS, writeDoc, type LoadResult } from './support';
@@ -206,7 +207,7 @@ const measureAll = async (): Promise<Measured> => {
     say(`bare crawl (fdir + stat): ${crawl.files} files, median ${fmt(seconds(crawl.ms), 3)} s, ${Math.round(crawl.files / seconds(crawl.ms))} files/s`);
     if (crawl.files !== movies.length) throw new Error(`the bare crawl found ${crawl.files} files of ${movies.length}`);
     const d0 = performance.now();
-    const found = await discover(root);
+    const found = await discover(root, { limits: { maxEntries: config.scan.maxEntries, maxDepth: config.scan.maxDepth } });
     const discovered = { files: found.length, ms: performance.now() - d0 };
     say(`lib/scan/discover: ${discovered.files} files in ${fmt(seconds(discovered.ms), 3)} s`);
 

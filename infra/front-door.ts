@@ -108,7 +108,9 @@ const answerClientError = (err: NodeJS.ErrnoException, socket: Duplex) => {
   const body = JSON.stringify(toProblem(problem, '/', requestId));
   const headers = { ...problemHeaders(problem), 'X-Request-Id': requestId, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
   const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n');
-  socket.end(`HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\n${head}\r\n\r\n${body}`);
+  // The parser failed, but the method is the first word of what arrived: a HEAD gets no body.
+  const isHead = (err as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+  socket.end(`HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\n${head}\r\n\r\n${isHead ? '' : body}`);
 };
 
 /** A `.` or `..` segment (also percent-encoded): offline would resolve it and answer another route. */

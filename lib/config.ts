@@ -108,6 +108,10 @@ export const config = Object.freeze({
     workerFunction: str('SCAN_WORKER_FUNCTION') ?? 'media-library-local-scanWorker',
     /** At most this long per worker invocation before it checkpoints and re-invokes itself (0: until near its timeout). */
     sliceMs: int('SCAN_SLICE_MS', 0, 0),
+    /** Discovery of a folder ends the job failed past this many directory entries (any kind) ... */
+    maxEntries: int('SCAN_MAX_ENTRIES', 1_000_000, 100),
+    /** ... or folders this deep below the library's root. */
+    maxDepth: int('SCAN_MAX_DEPTH', 64, 2, 1_000),
   }),
 });
 

@@ -1,13 +1,14 @@
 // Discovery, the first phase of a scan: every video file under a library root, with the
 // size and mtime that incremental rescans compare. Follows the naming rules for what to
-// skip (hidden, samples, extras, folders holding an `.ignore` marker). Symlinked folders
-// are followed once (fdir remembers where it has been, so a link loop ends); a subfolder
-// that cannot be read is skipped rather than failing the scan.
+// skip (hidden, samples, extras, folders holding an `.ignore` marker). The walk itself
+// (lib/storage/walk.ts) is bounded: links to folders are followed once and never back into
+// the library, above it or into system filesystems, and a tree too big or too deep ends the
+// scan with an error instead of eating memory; a subfolder that cannot be read is skipped.
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { join, relative } from 'node:path';
-import { fdir } from 'fdir';
+import { join } from 'node:path';
 import { IGNORE_MARKER, ignoreReason, isVideoFile } from '../naming';
+import { walk, type WalkLimits } from '../storage/walk';
 
 /** Files next to the videos that say something about them: Kodi NFOs and local artwork. */
 const SIDECAR = /\.(?:nfo|jpe?g|png|webp)$/iu;
@@ -28,18 +29,23 @@ export interface DiscoveredTree {
   sidecars: DiscoveredFile[];
 }
 
-/** Relative paths of the video and sidecar files under root that the naming rules keep. */
-export const crawl = (root: string, signal?: AbortSignal): Promise<string[]> => {
-  const builder = new fdir()
-    .withRelativePaths()
-    .withPathSeparator('/')
-    .withSymlinks({ resolvePaths: false })
+export interface CrawlOptions {
+  limits: WalkLimits;
+  /** Canonical folders never entered (system filesystems, the service's data folder). */
+  fences?: readonly string[];
+  signal?: AbortSignal;
+}
+
+/** Relative paths of the video and sidecar files under root that the naming rules keep, sorted. */
+export const crawl = (root: string, options: CrawlOptions): Promise<string[]> =>
+  walk(root, {
+    limits: options.limits,
+    ...(options.fences ? { fences: options.fences } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
     // Whole folders are pruned here, so extras and ignored trees are never walked.
-    .exclude((_name, dirPath) => ignoreReason(relative(root, dirPath)) !== undefined || existsSync(join(dirPath, IGNORE_MARKER)))
-    .filter((path, isDirectory) => !isDirectory && (isVideoFile(path) || isSidecarFile(path)) && ignoreReason(path) === undefined);
-  if (signal) builder.withAbortSignal(signal);
-  return builder.crawl(root).withPromise();
-};
+    skipDir: (relPath, absPath) => ignoreReason(relPath) !== undefined || existsSync(join(absPath, IGNORE_MARKER)),
+    keepFile: (path) => (isVideoFile(path) || isSidecarFile(path)) && ignoreReason(path) === undefined,
+  });
 
 /**
  * Sizes and modification times; a file that vanished since the crawl is left out, and so is a
@@ -62,10 +68,10 @@ export const statAll = async (root: string, relPaths: string[]): Promise<Discove
   return out;
 };
 
-export const discoverTree = async (root: string, signal?: AbortSignal): Promise<DiscoveredTree> => {
-  const found = (await crawl(root, signal)).sort();
+export const discoverTree = async (root: string, options: CrawlOptions): Promise<DiscoveredTree> => {
+  const found = await crawl(root, options);
   const [files, sidecars] = await Promise.all([statAll(root, found.filter(isVideoFile)), statAll(root, found.filter((p) => !isVideoFile(p)))]);
   return { files, sidecars };
 };
 
-export const discover = async (root: string, signal?: AbortSignal): Promise<DiscoveredFile[]> => (await discoverTree(root, signal)).files;
+export const discover = async (root: string, options: CrawlOptions): Promise<DiscoveredFile[]> => (await discoverTree(root, options)).files;

@@ -11,6 +11,7 @@ import type { MetadataProvider } from '../metadata/provider';
 import { AppError, isDatabaseDown, type JobError, type JobErrorCode } from '../errors';
 import { dropArtwork, type LibraryDeps } from '../library/service';
 import type { Log } from '../log';
+import { WalkLimitError } from '../storage/walk';
 import { analyzeFiles, type ProbeTally } from './analyze';
 import type { WorkerInvoker, WorkerPayload } from './invoker';
 import { advance, cancel, complete, fail, isFinished, PHASES, start, type Advance, type JobCounts, type ScanJob, type ScanPhase } from './job';
@@ -54,6 +55,8 @@ const order = (phase: ScanPhase | null) => PHASES.findIndex((p) => p.phase === p
 
 const failureOf = (err: unknown): JobError => {
   if (err instanceof ScanFailure) return jobError(err.code, err.message);
+  // Discovery's bounds (SCAN_MAX_ENTRIES, SCAN_MAX_DEPTH): the folder is not one a scan walks.
+  if (err instanceof WalkLimitError) return jobError(err.limit === 'entries' ? 'scan-too-large' : 'scan-too-deep', `${err.message}; scan a folder below it, or raise ${err.limit === 'entries' ? 'SCAN_MAX_ENTRIES' : 'SCAN_MAX_DEPTH'}`);
   if (err instanceof AppError && err.status === 503) return jobError('dependency-unavailable', err.message);
   return jobError('internal', 'The scan stopped on an unexpected error; it can be resumed');
 };

@@ -1,16 +1,33 @@
-// Media in folders on this machine: a root is a canonical absolute directory path.
+// Media in folders on this machine: a root is a canonical absolute directory path, never the
+// filesystem's root, a system filesystem (/proc, /sys ...) or anything inside them, and never
+// the service's own data folder or a folder holding it.
 import { open, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathNotUsable } from '../errors';
 import { usableDirectory, within } from '../library/paths';
 import { fileByteSource } from '../media/byte-source';
 import { discoverTree } from '../scan/discover';
 import type { LocatedFile, MediaStorage } from './media-storage';
+import { systemFences, systemPathReason } from './system-paths';
+import type { WalkLimits } from './walk';
 
-export const localStorage: MediaStorage = {
+export interface LocalStorageOptions {
+  /** The service's data folder (DATA_DIR): never a library, never walked. */
+  dataDir: string;
+  limits: WalkLimits;
+}
+
+export const localMediaStorage = ({ dataDir, limits }: LocalStorageOptions): MediaStorage => ({
   kind: 'local',
-  canonicalRoot: usableDirectory,
+  async canonicalRoot(input) {
+    const canonical = await usableDirectory(input);
+    // Read each time: a disk mounted since the start is known at once.
+    const why = systemPathReason(canonical, systemFences({ dataDir }), dataDir);
+    if (why) throw pathNotUsable(input, why);
+    return canonical;
+  },
   relativeTo: within,
-  discover: discoverTree,
+  discover: (root, signal) => discoverTree(root, { limits, fences: systemFences({ dataDir }), ...(signal ? { signal } : {}) }),
   async locate(root, relPath) {
     try {
       // Resolved on both sides: a symlink may lead anywhere, and only files inside the root count.
@@ -40,4 +57,4 @@ export const localStorage: MediaStorage = {
       await file.close();
     }
   },
-};
+});

@@ -3,8 +3,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
+import { config } from '../../lib/config';
 import { discover } from '../../lib/scan/discover';
 import { tempDir } from '../support/instance';
+
+const BOUNDS = { limits: { maxEntries: config.scan.maxEntries, maxDepth: config.scan.maxDepth } };
 
 const tree = (files: Record<string, number>) => {
   const root = tempDir('tree');
@@ -35,7 +38,7 @@ describe('discover', () => {
       'Kill Bill (2003)/@eaDir/thumb.mkv': 1_000,
       '.DS_Store': 10,
     });
-    const found = await discover(root);
+    const found = await discover(root, BOUNDS);
     assert.deepEqual(
       found.map((f) => [f.relPath, f.size]),
       [
@@ -50,7 +53,7 @@ describe('discover', () => {
   it('reports the modification time a rescan compares', async () => {
     const root = tree({ 'A (2000).mkv': 10 });
     utimesSync(join(root, 'A (2000).mkv'), new Date('2020-01-01T00:00:00Z'), new Date('2021-06-01T12:00:00Z'));
-    const [file] = await discover(root);
+    const [file] = await discover(root, BOUNDS);
     assert.equal(file!.mtimeMs, Date.parse('2021-06-01T12:00:00Z'));
   });
 
@@ -58,12 +61,12 @@ describe('discover', () => {
     const root = tree({ 'Movies/B (2001).mkv': 10, 'Elsewhere/C (2002).mkv': 10 });
     symlinkSync(join(root, 'Elsewhere'), join(root, 'Movies', 'Linked'));
     symlinkSync(root, join(root, 'Movies', 'Loop'));
-    const found = (await discover(join(root, 'Movies'))).map((f) => f.relPath);
+    const found = (await discover(join(root, 'Movies'), BOUNDS)).map((f) => f.relPath);
     // Each file once, under its first path in order, however many ways the links reach it.
     assert.deepEqual(found, ['B (2001).mkv', 'Linked/C (2002).mkv']);
   });
 
   it('answers an empty list for an empty folder', async () => {
-    assert.deepEqual(await discover(tempDir('empty')), []);
+    assert.deepEqual(await discover(tempDir('empty'), BOUNDS), []);
   });
 });

@@ -5,7 +5,7 @@
 // whose worker went silent. Each time the job completes and the catalogue holds exactly the
 // distinct items on disk.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LOCAL_CREDENTIALS } from '../../lib/config';
@@ -18,7 +18,8 @@ import { allPages, DONE, getJob, makeTree, waitForJob } from '../support/media';
 import { call, jsonBody } from '../support/stack';
 
 const FILES = 1_500;
-const ENV = { SCAN_SLICE_MS: '1', LOG_LEVEL: 'info' };
+// A low entries limit, for the tree too big to walk (the trees here have 3,000 entries each).
+const ENV = { SCAN_SLICE_MS: '1', LOG_LEVEL: 'info', SCAN_MAX_ENTRIES: '20000' };
 
 const movieTree = (name: string) =>
   makeTree(tempDir(name), Array.from({ length: FILES }, (_, i) => `${name} Film ${i} (${1950 + (i % 70)})/${name} Film ${i} (${1950 + (i % 70)}).mkv`), 1);
@@ -127,6 +128,18 @@ describe('a scan survives its worker or the whole service dying', () => {
     assert.equal(resumed.json.data.status, 'running');
     assert.ok(resumed.json.data.progress >= interrupted.progress, 'resume continues from the checkpoint');
     await assertExactly(jobId, 'Charlie');
+  });
+
+  it('a tree with more entries than SCAN_MAX_ENTRIES ends the job failed with the reason, whatever the entries are', async () => {
+    const dir = tempDir('crowded');
+    mkdirSync(join(dir, 'Crowded'));
+    for (let i = 0; i < 20_050; i++) writeFileSync(join(dir, 'Crowded', `note-${i}.txt`), '');
+    const started = await startScan(dir);
+    const job = await waitForJob(started, instance.url, 120_000, DONE);
+    assert.equal(job.status, 'failed');
+    assert.equal(job.error.code, 'scan-too-large');
+    assert.match(job.error.message, /more than 20000 entries .*SCAN_MAX_ENTRIES/);
+    assert.equal((await call('GET', '/api/v1/health', { base: instance.url })).status, 200);
   });
 
   it('cleanup marks a running job with a stale heartbeat interrupted, and it resumes', async () => {
