@@ -2,7 +2,7 @@
 // the front door), runs every test file against it with node's test runner, then stops it.
 // Test files find the stack through MLS_TEST_* variables (test/support/stack.ts).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { PROJECT_DIR } from '../infra/service';
@@ -22,6 +22,8 @@ const main = async () => {
   const systemTmp = tmpdir();
   const before = new Set(readdirSync(systemTmp));
   const runTmp = mkdtempSync(join(systemTmp, 'mls-test-'));
+  // Tests that drop to an unprivileged user (a folder the service cannot read) must reach their folders.
+  chmodSync(runTmp, 0o755);
   process.env.MLS_TEST_TMP = runTmp;
   process.env.TMPDIR = runTmp;
   process.stdout.write(`Starting the stack for ${files.length} test files...\n`);
