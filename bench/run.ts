@@ -11,6 +11,7 @@ import { createServer } from 'node:http';
 import { freePort } from '../infra/ports';
 import { startInstance, type Instance } from '../test/support/instance';
 import { runCatalog } from './catalog';
+import { runFootprint } from './footprint';
 import { runMetadata } from './metadata';
 import { runStream } from './stream';
 import { CONNECTIONS, DURATION_S, load, machineLine, RUNS, sampleRss, writeDoc } from './support';
@@ -92,12 +93,13 @@ const runRuntime = async () => {
   writeDoc('runtime', section);
 };
 
-const PARTS = ['runtime', 'catalog', 'stream', 'metadata'] as const;
+const PARTS = ['runtime', 'footprint', 'catalog', 'stream', 'metadata'] as const;
 
 const main = async () => {
   const only = process.argv[2];
   if (only !== undefined && !(PARTS as readonly string[]).includes(only)) throw new Error(`unknown part "${only}": one of ${PARTS.join(', ')}, or none for all`);
   if (only === undefined || only === 'runtime') await runRuntime();
+  if (only === undefined || only === 'footprint') await runFootprint();
   if (only === undefined || only === 'catalog') await runCatalog();
   if (only === undefined || only === 'stream') await runStream();
   if (only === undefined || only === 'metadata') await runMetadata();

