@@ -7,9 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { Agent, createServer, maxHeaderSize, STATUS_CODES, type ClientRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Readable, type Duplex } from 'node:stream';
 import { createProxyServer } from 'http-proxy-3';
-import { matchRoute } from '../lib/api/operations';
-import { AppError, bodyTooLarge, dependencyUnavailable, headersTooLarge, notFound, routeNotFound, serviceStarting, unreadableRequest } from '../lib/errors';
+import { matchRoute, type OperationDef } from '../lib/api/operations';
+import { AppError, bodyTooLarge, dependencyUnavailable, headersTooLarge, notFound, rateLimited, routeNotFound, serviceStarting, unreadableRequest } from '../lib/errors';
 import { problemHeaders, toProblem } from '../lib/http/problem';
+import { countHit, memoryHitCounter, rateLimitHeaders, type RateLimitSettings } from '../lib/http/rate-limit';
 import { requestIdFrom } from '../lib/http/request-context';
 import type { Log } from '../lib/log';
 import { FORWARDED_RANGE_HEADER } from '../lib/stream/send-file';
@@ -25,6 +26,8 @@ export interface FrontDoorOptions {
   wsTarget: string;
   log: Log;
   maxBodyBytes?: number;
+  /** Count requests here, per client address (the instance owns its database: nobody else counts). */
+  rateLimit?: RateLimitSettings;
 }
 
 const pathOf = (req: IncomingMessage) => (req.url ?? '/').split('?')[0]!;
@@ -165,6 +168,21 @@ export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
   // Stream answers are read by the front door itself: a handler may name a file to send.
   const fileProxy = createProxyServer({ agent, proxyTimeout: 60_000, selfHandleResponse: true });
   const grants = new StreamGrants();
+  const hits = memoryHitCounter();
+  /**
+   * Counts a request of a counted operation, as the handlers' middleware does in the table:
+   * its headers go on whatever answer follows (set now, writeHead merges them); false when
+   * the client is over the limit and has had its 429.
+   */
+  const admit = async (req: IncomingMessage, res: ServerResponse, op: OperationDef) => {
+    const settings = opts.rateLimit;
+    if (!settings || !op.counted || req.method === 'OPTIONS') return true;
+    const state = await countHit(settings, req.socket.remoteAddress ?? 'unknown', hits);
+    for (const [name, value] of Object.entries(rateLimitHeaders(settings, state))) res.setHeader(name, value);
+    if (!state.limited) return true;
+    sendProblem(req, res, rateLimited(state.resetSeconds));
+    return false;
+  };
   const mediaGone = (req: IncomingMessage, res: ServerResponse) => () => sendProblem(req, res, notFound(`Media ${pathOf(req).split('/').pop()}`));
   fileProxy.on('proxyRes', (proxyRes, req, res) => {
     if (!isHandlerAnswer(proxyRes)) return translateMachineryAnswer(proxyRes, req as IncomingMessage, res as ServerResponse, opts.log, maxBody);
@@ -193,7 +211,7 @@ export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
     });
   }
 
-  const server = createServer((req, res) => {
+  const server = createServer(async (req, res) => {
     const path = pathOf(req);
     if (path === WS_PATH) {
       // A plain request on /ws is a client that forgot to upgrade.
@@ -203,6 +221,8 @@ export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
     const route = hasDotSegment(path) ? ({ kind: 'none' } as const) : matchRoute(req.method ?? 'GET', path);
     if (route.kind === 'none') return sendProblem(req, res, routeNotFound(req.method ?? 'GET', path));
     if (!ready) return sendProblem(req, res, serviceStarting());
+    // Counted before the body is looked at (it stays paused meanwhile); a limited client's body is read into the void.
+    if (route.kind === 'found' && !(await admit(req, res, route.op))) return void req.resume();
 
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > maxBody) return refuseBody(req, res, maxBody);

@@ -120,7 +120,10 @@ export const startService = async (signal: AbortSignal = new AbortController().s
 
   // The public port first: a port in use fails at once, and until the handlers are up
   // clients get a 503 problem rather than a refused connection.
-  const frontDoor = createFrontDoor({ httpTarget: state.offlineHttp, wsTarget: state.offlineWebsocket, log });
+  // An instance on its own embedded database is the only one counting: its front door does it,
+  // in memory, with no database write per request; instances sharing a DYNAMODB_ENDPOINT count in the table.
+  const countAtEdge = !config.db.endpoint;
+  const frontDoor = createFrontDoor({ httpTarget: state.offlineHttp, wsTarget: state.offlineWebsocket, log, ...(countAtEdge ? { rateLimit: config.rateLimit } : {}) });
   await listen(frontDoor.server, config.port, config.host);
   const closeFrontDoor = async () => {
     frontDoor.server.closeAllConnections();
@@ -183,6 +186,7 @@ export const startService = async (signal: AbortSignal = new AbortController().s
       WS_MANAGEMENT_ENDPOINT: `http://127.0.0.1:${wsPort}`,
       LAMBDA_ENDPOINT: state.lambdaEndpoint,
       STREAM_DELIVERY: 'front-door',
+      RATE_LIMIT_AT: countAtEdge ? 'edge' : 'table',
       SERVICE_STARTED_AT: String(Date.now()),
       // Offline runs the bundles built above, without serverless-esbuild (serverless.yml).
       SERVERLESS_PLUGINS: 'prebuilt',

@@ -73,6 +73,12 @@ export const config = Object.freeze({
   rateLimit: Object.freeze({
     max: int('RATE_LIMIT_MAX', 100),
     windowMs: int('RATE_LIMIT_WINDOW_MS', 900_000, 1000),
+    /**
+     * Where requests are counted: `table` (shared by every process and instance) or `edge`,
+     * where the local front door counts them and the handlers do not (the runner sets it when
+     * its instance owns the embedded database, so no other instance shares the count).
+     */
+    at: oneOf('RATE_LIMIT_AT', ['table', 'edge'] as const, 'table'),
   }),
   tmdb: Object.freeze({
     apiKey: str('TMDB_API_KEY'),

@@ -1,5 +1,7 @@
-// Fixed-window rate limit per client address. The counter lives in DynamoDB (one atomic
-// UpdateItem per counted request), so every function and every process shares it.
+// Fixed-window rate limit per client address. Where it is counted: in the table (one atomic
+// UpdateItem per counted request, shared by every function, process and instance: the cloud,
+// or instances sharing a DYNAMODB_ENDPOINT), or at home at the edge, by the front door that
+// sees every request of its instance (memoryHitCounter: no database write per request).
 // Headers follow the IETF draft: RateLimit-Policy: "default";q=100;w=900 and
 // RateLimit: "default";r=42;t=310; a 429 also carries Retry-After.
 import { rateLimited } from '../errors';
@@ -38,17 +40,44 @@ export const rateLimitState = (count: number, now: number, settings: RateLimitSe
 const policyHeader = (s: RateLimitSettings) => `"default";q=${s.max};w=${Math.ceil(s.windowMs / 1000)}`;
 const stateHeader = (st: RateLimitState) => `"default";r=${st.remaining};t=${st.resetSeconds}`;
 
-export const rateLimit = (settings: RateLimitSettings, counted: boolean, countHit: HitCounter): HttpMiddleware => {
-  const policy = policyHeader(settings);
+/** The headers every counted answer carries, 429 included. */
+export const rateLimitHeaders = (settings: RateLimitSettings, state: RateLimitState) => ({
+  'RateLimit-Policy': policyHeader(settings),
+  RateLimit: stateHeader(state),
+});
+
+/** Counts one hit for `client` now; the state after it. */
+export const countHit = async (settings: RateLimitSettings, client: string, counter: HitCounter, now = Date.now()) => {
+  const { start, end } = windowOf(now, settings.windowMs);
+  const count = await counter(client, start, Math.ceil(end / 1000) + 60);
+  return rateLimitState(count, now, settings);
+};
+
+/**
+ * Counts in this process's memory. Only past windows are dropped, at the first hit of a new
+ * one, so it holds one entry per client seen in the current window.
+ */
+export const memoryHitCounter = (): HitCounter => {
+  let window = -1;
+  let hits = new Map<string, number>();
+  return async (client, windowStart) => {
+    if (windowStart !== window) {
+      window = windowStart;
+      hits = new Map();
+    }
+    const count = (hits.get(client) ?? 0) + 1;
+    hits.set(client, count);
+    return count;
+  };
+};
+
+export const rateLimit = (settings: RateLimitSettings, counted: boolean, counter: HitCounter): HttpMiddleware => {
   const stateKey = Symbol('rateLimitState');
   type WithState = HttpRequest & { [stateKey]?: RateLimitState };
 
   const before = async (request: WithState) => {
     if (!counted || request.event.requestContext?.http?.method === 'OPTIONS') return;
-    const now = Date.now();
-    const { start, end } = windowOf(now, settings.windowMs);
-    const count = await countHit(request.context.clientAddress, start, Math.ceil(end / 1000) + 60);
-    const state = rateLimitState(count, now, settings);
+    const state = await countHit(settings, request.context.clientAddress, counter);
     request[stateKey] = state;
     if (state.limited) throw rateLimited(state.resetSeconds);
   };
@@ -56,8 +85,7 @@ export const rateLimit = (settings: RateLimitSettings, counted: boolean, countHi
   const decorate = async (request: WithState) => {
     const state = request[stateKey];
     if (!state || !request.response) return;
-    setHeader(request.response, 'RateLimit-Policy', policy);
-    setHeader(request.response, 'RateLimit', stateHeader(state));
+    for (const [name, value] of Object.entries(rateLimitHeaders(settings, state))) setHeader(request.response, name, value);
   };
 
   return { before, after: decorate, onError: decorate };

@@ -48,7 +48,8 @@ const stack = (opts: StackOptions) => [
   requestContext(),
   originGuard(config.mode),
   corsHeaders(config.mode),
-  rateLimit(config.rateLimit, opts.counted, hitCounter),
+  // Counted at the edge (the local front door), the handlers count nothing themselves.
+  rateLimit(config.rateLimit, opts.counted && config.rateLimit.at === 'table', hitCounter),
   jsonBody(opts.body, opts.bodyRequired),
   problemDetails(),
 ];

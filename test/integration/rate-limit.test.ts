@@ -1,7 +1,13 @@
 // Two more instances (two processes each) share the test stack's database with
 // RATE_LIMIT_MAX=5, in development mode: the limit holds across endpoints and processes.
+// A third instance on its own embedded database counts at its front door: the same limit and
+// headers, per client address, with no write to the database.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { LOCAL_CREDENTIALS } from '../../lib/config';
+import { createDb } from '../../lib/db/client';
+import { keys } from '../../lib/db/table';
 import { windowOf } from '../../lib/http/rate-limit';
 import { startInstance, type Instance } from '../support/instance';
 import { call, jsonBody } from '../support/stack';
@@ -63,5 +69,50 @@ describe('rate limit', () => {
     const res = await call('GET', '/api/v1/health', { base: a.url, headers: { origin: 'http://localhost:5173' } });
     assert.equal(res.status, 200);
     assert.equal(res.headers['access-control-allow-origin'], 'http://localhost:5173');
+  });
+});
+
+describe('rate limit at the edge (an instance on its own embedded database)', () => {
+  let solo: Instance;
+  before(async () => {
+    solo = await startInstance({ env: { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_MS: String(WINDOW_MS) } });
+  });
+  after(() => solo?.stop());
+
+  it('limits a burst from one address while another is not limited, and writes nothing to the database', async () => {
+    const { start, end } = windowOf(Date.now(), WINDOW_MS);
+    if (end - Date.now() < 15_000) await new Promise((r) => setTimeout(r, end - Date.now() + 100));
+    const from = '127.0.0.31';
+    const requests = [
+      () => call('GET', '/api/v1/settings', { base: solo.url, from }),
+      () => call('GET', '/api/v1/logs?limit=1', { base: solo.url, from }),
+      () => call('PATCH', '/api/v1/settings', { ...jsonBody({ features: { autoResumeScans: true } }), base: solo.url, from }),
+      () => call('GET', '/api/v1/library', { base: solo.url, from }),
+      () => call('GET', '/api/v1/movies/nope', { base: solo.url, from }),
+    ];
+    for (const [i, request] of requests.entries()) {
+      const res = await request();
+      assert.ok(res.status === 200 || res.status === 404, res.text);
+      assert.equal(res.headers['ratelimit-policy'], `"default";q=5;w=${WINDOW_MS / 1000}`);
+      assert.match(String(res.headers.ratelimit), new RegExp(`^"default";r=${4 - i};t=\\d+$`));
+    }
+    assert.equal((await call('GET', '/api/v1/health', { base: solo.url, from })).status, 200, 'health is not counted');
+    const limited = await call('POST', '/api/v1/library', { ...jsonBody({ name: 'x', path: '/nowhere', mediaType: 'movie' }), base: solo.url, from });
+    assert.equal(limited.status, 429);
+    assert.equal(limited.headers['content-type'], 'application/problem+json');
+    assert.equal(limited.json.type, '/problems/rate-limited');
+    assert.equal(limited.json.requestId, limited.headers['x-request-id']);
+    const retryAfter = Number(limited.headers['retry-after']);
+    assert.ok(retryAfter >= 1 && retryAfter <= WINDOW_MS / 1000, String(retryAfter));
+    assert.match(String(limited.headers.ratelimit), /^"default";r=0;t=\d+$/);
+
+    const other = await call('GET', '/api/v1/settings', { base: solo.url, from: '127.0.0.32' });
+    assert.equal(other.status, 200, 'another address has its own allowance');
+    assert.match(String(other.headers.ratelimit), /^"default";r=4;t=\d+$/);
+
+    // No counter item in the instance's database: counting cost no write.
+    const { doc, tableName } = createDb({ tableName: 'media', endpoint: solo.state().dynamodbEndpoint, region: 'us-east-1', localCredentials: LOCAL_CREDENTIALS });
+    const item = await doc.send(new GetCommand({ TableName: tableName, Key: keys.rateLimit(from, start) }));
+    assert.equal(item.Item, undefined);
   });
 });
