@@ -54,7 +54,7 @@ const roleOf = (p: Proc) => {
   if (/java/.test(p.args)) return 'DynamoDB Local (java)';
   if (/serverless\.js offline/.test(p.args)) return 'serverless-offline';
   if (/infra\/run\.ts/.test(p.args) && /tsx\/dist\/cli|\/tsx /.test(p.args)) return 'tsx launcher';
-  if (/infra\/run/.test(p.args)) return 'runner + front door';
+  if (/infra\/(run|start)/.test(p.args)) return 'runner + front door';
   return p.args.slice(0, 40);
 };
 
