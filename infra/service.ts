@@ -161,7 +161,11 @@ export const startService = async (signal: AbortSignal = new AbortController().s
       }
       const dbDir = join(dataDir, 'db');
       mkdirSync(dbDir, { recursive: true });
-      const cmd = dynamoLocalCommand(dbPort!, dbDir);
+      // Emptied at every start: what a killed JVM left there is of no use.
+      const jvmTmp = join(dataDir, 'tmp', 'dynamodb');
+      rmSync(jvmTmp, { recursive: true, force: true });
+      mkdirSync(jvmTmp, { recursive: true });
+      const cmd = dynamoLocalCommand(dbPort!, dbDir, jvmTmp);
       if (!cmd.loopbackOnly) log.warn('no JDK compiler: DynamoDB Local listens on every interface (install a JDK to keep it on 127.0.0.1)');
       const dynamo = new ManagedProcess({
         name: 'dynamodb-local', command: cmd.command, args: cmd.args, options: { cwd: cmd.cwd }, log, restart: true,

@@ -2,6 +2,7 @@
 // to 127.0.0.1 by a small launcher (its own command line listens on every interface).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { findProjectDir } from '../build.mjs';
@@ -56,12 +57,16 @@ export const JVM_OPTIONS = [
   '-XX:ReservedCodeCacheSize=24m', '-XX:MaxMetaspaceSize=64m', '-XX:-UsePerfData',
 ];
 
-/** The java command line: `dbPath` persists to that folder; without it, in memory. */
-export const dynamoLocalCommand = (port: number, dbPath?: string): DynamoLocalCommand => {
+/**
+ * The java command line: `dbPath` persists to that folder; without it, in memory. `tmpDir` is
+ * the JVM's temporary folder: sqlite4java unpacks its native library there at every start and
+ * a killed JVM leaves it behind, so the runner gives it a folder of its own that it empties.
+ */
+export const dynamoLocalCommand = (port: number, dbPath?: string, tmpDir = tmpdir()): DynamoLocalCommand => {
   const dir = dynamoLocalDir();
   const storage = dbPath ? ['-dbPath', dbPath] : ['-inMemory'];
   const common = ['-port', String(port), '-sharedDb', '-disableTelemetry', ...storage];
-  const jvm = [...JVM_OPTIONS, `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`];
+  const jvm = [...JVM_OPTIONS, `-Djava.io.tmpdir=${tmpDir}`, `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`];
   if (javaCanRunSource()) {
     return {
       command: 'java',
