@@ -9,7 +9,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fdir } from 'fdir';
 import { config } from '../lib/config';
-import { discover } from '../lib/scan/discover';
+import { discover } from '../lib/storage/discover';
 import { startInstance, type Instance } from '../test/support/instance';
 import { CONNECTIONS, DURATION_S, load, machineLine, median, RUNS, writeDoc, type LoadResult } from './support';
 import { describe, generateMovies, pool, searchQueries, writeTree, type Movie } from './tree';
@@ -209,7 +209,7 @@ const measureAll = async (): Promise<Measured> => {
     const d0 = performance.now();
     const found = await discover(root, { limits: { maxEntries: config.scan.maxEntries, maxDepth: config.scan.maxDepth } });
     const discovered = { files: found.length, ms: performance.now() - d0 };
-    say(`lib/scan/discover: ${discovered.files} files in ${fmt(seconds(discovered.ms), 3)} s`);
+    say(`lib/storage/discover: ${discovered.files} files in ${fmt(seconds(discovered.ms), 3)} s`);
 
     say('starting an instance');
     const instance = await startInstance({ env: { RATE_LIMIT_MAX: '1000000000', TMDB_API_KEY: '' }, dataDir });
@@ -237,7 +237,7 @@ const scanTable = (m: Measured) => {
   const firstRate = rate(m.first.job.counts.discovered, m.first.clientMs);
   const rows: ScanRow[] = [
     { what: `bare crawl: fdir + stat, ${STAT_CONCURRENCY} at a time (bench process, median of ${CRAWL_RUNS})`, files: m.crawl.files, ms: m.crawl.ms, target: 'baseline', met: '-' },
-    { what: "the service's discovery alone: lib/scan/discover (bench process)", files: m.discovered.files, ms: m.discovered.ms, target: '-', met: '-' },
+    { what: "the service's discovery alone: lib/storage/discover (bench process)", files: m.discovered.files, ms: m.discovered.ms, target: '-', met: '-' },
     {
       what: 'first scan: POST /scan/path to completed, as the client sees it',
       files: m.first.job.counts.discovered,

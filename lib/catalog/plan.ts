@@ -8,7 +8,7 @@ import { DEFAULT_RULES } from '../naming/rules';
 import { splitPart } from '../naming/stack';
 import { episodeLocalFiles, movieLocalFiles, showLocalFiles, type LocalFiles } from '../metadata/local-files';
 import { titleColors, type Colors } from '../media/mesh-gradient';
-import type { DiscoveredFile } from '../scan/discover';
+import type { DiscoveredFile } from '../storage/discover';
 import { episodeId, movieId, showId } from './ids';
 import type { CatalogItem, Change, EnrichState, EpisodeItem, FileRef, IndexEntry, MediaKind, MovieItem } from './model';
 

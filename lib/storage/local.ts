@@ -4,9 +4,9 @@
 import { open, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathNotUsable } from '../errors';
-import { usableDirectory, within } from '../library/paths';
+import { usableDirectory, within } from './local-paths';
 import { fileByteSource } from '../media/byte-source';
-import { discoverTree } from '../scan/discover';
+import { discoverTree } from './discover';
 import type { LocatedFile, MediaStorage } from './media-storage';
 import { systemFences, systemPathReason } from './system-paths';
 import type { WalkLimits } from './walk';

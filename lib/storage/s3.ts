@@ -5,7 +5,7 @@ import { GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Co
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { pathNotUsable } from '../errors';
 import { IGNORE_MARKER, ignoreReason, isVideoFile } from '../naming';
-import { isSidecarFile, type DiscoveredFile } from '../scan/discover';
+import { isSidecarFile, type DiscoveredFile } from './discover';
 import type { LocatedFile, MediaStorage } from './media-storage';
 import { formatS3Location, keyOf, parseS3Location, s3RelativeTo, type S3Location } from './s3-location';
 

@@ -4,7 +4,7 @@ import { mkdirSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { config } from '../../lib/config';
-import { discover } from '../../lib/scan/discover';
+import { discover } from '../../lib/storage/discover';
 import { tempDir } from '../support/instance';
 
 const BOUNDS = { limits: { maxEntries: config.scan.maxEntries, maxDepth: config.scan.maxDepth } };

@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { usableDirectory, within } from '../../../lib/library/paths';
+import { usableDirectory, within } from '../../../lib/storage/local-paths';
 import { PROJECT_DIR } from '../../../infra/service';
 
 const rejects = (path: string, reason: RegExp) =>
@@ -40,7 +40,7 @@ describe('usable directories', () => {
     mkdirSync(locked, { mode: 0o700 });
     const script = `
       process.setgid(65534); process.setuid(65534);
-      const { usableDirectory } = await import(${JSON.stringify(join(PROJECT_DIR, 'lib/library/paths.ts'))});
+      const { usableDirectory } = await import(${JSON.stringify(join(PROJECT_DIR, 'lib/storage/local-paths.ts'))});
       try { await usableDirectory(${JSON.stringify(locked)}); console.log('accepted'); }
       catch (err) { console.log(err.status + ' ' + err.message); }`;
     const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { IGNORE_MARKER, ignoreReason, isVideoFile } from '../naming';
-import { walk, type WalkLimits } from '../storage/walk';
+import { walk, type WalkLimits } from './walk';
 
 /** Files next to the videos that say something about them: Kodi NFOs and local artwork. */
 const SIDECAR = /\.(?:nfo|jpe?g|png|webp)$/iu;
