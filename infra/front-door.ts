@@ -32,15 +32,17 @@ export interface FrontDoorOptions {
 
 const pathOf = (req: IncomingMessage) => (req.url ?? '/').split('?')[0]!;
 
-const renderProblem = (req: IncomingMessage, err: AppError) => {
-  const requestId = requestIdFrom(req.headers['x-request-id']);
-  const body = req.method === 'HEAD' ? '' : JSON.stringify(toProblem(err, pathOf(req), requestId));
-  return { status: err.status, headers: { ...problemHeaders(err), 'X-Request-Id': requestId, 'Content-Length': String(Buffer.byteLength(body)) }, body };
+/** A problem as the front door answers it; a HEAD gets the headers only. */
+const renderProblem = (request: { method: string | undefined; path: string; requestId: string }, err: AppError) => {
+  const body = request.method === 'HEAD' ? '' : JSON.stringify(toProblem(err, request.path, request.requestId));
+  return { status: err.status, headers: { ...problemHeaders(err), 'X-Request-Id': request.requestId, 'Content-Length': String(Buffer.byteLength(body)) }, body };
 };
+
+const requestOf = (req: IncomingMessage) => ({ method: req.method, path: pathOf(req), requestId: requestIdFrom(req.headers['x-request-id']) });
 
 const sendProblem = (req: IncomingMessage, res: ServerResponse, err: AppError) => {
   if (res.headersSent) return void res.destroy();
-  const { status, headers, body } = renderProblem(req, err);
+  const { status, headers, body } = renderProblem(requestOf(req), err);
   res.writeHead(status, headers);
   res.end(body);
 };
@@ -87,7 +89,7 @@ const refuseBody = (req: IncomingMessage, res: ServerResponse, limit: number) =>
   inFlight.get(req)?.destroy();
   req.unpipe();
   if (res.headersSent) return void req.socket.destroy();
-  const { status, headers, body } = renderProblem(req, bodyTooLarge(limit));
+  const { status, headers, body } = renderProblem(requestOf(req), bodyTooLarge(limit));
   res.writeHead(status, headers);
   res.write(body);
   let drained = 0;
@@ -107,13 +109,11 @@ const refuseBody = (req: IncomingMessage, res: ServerResponse, limit: number) =>
 const answerClientError = (err: NodeJS.ErrnoException, socket: Duplex) => {
   if (!socket.writable || (err as { code?: string }).code === 'ECONNRESET') return void socket.destroy();
   const problem = err.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge(maxHeaderSize) : unreadableRequest();
-  const requestId = randomUUID();
-  const body = JSON.stringify(toProblem(problem, '/', requestId));
-  const headers = { ...problemHeaders(problem), 'X-Request-Id': requestId, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
-  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n');
   // The parser failed, but the method is the first word of what arrived: a HEAD gets no body.
-  const isHead = (err as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
-  socket.end(`HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\n${head}\r\n\r\n${isHead ? '' : body}`);
+  const method = (err as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ' ? 'HEAD' : undefined;
+  const { status, headers, body } = renderProblem({ method, path: '/', requestId: randomUUID() }, problem);
+  const head = Object.entries({ ...headers, Connection: 'close' }).map(([k, v]) => `${k}: ${v}`).join('\r\n');
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n\r\n${body}`);
 };
 
 /** A `.` or `..` segment (also percent-encoded): offline would resolve it and answer another route. */

@@ -54,7 +54,7 @@ export const machineryProblem = (req: IncomingMessage, status: number, body: str
   const type = req.headers['content-type'];
   // A body the HTTP layer would not read, of a type the service would refuse anyway (415).
   if (status === 415 || (status === 400 && (!wellFormedMediaType(type) || (type !== undefined && !isJsonContentType(type))))) {
-    return unsupportedMediaType(String(req.headers['content-type'] ?? ''), 'the Content-Type header cannot be read');
+    return unsupportedMediaType(type ?? '', 'the Content-Type header cannot be read');
   }
   if (status === 404 || status === 405) {
     const route = matchRoute(method, path);

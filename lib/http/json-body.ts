@@ -14,9 +14,6 @@ const BOM = '\uFEFF';
 
 export const isJsonContentType = (type: string) => JSON_TYPE.test(type);
 
-/** The event's body as text: API Gateway gives a string (offline did not always, see patches/). */
-const rawText = (body: unknown): string => (typeof body === 'string' ? body : body == null ? '' : JSON.stringify(body));
-
 /** How deep arrays and objects nest, strings skipped; stops counting past `limit`. */
 export const nestingDepth = (text: string, limit = MAX_DEPTH): number => {
   let depth = 0;
@@ -66,7 +63,7 @@ export const jsonBody = (expectsBody: boolean, required: boolean, limitBytes = M
   before: async (request) => {
     const { event } = request;
     if (!expectsBody) return;
-    const rawBody = rawText(event.body);
+    const rawBody = event.body ?? '';
     const bytes = event.isBase64Encoded ? Buffer.from(rawBody, 'base64') : Buffer.from(rawBody, 'utf8');
     if (bytes.length > limitBytes) throw bodyTooLarge(limitBytes);
     if (bytes.length === 0) {

@@ -172,8 +172,12 @@ export const interrupt = (job: ScanJob, now: number): ScanJob => {
   return { ...job, status: 'interrupted', updatedAt: iso(now), finishedAt: iso(now) };
 };
 
+/** 0 takes every running job for stale (what a client sends after a crash). */
 export const isStale = (job: ScanJob, now: number, staleAfterMs: number) =>
-  job.status === 'running' && now - Date.parse(job.heartbeatAt ?? job.updatedAt) > staleAfterMs;
+  job.status === 'running' && now - Date.parse(job.heartbeatAt ?? job.updatedAt) >= staleAfterMs;
+
+/** A running job with no worker left: cancelled when that was asked for, else interrupted (resumable). */
+export const endOrphan = (job: ScanJob, now: number): ScanJob => (job.cancelRequested ? cancel(job, now) : interrupt(job, now));
 
 /** Ends the job for good, keeping what it wrote and its counts; never resumed. */
 export const cancel = (job: ScanJob, now: number): ScanJob => {

@@ -6,7 +6,7 @@ import type { MediaKind } from '../catalog/model';
 import { AppError, jobStateConflict, notFound } from '../errors';
 import { deleteLibrary, libraryForScan, newId } from '../library/service';
 import type { Versioned } from '../settings/store';
-import { autoResume, cancel, canCancel, canResume, fail, interrupt, isActive, isFinished, isStale, newJob, requestCancel, start, ZERO_COUNTS, type ScanJob } from './job';
+import { autoResume, cancel, canCancel, canResume, endOrphan, fail, isActive, isFinished, isStale, newJob, requestCancel, start, ZERO_COUNTS, type ScanJob } from './job';
 import { emitCancelled, type WorkerDeps } from './worker';
 
 export type ScanDeps = WorkerDeps;
@@ -69,14 +69,18 @@ export const resumeJob = async (deps: ScanDeps, jobId: string): Promise<ScanJob>
   return running.value;
 };
 
-/** Saves `change` of the job, read again while its worker's saves keep moving its version. */
+/**
+ * Saves `change` of the job, read again while its worker's saves keep moving its version.
+ * `change` throws when the job read no longer allows it; that is never retried.
+ */
 const saveWithRetry = async (deps: Pick<ScanDeps, 'jobs'>, jobId: string, change: (job: ScanJob) => ScanJob) => {
   for (let attempt = 1; ; attempt++) {
     const job = await getJob(deps, jobId);
+    const next = change(job.value);
     try {
-      return await deps.jobs.save(job, change(job.value));
+      return await deps.jobs.save(job, next);
     } catch (err) {
-      if (!(err instanceof AppError && err.code === 'job-state-conflict') || attempt >= 5 || !canCancel((await getJob(deps, jobId)).value)) throw err;
+      if (!(err instanceof AppError && err.code === 'job-state-conflict') || attempt >= 5) throw err;
     }
   }
 };
@@ -86,8 +90,6 @@ const saveWithRetry = async (deps: Pick<ScanDeps, 'jobs'>, jobId: string, change
  * running one is marked, and its worker ends it at its next step, keeping what it wrote.
  */
 export const cancelJob = async (deps: ScanDeps, jobId: string): Promise<ScanJob> => {
-  const job = await getJob(deps, jobId);
-  if (!canCancel(job.value)) throw jobStateConflict(jobId, job.value.status, 'be cancelled (it is over already)');
   const saved = await saveWithRetry(deps, jobId, (j) => {
     if (!canCancel(j)) throw jobStateConflict(jobId, j.status, 'be cancelled (it is over already)');
     return requestCancel(j, Date.now());
@@ -106,8 +108,10 @@ const CANCEL_WAIT_MS = 15_000;
 export const deleteLibraryWithScans = async (deps: ScanDeps, libraryId: string, waitMs = CANCEL_WAIT_MS): Promise<void> => {
   const jobId = await deps.jobs.activeJobOf(libraryId);
   if (jobId) {
-    const job = await deps.jobs.get(jobId);
-    if (job && canCancel(job.value)) await cancelJob(deps, jobId).catch((err) => { if (!(err instanceof AppError && err.status === 409)) throw err; });
+    // A job that finished meanwhile cannot be cancelled (409): there is nothing to stop.
+    await cancelJob(deps, jobId).catch((err) => {
+      if (!(err instanceof AppError && err.status === 409)) throw err;
+    });
     const deadline = Date.now() + waitMs;
     let current = await deps.jobs.get(jobId);
     while (current && isActive(current.value) && Date.now() < deadline) {
@@ -129,16 +133,14 @@ export const cleanupJobs = async (deps: ScanDeps, staleAfterSeconds = DEFAULT_ST
   const result = { interrupted: 0, removed: 0 };
   const retentionMs = JOB_RETENTION_DAYS * 86_400_000;
   for (const job of await deps.jobs.list({ limit: LIST_LIMIT })) {
-    // 0 means "whatever is marked running now is stale" (a client after a crash).
-    const stale = job.status === 'running' && (staleAfterSeconds === 0 || isStale(job, now, staleAfterSeconds * 1000));
+    const stale = isStale(job, now, staleAfterSeconds * 1000);
     const old = isFinished(job) && now - Date.parse(job.finishedAt ?? job.updatedAt) > retentionMs;
     if (!stale && !old) continue;
     const current = await deps.jobs.get(job.jobId);
     if (!current) continue;
     try {
-      if (stale && current.value.status === 'running' && (staleAfterSeconds === 0 || isStale(current.value, now, staleAfterSeconds * 1000))) {
-        // A job whose cancel its dead worker never saw ends as it was asked to.
-        const ended = current.value.cancelRequested ? cancel(current.value, now) : interrupt(current.value, now);
+      if (stale && isStale(current.value, now, staleAfterSeconds * 1000)) {
+        const ended = endOrphan(current.value, now);
         await deps.jobs.save(current, ended);
         if (ended.status === 'cancelled') await emitCancelled(deps, ended);
         else result.interrupted++;
@@ -174,13 +176,12 @@ export const recoverJobs = async (deps: ScanDeps, resumeByItself: boolean) => {
         continue;
       }
       if (current.value.status !== 'running') continue;
-      if (current.value.cancelRequested) {
-        const ended = await deps.jobs.save(current, cancel(current.value, Date.now()));
-        await emitCancelled(deps, ended.value);
+      const interrupted = await deps.jobs.save(current, endOrphan(current.value, Date.now()));
+      if (interrupted.value.status === 'cancelled') {
+        await emitCancelled(deps, interrupted.value);
         result.cancelled++;
         continue;
       }
-      const interrupted = await deps.jobs.save(current, interrupt(current.value, Date.now()));
       result.interrupted++;
       if (!resumeByItself) continue;
       const next = await deps.jobs.save(interrupted, autoResume(interrupted.value, Date.now()));

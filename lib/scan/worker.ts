@@ -76,7 +76,7 @@ const summaryOf = (job: ScanJob) => {
 };
 
 /** Ends a job whose cancel was asked for while it ran, with the counts of what it did; false when it was not that. */
-export const settleCancel = async (
+const settleCancel = async (
   deps: Pick<WorkerDeps, 'jobs' | 'events'>,
   jobId: string,
   run: number | undefined,
