@@ -11,14 +11,15 @@ import { DynamoManifestStore } from './catalog/manifest';
 import { DynamoLibraryStore } from './library/store';
 import { DynamoScanJobStore } from './scan/job-store';
 import { lambdaInvoker } from './scan/invoker';
-import type { ScanDeps } from './scan/service';
 import { rootLogger } from './log';
 import { configuredStorage } from './storage';
 import { artworkStore } from './artwork';
 import { DynamoProviderCache } from './metadata/provider-cache';
 import { createTmdbClient } from './metadata/tmdb/client';
 import { effectiveKey } from './settings/model';
-import type { Enrichment } from './scan/worker';
+import type { Enrichment } from './scan/context';
+import type { WorkerDeps } from './scan/worker';
+import type { RemovalDeps } from './scan/library-removal';
 
 export const settingsStore = new DynamoSettingsStore(db);
 export const connectionStore = new DynamoConnectionStore(db);
@@ -65,8 +66,10 @@ export const scanEnrichment = async (): Promise<Enrichment> => {
   return { provider, artwork: value.features.artwork, meshGradients: value.features.meshGradients };
 };
 
-/** Everything the library, scan and catalogue services need. */
-export const services: ScanDeps = {
+/** Everything the services need: each takes the part it uses. */
+export type Services = WorkerDeps & RemovalDeps;
+
+export const services: Services = {
   catalog: catalogStore,
   manifests: manifestStore,
   libraries: libraryStore,

@@ -4,7 +4,7 @@ import { services } from '../../lib/deps';
 import { http } from '../../lib/http/stack';
 import { created, noContent, ok } from '../../lib/http/reply';
 import { createLibrary, getLibrary, statsOf, toView } from '../../lib/library/service';
-import { deleteLibraryWithScans } from '../../lib/scan/service';
+import { deleteLibraryWithScans } from '../../lib/scan/library-removal';
 
 export const list = http(operations.listLibraries, async () => {
   const libraries = (await services.libraries.list()).map(toView);

@@ -4,7 +4,8 @@ import { operations } from '../../lib/api/operations';
 import { services } from '../../lib/deps';
 import { http } from '../../lib/http/stack';
 import { accepted, ok } from '../../lib/http/reply';
-import { cancelJob, cleanupJobs, getJob, resumeJob, startScan, toJobView } from '../../lib/scan/service';
+import { cleanupJobs } from '../../lib/scan/recovery';
+import { cancelJob, getJob, resumeJob, startScan, toJobView } from '../../lib/scan/service';
 
 const JOBS_PAGE = 100;
 

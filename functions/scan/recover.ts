@@ -5,7 +5,7 @@ import middy from '@middy/core';
 import { config } from '../../lib/config';
 import { services, settingsStore } from '../../lib/deps';
 import { getStoredSettings } from '../../lib/settings/service';
-import { recoverJobs } from '../../lib/scan/service';
+import { recoverJobs } from '../../lib/scan/recovery';
 
 export const handler = middy(async () => {
   const settings = await getStoredSettings(settingsStore);

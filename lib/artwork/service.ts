@@ -23,15 +23,22 @@
 //   stored, so this is the server's own broken state (a damaged file, a decoder that ran out
 //   of time on a loaded box) for an operator to look at, not something a client can change.
 // - A variant that cannot be stored (a full disk) is still sent; the failure is logged at warn.
-import type { CatalogItem } from '../catalog/model';
 import { AppError, internal, notFound, PROBLEMS } from '../errors';
 import type { Log } from '../log';
 import { ImageError } from '../media/image-input';
 import { sourceKey, variantKeyOf, type ArtworkStore } from './store';
-import { negotiateFormat, renderVariant, snapWidth, variantKey, type ArtworkKind, type ImageFormat } from './variants';
+import type { ArtworkKind, ArtworkSet } from './model';
+import { negotiateFormat, renderVariant, snapWidth, variantKey, type ImageFormat } from './variants';
+
+/** What the endpoint needs of a catalogue item: its kind and its stored pictures. */
+export interface Pictured {
+  id: string;
+  entity: 'movie' | 'tvshow' | 'episode';
+  artwork?: ArtworkSet;
+}
 
 export interface ArtworkDeps {
-  catalog: { get(id: string): Promise<CatalogItem | undefined> };
+  catalog: { get(id: string): Promise<Pictured | undefined> };
   store: ArtworkStore;
   log: Pick<Log, 'error' | 'warn'>;
 }
@@ -56,13 +63,13 @@ export interface ArtworkAnswer {
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE_DAILY = 'public, max-age=86400';
 
-const KINDS_OF: Record<CatalogItem['entity'], readonly ArtworkKind[]> = {
+const KINDS_OF: Record<Pictured['entity'], readonly ArtworkKind[]> = {
   movie: ['poster', 'backdrop'],
   tvshow: ['poster', 'backdrop'],
   episode: ['still'],
 };
 
-const ENTITY_NAMES: Record<CatalogItem['entity'], string> = { movie: 'Movie', tvshow: 'TV show', episode: 'Episode' };
+const ENTITY_NAMES: Record<Pictured['entity'], string> = { movie: 'Movie', tvshow: 'TV show', episode: 'Episode' };
 
 const SOURCE_FORMATS: Record<string, ImageFormat> = {
   'image/jpeg': 'jpeg',
@@ -78,7 +85,7 @@ const notFoundBecause = (detail: string) => {
   return new AppError(status, 'not-found', title, detail);
 };
 
-const wrongKind = (item: CatalogItem, kind: ArtworkKind) =>
+const wrongKind = (item: Pictured, kind: ArtworkKind) =>
   notFoundBecause(
     item.entity === 'episode'
       ? `Episode ${item.id} has no ${kind}: episodes have a still only`

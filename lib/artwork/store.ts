@@ -14,7 +14,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { sniffImage, variantKey, type ArtworkKind, type ImageFormat, type OutputFormat } from './variants';
+import type { ArtworkKind } from './model';
+import { sniffImage, variantKey, type ImageFormat, type OutputFormat } from './variants';
 
 export interface StoredBytes {
   bytes: Buffer;

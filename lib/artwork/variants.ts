@@ -3,8 +3,8 @@
 // gets (from its Accept header), the render itself with sharp, and the cache file's name.
 import type { Sharp } from 'sharp';
 import { openImage, toImageError } from '../media/image-input';
+import type { ArtworkKind } from './model';
 
-export type ArtworkKind = 'poster' | 'backdrop' | 'still';
 /** What a stored image is, from its first bytes. */
 export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'avif' | 'gif';
 /** What a variant is rendered as. */

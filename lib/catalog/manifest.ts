@@ -37,7 +37,16 @@ const unpack = (rows: Compact[]): IndexEntry[] =>
     ...(localStamp ? { localStamp } : {}),
   }));
 
-export class DynamoManifestStore {
+export interface ManifestStore {
+  /** The library's whole index as the last scan that completed left it; undefined when there is none, or none whole. */
+  read(libraryId: string): Promise<IndexEntry[] | undefined>;
+  /** Replaces the manifest with `entries`, written by `jobId`. */
+  write(libraryId: string, jobId: string, entries: IndexEntry[]): Promise<void>;
+  /** Removes it: the next reader goes to the index. */
+  drop(libraryId: string): Promise<void>;
+}
+
+export class DynamoManifestStore implements ManifestStore {
   constructor(
     private readonly db: () => Db,
     private readonly partBytes = PART_BYTES,

@@ -2,13 +2,14 @@
 // media object built from them. Identity is derived from the library and the relative path
 // (lib/catalog/ids.ts), so writing an item twice can only overwrite it, never duplicate it.
 import type { Static } from '@sinclair/typebox';
-import type { Media, MediaEntry, MediaType } from '../api/schemas';
+import type { Media, MediaEntry } from '../api/schemas';
+import type { ArtworkKind, ArtworkSet, ArtworkWanted, StoredArtwork } from '../artwork/model';
+import type { MediaKind } from '../library/model';
 import type { Colors } from '../media/mesh-gradient';
 import type { TechnicalInfo } from '../media/technical-info';
 import type { LocalFiles } from '../metadata/local-files';
 import type { CastMember } from '../metadata/provider';
 
-export type MediaKind = Static<typeof MediaType>;
 export type Entity = 'movie' | 'tvshow' | 'episode';
 export type Change = 'added' | 'updated';
 
@@ -22,25 +23,6 @@ export interface FileRef {
   /** Read from the file's headers when the scan wrote the item; null when it could not be read. */
   tech?: TechnicalInfo | null;
 }
-
-/** Artwork kept in the artwork store (lib/artwork/store.ts), copied from a local file or the provider. */
-export type ArtworkKind = 'poster' | 'backdrop' | 'still';
-
-export interface StoredArtwork {
-  /** Content hash of the source bytes: names the stored copy and its variants, and is the ETag's base. */
-  etag: string;
-  contentType: string;
-  width: number;
-  height: number;
-  /** Where the bytes came from: a file next to the video (library-relative) or a provider image path. */
-  source: 'local' | 'provider';
-  from: string;
-}
-
-export type ArtworkSet = Partial<Record<ArtworkKind, StoredArtwork>>;
-
-/** Where an item's artwork should come from: decided by the metadata phase, fetched by the artwork phase. */
-export type ArtworkWanted = Partial<Record<ArtworkKind, Pick<StoredArtwork, 'source' | 'from'>>>;
 
 /**
  * How far an item's enrichment has got. A scan writes new and changed items as 'metadata'; the

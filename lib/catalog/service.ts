@@ -6,14 +6,15 @@ import { sourceKey, type ArtworkStore } from '../artwork/store';
 import { notFound } from '../errors';
 import type { Log } from '../log';
 import { posterColors } from '../media/poster-colors';
-import type { DynamoLibraryStore } from '../library/store';
+import type { MediaKind } from '../library/model';
+import type { LibraryStore } from '../library/store';
 import { versionCached } from './version-cache';
-import { artworkUrl, containerOf, toEntry, toMedia, type EpisodeItem, type FileRef, type MediaKind, type MovieItem, type ShowItem, type TitledItem } from './model';
-import type { DynamoCatalogStore } from './store';
+import { artworkUrl, containerOf, toEntry, toMedia, type EpisodeItem, type FileRef, type MovieItem, type ShowItem, type TitledItem } from './model';
+import type { CatalogStore } from './store';
 
 export interface CatalogDeps {
-  catalog: DynamoCatalogStore;
-  libraries: DynamoLibraryStore;
+  catalog: CatalogStore;
+  libraries: LibraryStore;
   /** For poster colours computed when an item is fetched; without it the stored colours are shown. */
   artworks?: ArtworkStore;
   log?: Log;
@@ -22,7 +23,7 @@ export interface CatalogDeps {
 export const streamUrl = (origin: string, mediaId: string) => `${origin}/api/v1/stream/${encodeURIComponent(mediaId)}`;
 
 // A list's total may lag a finished scan by a second; its items never do.
-const librariesNow = versionCached((libraries: DynamoLibraryStore) => libraries.list(), { recheckAfterMs: 1_000 });
+const librariesNow = versionCached((libraries: LibraryStore) => libraries.list(), { recheckAfterMs: 1_000 });
 
 export const listRecent = async (deps: CatalogDeps, type: MediaKind, limit: number, cursor: string | undefined, origin: string) => {
   // A finished scan or a deleted library moves the version stamp, so the libraries' counts

@@ -7,7 +7,8 @@ import { batchWrite } from '../db/batch';
 import { guarded, queryItems, type Db } from '../db/client';
 import { keys } from '../db/table';
 import { invalidRequest } from '../errors';
-import type { CatalogItem, EpisodeItem, IndexEntry, MediaKind, TitledItem } from './model';
+import type { MediaKind } from '../library/model';
+import type { CatalogItem, EpisodeItem, IndexEntry, TitledItem } from './model';
 
 export interface Page<T> {
   items: T[];
@@ -51,7 +52,29 @@ const decodeCursor = (cursor: string, indexPk: string): Record<string, string> =
   return k as Record<string, string>;
 };
 
-export class DynamoCatalogStore {
+export interface CatalogStore {
+  /** Writes items whole (a second write of the same id replaces it). */
+  put(items: CatalogItem[]): Promise<void>;
+  remove(ids: string[]): Promise<void>;
+  get(id: string): Promise<CatalogItem | undefined>;
+  /** Missing ids are left out; the order is not the ids' order. */
+  getMany(ids: string[]): Promise<CatalogItem[]>;
+  /** An item's mesh-gradient colours and the poster they came from; nothing when the item is gone. */
+  setColors(id: string, colors: string[], fromPoster: string): Promise<void>;
+  /** Everything a rescan compares, for one library. */
+  index(libraryId: string): Promise<IndexEntry[]>;
+  /** Movies or shows, newest first, a page at a time. */
+  recent(type: MediaKind, limit: number, cursor?: string): Promise<Page<TitledItem>>;
+  /** Every movie and show, for the search index. */
+  titled(): AsyncIterable<TitledItem>;
+  /** A show's episodes, by season then episode number. */
+  episodes(showId: string): Promise<EpisodeItem[]>;
+  /** A stamp that moves whenever the catalogue changes. */
+  version(): Promise<number>;
+  bumpVersion(): Promise<void>;
+}
+
+export class DynamoCatalogStore implements CatalogStore {
   constructor(private readonly db: () => Db) {}
 
   async put(items: CatalogItem[]) {

@@ -1,36 +1,21 @@
-// Libraries: a named folder of movies or of TV shows. Creating one checks the folder; deleting
-// one removes its catalogue entries and never touches a file on disk.
+// Libraries: a named folder of movies or of TV shows. Creating one checks the folder and that it
+// overlaps no other library. (Deleting one removes its catalogue and stops its scan first: that
+// is lib/scan/library-removal.ts, which sits above both.)
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import type { Static } from '@sinclair/typebox';
 import type { Library as LibraryView, LibraryStats } from '../api/schemas';
-import type { DynamoManifestStore } from '../catalog/manifest';
-import type { DynamoCatalogStore } from '../catalog/store';
-import type { MediaKind } from '../catalog/model';
-import { libraryExists, mediaTypeMismatch, notFound, pathNotUsable, scanAlreadyRunning } from '../errors';
+import { libraryExists, mediaTypeMismatch, notFound, pathNotUsable } from '../errors';
 import type { EventSink } from '../events/sink';
-import type { ScanJobStore } from '../scan/job-store';
-import type { ArtworkStore } from '../artwork/store';
 import type { MediaStorage } from '../storage';
-import { EMPTY_COUNTS, type DynamoLibraryStore, type Library } from './store';
+import { EMPTY_COUNTS, type Library, type MediaKind } from './model';
+import type { LibraryStore } from './store';
 
 export interface LibraryDeps {
-  libraries: DynamoLibraryStore;
-  catalog: DynamoCatalogStore;
-  manifests: DynamoManifestStore;
-  jobs: ScanJobStore;
+  libraries: LibraryStore;
   events: EventSink;
   storage: MediaStorage;
-  /** The artwork cache, emptied of what removed items leave behind. */
-  artworks?: ArtworkStore;
 }
-
-/**
- * After their items are gone: a removal cut short leaves only unused files in the cache, never
- * an item whose pictures are missing.
- */
-export const dropArtwork = (deps: Pick<LibraryDeps, 'artworks'>, ids: string[]) =>
-  Promise.all(ids.map((id) => deps.artworks?.removeAll(id))).then(() => undefined);
 
 export const newId = () => randomUUID().replaceAll('-', '');
 
@@ -113,17 +98,4 @@ export const libraryForScan = async (
   if (input.libraryId) throw pathNotUsable(input.path, `is not inside library ${input.libraryId} (${candidates[0]!.path})`);
   const library = await createLibrary(deps, { path, mediaType: input.mediaType });
   return { library, path, scope: '' };
-};
-
-export const deleteLibrary = async (deps: LibraryDeps, id: string): Promise<void> => {
-  const library = await getLibrary(deps, id);
-  if (await deps.jobs.activeJobOf(id)) throw scanAlreadyRunning(library.path);
-  // Items first: a delete cut short leaves the library in place, and deleting again finishes it.
-  const entries = await deps.catalog.index(id);
-  await deps.catalog.remove(entries.map((e) => e.id));
-  await dropArtwork(deps, entries.map((e) => e.id));
-  await deps.manifests.drop(id);
-  await deps.libraries.remove(library);
-  await deps.catalog.bumpVersion();
-  await deps.events.emit({ type: 'library:deleted', libraryId: id });
 };

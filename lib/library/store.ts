@@ -1,31 +1,29 @@
 // Libraries in the one table. A library and its path are written in one transaction, so two
 // racing creates of the same folder cannot both succeed.
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { LibraryCounts } from '../catalog/plan';
-import type { MediaKind } from '../catalog/model';
 import { guarded, queryItems, type Db } from '../db/client';
 import { keys } from '../db/table';
 import { libraryExists } from '../errors';
+import type { Library, LibraryCounts } from './model';
 
-export interface Library {
-  id: string;
-  name: string;
-  /** Canonical (symlinks resolved). */
-  path: string;
-  mediaType: MediaKind;
-  createdAt: string;
-  lastScannedAt: string | null;
-  counts: LibraryCounts;
+export interface LibraryStore {
+  /** Saves a new library with its path; 409 library-exists when the path is taken (also by a racing create). */
+  create(library: Library): Promise<void>;
+  get(id: string): Promise<Library | undefined>;
+  /** Oldest first. */
+  list(): Promise<Library[]>;
+  /** Records what a finished scan found; a library deleted meanwhile stays deleted. */
+  recordScan(id: string, counts: LibraryCounts, at: string): Promise<void>;
+  /** Removes the library and frees its path. */
+  remove(library: Library): Promise<void>;
 }
-
-export const EMPTY_COUNTS: LibraryCounts = { movies: 0, tvShows: 0, seasons: 0, episodes: 0, totalSizeBytes: 0 };
 
 const toLibrary = (item: Record<string, unknown>): Library => {
   const { pk: _p, sk: _s, gsi1pk: _g, gsi1sk: _h, entity: _e, ...library } = item;
   return library as unknown as Library;
 };
 
-export class DynamoLibraryStore {
+export class DynamoLibraryStore implements LibraryStore {
   constructor(private readonly db: () => Db) {}
 
   async create(library: Library): Promise<void> {

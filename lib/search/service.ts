@@ -3,14 +3,15 @@
 // Each warm process (a Lambda container, the local in-process handlers) keeps its own copy.
 import type { Static } from '@sinclair/typebox';
 import type { MediaEntry } from '../api/schemas';
-import { toEntry, type MediaKind, type TitledItem } from '../catalog/model';
-import type { DynamoCatalogStore } from '../catalog/store';
+import { toEntry, type TitledItem } from '../catalog/model';
+import type { MediaKind } from '../library/model';
+import type { CatalogStore } from '../catalog/store';
 import { versionCached } from '../catalog/version-cache';
 import { SearchIndex, type Searchable } from './index';
 
 type Entry = Searchable & { item: TitledItem };
 
-const build = async (catalog: DynamoCatalogStore) => {
+const build = async (catalog: CatalogStore) => {
   const entries: Entry[] = [];
   for await (const item of catalog.titled()) {
     entries.push({ id: item.id, type: item.entity, title: item.title, originalTitle: item.originalTitle, year: item.year, addedAt: item.addedAt, item });
@@ -22,7 +23,7 @@ const build = async (catalog: DynamoCatalogStore) => {
 const currentIndex = versionCached(build);
 
 export const searchCatalog = async (
-  catalog: DynamoCatalogStore,
+  catalog: CatalogStore,
   query: string,
   opts: { type?: MediaKind | undefined; limit: number; origin: string },
 ): Promise<Static<typeof MediaEntry>[]> => {

@@ -4,9 +4,9 @@
 // "not found".
 import { lookup } from 'mime-types';
 import { containerOf } from '../catalog/model';
-import type { DynamoCatalogStore } from '../catalog/store';
+import type { CatalogStore } from '../catalog/store';
 import { notFound } from '../errors';
-import type { DynamoLibraryStore } from '../library/store';
+import type { LibraryStore } from '../library/store';
 import type { LocatedFile, MediaStorage } from '../storage';
 
 export interface StreamTarget extends LocatedFile {
@@ -35,7 +35,7 @@ export const contentTypeOf = (relPath: string) => {
 };
 
 export const resolveStream = async (
-  deps: { catalog: DynamoCatalogStore; libraries: DynamoLibraryStore; storage: MediaStorage },
+  deps: { catalog: CatalogStore; libraries: LibraryStore; storage: MediaStorage },
   mediaId: string,
   part = 1,
 ): Promise<StreamTarget> => {

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { db } from '../../lib/db/client';
 import { AppError } from '../../lib/errors';
-import { advance, complete, interrupt, newJob, start } from '../../lib/scan/job';
+import { advance, complete, interrupt, newJob, start } from '../../lib/scan/transitions';
 import { DynamoScanJobStore } from '../../lib/scan/job-store';
 
 const store = new DynamoScanJobStore(db);

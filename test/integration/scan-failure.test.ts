@@ -4,7 +4,7 @@ import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { db } from '../../lib/db/client';
-import { interrupt, newJob, start } from '../../lib/scan/job';
+import { interrupt, newJob, start } from '../../lib/scan/transitions';
 import { DynamoScanJobStore } from '../../lib/scan/job-store';
 import { tempDir } from '../support/instance';
 import { makeTree, scan, waitForJob } from '../support/media';

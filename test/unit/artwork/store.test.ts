@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ArtworkKeyError, localArtworkStore, sourceKey, variantKeyOf } from '../../../lib/artwork/store';
-import type { ArtworkKind } from '../../../lib/artwork/variants';
+import type { ArtworkKind } from '../../../lib/artwork/model';
 
 /** Bytes with a JPEG (or PNG) signature: the store sniffs the first bytes only. */
 const jpegLike = (size: number, fill: number) => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(size - 4, fill)]);

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { AppError } from '../../../lib/errors';
-import { advance, autoResume, cancel, canResume, complete, fail, interrupt, isActive, isStale, MAX_AUTO_RESUMES, newJob, progressOf, requestCancel, start, ZERO_COUNTS, type ScanJob, type ScanPhase } from '../../../lib/scan/job';
+import { canResume, isActive, isStale, MAX_AUTO_RESUMES, progressOf, ZERO_COUNTS, type ScanJob, type ScanPhase } from '../../../lib/scan/job';
+import { advance, autoResume, cancel, complete, fail, interrupt, newJob, requestCancel, start } from '../../../lib/scan/transitions';
 
 const T0 = Date.parse('2026-11-22T12:00:00Z');
 const fresh = () => newJob({ jobId: 'j1', libraryId: 'l1', path: '/media/movies', mediaType: 'movie' }, T0);

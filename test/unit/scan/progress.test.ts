@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { OutgoingEvent } from '../../../lib/events/sink';
-import { newJob, type ScanJob } from '../../../lib/scan/job';
+import { type ScanJob } from '../../../lib/scan/job';
+import { newJob } from '../../../lib/scan/transitions';
 import { ProgressReporter } from '../../../lib/scan/progress';
 
 describe('progress events', () => {

@@ -1,8 +1,8 @@
 // The scan plan, pure: what files on disk and the library's index call for.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CatalogItem, IndexEntry } from '../../../lib/catalog/model';
-import { countsOf, planScan, type PlanInput } from '../../../lib/catalog/plan';
+import type { CatalogItem, IndexEntry } from '../../../../lib/catalog/model';
+import { countsOf, planScan, type PlanInput } from '../../../../lib/scan/plan';
 
 const file = (relPath: string, size = 100, mtimeMs = 1) => ({ relPath, size, mtimeMs });
 const base = (over: Partial<PlanInput>): PlanInput => ({
@@ -130,16 +130,16 @@ describe('scan plan', () => {
     const first = planScan(base({ files, sidecars: [file('Heat (1995)/poster.jpg', 10, 1)] }));
     const index = indexOf(first.writes.map((w) => w.item)).map((e, i) => ({ ...e, localStamp: (first.writes[i]!.item as any).localStamp }));
     const same = planScan(base({ files, index, jobId: 'job2', sidecars: [file('Heat (1995)/poster.jpg', 10, 1)] }));
-    assert.deepEqual({ writes: same.writes.length, relocated: same.relocated }, { writes: 0, relocated: [] });
+    assert.deepEqual({ writes: same.writes.length, sidecarChanges: same.sidecarChanges }, { writes: 0, sidecarChanges: [] });
     // A poster edited, an NFO added next to the other movie.
     const changed = planScan(base({ files, index, jobId: 'job3', sidecars: [file('Heat (1995)/poster.jpg', 10, 2), file('Alien (1979)/movie.nfo')] }));
     assert.equal(changed.writes.length, 0, 'the videos are unchanged: nothing is parsed or written');
-    assert.deepEqual(changed.relocated.map((r) => r.local).sort((a, b) => Object.keys(a)[0]!.localeCompare(Object.keys(b)[0]!)), [
+    assert.deepEqual(changed.sidecarChanges.map((r) => r.local).sort((a, b) => Object.keys(a)[0]!.localeCompare(Object.keys(b)[0]!)), [
       { nfo: 'Alien (1979)/movie.nfo' },
       { poster: 'Heat (1995)/poster.jpg' },
     ]);
     // A scan of one folder judges only what it can see.
     const scopedScan = planScan(base({ files: [files[0]!], index, jobId: 'job4', scope: 'Heat (1995)', sidecars: [] }));
-    assert.deepEqual(scopedScan.relocated.map((r) => r.local), [{}], 'the poster is gone');
+    assert.deepEqual(scopedScan.sidecarChanges.map((r) => r.local), [{}], 'the poster is gone');
   });
 });

@@ -1,0 +1,89 @@
+// A movie or a show described: its NFO (which wins field by field), then the provider, by id
+// (from the NFO or the file name, or an IMDb id through /find), else by title and year above a
+// confidence threshold; and which artwork the artwork phase should fetch.
+import type { ArtworkWanted } from '../../artwork/model';
+import type { ItemMetadata, MovieItem, ShowItem } from '../../catalog/model';
+import { titleColors } from '../../media/mesh-gradient';
+import { chooseMatch, type Candidate } from '../../metadata/match';
+import type { ProviderIds } from '../../metadata/ids';
+import type { NfoTitleFields } from '../../metadata/nfo';
+import type { MovieCandidate, MovieDetails, ShowCandidate, ShowDetails } from '../../metadata/provider';
+import { nextState, type EnrichSession } from './session';
+
+const asCandidate = (c: MovieCandidate | ShowCandidate): Candidate =>
+  'title' in c
+    ? { id: c.tmdbId, title: c.title, originalTitle: c.originalTitle, year: c.year, popularity: c.popularity }
+    : { id: c.tmdbId, title: c.name, originalTitle: c.originalName, year: c.year, popularity: c.popularity };
+
+/** The provider's details for the item, and how sure the match is (1 by id). */
+const lookUp = async (session: EnrichSession, item: MovieItem | ShowItem, fields: NfoTitleFields | undefined, ids: ProviderIds) => {
+  const movie = item.entity === 'movie';
+  const fetchDetails = (id: number) => session.ask<MovieDetails | ShowDetails | null>((p) => (movie ? p.movieDetails(id) : p.showDetails(id)));
+  let tmdbId = ids.tmdb ?? item.tmdbId ?? undefined;
+  if (tmdbId === undefined && ids.imdb) {
+    const found = await session.ask((p) => p.findByImdbId(ids.imdb!));
+    tmdbId = (movie ? found?.movies[0] : found?.shows[0])?.tmdbId;
+  }
+  if (tmdbId !== undefined) {
+    const details = (await fetchDetails(tmdbId)) ?? null;
+    return { details, confidence: details ? 1 : null };
+  }
+  const title = fields?.title ?? item.title;
+  const year = fields?.year ?? item.year;
+  const search = (y: number | null) => session.ask<Array<MovieCandidate | ShowCandidate>>((p) => (movie ? p.searchMovies(title, y) : p.searchShows(title, y)));
+  // With the year first (TMDB filters by it exactly), then without, so a year one off still matches.
+  let result = chooseMatch({ title, year }, ((await search(year)) ?? []).map(asCandidate));
+  if (!result.match && year !== null) result = chooseMatch({ title, year }, ((await search(null)) ?? []).map(asCandidate));
+  const details = result.match ? ((await fetchDetails(result.match.id)) ?? null) : null;
+  return { details, confidence: result.confidence };
+};
+
+export const describeTitle = async <T extends MovieItem | ShowItem>(session: EnrichSession, item: T): Promise<T> => {
+  const nfo = await session.readNfo(item.local?.nfo);
+  const fields: NfoTitleFields | undefined = nfo && (nfo.kind === 'movie' || nfo.kind === 'tvshow') ? nfo.fields : undefined;
+  const ids = nfo?.kind === 'link' ? nfo.fields.ids : fields?.ids ?? {};
+  const asked = session.canAsk();
+  const { details, confidence } = await lookUp(session, item, fields, ids);
+  const m = details && 'title' in details ? details : null;
+  const s = details && 'name' in details ? details : null;
+  const title = fields?.title ?? m?.title ?? s?.name ?? item.title;
+  const metadata: ItemMetadata = {
+    source: details ? 'provider' : fields ? 'nfo' : 'file',
+    matched: details !== null,
+    confidence,
+    tagline: fields?.tagline ?? m?.tagline ?? null,
+    runtimeMinutes: fields?.runtimeMinutes ?? m?.runtimeMinutes ?? null,
+    releaseDate: m?.releaseDate ?? s?.firstAirDate ?? null,
+    certification: details?.certification ?? null,
+    cast: details?.cast ?? [],
+    directors: m?.directors ?? [],
+    creators: s?.creators ?? [],
+    imdbId: ids.imdb ?? details?.imdbId ?? null,
+    tvdbId: ids.tvdb ?? s?.tvdbId ?? null,
+  };
+  const wanted: ArtworkWanted = {};
+  const poster = item.local?.poster ? { source: 'local' as const, from: item.local.poster } : details?.posterPath ? { source: 'provider' as const, from: details.posterPath } : undefined;
+  const backdrop = item.local?.backdrop ? { source: 'local' as const, from: item.local.backdrop } : details?.backdropPath ? { source: 'provider' as const, from: details.backdropPath } : undefined;
+  if (poster) wanted.poster = poster;
+  if (backdrop) wanted.backdrop = backdrop;
+  const answered = asked && !session.tally.keyRefused;
+  if (details) session.tally.matched++;
+  else if (answered) session.tally.unmatched++;
+  return {
+    ...item,
+    title,
+    originalTitle: fields?.originalTitle ?? m?.originalTitle ?? s?.originalName ?? item.originalTitle,
+    year: fields?.year ?? details?.year ?? item.year,
+    overview: fields?.overview ?? details?.overview ?? item.overview,
+    genres: fields?.genres.length ? fields.genres : details?.genres ?? item.genres,
+    rating: fields?.rating ?? details?.rating ?? item.rating,
+    tmdbId: details?.tmdbId ?? ids.tmdb ?? item.tmdbId,
+    // Title colours follow the title until a poster gives its own, and again once it has none.
+    meshGradientColors: poster && item.colorsFrom ? item.meshGradientColors : titleColors(title),
+    colorsFrom: poster ? item.colorsFrom : undefined,
+    metadata,
+    artworkWanted: wanted,
+    providerAsked: answered,
+    enrich: nextState(wanted, answered),
+  };
+};

@@ -1,0 +1,13 @@
+// Finalizing: the library's manifest (its index in a few items, for the next rescan), its
+// counts, and the catalogue's version.
+import type { ScanContext } from '../context';
+import { countsOf } from '../plan';
+import type { Planned } from './plan';
+
+export const finalize = async (ctx: ScanContext, { entries, changing, fromManifest }: Planned): Promise<void> => {
+  await ctx.step({ phase: 'finalizing', processed: 0, total: 1, counts: ctx.counts });
+  const index = [...entries.values()];
+  if (changing || !fromManifest) await ctx.manifests.write(ctx.library.id, ctx.job.jobId, index);
+  await ctx.libraries.recordScan(ctx.library.id, countsOf(index), new Date(ctx.clock()).toISOString());
+  await ctx.catalog.bumpVersion();
+};

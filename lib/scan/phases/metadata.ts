@@ -1,0 +1,52 @@
+// Metadata: what the NFOs beside the files say, then what the provider knows (lib/scan/enrich/).
+// The next batch's provider calls run while this batch is written, so the provider's pace is
+// not broken by a pause at every batch.
+import type { CatalogItem, IndexEntry } from '../../catalog/model';
+import type { ScanContext } from '../context';
+import { enrichBatch, type EnrichTally } from '../enrich/batch';
+import { settle, type Planned } from './plan';
+
+/** Items per metadata step: each costs a few provider requests, so a step stays well inside the time reserve. */
+const METADATA_CHUNK = 50;
+
+export const KEY_REFUSED_WARNING = 'The TMDB API key was refused (401): this scan added no provider metadata or artwork. Check the key in settings, then scan again.';
+
+export interface Described {
+  /** False when the slice ended first. */
+  finished: boolean;
+  /** The provider refused the key: the artwork phase does not ask it either. */
+  keyRefused: boolean;
+}
+
+export const metadata = async (ctx: ScanContext, planned: Planned): Promise<Described> => {
+  const { counts } = ctx;
+  const work = planned.metadataWork;
+  const deps = { catalog: ctx.catalog, storage: ctx.storage, provider: ctx.enrichment.provider, log: ctx.log };
+  const sidecarChanges = new Map(planned.plan.sidecarChanges.map((c) => [c.id, c]));
+  const tally: EnrichTally = { matched: 0, unmatched: 0, failed: 0, keyRefused: false };
+  await ctx.step({ phase: 'metadata', processed: 0, total: work.length, counts }, { persist: work.length > 0 });
+  // Episodes in a later batch find the shows of an earlier one here, before the table has them.
+  const shows = new Map<string, CatalogItem>();
+  const describe = (chunk: IndexEntry[]) => {
+    const own: EnrichTally = { matched: 0, unmatched: 0, failed: 0, keyRefused: tally.keyRefused };
+    const batch = enrichBatch(deps, ctx.library.path, chunk.map((e) => e.id), own, { shows, sidecarChanges }).then((found) => ({ found, own }));
+    batch.catch(() => undefined); // awaited in the next step; a slice that ends first drops it
+    return batch;
+  };
+  let ahead: ReturnType<typeof describe> | undefined;
+  const finished = await ctx.inSteps(work, METADATA_CHUNK, async (chunk, done) => {
+    const { found, own } = await (ahead ?? describe(chunk));
+    for (const item of found) if (item.entity === 'tvshow') shows.set(item.id, item);
+    const next = work.slice(done, done + METADATA_CHUNK);
+    ahead = next.length && !ctx.outOfTime() ? describe(next) : undefined;
+    await ctx.catalog.put(found);
+    settle(planned, found);
+    tally.keyRefused ||= own.keyRefused;
+    counts.matched += own.matched;
+    counts.unmatched += own.unmatched;
+    counts.failed += own.failed;
+    await ctx.catalog.bumpVersion();
+    await ctx.step({ phase: 'metadata', processed: done, total: work.length, counts, after: chunk.at(-1)!.id, ...(tally.keyRefused ? { warning: KEY_REFUSED_WARNING } : {}) });
+  });
+  return { finished, keyRefused: tally.keyRefused };
+};

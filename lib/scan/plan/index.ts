@@ -1,0 +1,73 @@
+// What a scan must write and remove, worked out in memory from the files on disk and the
+// library's index, before anything is written. Pure: the same inputs give the same plan, so a
+// resumed job recomputes it and finds its own earlier writes already in place (unchanged), which
+// is what makes a rescan or a resume unable to duplicate anything. Each step is a function of
+// its own in this folder.
+import type { CatalogItem, IndexEntry } from '../../catalog/model';
+import type { DiscoveredFile } from '../../storage/discover';
+import { carriedWork, type Carried } from './carried';
+import type { ItemsInput } from './items';
+import { splitUnchanged } from './kept';
+import { planRemovals } from './removals';
+import { sidecarChanges, sidecarsOf, withLocalFiles, type SidecarChange } from './sidecars';
+import { planWrites, type PlannedWrite } from './writes';
+
+export { countsOf } from './counts';
+export type { PlannedWrite } from './writes';
+export type { SidecarChange } from './sidecars';
+
+export interface PlanInput extends ItemsInput {
+  /** The folder scanned, relative to the library root ('' for all of it): only its items can be removed. */
+  scope: string;
+  /** Library-relative paths, as discovered. */
+  files: DiscoveredFile[];
+  index: IndexEntry[];
+  /** NFO and image files found beside the videos (library-relative), with their times. */
+  sidecars?: DiscoveredFile[];
+  /** Whether this scan can ask a metadata provider (fetching on, a key set). */
+  providerOn?: boolean;
+}
+
+export interface Plan extends Carried {
+  /** Shows first (their episodes refer to them), then the rest in path order. */
+  writes: PlannedWrite[];
+  /** Movies and episodes whose files are gone, then shows left without episodes. */
+  removals: IndexEntry[];
+  /** Files whose items are already up to date. */
+  unchangedFiles: number;
+  failed: Array<{ relPath: string; reason: string }>;
+  /** The library's index once the plan is applied (for its manifest). */
+  index: IndexEntry[];
+  /** Items kept as they are whose NFO or artwork files changed: the metadata phase takes them up again. */
+  sidecarChanges: SidecarChange[];
+}
+
+export const planScan = (input: PlanInput): Plan => {
+  const { kept, skipped, items, failed, showDirs } = splitUnchanged(input, input.index);
+  const sidecars = sidecarsOf({ mediaType: input.mediaType, files: input.files, sidecars: input.sidecars ?? [], index: input.index, showDirs });
+  const { writes, upToDateFiles } = planWrites(items, input.index, (item) => withLocalFiles(sidecars, input.providerOn ?? false, item));
+  const removals = planRemovals(input.index, items, kept, input.scope);
+  const redone = new Set([...writes.map((w) => w.item.id), ...removals.map((e) => e.id)]);
+  return {
+    writes,
+    removals,
+    unchangedFiles: skipped.size + upToDateFiles,
+    ...carriedWork(input.index, input.jobId, redone),
+    failed,
+    index: [...input.index.filter((e) => !redone.has(e.id)), ...writes.map((w) => indexEntryOf(w.item))],
+    sidecarChanges: sidecarChanges(sidecars, input.index, redone, input.scope),
+  };
+};
+
+/** What the library index keeps of an item. */
+export const indexEntryOf = (item: CatalogItem): IndexEntry => ({
+  id: item.id,
+  entity: item.entity,
+  addedAt: item.addedAt,
+  lastJob: item.lastJob,
+  lastChange: item.lastChange,
+  ...(item.enrich ? { enrich: item.enrich } : {}),
+  ...(item.localStamp ? { localStamp: item.localStamp } : {}),
+  ...(item.entity === 'tvshow' ? {} : { files: item.files }),
+  ...(item.entity === 'episode' ? { showId: item.showId, seasonNumber: item.seasonNumber } : {}),
+});

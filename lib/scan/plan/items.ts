@@ -1,0 +1,104 @@
+// Files to items: the movies, shows and episodes the video files on disk call for, by id, with
+// the files each accounts for. Ids come from the library and the names (lib/catalog/ids.ts), so
+// the same files always give the same items.
+import { episodeId, movieId, showId } from '../../catalog/ids';
+import type { CatalogItem, Change, EpisodeItem, FileRef, MovieItem } from '../../catalog/model';
+import type { MediaKind } from '../../library/model';
+import type { Colors } from '../../media/mesh-gradient';
+import { parseEpisode, parseMovie } from '../../naming';
+import type { DiscoveredFile } from '../../storage/discover';
+
+export interface ItemsInput {
+  libraryId: string;
+  mediaType: MediaKind;
+  jobId: string;
+  now: string;
+  files: DiscoveredFile[];
+}
+
+export interface DesiredItems {
+  items: Map<string, CatalogItem>;
+  /** Files whose names could not be read, with why. */
+  failed: Array<{ relPath: string; reason: string }>;
+  /** Each show's own folder (library-relative), from its episodes' paths: it holds tvshow.nfo and the show's artwork. */
+  showDirs: Map<string, string>;
+}
+
+export const nfc = (s: string) => s.normalize('NFC');
+
+/** Code-unit order: the same on every machine and far cheaper than a locale's collation. */
+export const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+const ref = (f: DiscoveredFile, part: number | null): FileRef => ({ relPath: f.relPath, size: f.size, mtimeMs: f.mtimeMs, part });
+const showKeyOf = (title: string, year: number | null) => `${nfc(title).toLowerCase()}\u0000${year ?? ''}`;
+
+// Colours are derived when an item is written (planWrites); unchanged items keep theirs.
+const NO_COLORS: Colors = ['#000000', '#000000', '#000000', '#000000'];
+
+const titled = (title: string, year: number | null, tmdbId: number | null) => ({
+  title: nfc(title),
+  originalTitle: null,
+  year,
+  overview: null,
+  genres: [],
+  rating: null,
+  meshGradientColors: NO_COLORS,
+  tmdbId,
+});
+
+const moviesOf = (input: ItemsInput, stamp: (id: string) => ReturnType<typeof stampOf>): DesiredItems => {
+  const items = new Map<string, CatalogItem>();
+  const failed: DesiredItems['failed'] = [];
+  for (const f of input.files) {
+    const name = parseMovie(f.relPath);
+    if (!name.ok) {
+      failed.push({ relPath: f.relPath, reason: name.reason });
+      continue;
+    }
+    const id = movieId(input.libraryId, nfc(name.stackKey));
+    const existing = items.get(id) as MovieItem | undefined;
+    if (existing) {
+      existing.files.push(ref(f, name.part));
+      existing.files.sort((a, b) => (a.part ?? 0) - (b.part ?? 0) || byCodeUnit(a.relPath, b.relPath));
+    } else {
+      items.set(id, { ...stamp(id), entity: 'movie', ...titled(name.title, name.year, name.tmdbId), files: [ref(f, name.part)] });
+    }
+  }
+  return { items, failed, showDirs: new Map() };
+};
+
+const episodesOf = (input: ItemsInput, stamp: (id: string) => ReturnType<typeof stampOf>): DesiredItems => {
+  const items = new Map<string, CatalogItem>();
+  const showDirs = new Map<string, string>();
+  const failed: DesiredItems['failed'] = [];
+  for (const f of input.files) {
+    const name = parseEpisode(f.relPath);
+    if (!name.ok) {
+      failed.push({ relPath: f.relPath, reason: name.reason });
+      continue;
+    }
+    const show = showId(input.libraryId, showKeyOf(name.showTitle, name.showYear));
+    if (!items.has(show)) items.set(show, { ...stamp(show), entity: 'tvshow', ...titled(name.showTitle, name.showYear, name.tmdbId) });
+    // Files loose at the library's root have no show folder.
+    if (f.relPath.includes('/') && !showDirs.has(show)) showDirs.set(show, f.relPath.slice(0, f.relPath.indexOf('/')));
+    for (const episode of name.episodes) {
+      const id = episodeId(input.libraryId, f.relPath, name.season, episode);
+      const item: EpisodeItem = {
+        ...stamp(id), entity: 'episode', showId: show, seasonNumber: name.season, episodeNumber: episode,
+        title: null, overview: null, airDate: null, files: [ref(f, null)],
+      };
+      items.set(id, item);
+    }
+  }
+  return { items, failed, showDirs };
+};
+
+const stampOf = (input: ItemsInput, id: string) => ({
+  id, libraryId: input.libraryId, addedAt: input.now, updatedAt: input.now, lastJob: input.jobId, lastChange: 'added' as Change,
+});
+
+/** The items `input.files` call for; a file whose name reads as nothing is in `failed`. */
+export const desiredItems = (input: ItemsInput): DesiredItems => {
+  const stamp = (id: string) => stampOf(input, id);
+  return input.mediaType === 'movie' ? moviesOf(input, stamp) : episodesOf(input, stamp);
+};

@@ -1,0 +1,111 @@
+// The files beside the videos (NFOs, artwork): which belong to each item, a stamp of their names
+// and times so a rescan notices one added, removed or edited, and where an item's enrichment
+// starts given what it has.
+import type { CatalogItem, EnrichState, IndexEntry } from '../../catalog/model';
+import type { MediaKind } from '../../library/model';
+import { episodeLocalFiles, movieLocalFiles, showLocalFiles, type LocalFiles } from '../../metadata/local-files';
+import { lastSegment, splitExtension } from '../../naming/path';
+import { DEFAULT_RULES } from '../../naming/rules';
+import { splitPart } from '../../naming/stack';
+import type { DiscoveredFile } from '../../storage/discover';
+import { byCodeUnit } from './items';
+import { inScope } from './removals';
+
+export interface SidecarInput {
+  mediaType: MediaKind;
+  /** The video files, library-relative. */
+  files: DiscoveredFile[];
+  /** NFO and image files found beside the videos (library-relative), with their times. */
+  sidecars: DiscoveredFile[];
+  index: IndexEntry[];
+  /** Show folders seen in this scan's files (they win over the index's). */
+  showDirs: Map<string, string>;
+}
+
+type Holder = Pick<IndexEntry, 'id' | 'entity' | 'files'>;
+
+export interface Sidecars {
+  /** An item's local files and their stamp: a changed stamp means a changed file. */
+  localOf(item: Holder): { local: LocalFiles; localStamp: string };
+}
+
+/** An item kept as it is whose local files changed (added, removed, edited): the metadata phase takes it up again with these. */
+export interface SidecarChange {
+  id: string;
+  local: LocalFiles;
+  localStamp: string;
+}
+
+const dirOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
+
+export const sidecarsOf = (input: SidecarInput): Sidecars => {
+  const folders = new Map<string, string[]>();
+  const times = new Map<string, number>();
+  for (const { relPath: path, mtimeMs } of input.sidecars) {
+    times.set(path, mtimeMs);
+    folders.set(dirOf(path), [...(folders.get(dirOf(path)) ?? []), path.slice(path.lastIndexOf('/') + 1)]);
+  }
+  // Movies per folder, a stack's parts counting once: folder-wide names serve a lone movie only.
+  const movieNames = new Map<string, Set<string>>();
+  if (input.mediaType === 'movie') {
+    for (const f of input.files) {
+      const base = splitExtension(lastSegment(f.relPath)).base;
+      movieNames.set(dirOf(f.relPath), (movieNames.get(dirOf(f.relPath)) ?? new Set()).add(splitPart(base, DEFAULT_RULES).name.trim().toLowerCase()));
+    }
+  }
+  // A show's folder: from the files of this scan, else from its episodes in the index.
+  const showDirs = new Map<string, string>();
+  for (const e of input.index) {
+    const path = e.entity === 'episode' ? e.files?.[0]?.relPath : undefined;
+    if (e.showId && path?.includes('/') && !showDirs.has(e.showId)) showDirs.set(e.showId, path.slice(0, path.indexOf('/')));
+  }
+  for (const [id, dir] of input.showDirs) showDirs.set(id, dir);
+  const filesOf = (item: Holder): LocalFiles => {
+    if (item.entity === 'tvshow') {
+      const dir = showDirs.get(item.id);
+      return dir === undefined ? {} : showLocalFiles({ showDir: dir, folderFiles: folders.get(dir) ?? [] });
+    }
+    const videoPath = item.files?.[0]?.relPath;
+    if (videoPath === undefined) return {};
+    const folderFiles = folders.get(dirOf(videoPath)) ?? [];
+    if (item.entity === 'episode') return episodeLocalFiles({ videoPath, folderFiles });
+    return movieLocalFiles({ videoPath, folderFiles, moviesInFolder: movieNames.get(dirOf(videoPath))?.size ?? 1 });
+  };
+  return {
+    localOf: (item) => {
+      const local = filesOf(item);
+      const localStamp = Object.entries(local)
+        .sort(([a], [b]) => byCodeUnit(a, b))
+        .map(([kind, path]) => `${kind}:${path}@${times.get(path) ?? 0}`)
+        .join('|');
+      return { local, localStamp };
+    },
+  };
+};
+
+/**
+ * A written item with its local files, and where its enrichment starts: with a provider, or an
+ * NFO to read, at the metadata phase; with local artwork only, at the artwork phase; with
+ * nothing, it waits ('local') for a scan that can ask a provider.
+ */
+export const withLocalFiles = <T extends CatalogItem>(sidecars: Sidecars, providerOn: boolean, item: T): T => {
+  const { local, localStamp } = sidecars.localOf(item);
+  const enrich: EnrichState = providerOn || local.nfo ? 'metadata' : local.poster || local.backdrop || local.still ? 'artwork' : 'local';
+  return { ...item, local, localStamp, enrich };
+};
+
+/**
+ * Items left as they are whose local files changed. Only what this scan could see: items in the
+ * scanned folder, and shows only when the whole library was scanned (their folder may lie outside).
+ */
+export const sidecarChanges = (sidecars: Sidecars, index: IndexEntry[], redone: ReadonlySet<string>, scope: string): SidecarChange[] => {
+  const scoped = inScope(scope);
+  const changes: SidecarChange[] = [];
+  for (const entry of index) {
+    if (redone.has(entry.id)) continue;
+    if (entry.entity === 'tvshow' ? scope !== '' : !scoped(entry.files?.[0]?.relPath ?? '')) continue;
+    const { local, localStamp } = sidecars.localOf(entry);
+    if (localStamp !== (entry.localStamp ?? '')) changes.push({ id: entry.id, local, localStamp });
+  }
+  return changes;
+};
