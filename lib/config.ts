@@ -2,6 +2,7 @@
 // collected into one error, and the result is frozen; adapters receive what they need.
 import { resolve } from 'node:path';
 import pkg from '../package.json';
+import { TMDB_DEFAULTS } from './metadata/tmdb/config';
 
 const issues: string[] = [];
 
@@ -82,11 +83,11 @@ export const config = Object.freeze({
   }),
   tmdb: Object.freeze({
     apiKey: str('TMDB_API_KEY'),
-    apiBaseUrl: url('TMDB_API_BASE_URL', 'https://api.themoviedb.org/3')!,
-    imageBaseUrl: url('TMDB_IMAGE_BASE_URL', 'https://image.tmdb.org/t/p')!,
+    apiBaseUrl: url('TMDB_API_BASE_URL', TMDB_DEFAULTS.baseUrl)!,
+    imageBaseUrl: url('TMDB_IMAGE_BASE_URL', TMDB_DEFAULTS.imageBaseUrl)!,
     /** The provider's documented pace is about 40-50 requests/s; the client keeps under this. */
-    requestsPerSecond: int('TMDB_REQUESTS_PER_SECOND', 40, 1, 1000),
-    timeoutMs: int('TMDB_TIMEOUT_MS', 10_000, 100, 120_000),
+    requestsPerSecond: int('TMDB_REQUESTS_PER_SECOND', TMDB_DEFAULTS.requestsPerSecond, 1, 1000),
+    timeoutMs: int('TMDB_TIMEOUT_MS', TMDB_DEFAULTS.timeoutMs, 100, 120_000),
   }),
   mediaStorage: oneOf('MEDIA_STORAGE', ['local', 's3'] as const, 'local'),
   /** With MEDIA_STORAGE=s3: libraries are `s3://bucket/prefix` locations. */

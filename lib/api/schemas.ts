@@ -1,6 +1,7 @@
 // The contract's shapes as JSON Schemas (TypeBox): the same objects validate requests
 // (lib/http/validate.ts), type the handlers, and become the OpenAPI document (lib/api/openapi.ts).
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { LOG_LEVELS } from '../config';
 import { JOB_ERROR_CODES } from '../errors';
 
 /** A union of string literals that keeps its literal type. */
@@ -255,7 +256,7 @@ export const SettingsPatch = Type.Object(
 );
 
 // ---- logs, health ----------------------------------------------------------------------
-export const LogLevelName = literals(['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const);
+export const LogLevelName = literals(LOG_LEVELS);
 
 export const LogsQuery = Type.Object(
   {

@@ -4,13 +4,14 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LogRecordView } from '../api/schemas';
+import type { LogLevel } from '../config';
 
-export const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 } as const;
-export type LevelName = keyof typeof LEVELS;
-const NAME_OF = Object.fromEntries(Object.entries(LEVELS).map(([k, v]) => [v, k])) as Record<number, LevelName>;
+/** pino's numbers for the levels. */
+export const LEVELS: Readonly<Record<LogLevel, number>> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 };
+const NAME_OF = Object.fromEntries(Object.entries(LEVELS).map(([k, v]) => [v, k])) as Record<number, LogLevel>;
 
 export interface LogQuery {
-  level?: LevelName | undefined;
+  level?: LogLevel | undefined;
   since?: string | undefined;
   q?: string | undefined;
   limit: number;
@@ -32,7 +33,7 @@ const logFiles = async (dir: string) => {
 };
 
 const levelValue = (level: unknown): number | undefined =>
-  typeof level === 'number' ? level : typeof level === 'string' ? LEVELS[level as LevelName] : undefined;
+  typeof level === 'number' ? level : typeof level === 'string' ? LEVELS[level as LogLevel] : undefined;
 
 export const matches = (record: Record<string, unknown>, line: string, query: LogQuery, minLevel: number, since: number) => {
   const value = levelValue(record.level);

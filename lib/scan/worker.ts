@@ -74,48 +74,48 @@ const waitForDatabase = async (deps: WorkerDeps, jobId: string, since: number, d
 /** One run of the job from where it stands; a database outage is thrown to runWorker. */
 const runJob = async (deps: WorkerDeps, payload: WorkerPayload, deadline: number, log: Log, started: (run: number) => void): Promise<void> => {
   const clock = deps.clock ?? Date.now;
-  let cur = await deps.jobs.get(payload.jobId);
-  if (!cur) return log.warn('scan job not found; nothing to do');
-  if (cur.value.status === 'queued' && payload.run === 0) {
+  let saved = await deps.jobs.get(payload.jobId);
+  if (!saved) return log.warn('scan job not found; nothing to do');
+  if (saved.value.status === 'queued' && payload.run === 0) {
     try {
-      cur = await deps.jobs.save(cur, start(cur.value, clock()));
+      saved = await deps.jobs.save(saved, start(saved.value, clock()));
     } catch (err) {
       if (isTakenOver(err)) return log.info('scan job already taken by another worker');
       throw err;
     }
-    started(cur.value.runs);
-  } else if (!(cur.value.status === 'running' && cur.value.runs === payload.run)) {
-    return log.info({ status: cur.value.status, runs: cur.value.runs, run: payload.run }, 'stale worker invocation; stopping');
+    started(saved.value.runs);
+  } else if (!(saved.value.status === 'running' && saved.value.runs === payload.run)) {
+    return log.info({ status: saved.value.status, runs: saved.value.runs, run: payload.run }, 'stale worker invocation; stopping');
   }
-  const run = cur.value.runs;
-  if (cur.value.cancelRequested && (await settleCancel(deps, payload.jobId, run, clock()))) return log.info('scan cancelled before this run began');
+  const run = saved.value.runs;
+  if (saved.value.cancelRequested && (await settleCancel(deps, payload.jobId, run, clock()))) return log.info('scan cancelled before this run began');
 
   const reporter = new ProgressReporter(deps.events);
   /** What this worker last made of the job, saved or not: a cancel keeps its counts. */
-  let latest = cur.value;
+  let latest = saved.value;
   const step = async (s: Advance, { persist = true } = {}) => {
     // A resumed job may already be past a phase it passes through again (discovery is redone):
     // it stays in its phase, and its progress never goes back.
-    const behind = phaseOrder(s.phase) < phaseOrder(cur!.value.phase);
-    const next = behind ? { ...s, phase: cur!.value.phase!, processed: 0, total: 1, after: cur!.value.checkpoint?.after ?? null } : s;
-    const advanced = advance(cur!.value, next, clock());
+    const behind = phaseOrder(s.phase) < phaseOrder(saved!.value.phase);
+    const next = behind ? { ...s, phase: saved!.value.phase!, processed: 0, total: 1, after: saved!.value.checkpoint?.after ?? null } : s;
+    const advanced = advance(saved!.value, next, clock());
     latest = advanced;
     // A step that did no work need not be saved: the next save carries it (same version read).
-    cur = persist ? await deps.jobs.save(cur!, advanced) : { value: advanced, version: cur!.version };
+    saved = persist ? await deps.jobs.save(saved!, advanced) : { value: advanced, version: saved!.version };
     // Clients saw this phase's numbers already; a resumed job reports again once it moves on.
-    if (!behind) await reporter.report(cur.value, s.processed, s.total);
+    if (!behind) await reporter.report(saved.value, s.processed, s.total);
   };
 
   try {
     const enrichment = (await deps.enrichment?.()) ?? NO_ENRICHMENT;
-    const ctx = await openScan(deps, cur.value, enrichment, { step, outOfTime: () => clock() > deadline, clock, log });
+    const ctx = await openScan(deps, saved.value, enrichment, { step, outOfTime: () => clock() > deadline, clock, log });
     const outcome = await runPhases(ctx);
     if (outcome === 'handed-over') {
-      await deps.invoker.invoke({ jobId: cur.value.jobId, run });
-      return log.info({ progress: cur.value.progress }, 'scan slice ended; continuing in a new invocation');
+      await deps.invoker.invoke({ jobId: saved.value.jobId, run });
+      return log.info({ progress: saved.value.progress }, 'scan slice ended; continuing in a new invocation');
     }
-    cur = await deps.jobs.save(cur, complete(cur.value, clock()));
-    const job = cur.value;
+    saved = await deps.jobs.save(saved, complete(saved.value, clock()));
+    const job = saved.value;
     await reporter.report(job, 1, 1, { final: true });
     const summary = summaryOf(job);
     await deps.events.emit({ type: 'scan:complete', jobId: job.jobId, summary });

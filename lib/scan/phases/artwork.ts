@@ -14,7 +14,7 @@ import type { Colors } from '../../media/mesh-gradient';
 import { posterColors } from '../../media/poster-colors';
 import type { MetadataProvider } from '../../metadata/provider';
 import type { ScanContext } from '../context';
-import { settle, type Planned } from './plan';
+import { recordEnrichment, type Planned } from './plan';
 
 const ARTWORK_CHUNK = 20;
 const CONCURRENCY = 4;
@@ -87,7 +87,7 @@ export const artwork = async (ctx: ScanContext, planned: Planned, { keyRefused }
     const collected: CatalogItem[] = [];
     await eachLimited(items, CONCURRENCY, async (item) => void collected.push(await collect(c, item)));
     await ctx.catalog.put(collected);
-    settle(planned, collected);
+    recordEnrichment(planned, collected);
     counts.artwork += c.tally.stored - before.stored;
     counts.failed += c.tally.failed - before.failed;
     await ctx.catalog.bumpVersion();

@@ -4,7 +4,7 @@
 import type { CatalogItem, IndexEntry } from '../../catalog/model';
 import type { ScanContext } from '../context';
 import { enrichBatch, type EnrichTally } from '../enrich/batch';
-import { settle, type Planned } from './plan';
+import { recordEnrichment, type Planned } from './plan';
 
 /** Items per metadata step: each costs a few provider requests, so a step stays well inside the time reserve. */
 const METADATA_CHUNK = 50;
@@ -27,20 +27,20 @@ export const metadata = async (ctx: ScanContext, planned: Planned): Promise<Desc
   await ctx.step({ phase: 'metadata', processed: 0, total: work.length, counts }, { persist: work.length > 0 });
   // Episodes in a later batch find the shows of an earlier one here, before the table has them.
   const shows = new Map<string, CatalogItem>();
-  const describe = (chunk: IndexEntry[]) => {
+  const describeBatch = (chunk: IndexEntry[]) => {
     const own: EnrichTally = { matched: 0, unmatched: 0, failed: 0, keyRefused: tally.keyRefused };
     const batch = enrichBatch(deps, ctx.library.path, chunk.map((e) => e.id), own, { shows, sidecarChanges }).then((found) => ({ found, own }));
     batch.catch(() => undefined); // awaited in the next step; a slice that ends first drops it
     return batch;
   };
-  let ahead: ReturnType<typeof describe> | undefined;
+  let nextBatch: ReturnType<typeof describeBatch> | undefined;
   const finished = await ctx.inSteps(work, METADATA_CHUNK, async (chunk, done) => {
-    const { found, own } = await (ahead ?? describe(chunk));
+    const { found, own } = await (nextBatch ?? describeBatch(chunk));
     for (const item of found) if (item.entity === 'tvshow') shows.set(item.id, item);
     const next = work.slice(done, done + METADATA_CHUNK);
-    ahead = next.length && !ctx.outOfTime() ? describe(next) : undefined;
+    nextBatch = next.length && !ctx.outOfTime() ? describeBatch(next) : undefined;
     await ctx.catalog.put(found);
-    settle(planned, found);
+    recordEnrichment(planned, found);
     tally.keyRefused ||= own.keyRefused;
     counts.matched += own.matched;
     counts.unmatched += own.unmatched;

@@ -54,7 +54,7 @@ export const plan = async (ctx: ScanContext, found: Discovered): Promise<Planned
 };
 
 /** Records in the index-to-be where written items' enrichment got to. */
-export const settle = (planned: Planned, written: CatalogItem[]) => {
+export const recordEnrichment = (planned: Planned, written: CatalogItem[]) => {
   for (const item of written) {
     const entry = planned.entries.get(item.id);
     if (!entry) continue;
