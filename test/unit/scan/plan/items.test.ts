@@ -1,0 +1,69 @@
+// Files to items: which movies, shows and episodes the video files call for.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { episodeId } from '../../../../lib/catalog/ids';
+import type { EpisodeItem, MovieItem } from '../../../../lib/catalog/model';
+import { byCodeUnit, desiredItems, nfc, type ItemsInput } from '../../../../lib/scan/plan/items';
+
+const file = (relPath: string, size = 100, mtimeMs = 1) => ({ relPath, size, mtimeMs });
+const input = (over: Partial<ItemsInput>): ItemsInput => ({ libraryId: 'lib', mediaType: 'movie', jobId: 'job1', now: 'T0', files: [], ...over });
+
+describe('scan plan: desired items', () => {
+  it('nfc composes accents; byCodeUnit orders by code unit, not by locale', () => {
+    assert.equal(nfc('Ame\u0301lie'), 'Am\u00e9lie');
+    // Upper case before lower, accented letters after 'z', whatever the machine's locale.
+    assert.deepEqual(['b', 'é', 'a', 'B', 'z'].sort(byCodeUnit), ['B', 'a', 'b', 'z', 'é']);
+    assert.equal(byCodeUnit('x', 'x'), 0);
+  });
+
+  it('one movie per stack, parts in order, stamped by this job; unreadable names in failed', () => {
+    const { items, failed, showDirs } = desiredItems(input({
+      files: [file('Kill Bill (2003)/Kill Bill (2003) - cd2.avi', 200, 2), file('Kill Bill (2003)/Kill Bill (2003) - cd1.avi'), file('notes.txt'), file('- .mkv')],
+    }));
+    assert.equal(items.size, 1);
+    const movie = [...items.values()][0] as MovieItem;
+    assert.deepEqual(movie.files, [
+      { relPath: 'Kill Bill (2003)/Kill Bill (2003) - cd1.avi', size: 100, mtimeMs: 1, part: 1 },
+      { relPath: 'Kill Bill (2003)/Kill Bill (2003) - cd2.avi', size: 200, mtimeMs: 2, part: 2 },
+    ]);
+    assert.deepEqual(
+      [movie.entity, movie.title, movie.year, movie.addedAt, movie.updatedAt, movie.lastJob, movie.lastChange, movie.libraryId],
+      ['movie', 'Kill Bill', 2003, 'T0', 'T0', 'job1', 'added', 'lib'],
+    );
+    assert.deepEqual(failed, [{ relPath: 'notes.txt', reason: 'not a video file' }, { relPath: '- .mkv', reason: 'no title' }]);
+    assert.equal(showDirs.size, 0, 'movies have no show folders');
+  });
+
+  it('the same movie spelled in NFC or NFD has one id and an NFC title', () => {
+    const composed = desiredItems(input({ files: [file('Am\u00e9lie (2001).mkv')] }));
+    const decomposed = desiredItems(input({ files: [file('Ame\u0301lie (2001).mkv')] }));
+    assert.deepEqual([...decomposed.items.keys()], [...composed.items.keys()]);
+    assert.equal((decomposed.items.values().next().value as MovieItem).title, 'Am\u00e9lie');
+  });
+
+  it('a double episode is two items over one file; a show is found once, case aside, with its folder', () => {
+    const double = 'Show (2008)/Season 01/Show.S01E01-E02.mkv';
+    const { items, showDirs, failed } = desiredItems(input({
+      mediaType: 'tvshow',
+      files: [file(double), file('show (2008)/Season 2/Show.S02E01.mkv'), file('Loose.S01E03.mkv'), file('Show (2008)/Extras/trailer.mkv')],
+    }));
+    const shows = [...items.values()].filter((i) => i.entity === 'tvshow');
+    assert.deepEqual(shows.map((s) => s.entity === 'tvshow' && [s.title, s.year]), [['Show', 2008], ['Loose', null]]);
+    const [show, loose] = shows.map((s) => s.id);
+    const episodes = [...items.values()].filter((i): i is EpisodeItem => i.entity === 'episode');
+    assert.deepEqual(
+      episodes.map((e) => [e.showId, e.seasonNumber, e.episodeNumber, e.files[0]!.relPath]),
+      [[show, 1, 1, double], [show, 1, 2, double], [show, 2, 1, 'show (2008)/Season 2/Show.S02E01.mkv'], [loose, 1, 3, 'Loose.S01E03.mkv']],
+    );
+    // Ids come from the file and the number, so the two halves of the double file differ.
+    assert.deepEqual(episodes.slice(0, 2).map((e) => e.id), [episodeId('lib', double, 1, 1), episodeId('lib', double, 1, 2)]);
+    // The first folder seen names the show's folder; a file loose at the root gives none.
+    assert.deepEqual([...showDirs], [[show, 'Show (2008)']]);
+    assert.deepEqual(failed, [{ relPath: 'Show (2008)/Extras/trailer.mkv', reason: 'no season or episode number' }]);
+  });
+
+  it('the same files always give the same items', () => {
+    const files = [file('Heat (1995).mkv'), file('Alien (1979)/Alien (1979).mkv')];
+    assert.deepEqual(desiredItems(input({ files })), desiredItems(input({ files })));
+  });
+});
