@@ -23,7 +23,7 @@ export const plan = async (ctx: ScanContext, found: Discovered): Promise<Planned
   const providerOn = ctx.enrichment.provider !== null;
   const plan = planScan({
     libraryId: ctx.library.id, mediaType: ctx.library.mediaType, jobId: ctx.job.jobId, now: new Date(ctx.clock()).toISOString(),
-    scope: ctx.scope, files: found.files, index: found.index, sidecars: found.sidecars, providerOn,
+    scope: ctx.scope, files: found.files, index: found.index, sidecars: found.sidecars, providerOn, partialIndex: !found.fromManifest,
   });
   // Kept items whose NFO or artwork files changed go through the metadata phase again.
   const restamped = new Set(plan.sidecarChanges.map((c) => c.id));

@@ -26,6 +26,8 @@ export interface PlanInput extends ItemsInput {
   sidecars?: DiscoveredFile[];
   /** Whether this scan can ask a metadata provider (fetching on, a key set). */
   providerOn?: boolean;
+  /** The index may hold part of a stopped scan's writes (it is not a completed scan's manifest). */
+  partialIndex?: boolean;
 }
 
 export interface Plan extends Carried {
@@ -43,7 +45,7 @@ export interface Plan extends Carried {
 }
 
 export const planScan = (input: PlanInput): Plan => {
-  const { kept, skipped, items, failed, showDirs } = splitUnchanged(input, input.index);
+  const { kept, skipped, items, failed, showDirs } = splitUnchanged(input, input.index, { partialIndex: input.partialIndex ?? false });
   const sidecars = sidecarsOf({ mediaType: input.mediaType, files: input.files, sidecars: input.sidecars ?? [], index: input.index, showDirs });
   const { writes, upToDateFiles } = planWrites(items, input.index, (item) => withLocalFiles(sidecars, input.providerOn ?? false, item));
   const removals = planRemovals(input.index, items, kept, input.scope);

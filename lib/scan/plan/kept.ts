@@ -34,7 +34,12 @@ export const unchangedEntries = (files: DiscoveredFile[], index: IndexEntry[]) =
  * name that now reads as a kept item) is no longer kept: its files are read whole again, until
  * no desired item is a kept one.
  */
-export const splitUnchanged = (input: ItemsInput, index: IndexEntry[]): Unchanged & DesiredItems => {
+export const splitUnchanged = (input: ItemsInput, index: IndexEntry[], { partialIndex = false } = {}): Unchanged & DesiredItems => {
+  // A file holding two episodes is written as two items, which a stopped scan may have written
+  // only one of: then the entry it wrote looks complete. In a TV library whose index may hold
+  // such a half (not a completed scan's manifest) every file is read again; what is unchanged
+  // still writes nothing.
+  if (partialIndex && input.mediaType === 'tvshow') return { kept: new Map(), skipped: new Set(), ...desiredItems(input) };
   const { kept, keptPaths } = unchangedEntries(input.files, index);
   let skipped = keptPaths();
   let desired = desiredItems({ ...input, files: input.files.filter((f) => !skipped.has(f.relPath)) });

@@ -64,3 +64,21 @@ describe('scan plan: split unchanged', () => {
     assert.deepEqual((split.items.get(killBill) as MovieItem).files.map((f) => f.part), [1, 2, 3]);
   });
 });
+
+describe('scan plan: a double episode half written', () => {
+  const files = [file('Show/Season 1/Show.S01E01-E02.mkv')];
+  const tv: ItemsInput = { libraryId: 'lib', mediaType: 'tvshow', jobId: 'job1', now: 'T0', files };
+  const written = [...desiredItems(tv).items.values()].map((i) => entry(i.id, i.entity === 'tvshow' ? undefined : i.files, i.entity));
+
+  it('is read again when the index may hold a stopped scan\'s writes, and finds the missing episode', () => {
+    // A scan stopped after writing the show and the first episode.
+    const half = written.slice(0, 2);
+    const split = splitUnchanged(tv, half, { partialIndex: true });
+    assert.deepEqual({ kept: split.kept.size, skipped: split.skipped.size, items: [...split.items.keys()].sort() }, { kept: 0, skipped: 0, items: written.map((e) => e.id).sort() });
+  });
+
+  it('is skipped when the index is a completed scan\'s whole one', () => {
+    const split = splitUnchanged(tv, written);
+    assert.deepEqual({ kept: split.kept.size, skipped: [...split.skipped], items: split.items.size }, { kept: 2, skipped: [files[0]!.relPath], items: 0 });
+  });
+});

@@ -142,4 +142,14 @@ describe('scan plan', () => {
     const scopedScan = planScan(base({ files: [files[0]!], index, jobId: 'job4', scope: 'Heat (1995)', sidecars: [] }));
     assert.deepEqual(scopedScan.sidecarChanges.map((r) => r.local), [{}], 'the poster is gone');
   });
+
+  it('a resume that finds one episode of a double-episode file written writes the other', () => {
+    const tv = base({ mediaType: 'tvshow', files: [file('Show/Season 1/Show.S01E01-E02.mkv')] });
+    const full = planScan(tv);
+    // Stopped after the show and the first episode; no manifest, so the index may be partial.
+    const resumed = planScan({ ...tv, index: full.index.slice(0, 2), partialIndex: true });
+    assert.deepEqual(resumed.writes.map((w) => w.item.id), [full.index[2]!.id]);
+    assert.equal(resumed.index.length, 3);
+    assert.deepEqual(resumed.carried, { added: 2, updated: 0 });
+  });
 });
