@@ -77,7 +77,8 @@ export class DynamoManifestStore implements ManifestStore {
     const zipped = gzipSync(JSON.stringify(pack(entries)));
     const count = Math.max(1, Math.ceil(zipped.length / this.partBytes));
     const writtenAt = new Date().toISOString();
-    const stale = (await this.parts(libraryId)).filter((p) => p.jobId !== jobId);
+    // Every part but those this write replaces: an earlier set, and this job's own extra parts when it writes again in fewer.
+    const stale = (await this.parts(libraryId)).filter((p) => p.jobId !== jobId || Number(p.part) >= count);
     await batchWrite(this.db(), Array.from({ length: count }, (_, i) => ({
       put: {
         ...keys.manifestPart(libraryId, jobId, i), entity: 'library-manifest', jobId, part: i, parts: count, writtenAt,
