@@ -27,6 +27,8 @@ const STAT_CONCURRENCY = 64;
 export interface DiscoveredTree {
   files: DiscoveredFile[];
   sidecars: DiscoveredFile[];
+  /** Folders below the root that could not be read (no permission, an I/O error, gone meanwhile), root-relative: what they hold was not seen. */
+  unreadable: string[];
 }
 
 export interface CrawlOptions {
@@ -34,6 +36,8 @@ export interface CrawlOptions {
   /** Canonical folders never entered (system filesystems, the service's data folder). */
   fences?: readonly string[];
   signal?: AbortSignal;
+  /** Told of each folder below the root that could not be read. */
+  onUnreadable?(relPath: string): void;
 }
 
 /** Relative paths of the video and sidecar files under root that the naming rules keep, sorted. */
@@ -42,6 +46,7 @@ export const crawl = (root: string, options: CrawlOptions): Promise<string[]> =>
     limits: options.limits,
     ...(options.fences ? { fences: options.fences } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onUnreadable ? { onSkip: (relPath: string, reason: string) => reason === 'unreadable' && options.onUnreadable!(relPath) } : {}),
     // Whole folders are pruned here, so extras and ignored trees are never walked.
     skipDir: (relPath, absPath) => ignoreReason(relPath) !== undefined || existsSync(join(absPath, IGNORE_MARKER)),
     keepFile: (path) => (isVideoFile(path) || isSidecarFile(path)) && ignoreReason(path) === undefined,
@@ -69,9 +74,10 @@ export const statAll = async (root: string, relPaths: string[]): Promise<Discove
 };
 
 export const discoverTree = async (root: string, options: CrawlOptions): Promise<DiscoveredTree> => {
-  const found = await crawl(root, options);
+  const unreadable: string[] = [];
+  const found = await crawl(root, { ...options, onUnreadable: (relPath) => unreadable.push(relPath) });
   const [files, sidecars] = await Promise.all([statAll(root, found.filter(isVideoFile)), statAll(root, found.filter((p) => !isVideoFile(p)))]);
-  return { files, sidecars };
+  return { files, sidecars, unreadable };
 };
 
 export const discover = async (root: string, options: CrawlOptions): Promise<DiscoveredFile[]> => (await discoverTree(root, options)).files;

@@ -84,6 +84,8 @@ export const s3Storage = (options: S3StorageOptions, client = new S3Client({
       return {
         files: found.filter((f) => visible(f.relPath)).sort(byPath),
         sidecars: sidecars.filter((f) => visible(f.relPath)).sort(byPath),
+        // A listing either answers whole or fails: no part of it goes unseen.
+        unreadable: [],
       };
     },
 

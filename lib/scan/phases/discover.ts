@@ -10,6 +10,8 @@ export interface Discovered {
   files: DiscoveredFile[];
   /** NFO and image files beside them, library-relative. */
   sidecars: DiscoveredFile[];
+  /** Folders that could not be read, library-relative: nothing below them is removed. */
+  unreadable: string[];
   index: IndexEntry[];
   /** Whether the index came from the manifest the last completed scan wrote. */
   fromManifest: boolean;
@@ -38,5 +40,6 @@ export const discover = async (ctx: ScanContext): Promise<Discovered> => {
   const files = tree.files.map(inLibrary);
   ctx.counts.discovered = files.length;
   await ctx.step({ phase: 'discovering', processed: files.length, total: files.length, counts: ctx.counts });
-  return { files, sidecars: tree.sidecars.map(inLibrary), index, fromManifest, timing };
+  const unreadable = tree.unreadable.map((relPath) => (ctx.scope ? `${ctx.scope}/${relPath}` : relPath));
+  return { files, sidecars: tree.sidecars.map(inLibrary), unreadable, index, fromManifest, timing };
 };

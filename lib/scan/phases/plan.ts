@@ -17,13 +17,18 @@ export interface Planned {
   fromManifest: boolean;
 }
 
+const unreadableWarning = (folders: string[]) =>
+  folders.length === 0
+    ? undefined
+    : `${folders.length === 1 ? 'A folder' : `${folders.length} folders`} could not be read (${folders.slice(0, 3).map((f) => `"${f}"`).join(', ')}${folders.length > 3 ? ' ...' : ''}): nothing below ${folders.length === 1 ? 'it' : 'them'} was removed. Check the permissions or the disk, then scan again.`;
+
 const showsFirst = (a: IndexEntry, b: IndexEntry) => Number(b.entity === 'tvshow') - Number(a.entity === 'tvshow') || (a.id < b.id ? -1 : 1);
 
 export const plan = async (ctx: ScanContext, found: Discovered): Promise<Planned> => {
   const providerOn = ctx.enrichment.provider !== null;
   const plan = planScan({
     libraryId: ctx.library.id, mediaType: ctx.library.mediaType, jobId: ctx.job.jobId, now: new Date(ctx.clock()).toISOString(),
-    scope: ctx.scope, files: found.files, index: found.index, sidecars: found.sidecars, providerOn, partialIndex: !found.fromManifest,
+    scope: ctx.scope, files: found.files, index: found.index, sidecars: found.sidecars, providerOn, partialIndex: !found.fromManifest, unreadable: found.unreadable,
   });
   // Kept items whose NFO or artwork files changed go through the metadata phase again.
   const restamped = new Set(plan.sidecarChanges.map((c) => c.id));
@@ -40,6 +45,8 @@ export const plan = async (ctx: ScanContext, found: Discovered): Promise<Planned
   // The manifest stops being the truth as soon as anything is written: drop it first.
   if (changing) await ctx.manifests.drop(ctx.library.id);
   for (const f of plan.failed) ctx.log.warn({ file: f.relPath, reason: f.reason }, 'file not understood; skipped');
+  for (const folder of found.unreadable) ctx.log.warn({ folder }, 'folder could not be read; nothing below it is removed');
+  const warning = unreadableWarning(found.unreadable);
   // Items an earlier run of this job wrote are in the index now: count them, don't redo them.
   Object.assign(ctx.counts, {
     processed: plan.unchangedFiles + plan.failed.length,
@@ -49,7 +56,7 @@ export const plan = async (ctx: ScanContext, found: Discovered): Promise<Planned
     probed: plan.carriedProbes.probed,
     probeFailed: plan.carriedProbes.failed,
   });
-  await ctx.step({ phase: 'analyzing', processed: ctx.counts.processed, total: found.files.length, counts: ctx.counts });
+  await ctx.step({ phase: 'analyzing', processed: ctx.counts.processed, total: found.files.length, counts: ctx.counts, ...(warning ? { warning } : {}) });
   return { plan, entries: new Map(plan.index.map((e) => [e.id, e])), metadataWork, changing, fromManifest: found.fromManifest };
 };
 

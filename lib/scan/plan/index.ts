@@ -28,6 +28,8 @@ export interface PlanInput extends ItemsInput {
   providerOn?: boolean;
   /** The index may hold part of a stopped scan's writes (it is not a completed scan's manifest). */
   partialIndex?: boolean;
+  /** Folders that could not be read (library-relative): nothing below them is removed. */
+  unreadable?: string[];
 }
 
 export interface Plan extends Carried {
@@ -48,7 +50,7 @@ export const planScan = (input: PlanInput): Plan => {
   const { kept, skipped, items, failed, showDirs } = splitUnchanged(input, input.index, { partialIndex: input.partialIndex ?? false });
   const sidecars = sidecarsOf({ mediaType: input.mediaType, files: input.files, sidecars: input.sidecars ?? [], index: input.index, showDirs });
   const { writes, upToDateFiles } = planWrites(items, input.index, (item) => withLocalFiles(sidecars, input.providerOn ?? false, item));
-  const removals = planRemovals(input.index, items, kept, input.scope);
+  const removals = planRemovals(input.index, items, kept, input.scope, input.unreadable);
   const redone = new Set([...writes.map((w) => w.item.id), ...removals.map((e) => e.id)]);
   return {
     writes,

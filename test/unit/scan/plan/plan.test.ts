@@ -152,4 +152,11 @@ describe('scan plan', () => {
     assert.equal(resumed.index.length, 3);
     assert.deepEqual(resumed.carried, { added: 2, updated: 0 });
   });
+
+  it('a folder that could not be read keeps its items; one that is gone loses them', () => {
+    const files = [file('Locked/Heat (1995).mkv'), file('Open/Alien (1979).mkv')];
+    const first = planScan(base({ files }));
+    const again = planScan(base({ jobId: 'job2', files: [], index: first.index, unreadable: ['Locked'] }));
+    assert.deepEqual(again.removals.map((e) => e.files![0]!.relPath), ['Open/Alien (1979).mkv']);
+  });
 });

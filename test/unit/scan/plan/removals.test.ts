@@ -54,4 +54,11 @@ describe('scan plan: removals', () => {
     assert.deepEqual(ids(planRemovals(index, none, none, 'Show/Season 1')), ['in']);
     assert.deepEqual(ids(planRemovals(index, none, none, 'Show')), ['in', 'out', 's']);
   });
+
+  it('keeps what lies below a folder that could not be read: not seen is not gone', () => {
+    const index = [movie('locked', 'Locked/Heat (1995)/Heat (1995).mkv'), movie('gone', 'Open/Alien (1979).mkv'), show('tv'), episode('e1', 'tv', 'Locked/Show/S01E01.mkv')];
+    assert.deepEqual(ids(planRemovals(index, none, none, '', ['Locked'])), ['gone']);
+    // A folder whose name only starts the same is not below it.
+    assert.deepEqual(ids(planRemovals([movie('near', 'Locked2/a.mkv')], none, none, '', ['Locked'])), ['near']);
+  });
 });
