@@ -264,4 +264,3 @@ export const startService = async (signal: AbortSignal = new AbortController().s
     throw err;
   }
 };
-

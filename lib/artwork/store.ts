@@ -31,6 +31,14 @@ export interface ArtworkStore {
   removeAll(mediaId: string): Promise<void>;
 }
 
+/**
+ * Everything stored for these items. Called after the items themselves are gone: a removal cut
+ * short leaves unused files in the cache, never an item whose pictures are missing.
+ */
+export const removeArtworkOf = async (store: ArtworkStore | undefined, mediaIds: readonly string[]): Promise<void> => {
+  await Promise.all(mediaIds.map((id) => store?.removeAll(id)));
+};
+
 /** A key or key part that could name something outside the store: a bug in the caller, never user input. */
 export class ArtworkKeyError extends Error {
   constructor(message: string) {

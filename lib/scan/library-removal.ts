@@ -1,7 +1,7 @@
 // Deleting a library: its running scan is cancelled (and waited for) first, then its items,
 // their artwork, its manifest and the library itself are removed. Files on disk are never
 // touched. This sits above the library, the catalogue and the scan jobs, which it all changes.
-import type { ArtworkStore } from '../artwork/store';
+import { removeArtworkOf, type ArtworkStore } from '../artwork/store';
 import type { ManifestStore } from '../catalog/manifest';
 import type { CatalogStore } from '../catalog/store';
 import { AppError, scanAlreadyRunning } from '../errors';
@@ -52,8 +52,7 @@ export const deleteLibrary = async (deps: RemovalDeps, id: string): Promise<void
   if (await deps.jobs.activeJobOf(id)) throw scanAlreadyRunning(library.path);
   const ids = (await deps.catalog.index(id)).map((e) => e.id);
   await deps.catalog.remove(ids);
-  // After the items: a removal cut short leaves unused files in the cache, never an item whose pictures are gone.
-  await Promise.all(ids.map((itemId) => deps.artworks?.removeAll(itemId)));
+  await removeArtworkOf(deps.artworks, ids);
   await deps.manifests.drop(id);
   await deps.libraries.remove(library);
   await deps.catalog.bumpVersion();

@@ -26,7 +26,6 @@ export interface EnrichTally {
 }
 
 export interface EnrichSession {
-  deps: EnrichDeps;
   tally: EnrichTally;
   /** Whether a provider can be asked now. */
   canAsk(): boolean;
@@ -52,7 +51,6 @@ const readNfoAt = async (deps: EnrichDeps, root: string, tally: EnrichTally, rel
 export const enrichSession = (deps: EnrichDeps, root: string, tally: EnrichTally): EnrichSession => {
   const provider = () => (tally.keyRefused ? null : deps.provider);
   return {
-    deps,
     tally,
     canAsk: () => provider() !== null,
     async ask(call) {

@@ -17,10 +17,12 @@ export interface Planned {
   fromManifest: boolean;
 }
 
-const unreadableWarning = (folders: string[]) =>
-  folders.length === 0
-    ? undefined
-    : `${folders.length === 1 ? 'A folder' : `${folders.length} folders`} could not be read (${folders.slice(0, 3).map((f) => `"${f}"`).join(', ')}${folders.length > 3 ? ' ...' : ''}): nothing below ${folders.length === 1 ? 'it' : 'them'} was removed. Check the permissions or the disk, then scan again.`;
+const unreadableWarning = (folders: string[]): string | undefined => {
+  if (folders.length === 0) return undefined;
+  const named = folders.slice(0, 3).map((f) => `"${f}"`).join(', ') + (folders.length > 3 ? ' ...' : '');
+  const [what, below] = folders.length === 1 ? ['A folder', 'it'] : [`${folders.length} folders`, 'them'];
+  return `${what} could not be read (${named}): nothing below ${below} was removed. Check the permissions or the disk, then scan again.`;
+};
 
 const showsFirst = (a: IndexEntry, b: IndexEntry) => Number(b.entity === 'tvshow') - Number(a.entity === 'tvshow') || (a.id < b.id ? -1 : 1);
 
@@ -30,9 +32,6 @@ export const plan = async (ctx: ScanContext, found: Discovered): Promise<Planned
     libraryId: ctx.library.id, mediaType: ctx.library.mediaType, jobId: ctx.job.jobId, now: new Date(ctx.clock()).toISOString(),
     scope: ctx.scope, files: found.files, index: found.index, sidecars: found.sidecars, providerOn, partialIndex: !found.fromManifest, unreadable: found.unreadable,
   });
-  // Kept items whose NFO or artwork files changed go through the metadata phase again.
-  const restamped = new Set(plan.sidecarChanges.map((c) => c.id));
-  for (const e of plan.index) if (restamped.has(e.id)) e.enrich = 'metadata';
   const wantsMetadata = (e: IndexEntry) => e.enrich === 'metadata' || (providerOn && (e.enrich === 'local' || e.enrich === undefined));
   const metadataWork = plan.index.filter(wantsMetadata).sort(showsFirst);
   const { timing } = found;

@@ -1,6 +1,7 @@
 // Analysing, second half: new and changed items written (each file's headers read first, so
 // the technical info costs no extra write), then what is gone removed with its artwork. In
 // chunks, the catalogue's version moved and the job saved after each.
+import { removeArtworkOf } from '../../artwork/store';
 import type { ScanContext } from '../context';
 import { analyzeFiles, type ProbeTally } from '../analyze';
 import type { PlannedWrite } from '../plan';
@@ -37,8 +38,7 @@ export const write = async (ctx: ScanContext, { plan, entries }: Planned): Promi
   return ctx.inSteps(plan.removals, CHUNK, async (chunk) => {
     const ids = chunk.map((e) => e.id);
     await ctx.catalog.remove(ids);
-    // After the items: a removal cut short leaves unused files in the cache, never an item whose pictures are gone.
-    await Promise.all(ids.map((id) => ctx.artworks?.removeAll(id)));
+    await removeArtworkOf(ctx.artworks, ids);
     counts.removed += chunk.length;
     await ctx.catalog.bumpVersion();
     await ctx.step({ phase: 'analyzing', processed: counts.processed, total, counts });

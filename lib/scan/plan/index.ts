@@ -40,7 +40,7 @@ export interface Plan extends Carried {
   /** Files whose items are already up to date. */
   unchangedFiles: number;
   failed: Array<{ relPath: string; reason: string }>;
-  /** The library's index once the plan is applied (for its manifest). */
+  /** The library's index once the plan is applied (for its manifest); items whose local files changed are back at 'metadata'. */
   index: IndexEntry[];
   /** Items kept as they are whose NFO or artwork files changed: the metadata phase takes them up again. */
   sidecarChanges: SidecarChange[];
@@ -52,14 +52,17 @@ export const planScan = (input: PlanInput): Plan => {
   const { writes, upToDateFiles } = planWrites(items, input.index, (item) => withLocalFiles(sidecars, input.providerOn ?? false, item));
   const removals = planRemovals(input.index, items, kept, input.scope, input.unreadable);
   const redone = new Set([...writes.map((w) => w.item.id), ...removals.map((e) => e.id)]);
+  const changes = sidecarChanges(sidecars, input.index, redone, input.scope);
+  const restamped = new Set(changes.map((c) => c.id));
+  const left = input.index.filter((e) => !redone.has(e.id)).map((e) => (restamped.has(e.id) ? { ...e, enrich: 'metadata' as const } : e));
   return {
     writes,
     removals,
     unchangedFiles: skipped.size + upToDateFiles,
     ...carriedWork(input.index, input.jobId, redone),
     failed,
-    index: [...input.index.filter((e) => !redone.has(e.id)), ...writes.map((w) => indexEntryOf(w.item))],
-    sidecarChanges: sidecarChanges(sidecars, input.index, redone, input.scope),
+    index: [...left, ...writes.map((w) => indexEntryOf(w.item))],
+    sidecarChanges: changes,
   };
 };
 
