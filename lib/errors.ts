@@ -49,6 +49,7 @@ export const PROBLEMS = {
   'not-implemented': [501, 'Not implemented yet'],
   'dependency-unavailable': [503, 'A dependency is unavailable', 'both'],
   'gateway-timeout': [504, 'The request took too long'],
+  'media-offline': [503, 'The media is offline'],
   // A scan job's own failures (`error.code` of a failed job, and `scan:error`).
   'library-gone': [410, 'The library was deleted during the scan', 'job'],
   'path-not-found': [422, 'The scanned folder cannot be read any more', 'job'],
@@ -56,6 +57,7 @@ export const PROBLEMS = {
   'worker-unavailable': [503, 'The scan worker could not be started', 'job'],
   'scan-too-large': [422, 'The folder holds more entries than a scan walks', 'job'],
   'scan-too-deep': [422, 'The folder nests deeper than a scan walks', 'job'],
+  'library-offline': [503, "The library's folder is offline; nothing was removed", 'job'],
   'resume-limit': [500, 'The scan kept stopping the service and is no longer resumed by itself', 'job'],
 } as const satisfies Record<string, readonly [number, string, ProblemScope?]>;
 
@@ -124,6 +126,9 @@ export const headersTooLarge = (limitBytes: number) =>
   problem('headers-too-large', `The request line and headers are larger than ${limitBytes} bytes`);
 export const unreadableRequest = () =>
   invalidRequest([{ field: 'request', message: 'is not a well-formed HTTP request (bytes outside ASCII in the target, conflicting lengths ...)' }]);
+/** The file's library folder is missing, unreadable or empty (an unmounted disk, a sleeping NAS): it may come back. */
+export const mediaOffline = (what: string, retryAfterSeconds = 60) =>
+  Object.assign(problem('media-offline', `${what} is on a disk or share that is offline; try again when it is back`), { retryAfterSeconds });
 export const gatewayTimeout = () => problem('gateway-timeout', 'The function did not answer in time; the request may be retried');
 
 /** An untyped error: rendered as a bare 500, never with its message. */

@@ -3,7 +3,7 @@ import { operations } from '../../lib/api/operations';
 import { services } from '../../lib/deps';
 import { http } from '../../lib/http/stack';
 import { created, noContent, ok } from '../../lib/http/reply';
-import { createLibrary, getLibrary, statsOf, toView } from '../../lib/library/service';
+import { createLibrary, getLibrary, statsOf, toView, updateLibrary } from '../../lib/library/service';
 import { deleteLibraryWithScans } from '../../lib/scan/library-removal';
 
 export const list = http(operations.listLibraries, async () => {
@@ -22,6 +22,12 @@ export const stats = http(operations.libraryStats, async () => ok(statsOf(await 
 export const get = http(operations.getLibrary, async ({ params }) => {
   const library = await getLibrary(services, params.libraryId);
   return ok({ ...toView(library), stats: statsOf([library]) });
+});
+
+export const patch = http(operations.patchLibrary, async ({ params, body }, { log }) => {
+  const library = await updateLibrary(services, params.libraryId, body);
+  log.info({ libraryId: library.id, changes: Object.keys(body) }, 'library updated');
+  return ok(toView(library));
 });
 
 export const remove = http(operations.deleteLibrary, async ({ params }, { log }) => {

@@ -68,7 +68,7 @@ export const operations = {
   stream: op({
     id: 'stream', method: 'GET', path: '/api/v1/stream/{mediaId}', tag: 'stream', counted: false, implemented: true,
     summary: "A movie's or episode's file bytes, with HTTP range support",
-    description: 'One range per request (RFC 9110): `bytes=a-b`, `bytes=a-`, `bytes=-n` answer 206 with Content-Range; when several ranges are asked for, the first is answered. A malformed Range header or another unit is ignored (200, the whole file). If-Range with the ETag or Last-Modified of another version gives the whole file. If-None-Match (or If-Modified-Since) with the current version gives 304. A range outside the file: 416 with `Content-Range: bytes */SIZE`. A stacked movie streams part 1 unless `part` names another. With media in a bucket (MEDIA_STORAGE=s3) the answer is a 307 to a presigned URL of the object (STREAM_URL_TTL_SECONDS, default 4 h), which S3 serves with the same range semantics. Not counted by the rate limit.',
+    description: 'One range per request (RFC 9110): `bytes=a-b`, `bytes=a-`, `bytes=-n` answer 206 with Content-Range; when several ranges are asked for, the first is answered. A malformed Range header or another unit is ignored (200, the whole file). If-Range with the ETag or Last-Modified of another version gives the whole file. If-None-Match (or If-Modified-Since) with the current version gives 304. A range outside the file: 416 with `Content-Range: bytes */SIZE`. A stacked movie streams part 1 unless `part` names another. With media in a bucket (MEDIA_STORAGE=s3) the answer is a 307 to a presigned URL of the object (STREAM_URL_TTL_SECONDS, default 4 h), which S3 serves with the same range semantics. A file whose library folder is offline (missing, unreadable or empty: an unmounted disk, a sleeping NAS) answers 503 media-offline with Retry-After, not 404: it may come back. Not counted by the rate limit.',
     params: pathParams(['mediaId']), query: S.StreamQuery, errors: [304, 307, 404, 416],
     success: { status: 200, description: 'The whole file, or 206 with one range', contentType: 'application/octet-stream' },
   }),
@@ -139,8 +139,9 @@ export const operations = {
     success: { status: 204, description: 'Removed' },
   }),
   patchLibrary: op({
-    id: 'patchLibrary', method: 'PATCH', path: '/api/v1/library/{libraryId}', tag: 'library', counted: true, implemented: false,
+    id: 'patchLibrary', method: 'PATCH', path: '/api/v1/library/{libraryId}', tag: 'library', counted: true, implemented: true,
     summary: "Change a library's name, rescan interval or monitoring", params: pathParams(['libraryId']), body: S.LibraryPatch, bodyRequired: true, errors: [404],
+    description: 'A new `scanIntervalHours` counts from the last scan (`nextScanAt`); when that is already past, the schedule scans the library at once. 0 stops scheduled scans. `monitoring: false` stops watching the folder (changes are then found by the schedule or a manual scan).',
     success: { status: 200, description: 'The library after the update', schema: S.Library },
   }),
   getSettings: op({

@@ -130,9 +130,14 @@ export const ScanRequest = Type.Object(
 /** Why a job failed; the codes are the catalogue's (`x-problem-types` with sentIn `job`). */
 export const JobErrorSchema = Type.Object({ code: literals(JOB_ERROR_CODES), message: Type.String() });
 
+export const ScanTrigger = Type.Union([Type.Literal('manual'), Type.Literal('watch'), Type.Literal('schedule')], {
+  description: 'What started the job: a request (`manual`), the folder monitor (`watch`) or the library\'s schedule (`schedule`)',
+});
+
 export const ScanJob = Type.Object({
   jobId: Type.String(),
   status: JobStatus,
+  trigger: ScanTrigger,
   path: Type.String(),
   mediaType: MediaType,
   libraryId: Type.String(),
@@ -143,6 +148,7 @@ export const ScanJob = Type.Object({
     processed: Type.Integer(),
     added: Type.Integer(),
     updated: Type.Integer(),
+    moved: Type.Integer({ description: 'Items whose files moved or were renamed (same size and modification time): they keep their id, addedAt, metadata and artwork' }),
     removed: Type.Integer(),
     failed: Type.Integer({ description: 'Files whose names could not be read, and items whose metadata, NFO or artwork failed' }),
     matched: Type.Integer({ description: 'Items the metadata provider matched' }),
@@ -171,13 +177,25 @@ export const Library = Type.Object({
   itemCount: Type.Integer({ minimum: 0 }),
   lastScannedAt: Nullable(IsoTime),
   createdAt: IsoTime,
+  status: Type.Union([Type.Literal('online'), Type.Literal('offline')], {
+    description: '`offline` while the folder is missing, unreadable or empty although the library holds items (an unmounted disk, a sleeping NAS): nothing is removed, items stay listed, streams answer 503 media-offline',
+  }),
+  statusReason: Nullable(Type.String({ description: 'Why it is offline; while online, what to know (e.g. its folder cannot be watched, so the schedule covers it)' })),
+  statusSince: IsoTime,
+  scanIntervalHours: Type.Integer({ minimum: 0, description: 'Rescanned every so many hours (default 12); 0: never on a schedule' }),
+  nextScanAt: Nullable(IsoTime),
+  monitoring: Type.Boolean({ description: 'Whether the folder is watched for changes (with features.realtimeMonitoring on)' }),
 });
+
+const ScanIntervalHours = Type.Integer({ minimum: 0, maximum: 24 * 365, description: '0: never rescan on a schedule' });
 
 export const LibraryCreate = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
     path: Type.String({ minLength: 1, maxLength: 4096 }),
     mediaType: MediaType,
+    scanIntervalHours: Type.Optional(ScanIntervalHours),
+    monitoring: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -185,7 +203,7 @@ export const LibraryCreate = Type.Object(
 export const LibraryPatch = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    scanIntervalHours: Type.Optional(Type.Integer({ minimum: 0, maximum: 24 * 365, description: '0: never rescan on a schedule' })),
+    scanIntervalHours: Type.Optional(ScanIntervalHours),
     monitoring: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false, minProperties: 1 },
@@ -329,6 +347,7 @@ const Timestamp = IsoTime;
 const ScanSummary = Type.Object({
   added: Type.Integer(),
   updated: Type.Integer(),
+  moved: Type.Integer(),
   removed: Type.Integer(),
   failed: Type.Integer(),
   durationMs: Type.Integer(),
@@ -365,9 +384,29 @@ export const WsEvents = {
   'library:updated': Type.Object({
     type: Type.Literal('library:updated'),
     libraryId: Type.String(),
-    changes: Type.Object({ added: Type.Integer(), updated: Type.Integer(), removed: Type.Integer() }),
+    changes: Type.Object({ added: Type.Integer(), updated: Type.Integer(), moved: Type.Integer(), removed: Type.Integer() }),
+    items: Type.Object(
+      {
+        added: Type.Array(Type.String()),
+        updated: Type.Array(Type.String()),
+        moved: Type.Array(Type.String()),
+        removed: Type.Array(Type.String()),
+        truncated: Type.Boolean({ description: 'More items changed than the 100 ids of a kind listed: refresh the lists' }),
+      },
+      { description: 'The ids of the movies, shows and episodes changed, at most 100 of each kind' },
+    ),
     timestamp: Timestamp,
   }),
+  'library:status': Type.Object(
+    {
+      type: Type.Literal('library:status'),
+      libraryId: Type.String(),
+      status: Type.Union([Type.Literal('online'), Type.Literal('offline')]),
+      reason: Type.String({ description: 'Why (empty when back online)' }),
+      timestamp: Timestamp,
+    },
+    { description: "A library's folder went away (an unmounted disk, a sleeping NAS) or came back, or it can no longer be watched" },
+  ),
   'library:created': Type.Object({ type: Type.Literal('library:created'), libraryId: Type.String(), timestamp: Timestamp }),
   'library:deleted': Type.Object({ type: Type.Literal('library:deleted'), libraryId: Type.String(), timestamp: Timestamp }),
   pong: Type.Object({ type: Type.Literal('pong') }),

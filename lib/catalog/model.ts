@@ -11,7 +11,7 @@ import type { LocalFiles } from '../metadata/local-files';
 import type { CastMember } from '../metadata/provider';
 
 export type Entity = 'movie' | 'tvshow' | 'episode';
-export type Change = 'added' | 'updated';
+export type Change = 'added' | 'updated' | 'moved';
 
 /** A video file of an item, relative to its library's root. */
 export interface FileRef {
@@ -58,6 +58,11 @@ interface Stamp {
   updatedAt: string;
   lastJob: string;
   lastChange: Change;
+  /**
+   * The id the item's path gives now, when it differs from its id: a moved or renamed item keeps
+   * its id, and a rescan maps its path's id back to it (lib/scan/plan/aliases.ts).
+   */
+  pathKey?: string;
 }
 
 interface Titled {
@@ -125,6 +130,7 @@ export interface IndexEntry {
   lastChange?: Change;
   enrich?: EnrichState;
   localStamp?: string;
+  pathKey?: string;
 }
 
 /** The artwork endpoint's URL for a stored picture; `v` changes with the picture, so clients may cache it for good. */

@@ -17,7 +17,32 @@ export interface LibraryCounts {
 
 export const EMPTY_COUNTS: LibraryCounts = { movies: 0, tvShows: 0, seasons: 0, episodes: 0, totalSizeBytes: 0 };
 
-export interface Library {
+/** Whether the library's folder can be seen: a missing, unreadable or emptied root is offline, never empty. */
+export interface LibraryStatus {
+  state: 'online' | 'offline';
+  /** Why it is offline, or what to know while online (its folder cannot be watched); null when nothing. */
+  reason: string | null;
+  /** When the state last changed. */
+  since: string;
+}
+
+/** How a library is kept up to date without anyone asking. */
+export interface LibraryUpkeep {
+  /** Rescanned every so many hours; 0: never on a schedule. */
+  scanIntervalHours: number;
+  /** Whether its folder is watched for changes (where the feature is on). */
+  monitoring: boolean;
+  /** When the schedule scans it next; null when it has no schedule. */
+  nextScanAt: string | null;
+}
+
+export const DEFAULT_SCAN_INTERVAL_HOURS = 12;
+
+/** The next scheduled scan after `from`, or null for no schedule. */
+export const nextScanAfter = (from: number, scanIntervalHours: number): string | null =>
+  scanIntervalHours > 0 ? new Date(from + scanIntervalHours * 3_600_000).toISOString() : null;
+
+export interface Library extends LibraryUpkeep {
   id: string;
   name: string;
   /** Canonical (symlinks resolved). */
@@ -26,4 +51,5 @@ export interface Library {
   createdAt: string;
   lastScannedAt: string | null;
   counts: LibraryCounts;
+  status: LibraryStatus;
 }

@@ -8,8 +8,8 @@ import type { Library as LibraryView, LibraryStats } from '../api/schemas';
 import { libraryExists, mediaTypeMismatch, notFound, pathNotUsable } from '../errors';
 import type { EventSink } from '../events/sink';
 import type { MediaStorage } from '../storage';
-import { EMPTY_COUNTS, type Library, type MediaKind } from './model';
-import type { LibraryStore } from './store';
+import { DEFAULT_SCAN_INTERVAL_HOURS, EMPTY_COUNTS, nextScanAfter, type Library, type LibraryStatus, type MediaKind } from './model';
+import type { LibraryChanges, LibraryStore } from './store';
 
 export interface LibraryDeps {
   libraries: LibraryStore;
@@ -27,6 +27,12 @@ export const toView = (library: Library): Static<typeof LibraryView> => ({
   itemCount: library.counts.movies + library.counts.tvShows,
   lastScannedAt: library.lastScannedAt,
   createdAt: library.createdAt,
+  status: library.status.state,
+  statusReason: library.status.reason,
+  statusSince: library.status.since,
+  scanIntervalHours: library.scanIntervalHours,
+  nextScanAt: library.nextScanAt,
+  monitoring: library.monitoring,
 });
 
 export const statsOf = (libraries: Library[]): Static<typeof LibraryStats> => {
@@ -60,19 +66,25 @@ const checkOverlap = (storage: MediaStorage, existing: Library[], path: string) 
 
 export const createLibrary = async (
   deps: LibraryDeps,
-  input: { name?: string; path: string; mediaType: MediaKind },
+  input: { name?: string; path: string; mediaType: MediaKind; scanIntervalHours?: number | undefined; monitoring?: boolean | undefined },
   now = Date.now(),
 ): Promise<Library> => {
   const path = await deps.storage.canonicalRoot(input.path);
   checkOverlap(deps.storage, await deps.libraries.list(), path);
+  const createdAt = new Date(now).toISOString();
+  const scanIntervalHours = input.scanIntervalHours ?? DEFAULT_SCAN_INTERVAL_HOURS;
   const library: Library = {
     id: newId(),
     name: input.name?.trim() || basename(path) || path,
     path,
     mediaType: input.mediaType,
-    createdAt: new Date(now).toISOString(),
+    createdAt,
     lastScannedAt: null,
     counts: { ...EMPTY_COUNTS },
+    status: { state: 'online', reason: null, since: createdAt },
+    scanIntervalHours,
+    monitoring: input.monitoring ?? true,
+    nextScanAt: nextScanAfter(now, scanIntervalHours),
   };
   await deps.libraries.create(library);
   await deps.events.emit({ type: 'library:created', libraryId: library.id });
@@ -98,4 +110,30 @@ export const libraryForScan = async (
   if (input.libraryId) throw pathNotUsable(input.path, `is not inside library ${input.libraryId} (${candidates[0]!.path})`);
   const library = await createLibrary(deps, { path, mediaType: input.mediaType });
   return { library, path, scope: '' };
+};
+
+/** PATCH: a new name, interval or monitoring switch. A new interval counts from the last scan: when that is long past, the schedule scans at once. */
+export const updateLibrary = async (deps: Pick<LibraryDeps, 'libraries'>, id: string, patch: { name?: string | undefined; scanIntervalHours?: number | undefined; monitoring?: boolean | undefined }): Promise<Library> => {
+  const library = await getLibrary(deps, id);
+  const changes: LibraryChanges = { ...(patch.name !== undefined ? { name: patch.name.trim() || library.name } : {}), ...(patch.monitoring !== undefined ? { monitoring: patch.monitoring } : {}) };
+  if (patch.scanIntervalHours !== undefined) {
+    changes.scanIntervalHours = patch.scanIntervalHours;
+    changes.nextScanAt = nextScanAfter(Date.parse(library.lastScannedAt ?? library.createdAt), patch.scanIntervalHours);
+  }
+  const updated = await deps.libraries.update(id, changes);
+  if (!updated) throw notFound(`Library ${id}`);
+  return updated;
+};
+
+/**
+ * Records a library's status when it changed, and tells clients (library:status). Returns
+ * whether it changed.
+ */
+export const setLibraryStatus = async (deps: Pick<LibraryDeps, 'libraries' | 'events'>, library: Library, state: LibraryStatus['state'], reason: string | null, now = Date.now()): Promise<boolean> => {
+  if (library.status.state === state && library.status.reason === reason) return false;
+  const status: LibraryStatus = { state, reason, since: library.status.state === state ? library.status.since : new Date(now).toISOString() };
+  if (!(await deps.libraries.setStatus(library.id, status))) return false;
+  library.status = status;
+  await deps.events.emit({ type: 'library:status', libraryId: library.id, status: state, reason: reason ?? '' });
+  return true;
 };

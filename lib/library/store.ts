@@ -4,7 +4,10 @@ import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dy
 import { guarded, queryItems, type Db } from '../db/client';
 import { keys } from '../db/table';
 import { libraryExists } from '../errors';
-import type { Library, LibraryCounts } from './model';
+import { DEFAULT_SCAN_INTERVAL_HOURS, nextScanAfter, type Library, type LibraryCounts, type LibraryStatus, type LibraryUpkeep } from './model';
+
+/** What PATCH may change, and what the schedule moves. */
+export type LibraryChanges = Partial<Pick<Library, 'name'> & LibraryUpkeep>;
 
 export interface LibraryStore {
   /** Saves a new library with its path; 409 library-exists when the path is taken (also by a racing create). */
@@ -12,16 +15,34 @@ export interface LibraryStore {
   get(id: string): Promise<Library | undefined>;
   /** Oldest first. */
   list(): Promise<Library[]>;
-  /** Records what a finished scan found; a library deleted meanwhile stays deleted. */
-  recordScan(id: string, counts: LibraryCounts, at: string): Promise<void>;
+  /** Records what a finished scan found (and, for a whole-library scan, when the schedule comes next); a library deleted meanwhile stays deleted. */
+  recordScan(id: string, counts: LibraryCounts, at: string, nextScanAt?: string | null): Promise<void>;
+  /** Changes the given fields; undefined when there is no such library. */
+  update(id: string, changes: LibraryChanges): Promise<Library | undefined>;
+  /** Sets the status when its state differs from the stored one (or its reason does); false when nothing changed or the library is gone. */
+  setStatus(id: string, status: LibraryStatus): Promise<boolean>;
   /** Removes the library and frees its path. */
   remove(library: Library): Promise<void>;
 }
 
+// Libraries stored before status and schedules existed read as online, rescanned every 12 h.
+const withUpkeep = (stored: Omit<Library, keyof LibraryUpkeep | 'status'> & Partial<Library>): Library => {
+  const scanIntervalHours = stored.scanIntervalHours ?? DEFAULT_SCAN_INTERVAL_HOURS;
+  return {
+    ...stored,
+    scanIntervalHours,
+    monitoring: stored.monitoring ?? true,
+    nextScanAt: stored.nextScanAt !== undefined ? stored.nextScanAt : nextScanAfter(Date.parse(stored.lastScannedAt ?? stored.createdAt), scanIntervalHours),
+    status: stored.status ?? { state: 'online', reason: null, since: stored.createdAt },
+  };
+};
+
 const toLibrary = (item: Record<string, unknown>): Library => {
   const { pk: _p, sk: _s, gsi1pk: _g, gsi1sk: _h, entity: _e, ...library } = item;
-  return library as unknown as Library;
+  return withUpkeep(library as unknown as Library);
 };
+
+const isConditionFailed = (err: unknown) => (err as Error).name === 'ConditionalCheckFailedException';
 
 export class DynamoLibraryStore implements LibraryStore {
   constructor(private readonly db: () => Db) {}
@@ -74,7 +95,53 @@ export class DynamoLibraryStore implements LibraryStore {
   }
 
   /** Records what a finished scan found; a library deleted meanwhile stays deleted. */
-  async recordScan(id: string, counts: LibraryCounts, at: string): Promise<void> {
+  async recordScan(id: string, counts: LibraryCounts, at: string, nextScanAt?: string | null): Promise<void> {
+    const { doc, tableName } = this.db();
+    const schedule = nextScanAt !== undefined;
+    try {
+      await guarded(() =>
+        doc.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.library(id),
+            UpdateExpression: `SET #counts = :counts, lastScannedAt = :at${schedule ? ', nextScanAt = :next' : ''}`,
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: { '#counts': 'counts' },
+            ExpressionAttributeValues: { ':counts': counts, ':at': at, ...(schedule ? { ':next': nextScanAt } : {}) },
+          }),
+        ),
+      );
+    } catch (err) {
+      if (!isConditionFailed(err)) throw err;
+    }
+  }
+
+  async update(id: string, changes: LibraryChanges): Promise<Library | undefined> {
+    const fields = Object.entries(changes).filter(([, v]) => v !== undefined);
+    if (fields.length === 0) return this.get(id);
+    const { doc, tableName } = this.db();
+    try {
+      const out = await guarded(() =>
+        doc.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.library(id),
+            UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: Object.fromEntries(fields.map(([k], i) => [`#f${i}`, k])),
+            ExpressionAttributeValues: Object.fromEntries(fields.map(([, v], i) => [`:v${i}`, v])),
+            ReturnValues: 'ALL_NEW',
+          }),
+        ),
+      );
+      return out.Attributes ? toLibrary(out.Attributes) : undefined;
+    } catch (err) {
+      if (isConditionFailed(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async setStatus(id: string, status: LibraryStatus): Promise<boolean> {
     const { doc, tableName } = this.db();
     try {
       await guarded(() =>
@@ -82,15 +149,18 @@ export class DynamoLibraryStore implements LibraryStore {
           new UpdateCommand({
             TableName: tableName,
             Key: keys.library(id),
-            UpdateExpression: 'SET #counts = :counts, lastScannedAt = :at',
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeNames: { '#counts': 'counts' },
-            ExpressionAttributeValues: { ':counts': counts, ':at': at },
+            UpdateExpression: 'SET #status = :status',
+            // Two scans or a scan and the monitor seeing the same change: one of them tells.
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#status) OR #status.#state <> :state OR #status.reason <> :reason)',
+            ExpressionAttributeNames: { '#status': 'status', '#state': 'state' },
+            ExpressionAttributeValues: { ':status': status, ':state': status.state, ':reason': status.reason },
           }),
         ),
       );
+      return true;
     } catch (err) {
-      if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+      if (isConditionFailed(err)) return false;
+      throw err;
     }
   }
 

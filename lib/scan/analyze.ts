@@ -23,8 +23,8 @@ export const analyzeFiles = async (
   items: CatalogItem[],
   tally: ProbeTally,
 ): Promise<CatalogItem[]> => {
-  // A file holding two episodes is read once.
-  const paths = [...new Set(items.flatMap((i) => (i.entity === 'tvshow' ? [] : i.files.map((f) => f.relPath))))];
+  // A file holding two episodes is read once; one already read (a moved file) is not read again.
+  const paths = [...new Set(items.flatMap((i) => (i.entity === 'tvshow' ? [] : i.files.filter((f) => f.tech === undefined).map((f) => f.relPath))))];
   const found = new Map<string, TechnicalInfo | null>();
   await eachLimited(paths, CONCURRENCY, async (relPath) => {
     const source = await deps.storage.byteSource(root, relPath).catch(() => undefined);
@@ -40,6 +40,6 @@ export const analyzeFiles = async (
       await source?.close().catch(() => undefined);
     }
   });
-  const withTech = (f: FileRef): FileRef => ({ ...f, tech: found.get(f.relPath) ?? null });
+  const withTech = (f: FileRef): FileRef => (f.tech !== undefined ? f : { ...f, tech: found.get(f.relPath) ?? null });
   return items.map((i) => (i.entity === 'tvshow' ? i : { ...i, files: i.files.map(withTech) }));
 };

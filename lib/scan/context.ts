@@ -2,6 +2,7 @@
 // storage, the clock and the log, the job's counts as this run moves them, and `step`, which
 // saves a checkpoint and reports progress. The worker builds it once per run (openScan).
 import type { ArtworkStore } from '../artwork/store';
+import type { EventSink } from '../events/sink';
 import type { ManifestStore } from '../catalog/manifest';
 import type { CatalogStore } from '../catalog/store';
 import type { Library } from '../library/model';
@@ -10,7 +11,8 @@ import type { Log } from '../log';
 import type { MetadataProvider } from '../metadata/provider';
 import type { MediaStorage } from '../storage';
 import { ScanFailure } from './failure';
-import type { JobCounts, ScanJob } from './job';
+import { NO_CHANGED_IDS, ZERO_COUNTS, type ChangedIds, type JobCounts, type ScanJob } from './job';
+import { probeLibraryRoot } from './offline';
 import type { Advance } from './transitions';
 
 /** What a scan may use to enrich items, read from the settings when the scan runs. */
@@ -39,6 +41,9 @@ export interface ScanContext extends ScanStores {
   library: Library;
   /** The folder scanned, relative to the library's root ('' for all of it). */
   scope: string;
+  /** The library's root held nothing when the scan opened (an unmounted disk looks like this). */
+  rootEmpty: boolean;
+  events: EventSink;
   enrichment: Enrichment;
   clock: () => number;
   /** Whether this invocation's slice has run out (work started now would not finish in it). */
@@ -46,6 +51,8 @@ export interface ScanContext extends ScanStores {
   log: Log;
   /** The job's counts as this run moves them: each step saves them. */
   counts: JobCounts;
+  /** The ids changed so far (capped), saved with the steps that change them. */
+  changedIds: ChangedIds;
   /** Records progress: saves the job (unless `persist` is false: a step that did no work) and reports it. */
   step(s: Advance, options?: { persist?: boolean }): Promise<void>;
   /**
@@ -57,17 +64,19 @@ export interface ScanContext extends ScanStores {
 
 export interface RunControl {
   step: ScanContext['step'];
+  events: EventSink;
   outOfTime: () => boolean;
   clock: () => number;
   log: Log;
 }
 
-/** The context of one run of `job`; a ScanFailure when its library or folder is not there. */
+/** The context of one run of `job`; a ScanFailure when its library or folder is not there, or its root is offline. */
 export const openScan = async (stores: ScanStores, job: ScanJob, enrichment: Enrichment, run: RunControl): Promise<ScanContext> => {
   const library = await stores.libraries.get(job.libraryId);
   if (!library) throw new ScanFailure('library-gone', `Library ${job.libraryId} was deleted`);
   const scope = stores.storage.relativeTo(library.path, job.path);
   if (scope === undefined) throw new ScanFailure('path-outside-library', `${job.path} is not inside ${library.path}`);
+  const { empty: rootEmpty } = await probeLibraryRoot(stores.storage, library);
   await stores.storage.canonicalRoot(job.path).catch((err: Error) => {
     throw new ScanFailure('path-not-found', err.message);
   });
@@ -79,11 +88,15 @@ export const openScan = async (stores: ScanStores, job: ScanJob, enrichment: Enr
     job,
     library,
     scope,
+    rootEmpty,
+    events: run.events,
     enrichment,
     clock: run.clock,
     outOfTime: run.outOfTime,
     log: run.log,
-    counts: { ...job.counts },
+    // Jobs saved by an older version lack the newer counters.
+    counts: { ...ZERO_COUNTS, ...job.counts },
+    changedIds: structuredClone(job.changedIds ?? NO_CHANGED_IDS),
     step: run.step,
     async inSteps(items, size, work) {
       for (let i = 0; i < items.length; i += size) {

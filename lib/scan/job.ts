@@ -1,17 +1,20 @@
 // What a scan job is: its shape as stored, its phases and their share of the progress bar, and
 // the questions asked of its status. How it moves from state to state is transitions.ts.
 import type { Static } from '@sinclair/typebox';
-import type { JobStatus as JobStatusSchema, MediaType, ScanPhase as ScanPhaseSchema } from '../api/schemas';
+import type { JobStatus as JobStatusSchema, MediaType, ScanPhase as ScanPhaseSchema, ScanTrigger as ScanTriggerSchema } from '../api/schemas';
 import type { JobError } from '../errors';
 
 export type ScanPhase = Static<typeof ScanPhaseSchema>;
 export type JobStatus = Static<typeof JobStatusSchema>;
+export type ScanTrigger = Static<typeof ScanTriggerSchema>;
 
 export interface JobCounts {
   discovered: number;
   processed: number;
   added: number;
   updated: number;
+  /** Items whose files moved or were renamed: same item, new path. */
+  moved: number;
   removed: number;
   /** Files whose names could not be read, and items whose metadata, NFO or artwork failed. */
   failed: number;
@@ -31,8 +34,26 @@ export interface Checkpoint {
   after: string | null;
 }
 
+export type ChangeKind = 'added' | 'updated' | 'moved' | 'removed';
+
+/** The ids of the items a job changed, at most MAX_CHANGED_IDS of each kind (the counts say whether there were more). */
+export type ChangedIds = Record<ChangeKind, string[]>;
+export const MAX_CHANGED_IDS = 100;
+export const NO_CHANGED_IDS: ChangedIds = { added: [], updated: [], moved: [], removed: [] };
+
+/** Adds ids to a kind's list, once each and up to the cap. */
+export const noteChanged = (changed: ChangedIds, kind: ChangeKind, ids: Iterable<string>) => {
+  const list = changed[kind];
+  for (const id of ids) {
+    if (list.length >= MAX_CHANGED_IDS) return;
+    if (!list.includes(id)) list.push(id);
+  }
+};
+
 export interface ScanJob {
   jobId: string;
+  /** What started it; jobs saved before triggers existed were started by a request. */
+  trigger?: ScanTrigger;
   libraryId: string;
   path: string;
   mediaType: Static<typeof MediaType>;
@@ -58,6 +79,8 @@ export interface ScanJob {
   autoResumes?: { count: number; progress: number };
   /** What a user should know about a scan that still completed (a refused provider key). */
   warnings?: string[];
+  /** The items changed so far, for library:updated. */
+  changedIds?: ChangedIds;
 }
 
 /** Each phase's share of the progress bar, in order. */
@@ -69,7 +92,7 @@ export const PHASES: ReadonlyArray<{ phase: ScanPhase; from: number; to: number 
   { phase: 'finalizing', from: 95, to: 100 },
 ];
 
-export const ZERO_COUNTS: JobCounts = { discovered: 0, processed: 0, added: 0, updated: 0, removed: 0, failed: 0, matched: 0, unmatched: 0, artwork: 0, probed: 0, probeFailed: 0 };
+export const ZERO_COUNTS: JobCounts = { discovered: 0, processed: 0, added: 0, updated: 0, moved: 0, removed: 0, failed: 0, matched: 0, unmatched: 0, artwork: 0, probed: 0, probeFailed: 0 };
 const round = (n: number) => Math.round(n * 10) / 10;
 
 /** Queued or running: the job holds its path, and no other job of that path may start. */

@@ -1,14 +1,22 @@
 // How a job's end is told: the summary clients get, and a cancel settled by the worker that
 // was running the job.
 import type { EventSink } from '../events/sink';
-import type { JobCounts, ScanJob } from './job';
+import { NO_CHANGED_IDS, type JobCounts, type ScanJob } from './job';
 import { cancel } from './transitions';
 import type { ScanJobStore } from './job-store';
 
 export const summaryOf = (job: ScanJob) => {
-  const { added, updated, removed, failed } = job.counts;
+  const { added, updated, moved = 0, removed, failed } = job.counts;
   const durationMs = Math.max(0, Date.parse(job.finishedAt ?? job.updatedAt) - Date.parse(job.startedAt ?? job.createdAt));
-  return { added, updated, removed, failed, durationMs };
+  return { added, updated, moved, removed, failed, durationMs };
+};
+
+/** library:updated for a finished job: its counts, and the ids it changed (the counts tell when there were more than listed). */
+export const libraryUpdated = (job: ScanJob) => {
+  const { added, updated, moved = 0, removed } = job.counts;
+  const ids = job.changedIds ?? NO_CHANGED_IDS;
+  const truncated = added > ids.added.length || updated > ids.updated.length || moved > ids.moved.length || removed > ids.removed.length;
+  return { type: 'library:updated' as const, libraryId: job.libraryId, changes: { added, updated, moved, removed }, items: { ...ids, truncated } };
 };
 
 export const emitCancelled = (deps: { events: EventSink }, job: ScanJob) =>

@@ -8,7 +8,7 @@ import { libraryForScan, newId, type LibraryDeps } from '../library/service';
 import type { Log } from '../log';
 import type { Versioned } from '../settings/store';
 import type { WorkerInvoker } from './invoker';
-import { canCancel, canResume, isFinished, ZERO_COUNTS, type ScanJob } from './job';
+import { canCancel, canResume, isFinished, ZERO_COUNTS, type ScanJob, type ScanTrigger } from './job';
 import type { ScanJobStore } from './job-store';
 import { emitCancelled } from './outcome';
 import { fail, newJob, requestCancel, start } from './transitions';
@@ -23,6 +23,7 @@ export interface ScanDeps extends LibraryDeps {
 export const toJobView = (job: ScanJob): Static<typeof ScanJobView> => ({
   jobId: job.jobId,
   status: job.status,
+  trigger: job.trigger ?? 'manual',
   path: job.path,
   mediaType: job.mediaType,
   libraryId: job.libraryId,
@@ -50,10 +51,10 @@ export const dispatch = async (deps: ScanDeps, job: Versioned<ScanJob>, run: num
 
 export const startScan = async (
   deps: ScanDeps,
-  input: { path: string; mediaType: MediaKind; libraryId?: string | undefined },
+  input: { path: string; mediaType: MediaKind; libraryId?: string | undefined; trigger?: ScanTrigger },
 ): Promise<ScanJob> => {
   const { library, path } = await libraryForScan(deps, input);
-  const created = await deps.jobs.create(newJob({ jobId: newId(), libraryId: library.id, path, mediaType: library.mediaType }, Date.now()));
+  const created = await deps.jobs.create(newJob({ jobId: newId(), libraryId: library.id, path, mediaType: library.mediaType, trigger: input.trigger ?? 'manual' }, Date.now()));
   await dispatch(deps, created, 0);
   return created.value;
 };

@@ -6,11 +6,12 @@
 // job or a late progress report cannot move the bar backwards. The store persists what
 // these functions return; the worker calls them.
 import { jobStateConflict, type JobError } from '../errors';
-import { canCancel, canResume, isFinished, MAX_AUTO_RESUMES, phaseOrder, progressOf, ZERO_COUNTS, type JobCounts, type ScanJob, type ScanPhase } from './job';
+import { canCancel, canResume, isFinished, MAX_AUTO_RESUMES, phaseOrder, progressOf, ZERO_COUNTS, type ChangedIds, type JobCounts, type ScanJob, type ScanPhase } from './job';
 
 const iso = (now: number) => new Date(now).toISOString();
 
-export const newJob = (init: Pick<ScanJob, 'jobId' | 'libraryId' | 'path' | 'mediaType'>, now: number): ScanJob => ({
+export const newJob = (init: Pick<ScanJob, 'jobId' | 'libraryId' | 'path' | 'mediaType'> & Partial<Pick<ScanJob, 'trigger'>>, now: number): ScanJob => ({
+  trigger: 'manual',
   ...init,
   status: 'queued',
   phase: null,
@@ -51,6 +52,8 @@ export interface Advance {
   counts?: Partial<JobCounts>;
   /** Added to the job's warnings (once each). */
   warning?: string;
+  /** The ids changed so far (replaces the job's). */
+  changedIds?: ChangedIds;
 }
 
 /** Records work done; also the heartbeat. Progress only moves forward. */
@@ -62,6 +65,7 @@ export const advance = (job: ScanJob, step: Advance, now: number): ScanJob => {
     phase: step.phase,
     progress: Math.max(job.progress, progressOf(step.phase, step.processed, step.total)),
     counts: { ...job.counts, ...step.counts },
+    ...(step.changedIds ? { changedIds: step.changedIds } : {}),
     ...(step.warning && !(job.warnings ?? []).includes(step.warning) ? { warnings: [...(job.warnings ?? []), step.warning] } : {}),
     checkpoint: { phase: step.phase, after: step.after ?? (step.phase === job.checkpoint?.phase ? job.checkpoint.after : null) },
     updatedAt: iso(now),

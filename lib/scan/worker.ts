@@ -11,7 +11,8 @@ import { failureOf, isTakenOver } from './failure';
 import type { WorkerInvoker, WorkerPayload } from './invoker';
 import { isFinished, phaseOrder, type ScanJob } from './job';
 import type { ScanJobStore } from './job-store';
-import { settleCancel, summaryOf } from './outcome';
+import { markOffline } from './offline';
+import { libraryUpdated, settleCancel, summaryOf } from './outcome';
 import { runPhases } from './phases';
 import { ProgressReporter } from './progress';
 import { advance, complete, fail, start, type Advance } from './transitions';
@@ -108,7 +109,7 @@ const runJob = async (deps: WorkerDeps, payload: WorkerPayload, deadline: number
 
   try {
     const enrichment = (await deps.enrichment?.()) ?? NO_ENRICHMENT;
-    const ctx = await openScan(deps, saved.value, enrichment, { step, outOfTime: () => clock() > deadline, clock, log });
+    const ctx = await openScan(deps, saved.value, enrichment, { step, events: deps.events, outOfTime: () => clock() > deadline, clock, log });
     const outcome = await runPhases(ctx);
     if (outcome === 'handed-over') {
       await deps.invoker.invoke({ jobId: saved.value.jobId, run });
@@ -119,7 +120,7 @@ const runJob = async (deps: WorkerDeps, payload: WorkerPayload, deadline: number
     await reporter.report(job, 1, 1, { final: true });
     const summary = summaryOf(job);
     await deps.events.emit({ type: 'scan:complete', jobId: job.jobId, summary });
-    await deps.events.emit({ type: 'library:updated', libraryId: job.libraryId, changes: { added: summary.added, updated: summary.updated, removed: summary.removed } });
+    await deps.events.emit(libraryUpdated(job));
     log.info({ counts: job.counts, durationMs: summary.durationMs }, 'scan completed');
   } catch (err) {
     if (isTakenOver(err)) {
@@ -138,5 +139,6 @@ const runJob = async (deps: WorkerDeps, payload: WorkerPayload, deadline: number
       log.error({ err: saveErr }, 'could not record the scan failure');
     }
     await deps.events.emit({ type: 'scan:error', jobId: payload.jobId, error });
+    if (error.code === 'library-offline') await markOffline(deps, saved.value.libraryId, error.message).catch((e: unknown) => log.warn({ err: e }, 'could not record the library offline'));
   }
 };

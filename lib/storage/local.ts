@@ -1,7 +1,7 @@
 // Media in folders on this machine: a root is a canonical absolute directory path, never the
 // filesystem's root, a system filesystem (/proc, /sys ...) or anything inside them, and never
 // the service's own data folder or a folder holding it.
-import { open, realpath, stat } from 'node:fs/promises';
+import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathNotUsable } from '../errors';
 import { usableDirectory, within } from './local-paths';
@@ -27,6 +27,16 @@ export const localMediaStorage = ({ dataDir, limits }: LocalStorageOptions): Med
     return canonical;
   },
   relativeTo: within,
+  async probeRoot(root) {
+    try {
+      const dir = await readdir(root);
+      return { state: 'present', empty: dir.length === 0 };
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
+      if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'missing', reason: `The folder ${root} is not there (${code}); is its disk mounted?` };
+      return { state: 'unreadable', reason: `The folder ${root} cannot be read (${code})` };
+    }
+  },
   discover: (root, signal) => discoverTree(root, { limits, fences: systemFences({ dataDir }), ...(signal ? { signal } : {}) }),
   async locate(root, relPath) {
     try {

@@ -14,12 +14,20 @@ export interface LocatedFile {
   object?: { bucket: string; key: string };
 }
 
+/**
+ * What a library's root looks like right now. A root that is gone, cannot be read, or is empty
+ * (an unmounted disk leaves its empty mount point) may be offline rather than emptied.
+ */
+export type RootProbe = { state: 'present'; empty: boolean } | { state: 'missing' | 'unreadable'; reason: string };
+
 export interface MediaStorage {
   readonly kind: 'local' | 's3';
   /** The canonical form of a library location a user typed, or a 422 problem saying why not. */
   canonicalRoot(input: string): Promise<string>;
   /** `inner` relative to `outer` ('' when the same, `/`-separated) when inside it, else undefined. */
   relativeTo(outer: string, inner: string): string | undefined;
+  /** Whether a library's root is there and readable, and whether it holds anything; never throws for the root's own faults. */
+  probeRoot(root: string): Promise<RootProbe>;
   /** Every video file below a root that the naming rules keep, and the NFO and image files beside them, in path order. */
   discover(root: string, signal?: AbortSignal): Promise<DiscoveredTree>;
   /** Random access to a file's bytes (media probing reads a few ranges of it); undefined when gone. */

@@ -65,6 +65,20 @@ export const s3Storage = (options: S3StorageOptions, client = new S3Client({
 
     relativeTo: s3RelativeTo,
 
+    async probeRoot(input) {
+      const root = location(input);
+      try {
+        const probe = await client.send(new ListObjectsV2Command({ Bucket: root.bucket, Prefix: root.prefix ? `${root.prefix}/` : undefined, MaxKeys: 1 }));
+        return { state: 'present', empty: !probe.KeyCount };
+      } catch (err) {
+        const status = statusOf(err);
+        if (status === 404) return { state: 'missing', reason: `The bucket of ${input} does not exist` };
+        if (status === 403) return { state: 'unreadable', reason: `${input} cannot be read (access denied)` };
+        // Not the root's fault (the network, S3 itself): the scan fails as a dependency would.
+        throw err;
+      }
+    },
+
     async discover(input, signal) {
       const root = location(input);
       const strip = root.prefix ? root.prefix.length + 1 : 0;

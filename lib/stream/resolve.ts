@@ -1,11 +1,11 @@
 // From a media id to the file to send: the id is the only input, the path comes from the
 // catalogue, and the file must still be there, inside its library's folder once symlinks are
-// resolved (the storage adapter checks that). Anything else is a 404 that says no more than
-// "not found".
+// resolved (the storage adapter checks that). A file whose library folder is offline is a 503
+// media-offline with Retry-After; anything else is a 404 that says no more than "not found".
 import { lookup } from 'mime-types';
 import { containerOf } from '../catalog/model';
 import type { CatalogStore } from '../catalog/store';
-import { notFound } from '../errors';
+import { mediaOffline, notFound } from '../errors';
 import type { LibraryStore } from '../library/store';
 import type { LocatedFile, MediaStorage } from '../storage';
 
@@ -47,7 +47,12 @@ export const resolveStream = async (
   const library = await deps.libraries.get(item.libraryId);
   if (!library) throw gone();
   const located = await deps.storage.locate(library.path, file.relPath);
-  if (!located) throw gone();
+  if (!located) {
+    // Its disk may only be away (unmounted, asleep): say so, and when to ask again, not "gone".
+    const root = await deps.storage.probeRoot(library.path);
+    if (library.status.state === 'offline' || root.state !== 'present' || root.empty) throw mediaOffline(`Media ${mediaId}`);
+    throw gone();
+  }
   return {
     ...located,
     contentType: contentTypeOf(file.relPath),

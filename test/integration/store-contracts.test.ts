@@ -423,6 +423,10 @@ export const libraryContract = (store: LibraryStore) => {
     createdAt,
     lastScannedAt: null,
     counts: { movies: 0, tvShows: 0, seasons: 0, episodes: 0, totalSizeBytes: 0 },
+    status: { state: 'online', reason: null, since: createdAt },
+    scanIntervalHours: 12,
+    monitoring: true,
+    nextScanAt: null,
   });
   const listed = async (ids: string[]) => (await store.list()).filter((l) => ids.includes(l.id));
 

@@ -4,6 +4,7 @@
 import type { IndexEntry } from '../../catalog/model';
 import type { DiscoveredFile } from '../../storage/discover';
 import type { ScanContext } from '../context';
+import { checkNotEmptied, markOnline } from '../offline';
 
 export interface Discovered {
   /** Video files, library-relative. */
@@ -36,6 +37,8 @@ export const discover = async (ctx: ScanContext): Promise<Discovered> => {
     ctx.storage.discover(ctx.job.path).finally(() => (timing.discoveredMs = ctx.clock() - timing.startedAt)),
     readIndex(ctx).finally(() => (timing.indexedMs = ctx.clock() - timing.startedAt)),
   ]);
+  checkNotEmptied(ctx.library, ctx.rootEmpty, index);
+  await markOnline(ctx, ctx.library);
   const inLibrary = (f: DiscoveredFile) => ({ ...f, relPath: ctx.scope ? `${ctx.scope}/${f.relPath}` : f.relPath });
   const files = tree.files.map(inLibrary);
   ctx.counts.discovered = files.length;

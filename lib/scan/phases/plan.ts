@@ -3,6 +3,7 @@
 // to date for the manifest. Nothing is written here but the job's counts.
 import type { CatalogItem, IndexEntry } from '../../catalog/model';
 import type { ScanContext } from '../context';
+import { noteChanged } from '../job';
 import { planScan, type Plan } from '../plan';
 import type { Discovered } from './discover';
 
@@ -51,11 +52,14 @@ export const plan = async (ctx: ScanContext, found: Discovered): Promise<Planned
     processed: plan.unchangedFiles + plan.failed.length,
     added: plan.carried.added,
     updated: plan.carried.updated + plan.sidecarChanges.length,
+    moved: plan.carried.moved,
     failed: plan.failed.length,
     probed: plan.carriedProbes.probed,
     probeFailed: plan.carriedProbes.failed,
   });
-  await ctx.step({ phase: 'analyzing', processed: ctx.counts.processed, total: found.files.length, counts: ctx.counts, ...(warning ? { warning } : {}) });
+  // (A resumed job noted the ids it carries when it wrote them.)
+  noteChanged(ctx.changedIds, 'updated', plan.sidecarChanges.map((c) => c.id));
+  await ctx.step({ phase: 'analyzing', processed: ctx.counts.processed, total: found.files.length, counts: ctx.counts, changedIds: ctx.changedIds, ...(warning ? { warning } : {}) });
   return { plan, entries: new Map(plan.index.map((e) => [e.id, e])), metadataWork, changing, fromManifest: found.fromManifest };
 };
 

@@ -2,8 +2,11 @@
 // the technical info costs no extra write), then what is gone removed with its artwork. In
 // chunks, the catalogue's version moved and the job saved after each.
 import { removeArtworkOf } from '../../artwork/store';
+import type { CatalogItem } from '../../catalog/model';
 import type { ScanContext } from '../context';
 import { analyzeFiles, type ProbeTally } from '../analyze';
+import { noteChanged } from '../job';
+import { mergeMoved } from '../moved';
 import type { PlannedWrite } from '../plan';
 import type { Planned } from './plan';
 
@@ -19,7 +22,7 @@ export const write = async (ctx: ScanContext, { plan, entries }: Planned): Promi
   const total = counts.discovered;
   const written = await ctx.inSteps(plan.writes, CHUNK, async (chunk: PlannedWrite[]) => {
     const probes: ProbeTally = { probed: 0, failed: 0 };
-    const analyzed = await analyzeFiles(ctx, ctx.library.path, chunk.map((w) => w.item), probes);
+    const analyzed = await analyzeFiles(ctx, ctx.library.path, await withStored(ctx, chunk), probes);
     await ctx.catalog.put(analyzed);
     for (const item of analyzed) {
       const entry = entries.get(item.id);
@@ -30,9 +33,10 @@ export const write = async (ctx: ScanContext, { plan, entries }: Planned): Promi
     for (const w of chunk) {
       counts[w.change]++;
       counts.processed += w.files;
+      noteChanged(ctx.changedIds, w.change, [w.item.id]);
     }
     await ctx.catalog.bumpVersion();
-    await ctx.step({ phase: 'analyzing', processed: counts.processed, total, counts, after: chunk.at(-1)!.item.id });
+    await ctx.step({ phase: 'analyzing', processed: counts.processed, total, counts, changedIds: ctx.changedIds, after: chunk.at(-1)!.item.id });
   });
   if (!written) return false;
   return ctx.inSteps(plan.removals, CHUNK, async (chunk) => {
@@ -40,7 +44,16 @@ export const write = async (ctx: ScanContext, { plan, entries }: Planned): Promi
     await ctx.catalog.remove(ids);
     await removeArtworkOf(ctx.artworks, ids);
     counts.removed += chunk.length;
+    noteChanged(ctx.changedIds, 'removed', ids);
     await ctx.catalog.bumpVersion();
-    await ctx.step({ phase: 'analyzing', processed: counts.processed, total, counts });
+    await ctx.step({ phase: 'analyzing', processed: counts.processed, total, counts, changedIds: ctx.changedIds });
   });
+};
+
+/** The items to write: a moved item is its stored self at its new paths (lib/scan/moved.ts). */
+const withStored = async (ctx: ScanContext, chunk: PlannedWrite[]): Promise<CatalogItem[]> => {
+  const moves = chunk.filter((w) => w.change === 'moved');
+  if (moves.length === 0) return chunk.map((w) => w.item);
+  const stored = new Map((await ctx.catalog.getMany(moves.map((w) => w.item.id))).map((i) => [i.id, i]));
+  return chunk.map((w) => (w.change === 'moved' ? mergeMoved(stored.get(w.item.id), w.item, w.renamed ?? false) : w.item));
 };

@@ -11,7 +11,7 @@ export interface Carried {
 
 /** `redone`: ids this run writes or removes again, which it counts itself. */
 export const carriedWork = (index: IndexEntry[], jobId: string, redone: ReadonlySet<string>): Carried => {
-  const carried = { added: 0, updated: 0 };
+  const carried = { added: 0, updated: 0, moved: 0 };
   const carriedFiles = new Map<string, boolean>();
   for (const entry of index) {
     if (entry.lastJob !== jobId || !entry.lastChange || redone.has(entry.id)) continue;

@@ -5,9 +5,11 @@
 // its own in this folder.
 import type { CatalogItem, IndexEntry } from '../../catalog/model';
 import type { DiscoveredFile } from '../../storage/discover';
+import { aliasesOf } from './aliases';
 import { carriedWork, type Carried } from './carried';
 import type { ItemsInput } from './items';
 import { splitUnchanged } from './kept';
+import { pairMoves } from './moves';
 import { planRemovals } from './removals';
 import { sidecarChanges, sidecarsOf, withLocalFiles, type SidecarChange } from './sidecars';
 import { planWrites, type PlannedWrite } from './writes';
@@ -47,10 +49,14 @@ export interface Plan extends Carried {
 }
 
 export const planScan = (input: PlanInput): Plan => {
-  const { kept, skipped, items, failed, showDirs } = splitUnchanged(input, input.index, { partialIndex: input.partialIndex ?? false });
+  const aliases = aliasesOf(input.index);
+  const { kept, skipped, items, failed, showDirs } = splitUnchanged({ ...input, aliases }, input.index, { partialIndex: input.partialIndex ?? false });
   const sidecars = sidecarsOf({ mediaType: input.mediaType, files: input.files, sidecars: input.sidecars ?? [], index: input.index, showDirs });
-  const { writes, upToDateFiles } = planWrites(items, input.index, (item) => withLocalFiles(sidecars, input.providerOn ?? false, item));
-  const removals = planRemovals(input.index, items, kept, input.scope, input.unreadable);
+  const planned = planWrites(items, input.index, (item) => withLocalFiles(sidecars, input.providerOn ?? false, item));
+  const { writes, removals } = pairMoves({
+    libraryId: input.libraryId, writes: planned.writes, removals: planRemovals(input.index, items, kept, input.scope, input.unreadable), index: input.index,
+  });
+  const upToDateFiles = planned.upToDateFiles;
   const redone = new Set([...writes.map((w) => w.item.id), ...removals.map((e) => e.id)]);
   const changes = sidecarChanges(sidecars, input.index, redone, input.scope);
   const restamped = new Set(changes.map((c) => c.id));
@@ -75,6 +81,7 @@ export const indexEntryOf = (item: CatalogItem): IndexEntry => ({
   lastChange: item.lastChange,
   ...(item.enrich ? { enrich: item.enrich } : {}),
   ...(item.localStamp ? { localStamp: item.localStamp } : {}),
+  ...(item.pathKey ? { pathKey: item.pathKey } : {}),
   ...(item.entity === 'tvshow' ? {} : { files: item.files }),
   ...(item.entity === 'episode' ? { showId: item.showId, seasonNumber: item.seasonNumber } : {}),
 });

@@ -7,6 +7,7 @@ import type { MediaKind } from '../../library/model';
 import type { Colors } from '../../media/mesh-gradient';
 import { parseEpisode, parseMovie } from '../../naming';
 import type { DiscoveredFile } from '../../storage/discover';
+import { NO_ALIASES, resolveId, type Aliases } from './aliases';
 
 export interface ItemsInput {
   libraryId: string;
@@ -14,6 +15,8 @@ export interface ItemsInput {
   jobId: string;
   now: string;
   files: DiscoveredFile[];
+  /** Ids of moved items, by the ids their paths give now. */
+  aliases?: Aliases;
 }
 
 export interface DesiredItems {
@@ -46,7 +49,7 @@ const titled = (title: string, year: number | null, tmdbId: number | null) => ({
   tmdbId,
 });
 
-const moviesOf = (input: ItemsInput, stamp: (id: string) => ReturnType<typeof stampOf>): DesiredItems => {
+const moviesOf = (input: ItemsInput, stamp: Stamper): DesiredItems => {
   const items = new Map<string, CatalogItem>();
   const failed: DesiredItems['failed'] = [];
   for (const f of input.files) {
@@ -55,19 +58,19 @@ const moviesOf = (input: ItemsInput, stamp: (id: string) => ReturnType<typeof st
       failed.push({ relPath: f.relPath, reason: name.reason });
       continue;
     }
-    const id = movieId(input.libraryId, nfc(name.stackKey));
+    const id = stamp.resolve(movieId(input.libraryId, nfc(name.stackKey)));
     const existing = items.get(id) as MovieItem | undefined;
     if (existing) {
       existing.files.push(ref(f, name.part));
       existing.files.sort((a, b) => (a.part ?? 0) - (b.part ?? 0) || byCodeUnit(a.relPath, b.relPath));
     } else {
-      items.set(id, { ...stamp(id), entity: 'movie', ...titled(name.title, name.year, name.tmdbId), files: [ref(f, name.part)] });
+      items.set(id, { ...stamp.of(id), entity: 'movie', ...titled(name.title, name.year, name.tmdbId), files: [ref(f, name.part)] });
     }
   }
   return { items, failed, showDirs: new Map() };
 };
 
-const episodesOf = (input: ItemsInput, stamp: (id: string) => ReturnType<typeof stampOf>): DesiredItems => {
+const episodesOf = (input: ItemsInput, stamp: Stamper): DesiredItems => {
   const items = new Map<string, CatalogItem>();
   const showDirs = new Map<string, string>();
   const failed: DesiredItems['failed'] = [];
@@ -77,14 +80,14 @@ const episodesOf = (input: ItemsInput, stamp: (id: string) => ReturnType<typeof 
       failed.push({ relPath: f.relPath, reason: name.reason });
       continue;
     }
-    const show = showId(input.libraryId, showKeyOf(name.showTitle, name.showYear));
-    if (!items.has(show)) items.set(show, { ...stamp(show), entity: 'tvshow', ...titled(name.showTitle, name.showYear, name.tmdbId) });
+    const show = stamp.resolve(showId(input.libraryId, showKeyOf(name.showTitle, name.showYear)));
+    if (!items.has(show)) items.set(show, { ...stamp.of(show), entity: 'tvshow', ...titled(name.showTitle, name.showYear, name.tmdbId) });
     // Files loose at the library's root have no show folder.
     if (f.relPath.includes('/') && !showDirs.has(show)) showDirs.set(show, f.relPath.slice(0, f.relPath.indexOf('/')));
     for (const episode of name.episodes) {
-      const id = episodeId(input.libraryId, f.relPath, name.season, episode);
+      const id = stamp.resolve(episodeId(input.libraryId, f.relPath, name.season, episode));
       const item: EpisodeItem = {
-        ...stamp(id), entity: 'episode', showId: show, seasonNumber: name.season, episodeNumber: episode,
+        ...stamp.of(id), entity: 'episode', showId: show, seasonNumber: name.season, episodeNumber: episode,
         title: null, overview: null, airDate: null, files: [ref(f, null)],
       };
       items.set(id, item);
@@ -93,12 +96,30 @@ const episodesOf = (input: ItemsInput, stamp: (id: string) => ReturnType<typeof 
   return { items, failed, showDirs };
 };
 
-const stampOf = (input: ItemsInput, id: string) => ({
-  id, libraryId: input.libraryId, addedAt: input.now, updatedAt: input.now, lastJob: input.jobId, lastChange: 'added' as Change,
-});
+/** Ids for the names read, through the aliases of moved items, and a new item's stamp. */
+interface Stamper {
+  resolve(pathId: string): string;
+  of(id: string): { id: string; libraryId: string; addedAt: string; updatedAt: string; lastJob: string; lastChange: Change; pathKey?: string };
+}
+
+const stamperOf = (input: ItemsInput): Stamper => {
+  const aliases = input.aliases ?? NO_ALIASES;
+  const pathKeys = new Map<string, string>();
+  return {
+    resolve(pathId) {
+      const id = resolveId(aliases, pathId);
+      if (id !== pathId) pathKeys.set(id, pathId);
+      return id;
+    },
+    of: (id) => ({
+      id, libraryId: input.libraryId, addedAt: input.now, updatedAt: input.now, lastJob: input.jobId, lastChange: 'added',
+      ...(pathKeys.has(id) ? { pathKey: pathKeys.get(id)! } : {}),
+    }),
+  };
+};
 
 /** The items `input.files` call for; a file whose name reads as nothing is in `failed`. */
 export const desiredItems = (input: ItemsInput): DesiredItems => {
-  const stamp = (id: string) => stampOf(input, id);
+  const stamp = stamperOf(input);
   return input.mediaType === 'movie' ? moviesOf(input, stamp) : episodesOf(input, stamp);
 };

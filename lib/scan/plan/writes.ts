@@ -9,6 +9,8 @@ export interface PlannedWrite {
   change: Change;
   /** Files this write accounts for (a double-episode file is counted once, on its first episode). */
   files: number;
+  /** A moved item whose name (or local files) now say something new: its metadata is looked up again. */
+  renamed?: boolean;
 }
 
 const sameFiles = (a: FileRef[] | undefined, b: FileRef[]) =>

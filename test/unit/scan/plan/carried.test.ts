@@ -10,7 +10,7 @@ const ref = (relPath: string, read?: TechnicalInfo | null): FileRef => ({ relPat
 const entry = (id: string, lastJob: string | undefined, lastChange: Change | undefined, files?: FileRef[]): IndexEntry => ({
   id, entity: 'movie', addedAt: 'T0', ...(lastJob ? { lastJob } : {}), ...(lastChange ? { lastChange } : {}), ...(files ? { files } : {}),
 });
-const nothing = { carried: { added: 0, updated: 0 }, carriedProbes: { probed: 0, failed: 0 } };
+const nothing = { carried: { added: 0, updated: 0, moved: 0 }, carriedProbes: { probed: 0, failed: 0 } };
 
 describe('scan plan: carried work', () => {
   it("counts this job's own earlier writes by change, and their files' probes", () => {
@@ -20,7 +20,7 @@ describe('scan plan: carried work', () => {
       // A file written before its headers were read counts as neither.
       entry('u1', 'job1', 'updated', [ref('u1.mkv')]),
     ];
-    assert.deepEqual(carriedWork(index, 'job1', new Set()), { carried: { added: 2, updated: 1 }, carriedProbes: { probed: 1, failed: 1 } });
+    assert.deepEqual(carriedWork(index, 'job1', new Set()), { carried: { added: 2, updated: 1, moved: 0 }, carriedProbes: { probed: 1, failed: 1 } });
   });
 
   it("ignores other jobs' entries, entries with no change recorded, and ids this run redoes", () => {
@@ -31,7 +31,7 @@ describe('scan plan: carried work', () => {
       entry('redone', 'job1', 'updated', [ref('redone.mkv', tech)]),
     ];
     assert.deepEqual(carriedWork(index, 'job1', new Set(['redone'])), nothing);
-    assert.deepEqual(carriedWork(index, 'job1', new Set()).carried, { added: 0, updated: 1 }, 'the same index with nothing redone');
+    assert.deepEqual(carriedWork(index, 'job1', new Set()).carried, { added: 0, updated: 1, moved: 0 }, 'the same index with nothing redone');
   });
 
   it('a file holding two episodes was read once', () => {
@@ -41,6 +41,6 @@ describe('scan plan: carried work', () => {
       { ...entry('e2', 'job1', 'added', [ref(double, tech)]), entity: 'episode' as const },
       { ...entry('show', 'job1', 'added'), entity: 'tvshow' as const },
     ];
-    assert.deepEqual(carriedWork(index, 'job1', new Set()), { carried: { added: 3, updated: 0 }, carriedProbes: { probed: 1, failed: 0 } });
+    assert.deepEqual(carriedWork(index, 'job1', new Set()), { carried: { added: 3, updated: 0, moved: 0 }, carriedProbes: { probed: 1, failed: 0 } });
   });
 });

@@ -33,7 +33,7 @@ describe('scan plan', () => {
     const first = planScan(base({ files: movies }));
     const again = planScan(base({ files: movies, jobId: 'job2', index: indexOf(first.writes.map((w) => w.item)) }));
     assert.deepEqual({ writes: again.writes.length, removals: again.removals.length, unchanged: again.unchangedFiles }, { writes: 0, removals: 0, unchanged: 3 });
-    assert.deepEqual(again.carried, { added: 0, updated: 0 });
+    assert.deepEqual(again.carried, { added: 0, updated: 0, moved: 0 });
     assert.deepEqual(countsOf(again.index), countsOf(first.index));
   });
 
@@ -41,7 +41,7 @@ describe('scan plan', () => {
     const first = planScan(base({ files: movies }));
     const resumed = planScan(base({ files: movies, index: indexOf(first.writes.slice(0, 1).map((w) => w.item)) }));
     assert.equal(resumed.writes.length, 1);
-    assert.deepEqual(resumed.carried, { added: 1, updated: 0 });
+    assert.deepEqual(resumed.carried, { added: 1, updated: 0, moved: 0 });
   });
 
   it('a changed file is an update that keeps addedAt; a vanished one is a removal, only within the scanned folder', () => {
@@ -150,7 +150,7 @@ describe('scan plan', () => {
     const resumed = planScan({ ...tv, index: full.index.slice(0, 2), partialIndex: true });
     assert.deepEqual(resumed.writes.map((w) => w.item.id), [full.index[2]!.id]);
     assert.equal(resumed.index.length, 3);
-    assert.deepEqual(resumed.carried, { added: 2, updated: 0 });
+    assert.deepEqual(resumed.carried, { added: 2, updated: 0, moved: 0 });
   });
 
   it('a folder that could not be read keeps its items; one that is gone loses them', () => {
