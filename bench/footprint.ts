@@ -78,7 +78,7 @@ const npmStart = async (dataDir: string): Promise<Started> => {
   const t0 = performance.now();
   const child = spawn('npm', ['start', '--silent'], {
     cwd: PROJECT_DIR,
-    env: instanceEnv({ RATE_LIMIT_MAX: '1000000000', TMDB_API_KEY: '' }, port, dataDir),
+    env: instanceEnv({ RATE_LIMIT_MAX: '1000000000', TMDB_API_KEY: '', LIBRARY_MONITOR: 'on' }, port, dataDir),
     stdio: 'ignore',
     detached: true,
   });

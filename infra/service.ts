@@ -15,6 +15,7 @@ import { LogCollector } from './log-collector';
 import { isAlive, ManagedProcess, stopGroup } from './managed-process';
 import { ensureBuilt, findProjectDir } from './build.mjs';
 import { freePorts } from './ports';
+import { LibraryMonitor } from './monitor';
 import { recoverScans } from './recover-scans';
 
 /** Found from this file's place, also when it runs bundled under .build/<key>/. */
@@ -234,6 +235,10 @@ export const startService = async (signal: AbortSignal = new AbortController().s
     await step(Promise.all([databaseReady, offline.start()]));
 
     frontDoor.markReady();
+    const monitor = config.monitor.enabled
+      ? new LibraryMonitor({ lambdaEndpoint: state.lambdaEndpoint, log, tickMs: config.monitor.tickMs, quietMs: config.monitor.quietMs })
+      : undefined;
+    monitor?.start();
     state.startedAt = Date.now();
     saveState();
     log.info({ port: config.port, mode: config.mode, dataDir }, 'service started');
@@ -247,6 +252,7 @@ export const startService = async (signal: AbortSignal = new AbortController().s
       stop: async () => {
         if (stopped) return;
         stopped = true;
+        await monitor?.stop();
         await closeFrontDoor();
         await stopAll();
         log.info('service stopped');

@@ -120,6 +120,15 @@ export const config = Object.freeze({
     /** ... or folders this deep below the library's root. */
     maxDepth: int('SCAN_MAX_DEPTH', 64, 2, 1_000),
   }),
+  /** The runner's folder monitor and schedule (infra/monitor.ts). */
+  monitor: Object.freeze({
+    /** Off: no folder is watched and no schedule runs in this instance (a test stack sharing folders with its tests). */
+    enabled: oneOf('LIBRARY_MONITOR', ['on', 'off'] as const, 'on') === 'on',
+    /** How often the schedule is checked, the libraries to watch read again and their roots looked at. */
+    tickMs: int('MONITOR_TICK_MS', 10_000, 200),
+    /** Changes are scanned once their folder has been quiet this long (and no changed file is still growing). */
+    quietMs: int('MONITOR_QUIET_MS', 3_000, 100),
+  }),
 });
 
 export type Config = typeof config;

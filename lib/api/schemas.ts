@@ -182,12 +182,12 @@ export const Library = Type.Object({
   }),
   statusReason: Nullable(Type.String({ description: 'Why it is offline; while online, what to know (e.g. its folder cannot be watched, so the schedule covers it)' })),
   statusSince: IsoTime,
-  scanIntervalHours: Type.Integer({ minimum: 0, description: 'Rescanned every so many hours (default 12); 0: never on a schedule' }),
+  scanIntervalHours: Type.Number({ minimum: 0, description: 'Rescanned every so many hours (default 12); 0: never on a schedule' }),
   nextScanAt: Nullable(IsoTime),
   monitoring: Type.Boolean({ description: 'Whether the folder is watched for changes (with features.realtimeMonitoring on)' }),
 });
 
-const ScanIntervalHours = Type.Integer({ minimum: 0, maximum: 24 * 365, description: '0: never rescan on a schedule' });
+const ScanIntervalHours = Type.Number({ minimum: 0, maximum: 24 * 365, description: 'Hours between scheduled rescans (fractions allowed: 0.5 is 30 min); 0: never rescan on a schedule' });
 
 export const LibraryCreate = Type.Object(
   {
@@ -231,6 +231,7 @@ export const Features = Type.Object(
     artwork: Type.Boolean({ description: 'Download and cache posters, backdrops and stills' }),
     meshGradients: Type.Boolean({ description: 'Compute poster colours for meshGradientColors' }),
     autoResumeScans: Type.Boolean({ description: 'Resume interrupted scans when the service starts' }),
+    realtimeMonitoring: Type.Boolean({ description: "Watch libraries' folders (those with `monitoring` on) and scan what changed a few seconds after it settles" }),
   },
   { additionalProperties: false },
 );

@@ -11,7 +11,7 @@ export interface StoredSettings {
 export const DEFAULT_SETTINGS: StoredSettings = {
   tmdbApiKey: null,
   language: 'en-US',
-  features: { metadataFetching: true, artwork: true, meshGradients: true, autoResumeScans: true },
+  features: { metadataFetching: true, artwork: true, meshGradients: true, autoResumeScans: true, realtimeMonitoring: true },
   preferences: { theme: 'system', pageSize: 10 },
 };
 

@@ -45,9 +45,15 @@ export interface StartOptions {
   viaNpm?: boolean;
 }
 
-/** The environment of an instance: the test run's own database settings never leak into it. */
+/**
+ * The environment of an instance: the test run's own database settings never leak into it. The
+ * folder monitor is off unless a test turns it on (LIBRARY_MONITOR=on): tests change their
+ * folders and then scan, and a scan the monitor started meanwhile would take their changes.
+ */
 export const instanceEnv = (env: Record<string, string>, port: number, dataDir: string): NodeJS.ProcessEnv => {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', RATE_LIMIT_MAX: '100000', ...env, PORT: String(port), DATA_DIR: dataDir };
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env, NODE_ENV: 'production', RATE_LIMIT_MAX: '100000', LIBRARY_MONITOR: 'off', ...env, PORT: String(port), DATA_DIR: dataDir,
+  };
   if (!env.DYNAMODB_ENDPOINT) delete childEnv.DYNAMODB_ENDPOINT;
   for (const key of ['WS_MANAGEMENT_ENDPOINT', 'LOG_DIR']) delete childEnv[key];
   return childEnv;

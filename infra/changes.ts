@@ -1,0 +1,64 @@
+// What the folder monitor collects for one library between two scans: the folders where
+// something changed, and the files that may still be growing. Bounded: past MAX_FOLDERS
+// distinct folders the whole library is scanned instead (still one incremental scan).
+import { dirname, relative, sep } from 'node:path';
+
+const MAX_FOLDERS = 1_000;
+const MAX_FILES = 1_000;
+
+export class PendingChanges {
+  private folders = new Set<string>();
+  private files = new Set<string>();
+  /** When the last change came. */
+  lastAt = 0;
+
+  constructor(readonly root: string) {}
+
+  get empty() {
+    return this.folders.size === 0;
+  }
+
+  /** A changed path (created, written or deleted): its folder is scanned. */
+  add(path: string, written: boolean, now: number) {
+    const rel = relative(this.root, path);
+    if (rel.startsWith('..') || rel === '') this.folders.add(this.root);
+    else this.folders.add(dirname(path));
+    if (this.folders.size > MAX_FOLDERS) this.folders = new Set([this.root]);
+    if (written && this.files.size < MAX_FILES) this.files.add(path);
+    this.lastAt = now;
+  }
+
+  /** A folder to scan with the next changes (one whose scan could not start yet). */
+  addFolder(folder: string) {
+    this.folders.add(folder);
+    if (this.folders.size > MAX_FOLDERS) this.folders = new Set([this.root]);
+  }
+
+  /** Files written since the last scan: one whose time is still recent is still being copied. */
+  written(): string[] {
+    return [...this.files];
+  }
+
+  /** The one folder to scan (the deepest holding every change) and a fresh start. */
+  take(): string {
+    const folders = [...this.folders];
+    this.folders.clear();
+    this.files.clear();
+    return commonFolder(this.root, folders);
+  }
+}
+
+/** The deepest folder holding all of `folders` (never above `root`). */
+export const commonFolder = (root: string, folders: string[]): string => {
+  if (folders.length === 0) return root;
+  const split = (f: string) => relative(root, f).split(sep).filter((s) => s !== '' && s !== '.');
+  let common = split(folders[0]!);
+  for (const f of folders.slice(1)) {
+    const parts = split(f);
+    let i = 0;
+    while (i < common.length && i < parts.length && common[i] === parts[i]) i++;
+    common = common.slice(0, i);
+  }
+  if (common.some((s) => s === '..')) return root;
+  return common.length ? `${root}${sep}${common.join(sep)}` : root;
+};

@@ -1,0 +1,191 @@
+// The folder monitor, in the runner. Each library with monitoring on is watched recursively
+// (@parcel/watcher: inotify on Linux; docs/benchmarks.md has why this one). Changes collect per
+// library and, once its folder has been quiet for MONITOR_QUIET_MS and no changed file is still
+// growing, go to the upkeep function as one folder to scan: a burst of 500 files is one job.
+// Every MONITOR_TICK_MS the upkeep function also runs the schedule and says which libraries to
+// watch, and each root is looked at: a disk that went away or came back gets a scan, which
+// records the library offline or brings it back. What cannot be watched (the inotify limit, a
+// network share) is said in the library's status; the schedule covers it.
+import { readdir, stat, statfs } from 'node:fs/promises';
+import { dirname, sep } from 'node:path';
+import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import type { AsyncSubscription, Event } from '@parcel/watcher';
+import { LOCAL_CREDENTIALS } from '../lib/config';
+import type { Log } from '../lib/log';
+import type { UpkeepInput, UpkeepResult } from '../lib/scan/upkeep';
+import { PendingChanges } from './changes';
+
+export const UPKEEP_FUNCTION = 'media-library-local-libraryUpkeep';
+
+/** Filesystems whose changes made on other machines send no events here. */
+const NETWORK_FS: Record<number, string> = { 0x6969: 'NFS', 0x517b: 'SMB', 0xff534d42: 'CIFS', 0xfe534d42: 'SMB2', 0x65735546: 'FUSE' };
+/** A folder that could not be watched is tried again after this long. */
+const RETRY_WATCH_MS = 5 * 60_000;
+
+interface Watched {
+  libraryId: string;
+  path: string;
+  offline: boolean;
+  subscription?: AsyncSubscription;
+  /** Why it is not (fully) watched, for the library's status; null when it is. */
+  problem: string | null;
+  retryAt: number;
+  pending: PendingChanges;
+  timer?: NodeJS.Timeout;
+  /** Whether the root held something at the last look (undefined before the first). */
+  rootSeen?: boolean;
+}
+
+export interface MonitorOptions {
+  lambdaEndpoint: string;
+  log: Log;
+  tickMs: number;
+  quietMs: number;
+}
+
+const isHidden = (path: string) => path.split(sep).some((s) => s.startsWith('.'));
+
+const watchProblem = (path: string, err: unknown) => {
+  const message = (err as Error).message ?? String(err);
+  return /ENOSPC|inotify|too many|limit/iu.test(message)
+    ? `${path} cannot be watched: the system's limit of watched folders is reached (raise fs.inotify.max_user_watches); the schedule rescans it`
+    : `${path} cannot be watched (${message}); the schedule rescans it`;
+};
+
+export class LibraryMonitor {
+  private readonly watched = new Map<string, Watched>();
+  private readonly ready: Array<{ libraryId: string; path: string }> = [];
+  private ticking: Promise<void> = Promise.resolve();
+  private interval?: NodeJS.Timeout;
+  private stopped = false;
+  private readonly client: LambdaClient;
+
+  constructor(private readonly options: MonitorOptions) {
+    this.client = new LambdaClient({ endpoint: options.lambdaEndpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
+  }
+
+  start() {
+    this.requestTick();
+    this.interval = setInterval(() => this.requestTick(), this.options.tickMs);
+  }
+
+  async stop() {
+    this.stopped = true;
+    clearInterval(this.interval);
+    await this.ticking;
+    await Promise.all([...this.watched.values()].map((w) => this.unwatch(w)));
+    this.client.destroy();
+  }
+
+  /** Ticks run one at a time, in order. */
+  private requestTick() {
+    this.ticking = this.ticking.then(() => this.tick()).catch((err: unknown) => this.options.log.warn({ err }, 'library upkeep failed'));
+  }
+
+  private async tick() {
+    if (this.stopped) return;
+    await Promise.all([...this.watched.values()].map((w) => this.lookAtRoot(w)));
+    const changed = this.ready.splice(0);
+    const watching = [...this.watched.values()].map((w) => ({ libraryId: w.libraryId, problem: w.problem }));
+    const result = await this.invoke({ changed, watching }).catch((err: unknown) => {
+      this.ready.unshift(...changed);
+      throw err;
+    });
+    for (const change of changed.filter((c) => result.busy.includes(c.libraryId))) {
+      // Its scan runs: these changes go with the next one.
+      const w = this.watched.get(change.libraryId);
+      if (w) this.arm(w, Math.max(this.options.quietMs, 5_000), change.path);
+    }
+    await this.reconcile(result.watch);
+  }
+
+  private async invoke(input: UpkeepInput): Promise<UpkeepResult> {
+    const out = await this.client.send(new InvokeCommand({ FunctionName: UPKEEP_FUNCTION, InvocationType: 'RequestResponse', Payload: JSON.stringify(input) }));
+    const result = out.Payload ? JSON.parse(Buffer.from(out.Payload).toString('utf8')) : null;
+    if (out.FunctionError || !result) throw new Error(`library upkeep failed: ${JSON.stringify(result)}`);
+    if (result.started?.length) this.options.log.info({ started: result.started }, 'scans started by the monitor or the schedule');
+    return result as UpkeepResult;
+  }
+
+  /** Watches what the upkeep function lists, and stops watching the rest. */
+  private async reconcile(list: UpkeepResult['watch']) {
+    const wanted = new Map(list.map((l) => [l.libraryId, l]));
+    for (const w of this.watched.values()) {
+      if (wanted.get(w.libraryId)?.path !== w.path) await this.unwatch(w).then(() => this.watched.delete(w.libraryId));
+    }
+    for (const l of list) {
+      const w = this.watched.get(l.libraryId) ?? { libraryId: l.libraryId, path: l.path, offline: l.offline, problem: null, retryAt: 0, pending: new PendingChanges(l.path) };
+      w.offline = l.offline;
+      if (!this.watched.has(l.libraryId)) {
+        this.watched.set(l.libraryId, w);
+        await this.lookAtRoot(w);
+      }
+      if (!w.subscription && w.rootSeen && Date.now() >= w.retryAt) await this.watch(w);
+    }
+  }
+
+  /** A root that went away or came back (or disagrees with the library's status at the first look) gets a scan of the whole library. */
+  private async lookAtRoot(w: Watched) {
+    const seen = await readdir(w.path).then((entries) => entries.length > 0, () => false);
+    const first = w.rootSeen === undefined;
+    if (first ? seen === w.offline : seen !== w.rootSeen) this.ready.push({ libraryId: w.libraryId, path: w.path });
+    w.rootSeen = seen;
+    // An unmounted disk takes its watches with it: watch again once it is back.
+    if (!seen && w.subscription) await this.unwatch(w);
+  }
+
+  private async watch(w: Watched) {
+    try {
+      const { subscribe } = await import('@parcel/watcher');
+      w.subscription = await subscribe(w.path, (err, events) => this.onEvents(w, err, events));
+      const network = await statfs(w.path).then((s) => NETWORK_FS[s.type], () => undefined);
+      w.problem = network ? `${w.path} is on a network share (${network}): changes made from other machines may not be noticed; the schedule rescans it` : null;
+      this.options.log.info({ libraryId: w.libraryId, path: w.path }, 'watching a library folder');
+    } catch (err) {
+      w.problem = watchProblem(w.path, err);
+      w.retryAt = Date.now() + RETRY_WATCH_MS;
+      this.options.log.warn({ err, libraryId: w.libraryId, path: w.path }, 'cannot watch a library folder');
+    }
+  }
+
+  private async unwatch(w: Watched) {
+    clearTimeout(w.timer);
+    const sub = w.subscription;
+    w.subscription = undefined;
+    await sub?.unsubscribe().catch(() => undefined);
+  }
+
+  private onEvents(w: Watched, err: Error | null, events: Event[]) {
+    if (err) {
+      w.problem = watchProblem(w.path, err);
+      w.retryAt = Date.now() + RETRY_WATCH_MS;
+      void this.unwatch(w);
+      return;
+    }
+    const now = Date.now();
+    for (const e of events) if (!isHidden(e.path.slice(w.path.length))) w.pending.add(e.path, e.type !== 'delete', now);
+    if (!w.pending.empty) this.arm(w, this.options.quietMs);
+  }
+
+  /** (Re)starts the quiet period; `folder` is a change to carry over. */
+  private arm(w: Watched, delayMs: number, folder?: string) {
+    if (folder) w.pending.addFolder(folder);
+    clearTimeout(w.timer);
+    w.timer = setTimeout(() => void this.settle(w), delayMs);
+  }
+
+  /** Once quiet, and no file still growing, the changes become one folder to scan. */
+  private async settle(w: Watched) {
+    if (this.stopped || w.pending.empty) return;
+    const { quietMs } = this.options;
+    const quietFor = Date.now() - w.pending.lastAt;
+    if (quietFor < quietMs) return this.arm(w, quietMs - quietFor);
+    const times = await Promise.all(w.pending.written().map((f) => stat(f).then((s) => s.mtimeMs, () => 0)));
+    if (times.some((t) => t > Date.now() - quietMs)) return this.arm(w, quietMs);
+    let folder = w.pending.take();
+    // A folder removed meanwhile: its nearest remaining parent (the root at most).
+    while (folder !== w.path && !(await stat(folder).then((s) => s.isDirectory(), () => false))) folder = dirname(folder);
+    this.ready.push({ libraryId: w.libraryId, path: folder });
+    this.requestTick();
+  }
+}
