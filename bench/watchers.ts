@@ -623,7 +623,8 @@ const main = async () => {
     const t0 = performance.now();
     buildTree(base, shape);
     const dirs = 1 + shape.tops + shape.tops * shape.perTop;
-    say(`tree: ${shape.tops} x ${shape.perTop} movie folders (${dirs} folders, ${shape.tops * shape.perTop} files) in ${base} (${Math.round(performance.now() - t0)} ms)`);
+    const built = Math.round(performance.now() - t0);
+    say(`tree: ${shape.tops} x ${shape.perTop} movie folders (${dirs} folders) in ${base} (${built} ms)`);
     const child = await childCommand(base);
     if (child.underTsx) say('esbuild not found: children run under tsx, whose loader adds ~50 MiB to every RSS figure');
     const childArgs = (t: Target, mode: string) => [
@@ -645,7 +646,11 @@ const main = async () => {
 
     const limitStart: LimitStartResult[] = [];
     const limitRuntime: LimitRuntimeResult[] = [];
-    const limitNote = opts['no-limit'] ? 'skipped (--no-limit)' : canLowerLimit() ? '' : 'skipped: cannot make a user namespace (unshare -U -r) here';
+    const limitNote = opts['no-limit']
+      ? 'skipped (--no-limit)'
+      : canLowerLimit()
+        ? ''
+        : 'skipped: cannot make a user namespace (unshare -U -r) here';
     if (!limitNote) {
       for (const t of targets) {
         // Half of the folders: both libraries run out part-way through their first walk.

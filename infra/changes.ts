@@ -9,6 +9,7 @@ const MAX_FILES = 1_000;
 export class PendingChanges {
   private folders = new Set<string>();
   private files = new Set<string>();
+  private created = new Set<string>();
   /** When the last change came. */
   lastAt = 0;
 
@@ -19,7 +20,9 @@ export class PendingChanges {
   }
 
   /** A changed path (created, written or deleted): its folder is scanned. */
-  add(path: string, written: boolean, now: number) {
+  add(path: string, change: 'create' | 'update' | 'delete', now: number) {
+    const written = change !== 'delete';
+    if (change === 'create' && this.created.size < MAX_FILES) this.created.add(path);
     const rel = relative(this.root, path);
     if (rel.startsWith('..') || rel === '') this.folders.add(this.root);
     else this.folders.add(dirname(path));
@@ -39,11 +42,17 @@ export class PendingChanges {
     return [...this.files];
   }
 
+  /** Paths created since the last scan (a folder among them may hold files no event told of). */
+  createdPaths(): string[] {
+    return [...this.created];
+  }
+
   /** The one folder to scan (the deepest holding every change) and a fresh start. */
   take(): string {
     const folders = [...this.folders];
     this.folders.clear();
     this.files.clear();
+    this.created.clear();
     return commonFolder(this.root, folders);
   }
 }

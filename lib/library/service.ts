@@ -99,8 +99,14 @@ export const libraryForScan = async (
   deps: LibraryDeps,
   input: { path: string; mediaType: MediaKind; libraryId?: string | undefined },
 ): Promise<{ library: Library; path: string; scope: string }> => {
-  const path = await deps.storage.canonicalRoot(input.path);
   const candidates = input.libraryId ? [await getLibrary(deps, input.libraryId)] : await deps.libraries.list();
+  const path = await deps.storage.canonicalRoot(input.path).catch(async (err: unknown) => {
+    // A library whose own folder is gone (an unmounted disk): the scan is accepted, and ends
+    // library-offline without removing anything, rather than refused as a typo would be.
+    const offline = candidates.find((l) => l.path === input.path);
+    if (offline && (await deps.storage.probeRoot(offline.path)).state !== 'present') return offline.path;
+    throw err;
+  });
   for (const library of candidates) {
     const scope = deps.storage.relativeTo(library.path, path);
     if (scope === undefined) continue;

@@ -82,7 +82,10 @@ export const pairMoves = ({ libraryId, writes, removals, index }: MoveInput): { 
     if (w.change !== 'added') return w;
     const candidates = gone.get(fingerprint(w.item.entity, w.item.files))?.filter((e) => !paired.has(e.id));
     if (!candidates?.length) return w;
-    const from = candidates.find((e) => oldName(libraryId, e) === newName(w.item)) ?? candidates[0]!;
+    // Several gone with the same sizes and times (a restore that stamped one time on all):
+    // only the name can tell which, else none is taken for it.
+    const from = candidates.length === 1 ? candidates[0]! : candidates.find((e) => oldName(libraryId, e) === newName(w.item));
+    if (!from) return w;
     paired.add(from.id);
     if (w.item.entity === 'episode' && from.showId && from.showId !== w.item.showId && !showMoves.has(w.item.showId)) showMoves.set(w.item.showId, from.showId);
     return moved(w, from);
