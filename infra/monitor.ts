@@ -52,6 +52,21 @@ const watchProblem = (path: string, err: unknown) => {
     : `${path} cannot be watched (${message}); the schedule rescans it`;
 };
 
+/** Folders below `roots` (at most 2,000 looked at) whose contents changed since `since`. */
+const changedFolders = async (roots: string[], since: number): Promise<string[]> => {
+  const changed: string[] = [];
+  const queue = [...roots];
+  for (let looked = 0; queue.length && looked < 2_000; looked++) {
+    const dir = queue.shift()!;
+    const info = await stat(dir).catch(() => undefined);
+    if (!info?.isDirectory()) continue;
+    if (info.mtimeMs >= since) changed.push(dir);
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const e of entries) if (e.isDirectory()) queue.push(`${dir}${sep}${e.name}`);
+  }
+  return changed;
+};
+
 export class LibraryMonitor {
   private readonly watched = new Map<string, Watched>();
   private readonly ready: Array<{ libraryId: string; path: string }> = [];
@@ -186,24 +201,29 @@ export class LibraryMonitor {
     // The watcher adds a watch for a new folder but does not list it, and never watches the
     // subfolders of one moved in: the scan walks them (it scans their parent), and watching
     // again takes them in.
-    const newFolders = (await Promise.all(w.pending.createdPaths().map(isFolder))).some(Boolean);
+    const created = w.pending.createdPaths();
+    const newFolders = (await Promise.all(created.map(async (p) => ((await isFolder(p)) ? p : undefined)))).filter((p): p is string => p !== undefined);
     let folder = w.pending.take();
     // A folder removed meanwhile: its nearest remaining parent (the root at most).
     while (folder !== w.path && !(await isFolder(folder))) folder = dirname(folder);
     this.ready.push({ libraryId: w.libraryId, path: folder });
     this.requestTick();
-    if (newFolders && w.subscription) await this.rewatch(w);
+    if (newFolders.length && w.subscription) await this.rewatch(w, newFolders);
   }
 
   /**
    * Watches the whole tree again. The old watch goes first: the two would share the kernel's
-   * watch of each folder, and ending the old one would end the new one's. A change in the
-   * moment between (about 0.2 s for 10,000 folders) waits for the next one or the schedule.
+   * watch of each folder, and ending the old one would end the new one's. What changed in the
+   * new folders meanwhile (their times moved) is scanned next.
    */
-  private async rewatch(w: Watched) {
+  private async rewatch(w: Watched, newFolders: string[]) {
+    const since = Date.now();
     const old = w.subscription;
     w.subscription = undefined;
     await old?.unsubscribe().catch(() => undefined);
     await this.watch(w);
+    const touched = await changedFolders(newFolders, since);
+    for (const folder of touched) w.pending.addFolder(folder);
+    if (touched.length) this.arm(w, this.options.quietMs);
   }
 }

@@ -49,14 +49,21 @@ describe('npm run package', () => {
 
   it('bundles each function for the cloud runtime, with its table and WebSocket endpoint', () => {
     const functions = ofType('AWS::Lambda::Function');
-    // One per built operation, the catch-all, three WebSocket routes, the scan worker and recovery.
-    assert.equal(functions.length, allOperations.filter((o) => o.implemented).length + 6);
+    // One per built operation, the catch-all, three WebSocket routes, the scan worker, recovery and the library upkeep.
+    assert.equal(functions.length, allOperations.filter((o) => o.implemented).length + 7);
     for (const [name, fn] of functions) {
       assert.equal(fn.Properties.Runtime, 'nodejs22.x', name);
       assert.deepEqual(fn.Properties.Environment.Variables.TABLE_NAME, { Ref: 'MediaTable' });
       assert.ok(fn.Properties.Environment.Variables.WS_MANAGEMENT_ENDPOINT['Fn::Join'], name);
     }
     for (const zip of ['health', 'getSettings', 'wsMessage', 'docsAsset', 'scanWorker']) assert.ok(existsSync(join(out, `${zip}.zip`)), zip);
+  });
+
+  it('runs the library upkeep (scheduled rescans) on an EventBridge schedule', () => {
+    const rules = ofType('AWS::Events::Rule');
+    const rule = rules.find(([, r]) => JSON.stringify(r.Properties.Targets).includes('LibraryUpkeep'));
+    assert.ok(rule, `a rule targets the upkeep function: ${JSON.stringify(rules.map(([n]) => n))}`);
+    assert.equal(rule[1].Properties.ScheduleExpression, 'rate(15 minutes)');
   });
 
   it('gives the scan worker Lambda\'s longest timeout, and its name to the functions that start it', () => {

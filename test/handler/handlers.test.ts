@@ -19,6 +19,7 @@ import { handler as search } from '../../functions/search/get';
 import * as stream from '../../functions/stream/get';
 import { handler as artwork } from '../../functions/artwork/get';
 import { handler as scanWorker } from '../../functions/scan/worker';
+import { handler as libraryUpkeep } from '../../functions/scan/upkeep';
 import { rawHttp } from '../../lib/http/stack';
 import { makeTree, waitForJob } from '../support/media';
 import { tempDir } from '../support/instance';
@@ -109,7 +110,16 @@ describe('handlers with their sample events', () => {
     assert.equal(JSON.parse((await run(library.get, 'getLibrary', withId)).body!).data.stats.movies, 0);
     assert.ok(JSON.parse((await run(library.list, 'listLibraries')).body!).data.some((l: any) => l.id === id));
     assert.equal(typeof JSON.parse((await run(library.stats, 'libraryStats')).body!).data.libraries, 'number');
+    const patched = await run(library.patch, 'patchLibrary', withId);
+    assert.equal(patched.statusCode, 200, patched.body);
+    assert.deepEqual(
+      (({ name, scanIntervalHours, monitoring }) => ({ name, scanIntervalHours, monitoring }))(JSON.parse(patched.body!).data),
+      { name: 'Films', scanIntervalHours: 6, monitoring: true },
+    );
+    const empty = await run(library.patch, 'patchLibrary', (e) => (withId(e), (e.body = '{}')));
+    assert.equal(empty.statusCode, 400, 'an empty patch changes nothing and says so');
     assert.equal((await run(library.remove, 'deleteLibrary', withId)).statusCode, 204);
+    assert.equal((await run(library.patch, 'patchLibrary', withId)).statusCode, 404);
     assert.equal((await run(library.get, 'getLibrary', withId)).statusCode, 404);
   });
 
@@ -183,5 +193,13 @@ describe('handlers with their sample events', () => {
     const wide = await run(artwork, 'artwork', (e) => (e.queryStringParameters = { w: '4001' }));
     assert.equal(wide.statusCode, 400);
     assert.deepEqual(JSON.parse(wide.body!).errors, [{ field: 'query.w', message: 'must be <= 4000' }]);
+  });
+
+  it('libraryUpkeep with its sample event (nothing changed) runs the schedule and lists the libraries to watch', async () => {
+    const result = (await libraryUpkeep(sampleEvent('libraryUpkeep'), lambdaContext('libraryUpkeep'))) as any;
+    assert.ok(Array.isArray(result.watch) && Array.isArray(result.started) && Array.isArray(result.busy), JSON.stringify(result));
+    // An EventBridge schedule's own event is read as "nothing changed".
+    const scheduled = (await libraryUpkeep({ 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} }, lambdaContext('libraryUpkeep'))) as any;
+    assert.ok(Array.isArray(scheduled.watch));
   });
 });

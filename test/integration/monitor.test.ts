@@ -117,7 +117,10 @@ describe('the folder monitor and the schedule', () => {
     const patched = await call('PATCH', `/api/v1/library/${libraryId}`, { ...base(), ...jsonBody({ scanIntervalHours: 0.001 }) });
     assert.equal(patched.status, 200, patched.text);
     assert.equal(patched.json.data.scanIntervalHours, 0.001);
-    const scheduled = await waitFor('a scheduled scan', async () => (await jobs()).find((j) => !before.has(j.jobId) && j.trigger === 'schedule'), 20_000, 250);
+    const scheduled = await waitFor('a scheduled scan', async () => (await jobs()).find((j) => !before.has(j.jobId) && j.trigger === 'schedule'), 20_000, 250).catch(async (err: Error) => {
+      const log = await call('GET', '/api/v1/logs?limit=40&level=info', base());
+      throw new Error(`${err.message}; jobs ${JSON.stringify((await jobs()).slice(0, 5).map((j) => [j.trigger, j.status, j.path]))}; log ${log.text.slice(0, 4000)}`);
+    });
     assert.equal(scheduled.path, films);
     const off = await call('PATCH', `/api/v1/library/${libraryId}`, { ...base(), ...jsonBody({ scanIntervalHours: 0 }) });
     assert.equal(off.json.data.nextScanAt, null);

@@ -31,7 +31,8 @@ describe('a scan that fails', () => {
       assert.equal((await call('POST', `/api/v1/scan/jobs/${job.value.jobId}/resume`)).status, 202);
       const failed = await waitForJob(job.value.jobId);
       assert.equal(failed.status, 'failed');
-      assert.equal(failed.error.code, 'path-not-found');
+      // The library's own folder is gone: offline, not emptied.
+      assert.equal(failed.error.code, 'library-offline');
       const event = await ws.next((m) => m.type === 'scan:error' && m.jobId === job.value.jobId);
       assert.deepEqual(event.error, failed.error);
       // Nothing was removed because the folder was missing.

@@ -110,7 +110,7 @@ describe('scanning a movie tree and a TV tree', () => {
     assert.deepEqual(types.slice(types.indexOf('scan:complete')), ['scan:complete', 'library:updated']);
     assert.ok(types.indexOf('library:created') < types.indexOf('scan:progress'));
     const complete = mine.find((m) => m.type === 'scan:complete');
-    assert.deepEqual({ ...complete.summary, durationMs: 0 }, { added: 5, updated: 0, removed: 0, failed: 0, durationMs: 0 });
+    assert.deepEqual({ ...complete.summary, durationMs: 0 }, { added: 5, updated: 0, moved: 0, removed: 0, failed: 0, durationMs: 0 });
     for (const m of mine) assert.ok(!Number.isNaN(Date.parse(m.timestamp)));
   });
 
