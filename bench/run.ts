@@ -3,8 +3,8 @@
 // node:http server answering the same JSON in the same run, plus the RSS of every process
 // under that load, for both ways offline can run handlers; then the catalogue part
 // (bench/catalog.ts), the streaming part (bench/stream.ts) and the metadata part
-// (bench/metadata.ts). Writes docs/benchmarks.md.
-// `tsx bench/run.ts runtime|catalog|stream|metadata` runs one part only.
+// (bench/metadata.ts) and the folder monitor's cost (bench/monitor.ts). Writes docs/benchmarks.md.
+// `tsx bench/run.ts runtime|footprint|catalog|stream|metadata|monitor` runs one part only.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { createServer } from 'node:http';
@@ -13,6 +13,7 @@ import { startInstance, type Instance } from '../test/support/instance';
 import { runCatalog } from './catalog';
 import { runFootprint } from './footprint';
 import { runMetadata } from './metadata';
+import { runMonitor } from './monitor';
 import { runStream } from './stream';
 import { CONNECTIONS, DURATION_S, load, machineLine, RUNS, sampleRss, writeDoc } from './support';
 
@@ -93,7 +94,7 @@ const runRuntime = async () => {
   writeDoc('runtime', section);
 };
 
-const PARTS = ['runtime', 'footprint', 'catalog', 'stream', 'metadata'] as const;
+const PARTS = ['runtime', 'footprint', 'catalog', 'stream', 'metadata', 'monitor'] as const;
 
 const main = async () => {
   const only = process.argv[2];
@@ -103,6 +104,7 @@ const main = async () => {
   if (only === undefined || only === 'catalog') await runCatalog();
   if (only === undefined || only === 'stream') await runStream();
   if (only === undefined || only === 'metadata') await runMetadata();
+  if (only === undefined || only === 'monitor') await runMonitor();
 };
 
 main().catch((err) => {
