@@ -152,7 +152,9 @@ export class LibraryMonitor {
   private async watch(w: Watched) {
     try {
       const { subscribe } = await import('@parcel/watcher');
-      w.subscription = await subscribe(w.path, (err, events) => this.onEvents(w, err, events));
+      // Named, so the watcher does not first look for watchman through a shell (a child left unreaped).
+      const options = process.platform === 'linux' ? { backend: 'inotify' as const } : {};
+      w.subscription = await subscribe(w.path, (err, events) => this.onEvents(w, err, events), options);
       const network = await statfs(w.path).then((s) => NETWORK_FS[s.type], () => undefined);
       w.problem = network ? `${w.path} is on a network share (${network}): changes made from other machines may not be noticed; the schedule rescans it` : null;
       this.options.log.info({ libraryId: w.libraryId, path: w.path }, 'watching a library folder');

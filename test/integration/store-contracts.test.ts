@@ -1,6 +1,7 @@
 // The contracts of the store ports (CatalogStore, LibraryStore, ManifestStore), each written
 // once as a function of the port and run here against its DynamoDB adapter on the test run's
-// DynamoDB Local. The tests speak only the ports' methods, never the table's keys.
+// DynamoDB Local. The contracts speak only the ports' methods, never the table's keys (one
+// adapter test at the end writes a library as older versions stored it).
 //
 // The table is shared with test files running at the same time: every test makes its own ids,
 // asserts on its own items (never on totals), and writes its catalogue items long ago, so they
@@ -8,10 +9,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoManifestStore, type ManifestStore } from '../../lib/catalog/manifest';
 import type { CatalogItem, EpisodeItem, FileRef, IndexEntry, MovieItem, ShowItem, TitledItem } from '../../lib/catalog/model';
 import { DynamoCatalogStore, type CatalogStore } from '../../lib/catalog/store';
 import { db } from '../../lib/db/client';
+import { keys } from '../../lib/db/table';
 import { AppError } from '../../lib/errors';
 import type { Library, LibraryCounts, MediaKind } from '../../lib/library/model';
 import { DynamoLibraryStore, type LibraryStore } from '../../lib/library/store';
@@ -525,6 +528,101 @@ export const libraryContract = (store: LibraryStore) => {
     await store.remove(again);
   });
 
+  it('update changes only the given fields and returns the library; an unknown id gives undefined', async () => {
+    const library = aLibrary();
+    const other = aLibrary();
+    try {
+      await store.create(library);
+      await store.create(other);
+      const renamed = await store.update(library.id, { name: 'Renamed ünï "quoted"' });
+      const expected: Library = { ...library, name: 'Renamed ünï "quoted"' };
+      assert.deepEqual(renamed, expected);
+      assert.deepEqual(await store.get(library.id), expected);
+      // Upkeep fields, several at once, a null among them; a field given as undefined is left alone.
+      const schedule = await store.update(library.id, { scanIntervalHours: 0, monitoring: false, nextScanAt: null, name: undefined });
+      const scheduled: Library = { ...expected, scanIntervalHours: 0, monitoring: false, nextScanAt: null };
+      assert.deepEqual(schedule, scheduled);
+      assert.deepEqual(await store.get(library.id), scheduled);
+      const next = await store.update(library.id, { scanIntervalHours: 6, nextScanAt: '2026-11-22T18:00:00.000Z' });
+      assert.deepEqual(next, { ...scheduled, scanIntervalHours: 6, nextScanAt: '2026-11-22T18:00:00.000Z' });
+      assert.deepEqual(await listed([library.id]), [next]);
+      // No change at all: the library as it is.
+      assert.deepEqual(await store.update(library.id, {}), next);
+      assert.deepEqual(await store.get(other.id), other, 'another library is untouched');
+
+      const unknown = `lib_sc${uid()}`;
+      assert.equal(await store.update(unknown, { name: 'Ghost' }), undefined);
+      assert.equal(await store.update(unknown, {}), undefined);
+      assert.equal(await store.get(unknown), undefined, 'an update creates nothing');
+    } finally {
+      await store.remove(library);
+      await store.remove(other);
+    }
+  });
+
+  it('update of a deleted library gives undefined and brings nothing back', async () => {
+    const library = aLibrary();
+    await store.create(library);
+    await store.remove(library);
+    assert.equal(await store.update(library.id, { monitoring: false }), undefined);
+    assert.equal(await store.get(library.id), undefined);
+    assert.deepEqual(await listed([library.id]), []);
+  });
+
+  it('setStatus tells whether the state or its reason changed; the same again, or an unknown library, is false', async () => {
+    const library = aLibrary();
+    try {
+      await store.create(library);
+      assert.equal(await store.setStatus(library.id, { state: 'online', reason: null, since: '2026-11-22T00:00:00.000Z' }), false, 'online as created');
+      assert.deepEqual((await store.get(library.id))?.status, library.status, 'a refused status changes nothing, not even since');
+
+      const offline = { state: 'offline' as const, reason: 'The folder is missing', since: '2026-11-22T01:00:00.000Z' };
+      assert.equal(await store.setStatus(library.id, offline), true);
+      assert.deepEqual(await store.get(library.id), { ...library, status: offline });
+      assert.equal(await store.setStatus(library.id, { ...offline, since: '2026-11-22T02:00:00.000Z' }), false);
+      assert.deepEqual((await store.get(library.id))?.status, offline, 'since stays the time of the change');
+
+      const otherReason = { state: 'offline' as const, reason: 'The folder cannot be read', since: '2026-11-22T03:00:00.000Z' };
+      assert.equal(await store.setStatus(library.id, otherReason), true, 'another reason is a change');
+      const online = { state: 'online' as const, reason: null, since: '2026-11-22T04:00:00.000Z' };
+      assert.equal(await store.setStatus(library.id, online), true);
+      assert.equal(await store.setStatus(library.id, { ...online, since: '2026-11-22T05:00:00.000Z' }), false);
+      // Online with a note (the folder cannot be watched), then the note gone.
+      const noted = { state: 'online' as const, reason: 'The folder cannot be watched', since: '2026-11-22T06:00:00.000Z' };
+      assert.equal(await store.setStatus(library.id, noted), true);
+      assert.equal(await store.setStatus(library.id, online), true);
+      assert.deepEqual(await store.get(library.id), { ...library, status: online }, 'only the status changed');
+
+      // Two racing the same change: one tells.
+      const results = await Promise.all(Array.from({ length: 4 }, () => store.setStatus(library.id, offline)));
+      assert.equal(results.filter(Boolean).length, 1);
+
+      const unknown = `lib_sc${uid()}`;
+      assert.equal(await store.setStatus(unknown, offline), false);
+      assert.equal(await store.get(unknown), undefined, 'setStatus creates nothing');
+    } finally {
+      await store.remove(library);
+    }
+  });
+
+  it('recordScan stores nextScanAt when given one (null too), and without one leaves it alone', async () => {
+    const library = { ...aLibrary(), nextScanAt: '2026-11-22T12:00:00.000Z' };
+    const counts: LibraryCounts = { movies: 1, tvShows: 0, seasons: 0, episodes: 0, totalSizeBytes: 10 };
+    try {
+      await store.create(library);
+      await store.recordScan(library.id, counts, '2026-11-22T13:00:00.000Z');
+      assert.deepEqual(await store.get(library.id), { ...library, counts, lastScannedAt: '2026-11-22T13:00:00.000Z' }, 'a scan of one folder: the schedule stays');
+      await store.recordScan(library.id, counts, '2026-11-22T14:00:00.000Z', '2026-11-23T02:00:00.000Z');
+      const scheduled: Library = { ...library, counts, lastScannedAt: '2026-11-22T14:00:00.000Z', nextScanAt: '2026-11-23T02:00:00.000Z' };
+      assert.deepEqual(await store.get(library.id), scheduled);
+      assert.deepEqual(await listed([library.id]), [scheduled]);
+      await store.recordScan(library.id, counts, '2026-11-22T15:00:00.000Z', null);
+      assert.deepEqual(await store.get(library.id), { ...scheduled, lastScannedAt: '2026-11-22T15:00:00.000Z', nextScanAt: null }, 'no schedule');
+    } finally {
+      await store.remove(library);
+    }
+  });
+
   it('remove deletes the library and frees its path for a new one', async () => {
     const library = aLibrary();
     const next = { ...aLibrary(), path: library.path };
@@ -637,3 +735,61 @@ describe('LibraryStore contract: DynamoLibraryStore', () => libraryContract(new 
 describe('ManifestStore contract: DynamoManifestStore', () => manifestContract(new DynamoManifestStore(db)));
 // Small parts, so the same contract holds when a manifest takes many items.
 describe('ManifestStore contract: DynamoManifestStore in 2 KB parts', () => manifestContract(new DynamoManifestStore(db, 2_000)));
+
+// Data older versions left in the table, which no port method writes any more: the one place
+// this file writes an item itself, with the table's own key helpers.
+describe('DynamoLibraryStore: a library stored before status and schedules existed', () => {
+  const store = new DynamoLibraryStore(db);
+  /** A library as older versions wrote it: no status, scanIntervalHours, monitoring or nextScanAt. */
+  const storeLegacy = async (lastScannedAt: string | null) => {
+    const id = `lib_sc${uid()}`;
+    const createdAt = '2025-03-01T10:00:00.000Z';
+    const legacy = {
+      id, name: `Legacy ${uid().slice(0, 6)}`, path: `/media/contract/${uid()}`, mediaType: 'movie' as const, createdAt, lastScannedAt,
+      counts: { movies: 2, tvShows: 0, seasons: 0, episodes: 0, totalSizeBytes: 20 },
+    };
+    const { doc, tableName } = db();
+    await doc.send(new PutCommand({ TableName: tableName, Item: { ...keys.library(id), ...keys.librariesByAge(createdAt, id), entity: 'library', ...legacy } }));
+    return legacy;
+  };
+  const remove = (legacy: { id: string; path: string }) => store.remove({ id: legacy.id, path: legacy.path } as Library);
+
+  it('reads back online since its creation, rescanned every 12 h from its last scan, monitored', async () => {
+    const legacy = await storeLegacy('2025-03-02T08:30:00.000Z');
+    try {
+      const expected: Library = {
+        ...legacy,
+        status: { state: 'online', reason: null, since: legacy.createdAt },
+        scanIntervalHours: 12,
+        monitoring: true,
+        nextScanAt: '2025-03-02T20:30:00.000Z',
+      };
+      assert.deepEqual(await store.get(legacy.id), expected);
+      assert.deepEqual((await store.list()).filter((l) => l.id === legacy.id), [expected]);
+    } finally {
+      await remove(legacy);
+    }
+  });
+
+  it('never scanned: its first scheduled scan is 12 h after its creation', async () => {
+    const legacy = await storeLegacy(null);
+    try {
+      assert.equal((await store.get(legacy.id))?.nextScanAt, '2025-03-01T22:00:00.000Z');
+    } finally {
+      await remove(legacy);
+    }
+  });
+
+  it('update and setStatus work on it, and what they leave out still reads with its defaults', async () => {
+    const legacy = await storeLegacy('2025-03-02T08:30:00.000Z');
+    try {
+      const updated = await store.update(legacy.id, { monitoring: false });
+      assert.deepEqual([updated?.monitoring, updated?.scanIntervalHours, updated?.status.state, updated?.nextScanAt], [false, 12, 'online', '2025-03-02T20:30:00.000Z']);
+      const offline = { state: 'offline' as const, reason: 'The folder is missing', since: '2025-03-03T00:00:00.000Z' };
+      assert.equal(await store.setStatus(legacy.id, offline), true, 'a library with no status stored takes one');
+      assert.deepEqual((await store.get(legacy.id))?.status, offline);
+    } finally {
+      await remove(legacy);
+    }
+  });
+});

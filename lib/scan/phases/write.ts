@@ -23,7 +23,11 @@ export const write = async (ctx: ScanContext, { plan, entries }: Planned): Promi
   const written = await ctx.inSteps(plan.writes, CHUNK, async (chunk: PlannedWrite[]) => {
     const probes: ProbeTally = { probed: 0, failed: 0 };
     const analyzed = await analyzeFiles(ctx, ctx.library.path, await withStored(ctx, chunk), probes);
-    await ctx.catalog.put(analyzed);
+    // Shows before their episodes, each put whole: an episode written under a moved show is
+    // never found by a resumed scan without that show's new path (lib/scan/plan/moves.ts).
+    const shows = analyzed.filter((i) => i.entity === 'tvshow');
+    if (shows.length) await ctx.catalog.put(shows);
+    await ctx.catalog.put(shows.length ? analyzed.filter((i) => i.entity !== 'tvshow') : analyzed);
     for (const item of analyzed) {
       const entry = entries.get(item.id);
       if (entry && item.entity !== 'tvshow') entry.files = item.files;

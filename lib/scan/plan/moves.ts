@@ -74,19 +74,38 @@ export const pairMoves = ({ libraryId, writes, removals, index }: MoveInput): { 
     return { ...w, item, change: 'moved', renamed: renamed || !localMoved };
   };
 
-  const result = writes.map((w) => {
+  // Pairs by sizes and times: one gone and one found is a move; where several share them (a
+  // restore that stamped one time on all), only a name read the same pairs them, one to one.
+  const found = new Map<string, number[]>();
+  writes.forEach((w, i) => {
+    if (w.change === 'added' && w.item.entity !== 'tvshow') {
+      const key = fingerprint(w.item.entity, w.item.files);
+      found.set(key, [...(found.get(key) ?? []), i]);
+    }
+  });
+  const pairs = new Map<number, IndexEntry>();
+  for (const [key, indices] of found) {
+    const candidates = gone.get(key) ?? [];
+    if (candidates.length === 1 && indices.length === 1) {
+      pairs.set(indices[0]!, candidates[0]!);
+      continue;
+    }
+    for (const i of indices) {
+      const named = candidates.filter((e) => !paired.has(e.id) && oldName(libraryId, e) === newName(writes[i]!.item));
+      if (named.length !== 1) continue;
+      paired.add(named[0]!.id);
+      pairs.set(i, named[0]!);
+    }
+  }
+  for (const from of pairs.values()) paired.add(from.id);
+
+  const result = writes.map((w, i) => {
     if (w.item.entity === 'tvshow') return w;
     // Renamed in place: the same id (a stack's folder), the same files under other names.
     const before = known.get(w.item.id);
     if (w.change === 'updated' && before?.files && fingerprint(before.entity, before.files) === fingerprint(w.item.entity, w.item.files)) return moved(w, before);
-    if (w.change !== 'added') return w;
-    const candidates = gone.get(fingerprint(w.item.entity, w.item.files))?.filter((e) => !paired.has(e.id));
-    if (!candidates?.length) return w;
-    // Several gone with the same sizes and times (a restore that stamped one time on all):
-    // only the name can tell which, else none is taken for it.
-    const from = candidates.length === 1 ? candidates[0]! : candidates.find((e) => oldName(libraryId, e) === newName(w.item));
+    const from = pairs.get(i);
     if (!from) return w;
-    paired.add(from.id);
     if (w.item.entity === 'episode' && from.showId && from.showId !== w.item.showId && !showMoves.has(w.item.showId)) showMoves.set(w.item.showId, from.showId);
     return moved(w, from);
   });

@@ -174,6 +174,18 @@ describe('scan plan: moved movies', () => {
       assert.deepEqual(ids(plan.removals), [idOf('A')]);
     });
 
+    it('one moved by name and another new: the other twin is not taken for the new one, whatever the path order', () => {
+      for (const folder of ['Archive', 'X']) {
+        const plan = rescan({ files: [file(`${folder}/A (2001)/A (2001).mkv`, 500, 9), file('C (2003)/C (2003).mkv', 500, 9)], index });
+        const byTitle = new Map(plan.writes.map((w) => [(w.item as MovieItem).title, w]));
+        assert.equal(byTitle.get('A')!.item.id, idOf('A'), folder);
+        assert.equal(byTitle.get('A')!.change, 'moved', folder);
+        assert.equal(byTitle.get('C')!.change, 'added', folder);
+        assert.ok(!ids(index).includes(byTitle.get('C')!.item.id), `${folder}: C takes no twin's id`);
+        assert.deepEqual(ids(plan.removals), [idOf('B')], folder);
+      }
+    });
+
     it('both moved: each pairs by its name', () => {
       const plan = rescan({ files: twins.map((f) => ({ ...f, relPath: `Archive/${f.relPath}` })), index });
       assert.deepEqual(plan.writes.map((w) => [(w.item as MovieItem).title, w.item.id, w.change]), [['A', idOf('A'), 'moved'], ['B', idOf('B'), 'moved']]);

@@ -1,0 +1,124 @@
+// What the folder monitor collects between two scans of a library (infra/changes.ts): the one
+// folder to scan next, and the files that may still be growing. Pure: paths only, nothing on disk.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { commonFolder, PendingChanges } from '../../../infra/changes';
+
+const ROOT = '/media/Movies';
+
+describe('commonFolder', () => {
+  it('is the deepest folder holding them all', () => {
+    assert.equal(commonFolder(ROOT, [`${ROOT}/Heat (1995)`]), `${ROOT}/Heat (1995)`);
+    assert.equal(commonFolder(ROOT, [`${ROOT}/Archive/Heat (1995)`, `${ROOT}/Archive/Alien (1979)`]), `${ROOT}/Archive`);
+    assert.equal(commonFolder(ROOT, [`${ROOT}/Archive/Heat (1995)`, `${ROOT}/Archive/Heat (1995)/Extras`, `${ROOT}/Archive/Heat (1995)`]), `${ROOT}/Archive/Heat (1995)`);
+    assert.equal(commonFolder(ROOT, [`${ROOT}/a/b/c/d`, `${ROOT}/a/b/c/e/f`]), `${ROOT}/a/b/c`);
+  });
+
+  it('compares whole folder names, not their beginnings', () => {
+    assert.equal(commonFolder(ROOT, [`${ROOT}/Heat`, `${ROOT}/Heat (1995)`]), ROOT);
+    assert.equal(commonFolder(ROOT, [`${ROOT}/Archive/ab`, `${ROOT}/Archive/ac`]), `${ROOT}/Archive`);
+  });
+
+  it('is the root for changes spread over the library, the root itself, or none', () => {
+    assert.equal(commonFolder(ROOT, [`${ROOT}/Heat (1995)`, `${ROOT}/Alien (1979)`]), ROOT);
+    assert.equal(commonFolder(ROOT, [`${ROOT}/Archive/Heat (1995)`, ROOT]), ROOT);
+    assert.equal(commonFolder(ROOT, [ROOT]), ROOT);
+    assert.equal(commonFolder(ROOT, []), ROOT);
+  });
+
+  it('never goes above the root, also for folders outside it', () => {
+    assert.equal(commonFolder(ROOT, ['/media']), ROOT);
+    assert.equal(commonFolder(ROOT, ['/media/Shows/Doctor Who']), ROOT);
+    assert.equal(commonFolder(ROOT, ['/elsewhere/a', '/elsewhere/b']), ROOT);
+    assert.equal(commonFolder(ROOT, [`${ROOT}/Archive`, '/elsewhere/a']), ROOT);
+    assert.equal(commonFolder(ROOT, [`${ROOT}-old/Archive`]), ROOT, 'a sibling whose name starts like the root');
+  });
+});
+
+describe('PendingChanges', () => {
+  it('starts empty; a changed file makes its folder the one to scan, and take() starts afresh', () => {
+    const pending = new PendingChanges(ROOT);
+    assert.equal(pending.empty, true);
+    assert.equal(pending.lastAt, 0);
+    pending.add(`${ROOT}/Heat (1995)/Heat (1995).mkv`, 'create', 1_000);
+    assert.equal(pending.empty, false);
+    assert.equal(pending.lastAt, 1_000);
+    assert.deepEqual(pending.written(), [`${ROOT}/Heat (1995)/Heat (1995).mkv`]);
+    assert.deepEqual(pending.createdPaths(), [`${ROOT}/Heat (1995)/Heat (1995).mkv`]);
+    assert.equal(pending.take(), `${ROOT}/Heat (1995)`);
+    assert.equal(pending.empty, true);
+    assert.deepEqual([pending.written(), pending.createdPaths()], [[], []]);
+    assert.equal(pending.take(), ROOT, 'nothing pending: the root');
+  });
+
+  it('scans the deepest folder holding every change; a file at the root, the root itself or a path outside it means the root', () => {
+    const pending = new PendingChanges(ROOT);
+    pending.add(`${ROOT}/Archive/Heat (1995)/Heat (1995).mkv`, 'update', 1);
+    pending.add(`${ROOT}/Archive/Alien (1979)/Alien (1979).mkv`, 'create', 2);
+    assert.equal(pending.take(), `${ROOT}/Archive`);
+    for (const path of [`${ROOT}/Heat (1995).mkv`, ROOT, '/elsewhere/Heat (1995).mkv']) {
+      pending.add(`${ROOT}/Archive/Heat (1995)/Heat (1995).mkv`, 'update', 3);
+      pending.add(path, 'update', 4);
+      assert.equal(pending.take(), ROOT, path);
+    }
+  });
+
+  it('a deleted path counts as a change of its folder, but is not a written file', () => {
+    const pending = new PendingChanges(ROOT);
+    pending.add(`${ROOT}/Archive/Heat (1995)`, 'delete', 7);
+    assert.equal(pending.lastAt, 7);
+    assert.deepEqual([pending.written(), pending.createdPaths()], [[], []]);
+    assert.equal(pending.take(), `${ROOT}/Archive`);
+  });
+
+  it('only created paths are created; written files are created or updated, each once', () => {
+    const pending = new PendingChanges(ROOT);
+    pending.add(`${ROOT}/A/a.mkv`, 'create', 1);
+    pending.add(`${ROOT}/A/a.mkv`, 'update', 2);
+    pending.add(`${ROOT}/A/b.mkv`, 'update', 3);
+    pending.add(`${ROOT}/A/c.mkv`, 'delete', 4);
+    assert.deepEqual(pending.createdPaths(), [`${ROOT}/A/a.mkv`]);
+    assert.deepEqual(pending.written(), [`${ROOT}/A/a.mkv`, `${ROOT}/A/b.mkv`]);
+    assert.equal(pending.lastAt, 4);
+  });
+
+  it('addFolder adds a folder to scan with the next changes, without a file or a time', () => {
+    const pending = new PendingChanges(ROOT);
+    pending.addFolder(`${ROOT}/Archive/New`);
+    assert.deepEqual([pending.empty, pending.lastAt, pending.written(), pending.createdPaths()], [false, 0, [], []]);
+    assert.equal(pending.take(), `${ROOT}/Archive/New`);
+    pending.addFolder(`${ROOT}/Archive/New`);
+    pending.add(`${ROOT}/Archive/Other/x.mkv`, 'create', 5);
+    assert.equal(pending.take(), `${ROOT}/Archive`);
+  });
+
+  it('past 1,000 folders scans the whole library, and stays there until taken', () => {
+    const pending = new PendingChanges(ROOT);
+    for (let i = 0; i < 1_000; i++) pending.add(`${ROOT}/Archive/Film ${i}/Film ${i}.mkv`, 'create', i);
+    const atLimit = new PendingChanges(ROOT);
+    for (let i = 0; i < 1_000; i++) atLimit.add(`${ROOT}/Archive/Film ${i}/Film ${i}.mkv`, 'create', i);
+    assert.equal(atLimit.take(), `${ROOT}/Archive`, '1,000 folders are still named one by one');
+    pending.add(`${ROOT}/Archive/Film 1000/Film 1000.mkv`, 'create', 1_000);
+    pending.add(`${ROOT}/Archive/Film 1001/Film 1001.mkv`, 'create', 1_001);
+    assert.equal(pending.take(), ROOT);
+    // The same through addFolder.
+    for (let i = 0; i < 1_001; i++) pending.addFolder(`${ROOT}/Archive/Film ${i}`);
+    assert.equal(pending.take(), ROOT);
+    pending.add(`${ROOT}/Archive/Film 1/Film 1.mkv`, 'update', 1);
+    assert.equal(pending.take(), `${ROOT}/Archive/Film 1`, 'a fresh start after take()');
+  });
+
+  it('keeps at most 1,000 created paths and 1,000 written files', () => {
+    const pending = new PendingChanges(ROOT);
+    for (let i = 0; i < 1_500; i++) pending.add(`${ROOT}/Dump/file ${i}.mkv`, 'create', i);
+    for (let i = 0; i < 10; i++) pending.add(`${ROOT}/Dump/late ${i}.mkv`, 'update', 2_000 + i);
+    assert.equal(pending.createdPaths().length, 1_000);
+    assert.equal(pending.written().length, 1_000);
+    assert.deepEqual(pending.createdPaths().slice(0, 2), [`${ROOT}/Dump/file 0.mkv`, `${ROOT}/Dump/file 1.mkv`], 'the first ones');
+    assert.equal(pending.lastAt, 2_009, 'the time still follows every change');
+    assert.equal(pending.take(), `${ROOT}/Dump`);
+    assert.deepEqual([pending.written().length, pending.createdPaths().length], [0, 0]);
+    pending.add(`${ROOT}/Dump/again.mkv`, 'create', 3_000);
+    assert.deepEqual(pending.createdPaths(), [`${ROOT}/Dump/again.mkv`], 'room again after take()');
+  });
+});
