@@ -132,12 +132,27 @@ const websocketOperation = (): OperationObject => ({
   'x-implemented': true,
 });
 
+/** The events as the contract lists them: each type with its payload's fields (nested objects one level deep) and what it is for. */
+const eventTable = () => {
+  const fields = (schema: TSchema): string =>
+    Object.entries((schema.properties ?? {}) as Record<string, TSchema>)
+      .map(([name, field]) => (field.type === 'object' && field.properties ? `"${name}": { ${fields(field)} }` : `"${name}"`))
+      .join(', ');
+  const rows = Object.entries(WsEvents)
+    .filter(([type]) => type !== 'pong' && type !== 'error')
+    .map(([type, schema]) => `| \`${type}\` | \`{ ${fields(schema)} }\` | ${((schema as TSchema).description ?? '').replaceAll('|', '\\|')} |`);
+  return ['| type | payload | when |', '|---|---|---|', ...rows].join('\n');
+};
+
 const WS_DESCRIPTION = `
 ## WebSocket: \`ws://HOST:PORT/ws\`
 Same host and port as REST. Every message is a JSON text frame with a \`type\`.
 A client may send \`{"type":"ping"}\` and gets \`{"type":"pong"}\`; an unknown or malformed message gets
-\`{"type":"error","error":{"code","message"}}\`. The server sends the events documented under \`GET /ws\`. Progress events are throttled
-(a few per second per job) but the first and last of a job are always sent.
+\`{"type":"error","error":{"code","message"}}\`. The server sends the events documented under \`GET /ws\`.
+
+Progress events are throttled (a few per second per job) but the first and last of a job are always sent.
+
+\${EVENTS}
 
 ## Errors
 Every error is RFC 9457 \`application/problem+json\` with \`type\` = \`/problems/<code>\`. \`x-problem-types\` lists every code the service sends,
@@ -151,7 +166,7 @@ export const buildOpenApi = (version: string) => {
     .addInfo({
       title: 'Media library service',
       version,
-      description: `A self-hosted media library: libraries, scans, movies, TV shows, search, streaming and artwork.\n${WS_DESCRIPTION}`,
+      description: `A self-hosted media library: libraries, scans, movies, TV shows, search, streaming and artwork.\n${WS_DESCRIPTION.replace('${EVENTS}', eventTable())}`,
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     })
     .addServer({ url: '/', description: 'This server' });

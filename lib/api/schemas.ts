@@ -363,25 +363,25 @@ export const WsEvents = {
     processed: Type.Integer(),
     total: Type.Integer(),
     timestamp: Timestamp,
-  }),
+  }, { description: 'A scan job moved on; `progress` (0..100) never goes down within a job' }),
   'scan:complete': Type.Object({
     type: Type.Literal('scan:complete'),
     jobId: Type.String(),
     summary: ScanSummary,
     timestamp: Timestamp,
-  }),
+  }, { description: 'A scan job completed' }),
   'scan:cancelled': Type.Object({
     type: Type.Literal('scan:cancelled'),
     jobId: Type.String(),
     summary: ScanSummary,
     timestamp: Timestamp,
-  }),
+  }, { description: 'A scan job was cancelled through the API' }),
   'scan:error': Type.Object({
     type: Type.Literal('scan:error'),
     jobId: Type.String(),
     error: JobErrorSchema,
     timestamp: Timestamp,
-  }),
+  }, { description: 'A scan job failed (`library-offline` when its library\'s folder is away); it can be resumed' }),
   'library:updated': Type.Object({
     type: Type.Literal('library:updated'),
     libraryId: Type.String(),
@@ -397,7 +397,7 @@ export const WsEvents = {
       { description: 'The ids of the movies, shows and episodes changed, at most 100 of each kind' },
     ),
     timestamp: Timestamp,
-  }),
+  }, { description: 'A scan changed a library: counts, and the ids of the items changed (at most 100 of each kind)' }),
   'library:status': Type.Object(
     {
       type: Type.Literal('library:status'),
@@ -408,8 +408,8 @@ export const WsEvents = {
     },
     { description: "A library's folder went away (an unmounted disk, a sleeping NAS) or came back, or it can no longer be watched" },
   ),
-  'library:created': Type.Object({ type: Type.Literal('library:created'), libraryId: Type.String(), timestamp: Timestamp }),
-  'library:deleted': Type.Object({ type: Type.Literal('library:deleted'), libraryId: Type.String(), timestamp: Timestamp }),
+  'library:created': Type.Object({ type: Type.Literal('library:created'), libraryId: Type.String(), timestamp: Timestamp }, { description: 'A library was created' }),
+  'library:deleted': Type.Object({ type: Type.Literal('library:deleted'), libraryId: Type.String(), timestamp: Timestamp }, { description: 'A library was deleted' }),
   pong: Type.Object({ type: Type.Literal('pong') }),
   error: Type.Object({
     type: Type.Literal('error'),

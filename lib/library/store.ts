@@ -1,6 +1,6 @@
 // Libraries in the one table. A library and its path are written in one transaction, so two
 // racing creates of the same folder cannot both succeed.
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { guarded, queryItems, type Db } from '../db/client';
 import { keys } from '../db/table';
 import { libraryExists } from '../errors';
@@ -96,68 +96,45 @@ export class DynamoLibraryStore implements LibraryStore {
 
   /** Records what a finished scan found; a library deleted meanwhile stays deleted. */
   async recordScan(id: string, counts: LibraryCounts, at: string, nextScanAt?: string | null): Promise<void> {
-    const { doc, tableName } = this.db();
     const schedule = nextScanAt !== undefined;
-    try {
-      await guarded(() =>
-        doc.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: keys.library(id),
-            UpdateExpression: `SET #counts = :counts, lastScannedAt = :at${schedule ? ', nextScanAt = :next' : ''}`,
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeNames: { '#counts': 'counts' },
-            ExpressionAttributeValues: { ':counts': counts, ':at': at, ...(schedule ? { ':next': nextScanAt } : {}) },
-          }),
-        ),
-      );
-    } catch (err) {
-      if (!isConditionFailed(err)) throw err;
-    }
+    await this.updateWhere(id, {
+      UpdateExpression: `SET #counts = :counts, lastScannedAt = :at${schedule ? ', nextScanAt = :next' : ''}`,
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#counts': 'counts' },
+      ExpressionAttributeValues: { ':counts': counts, ':at': at, ...(schedule ? { ':next': nextScanAt } : {}) },
+    });
   }
 
   async update(id: string, changes: LibraryChanges): Promise<Library | undefined> {
     const fields = Object.entries(changes).filter(([, v]) => v !== undefined);
     if (fields.length === 0) return this.get(id);
-    const { doc, tableName } = this.db();
-    try {
-      const out = await guarded(() =>
-        doc.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: keys.library(id),
-            UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeNames: Object.fromEntries(fields.map(([k], i) => [`#f${i}`, k])),
-            ExpressionAttributeValues: Object.fromEntries(fields.map(([, v], i) => [`:v${i}`, v])),
-            ReturnValues: 'ALL_NEW',
-          }),
-        ),
-      );
-      return out.Attributes ? toLibrary(out.Attributes) : undefined;
-    } catch (err) {
-      if (isConditionFailed(err)) return undefined;
-      throw err;
-    }
+    const updated = await this.updateWhere(id, {
+      UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: Object.fromEntries(fields.map(([k], i) => [`#f${i}`, k])),
+      ExpressionAttributeValues: Object.fromEntries(fields.map(([, v], i) => [`:v${i}`, v])),
+      ReturnValues: 'ALL_NEW',
+    });
+    return updated ? toLibrary(updated) : undefined;
   }
 
   async setStatus(id: string, status: LibraryStatus): Promise<boolean> {
+    const updated = await this.updateWhere(id, {
+      UpdateExpression: 'SET #status = :status',
+      // Two scans or a scan and the monitor seeing the same change: one of them tells.
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#status) OR #status.#state <> :state OR #status.reason <> :reason)',
+      ExpressionAttributeNames: { '#status': 'status', '#state': 'state' },
+      ExpressionAttributeValues: { ':status': status, ':state': status.state, ':reason': status.reason },
+    });
+    return updated !== false;
+  }
+
+  /** One conditional update of a library's item: its new attributes when asked for, false when the condition failed. */
+  private async updateWhere(id: string, update: Omit<UpdateCommandInput, 'TableName' | 'Key'>): Promise<Record<string, unknown> | undefined | false> {
     const { doc, tableName } = this.db();
     try {
-      await guarded(() =>
-        doc.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: keys.library(id),
-            UpdateExpression: 'SET #status = :status',
-            // Two scans or a scan and the monitor seeing the same change: one of them tells.
-            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#status) OR #status.#state <> :state OR #status.reason <> :reason)',
-            ExpressionAttributeNames: { '#status': 'status', '#state': 'state' },
-            ExpressionAttributeValues: { ':status': status, ':state': status.state, ':reason': status.reason },
-          }),
-        ),
-      );
-      return true;
+      const out = await guarded(() => doc.send(new UpdateCommand({ TableName: tableName, Key: keys.library(id), ...update })));
+      return out.Attributes;
     } catch (err) {
       if (isConditionFailed(err)) return false;
       throw err;
