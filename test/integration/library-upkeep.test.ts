@@ -423,4 +423,21 @@ describe('a moved film is not looked up again at the provider', () => {
     assert.equal(now.file.path, 'Archive/Heat (1995)/Heat (1995).mkv');
     assert.equal((await call('GET', now.media.posterUrl)).status, 200, 'the poster is still served');
   });
+
+  it('films back after an offline period are not looked up again either: same ids, addedAt and posters', async () => {
+    const before = (await get('/api/v1/movies?limit=100', instance.url)).map((e: any) => e.media);
+    const requests = fake.stats.requests;
+    const aside = `${movies}-unplugged`;
+    moveContents(movies, aside);
+    const offline = await waitForJob(await startScan({ path: movies, mediaType: 'movie' }, instance.url), instance.url);
+    assert.equal(offline.error?.code, 'library-offline', JSON.stringify(offline.error));
+    moveContents(aside, movies);
+    const back = await waitForJob(await startScan({ path: movies, mediaType: 'movie' }, instance.url), instance.url);
+    assert.equal(back.status, 'completed', JSON.stringify(back.error));
+    assert.deepEqual(changes(back), { added: 0, updated: 0, moved: 0, removed: 0 });
+    assert.equal(fake.stats.requests, requests, `no provider request for returning films: ${JSON.stringify(fake.stats.log.slice(requests).map((r) => r.path))}`);
+    const after = (await get('/api/v1/movies?limit=100', instance.url)).map((e: any) => e.media);
+    const view = (list: any[]) => list.map((m) => [m.id, m.addedAt, m.posterUrl]).sort();
+    assert.deepEqual(view(after), view(before));
+  });
 });

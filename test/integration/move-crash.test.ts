@@ -116,6 +116,7 @@ describe('a move of a whole library survives the service being killed mid-scan',
     assert.equal(done.counts.removed, 0, JSON.stringify(done.counts));
     assert.equal(done.counts.updated, 0, JSON.stringify(done.counts));
     assert.equal(done.counts.discovered, FILMS);
+    assert.equal(done.counts.probed + done.counts.probeFailed, 0, `a move reads no header: ${JSON.stringify(done.counts)}`);
 
     const afterMove = await catalogue();
     assert.deepEqual([...afterMove.keys()].sort(), [...original.keys()].sort(), 'the same movie ids: none lost, none new');

@@ -16,6 +16,8 @@ export const carriedWork = (index: IndexEntry[], jobId: string, redone: Readonly
   for (const entry of index) {
     if (entry.lastJob !== jobId || !entry.lastChange || redone.has(entry.id)) continue;
     carried[entry.lastChange]++;
+    // A moved item's technical info came with it: this job read no header of it.
+    if (entry.lastChange === 'moved') continue;
     // A file holding two episodes was read once.
     for (const f of entry.files ?? []) if (f.tech !== undefined) carriedFiles.set(f.relPath, f.tech !== null);
   }

@@ -34,6 +34,11 @@ describe('scan plan: carried work', () => {
     assert.deepEqual(carriedWork(index, 'job1', new Set()).carried, { added: 0, updated: 1, moved: 0 }, 'the same index with nothing redone');
   });
 
+  it('a moved item counts as moved but not as probed: its technical info came with it', () => {
+    const index = [entry('m1', 'job1', 'moved', [ref('Archive/A.mkv', tech)]), entry('m2', 'job1', 'moved', [ref('Archive/B.mkv', null)])];
+    assert.deepEqual(carriedWork(index, 'job1', new Set()), { carried: { added: 0, updated: 0, moved: 2 }, carriedProbes: { probed: 0, failed: 0 } });
+  });
+
   it('a file holding two episodes was read once', () => {
     const double = 'Show/Season 1/Show.S01E01-E02.mkv';
     const index = [
