@@ -34,6 +34,8 @@ interface Watched {
   timer?: NodeJS.Timeout;
   /** Whether the root held something at the last look (undefined before the first). */
   rootSeen?: boolean;
+  /** The watch changes in progress (see serial). */
+  queue: Promise<void>;
 }
 
 export interface MonitorOptions {
@@ -129,7 +131,7 @@ export class LibraryMonitor {
       if (wanted.get(w.libraryId)?.path !== w.path) await this.unwatch(w).then(() => this.watched.delete(w.libraryId));
     }
     for (const l of list) {
-      const w = this.watched.get(l.libraryId) ?? { libraryId: l.libraryId, path: l.path, offline: l.offline, problem: null, retryAt: 0, pending: new PendingChanges(l.path) };
+      const w = this.watched.get(l.libraryId) ?? { libraryId: l.libraryId, path: l.path, offline: l.offline, problem: null, retryAt: 0, pending: new PendingChanges(l.path), queue: Promise.resolve() };
       w.offline = l.offline;
       if (!this.watched.has(l.libraryId)) {
         this.watched.set(l.libraryId, w);
@@ -149,7 +151,27 @@ export class LibraryMonitor {
     if (!seen && w.subscription) await this.unwatch(w);
   }
 
-  private async watch(w: Watched) {
+  /**
+   * Watch changes of one library run one at a time: the watcher keeps one native watch per
+   * folder and options, and a subscribe racing an unsubscribe would join the old watch (and
+   * never list the folders made since).
+   */
+  private serial(w: Watched, change: () => Promise<void>): Promise<void> {
+    const next = w.queue.then(change, change);
+    w.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private watch(w: Watched) {
+    return this.serial(w, () => (w.subscription ? Promise.resolve() : this.subscribe(w)));
+  }
+
+  private unwatch(w: Watched) {
+    clearTimeout(w.timer);
+    return this.serial(w, () => this.unsubscribe(w));
+  }
+
+  private async subscribe(w: Watched) {
     try {
       const { subscribe } = await import('@parcel/watcher');
       // Named, so the watcher does not first look for watchman through a shell (a child left unreaped).
@@ -165,8 +187,7 @@ export class LibraryMonitor {
     }
   }
 
-  private async unwatch(w: Watched) {
-    clearTimeout(w.timer);
+  private async unsubscribe(w: Watched) {
     const sub = w.subscription;
     w.subscription = undefined;
     await sub?.unsubscribe().catch(() => undefined);
@@ -220,10 +241,10 @@ export class LibraryMonitor {
    */
   private async rewatch(w: Watched, newFolders: string[]) {
     const since = Date.now();
-    const old = w.subscription;
-    w.subscription = undefined;
-    await old?.unsubscribe().catch(() => undefined);
-    await this.watch(w);
+    await this.serial(w, async () => {
+      await this.unsubscribe(w);
+      await this.subscribe(w);
+    });
     const touched = await changedFolders(newFolders, since);
     for (const folder of touched) w.pending.addFolder(folder);
     if (touched.length) this.arm(w, this.options.quietMs);

@@ -92,7 +92,10 @@ describe('the folder monitor and the schedule', () => {
     // The watcher alone never watches the subfolders of a folder moved in.
     await new Promise((r) => setTimeout(r, QUIET_MS));
     makeTree(join(films, 'Sci-Fi', 'Blade Runner (1982)'), ['Dune (1984).mkv'], 1024);
-    await waitFor('Dune to appear', async () => (await titles()).includes('Dune') || undefined, 15_000, 200);
+    await waitFor('Dune to appear', async () => (await titles()).includes('Dune') || undefined, 15_000, 200).catch(async (err: Error) => {
+      const log = await call('GET', '/api/v1/logs?limit=30&level=info&q=watch', base());
+      throw new Error(`${err.message}; jobs ${JSON.stringify((await jobs()).slice(0, 4).map((j) => [j.trigger, j.status, j.path]))}; log ${log.text.slice(0, 3000)}`);
+    });
   });
 
   it('a root that goes away makes the library offline, and its return brings it back with nothing lost', async () => {
