@@ -1,5 +1,5 @@
 // Asks the freshly started handlers to recover scan jobs a crash or power loss left behind
-// (functions/scan/recover.ts). A failure here is logged, never fatal: the jobs stay as they
+// (functions/scan/maintenance.ts). A failure here is logged, never fatal: the jobs stay as they
 // are and cleanup can still interrupt them.
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { LOCAL_CREDENTIALS } from '../lib/config';

@@ -19,7 +19,7 @@ import { handler as search } from '../../functions/search/get';
 import * as stream from '../../functions/stream/get';
 import { handler as artwork } from '../../functions/artwork/get';
 import { handler as scanWorker } from '../../functions/scan/worker';
-import { handler as libraryUpkeep } from '../../functions/scan/upkeep';
+import { upkeep as libraryUpkeep } from '../../functions/scan/maintenance';
 import { rawHttp } from '../../lib/http/stack';
 import { makeTree, waitForJob } from '../support/media';
 import { tempDir } from '../support/instance';

@@ -1,0 +1,35 @@
+// The scans' maintenance, in one module so that at home offline loads one bundle for both:
+// - `recover`, run by the local runner each time the handlers (re)start: no worker survives a
+//   restart, so jobs left queued or running are orphans. They become interrupted and resume on
+//   their own when `features.autoResumeScans` is on. Returns what it did.
+// - `upkeep`, the library's upkeep (lib/scan/upkeep.ts): at home the runner invokes it every few
+//   seconds with what its folder watchers saw; in the cloud an EventBridge schedule invokes it
+//   (with an event of its own, read as "nothing changed"), so scheduled rescans run in both.
+import middy from '@middy/core';
+import { config } from '../../lib/config';
+import { services, settingsStore } from '../../lib/deps';
+import { getStoredSettings } from '../../lib/settings/service';
+import { recoverJobs } from '../../lib/scan/recovery';
+import { runUpkeep, type UpkeepInput } from '../../lib/scan/upkeep';
+
+export const recover = middy(async () => {
+  const settings = await getStoredSettings(settingsStore);
+  const result = await recoverJobs(services, settings.features.autoResumeScans);
+  if (result.interrupted || result.requeued) services.log.info({ ...result, version: config.version }, 'scan jobs recovered after a restart');
+  return result;
+});
+
+const inputOf = (event: unknown): UpkeepInput => {
+  const e = (event ?? {}) as UpkeepInput;
+  return {
+    changed: Array.isArray(e.changed) ? e.changed.filter((c) => typeof c?.libraryId === 'string' && typeof c?.path === 'string') : [],
+    watching: Array.isArray(e.watching) ? e.watching.filter((w) => typeof w?.libraryId === 'string' && (w.problem === null || typeof w.problem === 'string')) : [],
+  };
+};
+
+export const upkeep = middy(async (event: unknown) => {
+  const settings = await getStoredSettings(settingsStore);
+  const result = await runUpkeep(services, inputOf(event), { monitoring: settings.features.realtimeMonitoring });
+  if (result.started.length) services.log.info({ started: result.started }, 'library upkeep started scans');
+  return result;
+});
