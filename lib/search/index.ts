@@ -2,6 +2,7 @@
 // needs is worked out when the index is built (normalised tokens in a sorted table, the recency
 // order), so a search is two binary searches per query word and one walk over the postings of its
 // most selective word. Pure: no I/O, no dependencies; rebuild it when the catalogue changes.
+import { editsFor, FuzzyTrie, withinEdits } from './fuzzy';
 import { tokenize } from './normalize';
 import { mostRecentFirst } from './order';
 import { TokenTable, type TokenRange } from './token-table';
@@ -33,7 +34,17 @@ export const DEFAULT_LIMIT = 20;
 const EXACT = 1; // the whole title
 const PREFIX = 2; // the start of the title: "the dark" for "The Dark Knight"
 const WORDS = 3; // each query word starts some word of the title, in any order: "kni dark"
-type Level = typeof EXACT | typeof PREFIX | typeof WORDS;
+const TYPO_TITLE = 4; // the whole title within an edit or two: "matirx" for "Matrix"
+const TYPO = 5; // as WORDS, with some words within an edit or two of the title's: "matirx reloaded"
+type Level = typeof EXACT | typeof PREFIX | typeof WORDS | typeof TYPO_TITLE | typeof TYPO;
+
+/** What one query word matches: the tokens it starts, and the tokens within its edits (lib/search/fuzzy.ts). */
+interface WordMatch {
+  exact: TokenRange;
+  near: TokenRange[];
+  /** Postings to walk for it: how selective it is. */
+  count: number;
+}
 
 const levelOf = (title: string, query: string): Level =>
   title === query ? EXACT : title.startsWith(query) ? PREFIX : WORDS;
@@ -47,6 +58,7 @@ export class SearchIndex<T extends Searchable> {
   private readonly entryItem: Uint32Array; // entry → position in items
   private readonly entryTitle: string[]; // normalised, spaces taken out
   private readonly table: TokenTable;
+  private readonly trie: FuzzyTrie;
 
   constructor(items: Iterable<T>) {
     this.items = mostRecentFirst(items);
@@ -65,6 +77,7 @@ export class SearchIndex<T extends Searchable> {
     });
     this.entryItem = Uint32Array.from(entryItem);
     this.table = new TokenTable(entryTokens);
+    this.trie = new FuzzyTrie(this.table.all);
   }
 
   get size(): number {
@@ -76,12 +89,20 @@ export class SearchIndex<T extends Searchable> {
     const words = tokenize(query);
     const max = Math.floor(limit);
     if (words.length === 0 || !(max > 0)) return [];
-    const ranges = [...new Set(words)]
-      .map((word) => this.table.range(word))
-      .sort((a, b) => this.table.count(a) - this.table.count(b));
-    if (this.table.count(ranges[0]!) === 0) return []; // a word no title has
-    const { levels, counts } = this.match(ranges, words.join(''), type);
+    // The last word may still be being typed: it matches the starts of words, typos included.
+    const last = words.at(-1)!;
+    const matches = [...new Set(words)]
+      .map((word) => this.wordMatch(word, word === last))
+      .sort((a, b) => a.count - b.count);
+    if (matches[0]!.count === 0) return []; // a word no title has, nor anything near it
+    const { levels, counts } = this.match(matches, words.join(''), type);
     return this.first(max, levels, counts);
+  }
+
+  private wordMatch(word: string, last: boolean): WordMatch {
+    const exact = this.table.range(word);
+    const near = this.trie.near(word, editsFor(word), last);
+    return { exact, near, count: near.reduce((n, r) => n + this.table.count(r), this.table.count(exact)) };
   }
 
   /**
@@ -89,36 +110,46 @@ export class SearchIndex<T extends Searchable> {
    * level. Candidates come from the most selective word's postings; the other words are checked
    * on each candidate's own tokens.
    */
-  private match(ranges: TokenRange[], query: string, type: Searchable['type'] | undefined) {
+  private match(matches: WordMatch[], query: string, type: Searchable['type'] | undefined) {
     const levels = new Uint8Array(this.items.length);
-    const counts = [0, 0, 0, 0];
-    const [rarest, ...others] = ranges;
+    const counts = [0, 0, 0, 0, 0, 0];
+    const [rarest] = matches;
     if (rarest === undefined) return { levels, counts };
-    // An entry holding several tokens with the rarest word's prefix comes up once for each.
-    for (const entry of this.table.entriesIn(rarest)) {
-      const position = this.entryItem[entry]!;
-      const was = levels[position]!;
-      if (was === EXACT) continue; // nothing to improve on
-      if (type !== undefined && this.items[position]!.type !== type) continue;
-      if (!this.holdsAll(entry, others)) continue;
-      const level = levelOf(this.entryTitle[entry]!, query);
-      if (was !== 0 && was <= level) continue;
-      if (was !== 0) counts[was]!--;
-      counts[level]!++;
-      levels[position] = level;
+    // An entry holding several tokens the rarest word matches comes up once for each.
+    for (const range of [rarest.exact, ...rarest.near]) {
+      for (const entry of this.table.entriesIn(range)) {
+        const position = this.entryItem[entry]!;
+        const was = levels[position]!;
+        if (was === EXACT) continue; // nothing to improve on
+        if (type !== undefined && this.items[position]!.type !== type) continue;
+        const held = this.held(entry, matches);
+        if (held === 'none') continue;
+        const title = this.entryTitle[entry]!;
+        const level = held === 'exact' ? levelOf(title, query) : withinEdits(query, title, editsFor(query)) ? TYPO_TITLE : TYPO;
+        if (was !== 0 && was <= level) continue;
+        if (was !== 0) counts[was]!--;
+        counts[level]!++;
+        levels[position] = level;
+      }
     }
     return { levels, counts };
   }
 
-  private holdsAll(entry: number, ranges: readonly TokenRange[]): boolean {
-    for (const range of ranges) if (!this.table.holds(entry, range)) return false;
-    return true;
+  /** Whether the entry holds every word: each as typed ('exact'), some only within their edits ('near'), or not ('none'). */
+  private held(entry: number, matches: readonly WordMatch[]): 'exact' | 'near' | 'none' {
+    let exact = true;
+    for (const { exact: range, near } of matches) {
+      if (this.table.holds(entry, range)) continue;
+      if (!near.some((r) => this.table.holds(entry, r))) return 'none';
+      exact = false;
+    }
+    return exact ? 'exact' : 'near';
   }
 
   /** The first `limit` matched items, level by level, in position order within a level. */
   private first(limit: number, levels: Uint8Array, counts: readonly number[]): T[] {
     const found: T[] = [];
-    for (const level of [EXACT, PREFIX, WORDS]) {
+    for (const level of [EXACT, PREFIX, WORDS, TYPO_TITLE, TYPO]) {
       // Stop scanning a level as soon as all its matches, or all that fit, are in.
       let wanted = Math.min(counts[level]!, limit - found.length);
       for (let position = 0; wanted > 0; position++) {

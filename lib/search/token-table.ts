@@ -52,6 +52,11 @@ export class TokenTable {
     }
   }
 
+  /** Every token, in id order (sorted). */
+  get all(): readonly string[] {
+    return this.tokens;
+  }
+
   /** The tokens starting with `prefix`. */
   range(prefix: string): TokenRange {
     const lo = this.firstIndex((token) => token >= prefix);

@@ -2,20 +2,48 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { DEFAULT_LIMIT, SearchIndex, tokenize, type SearchOptions, type Searchable } from '../../../lib/search';
+import { editsFor } from '../../../lib/search/fuzzy';
 import { mostRecentFirst } from '../../../lib/search/order';
 import { titleTokens } from '../../../lib/search/tokens';
+
+/** Optimal string alignment distance: edits, with a swap of neighbours as one. */
+const osa = (a: string, b: string): number => {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+};
+
+/** Whether a token is within the word's edits: the whole token, or for the last word any start of it. */
+const near = (word: string, token: string, last: boolean) => {
+  const edits = editsFor(word);
+  if (edits === 0) return false;
+  if (osa(word, token) <= edits) return true;
+  if (!last) return false;
+  for (let n = 0; n <= token.length; n++) if (osa(word, token.slice(0, n)) <= edits) return true;
+  return false;
+};
 
 // The contract, written the slow and obvious way: every item, every title, every token.
 function oracle(items: Searchable[], query: string, { type, limit = DEFAULT_LIMIT }: SearchOptions = {}): Searchable[] {
   const words = tokenize(query);
   if (words.length === 0) return [];
   const joined = words.join('');
+  const last = words.at(-1)!;
   const levelOf = (title: string | null) => {
     if (title === null) return Infinity;
     const whole = tokenize(title).join('');
     const tokens = titleTokens(title);
-    if (whole === '' || !words.every((word) => tokens.some((token) => token.startsWith(word)))) return Infinity;
-    return whole === joined ? 0 : whole.startsWith(joined) ? 1 : 2;
+    if (whole === '') return Infinity;
+    if (words.every((word) => tokens.some((token) => token.startsWith(word)))) return whole === joined ? 0 : whole.startsWith(joined) ? 1 : 2;
+    // Below every match as typed: each word as typed or within its edits.
+    if (!words.every((word) => tokens.some((token) => token.startsWith(word) || near(word, token, word === last)))) return Infinity;
+    const edits = editsFor(joined);
+    return edits > 0 && osa(joined, whole) <= edits ? 3 : 4;
   };
   return mostRecentFirst(items)
     .filter((item) => type === undefined || item.type === type)
