@@ -46,6 +46,25 @@ interface WordMatch {
   count: number;
 }
 
+// Within each level, an item whose year a query word names comes first ("heat 1995"): ranks run
+// 1..10, two per level.
+const rankOf = (level: Level, yearNamed: boolean) => level * 2 - (yearNamed ? 1 : 0);
+const RANKS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+
+/** A four-digit number a film could be from: it may name the year rather than a word of the title. */
+const yearIn = (word: string): number | undefined => {
+  if (!/^\d{4}$/u.test(word)) return undefined;
+  const year = Number(word);
+  return year >= 1870 && year <= new Date().getFullYear() + 3 ? year : undefined;
+};
+
+/** A query word that may be a year: it matches the title's tokens or the item's year, and is not needed to match. */
+interface YearWord {
+  word: string;
+  year: number;
+  range: TokenRange;
+}
+
 const levelOf = (title: string, query: string): Level =>
   title === query ? EXACT : title.startsWith(query) ? PREFIX : WORDS;
 
@@ -91,11 +110,16 @@ export class SearchIndex<T extends Searchable> {
     if (words.length === 0 || !(max > 0)) return [];
     // The last word may still be being typed: it matches the starts of words, typos included.
     const last = words.at(-1)!;
-    const matches = [...new Set(words)]
+    const distinct = [...new Set(words)];
+    // Years lift the items from them; a query of years alone is a title ("2012").
+    const yearWords = distinct.filter((w) => yearIn(w) !== undefined);
+    const years = yearWords.length < distinct.length ? yearWords.map((word) => ({ word, year: yearIn(word)!, range: this.table.range(word) })) : [];
+    const matches = distinct
+      .filter((word) => !years.some((y) => y.word === word))
       .map((word) => this.wordMatch(word, word === last))
       .sort((a, b) => a.count - b.count);
     if (matches[0]!.count === 0) return []; // a word no title has, nor anything near it
-    const { levels, counts } = this.match(matches, words.join(''), type);
+    const { levels, counts } = this.match(matches, years, words, type);
     return this.first(max, levels, counts);
   }
 
@@ -110,9 +134,9 @@ export class SearchIndex<T extends Searchable> {
    * level. Candidates come from the most selective word's postings; the other words are checked
    * on each candidate's own tokens.
    */
-  private match(matches: WordMatch[], query: string, type: Searchable['type'] | undefined) {
+  private match(matches: WordMatch[], years: readonly YearWord[], words: readonly string[], type: Searchable['type'] | undefined) {
     const levels = new Uint8Array(this.items.length);
-    const counts = [0, 0, 0, 0, 0, 0];
+    const counts = new Array<number>(RANKS.length + 1).fill(0);
     const [rarest] = matches;
     if (rarest === undefined) return { levels, counts };
     // An entry holding several tokens the rarest word matches comes up once for each.
@@ -120,12 +144,16 @@ export class SearchIndex<T extends Searchable> {
       for (const entry of this.table.entriesIn(range)) {
         const position = this.entryItem[entry]!;
         const was = levels[position]!;
-        if (was === EXACT) continue; // nothing to improve on
+        if (was === RANKS[0]) continue; // nothing to improve on
         if (type !== undefined && this.items[position]!.type !== type) continue;
         const held = this.held(entry, matches);
         if (held === 'none') continue;
         const title = this.entryTitle[entry]!;
-        const level = held === 'exact' ? levelOf(title, query) : withinEdits(query, title, editsFor(query)) ? TYPO_TITLE : TYPO;
+        // A year word counts as typed when the title has it; else it may name the item's year.
+        const inTitle = years.filter((y) => this.table.holds(entry, y.range));
+        const yearNamed = years.some((y) => !inTitle.includes(y) && this.items[position]!.year === y.year);
+        const query = words.filter((w) => !years.some((y) => y.word === w && !inTitle.includes(y))).join('');
+        const level = rankOf(held === 'exact' ? levelOf(title, query) : withinEdits(query, title, editsFor(query)) ? TYPO_TITLE : TYPO, yearNamed);
         if (was !== 0 && was <= level) continue;
         if (was !== 0) counts[was]!--;
         counts[level]!++;
@@ -149,7 +177,7 @@ export class SearchIndex<T extends Searchable> {
   /** The first `limit` matched items, level by level, in position order within a level. */
   private first(limit: number, levels: Uint8Array, counts: readonly number[]): T[] {
     const found: T[] = [];
-    for (const level of [EXACT, PREFIX, WORDS, TYPO_TITLE, TYPO]) {
+    for (const level of RANKS) {
       // Stop scanning a level as soon as all its matches, or all that fit, are in.
       let wanted = Math.min(counts[level]!, limit - found.length);
       for (let position = 0; wanted > 0; position++) {
