@@ -92,8 +92,9 @@ describe('a scan survives its worker or the whole service dying', () => {
     process.kill(dynamodb, 'SIGKILL');
     await waitFor('DynamoDB Local to be restarted', async () => (instance.state().processes.dynamodb !== dynamodb ? true : undefined), 60_000, 100);
     await assertExactly(jobId, 'Kilo');
-    const log = readFileSync(join(dataDir, 'logs', 'service.log'), 'utf8');
-    assert.ok(log.includes('the database is back; the scan goes on from its checkpoint'));
+    // The runner writes what the handlers log a moment after they log it.
+    const back = 'the database is back; the scan goes on from its checkpoint';
+    await waitFor('the worker to log that it waited for the database', async () => readFileSync(join(dataDir, 'logs', 'service.log'), 'utf8').includes(back) || undefined, 10_000, 200);
   });
 
   it('a job that keeps stopping the service is not resumed forever: after 3 automatic resumes that got no further it stays failed', async () => {
