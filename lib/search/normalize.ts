@@ -28,6 +28,9 @@ const FOLDS: Readonly<Record<string, string>> = {
 };
 const FOLDABLE = new RegExp(`[${Object.keys(FOLDS).join('')}]`, 'gu');
 
+// "&" is read as "and", so "Pride & Prejudice" and "pride and prejudice" are one title.
+const AMPERSAND = /&/gu;
+
 // Kept marks count as part of their word, so a Devanagari or Thai word is never cut in two.
 const NOT_WORD = /[^\p{L}\p{N}\p{M}]+/gu;
 
@@ -43,6 +46,7 @@ export function normalize(text: string): string {
       base === undefined ? '' : ACCENTED_SCRIPT.test(base) ? base : marked,
     )
     .replace(FOLDABLE, (letter) => FOLDS[letter] ?? letter)
+    .replace(AMPERSAND, ' and ')
     .replace(NOT_WORD, ' ')
     .trim()
     .normalize('NFC'); // kana and Hangul back to the composed letters they were typed as

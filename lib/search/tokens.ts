@@ -10,13 +10,19 @@ const UNSPACED = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}]/u;
 // A letter with the marks on it (Thai vowel signs): a tail never starts with a bare mark.
 const LETTER = /\P{M}\p{M}*/gu;
 
+// Sequel numbers as people type them: "Rocky II" is found by "rocky 2", "Rocky 2" by "rocky ii".
+// From 2 on ("I" is also a word), up to 20.
+const ROMAN = ['ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x', 'xi', 'xii', 'xiii', 'xiv', 'xv', 'xvi', 'xvii', 'xviii', 'xix', 'xx'];
+const NUMERAL = new Map<string, string>(ROMAN.flatMap((roman, i) => [[roman, String(i + 2)], [String(i + 2), roman]]));
+
 /**
  * The title's words, plus the other ways people type them:
  * - each pair of neighbouring words run together ("Spider-Man", "Toy Story" → "spiderman", "toystory");
  * - each punctuation-joined run together ("S.W.A.T." → "swat", "M*A*S*H" → "mash", "WALL·E" → "walle");
  * - the words either side of an apostrophe ("L'Étranger" → "etranger", beside "letranger");
  * - every tail of a word in an unspaced script, so a prefix of one is any substring of the word
- *   ("千と千尋の神隠し" → "神隠し").
+ *   ("千と千尋の神隠し" → "神隠し");
+ * - a sequel number in the other numerals ("Rocky II" → "2", "Rocky 2" → "ii").
  * Distinct, in no particular order.
  */
 export function titleTokens(title: string): string[] {
@@ -28,6 +34,10 @@ export function titleTokens(title: string): string[] {
     if (!JOINED.test(chunk)) continue;
     const joined = tokenize(chunk);
     if (joined.length > 2) found.add(joined.join('')); // two are already a pair
+  }
+  for (const word of words) {
+    const numeral = NUMERAL.get(word);
+    if (numeral !== undefined) found.add(numeral);
   }
   for (const word of words) {
     if (!UNSPACED.test(word)) continue;

@@ -33,6 +33,11 @@ const catalogue: Searchable[] = [
   show('stranger-things', 'Stranger Things', 2016),
   show('office', 'The Office', null),
   movie('bad-genius', 'Bad Genius', 2017, 'ฉลาดเกมส์โกง'),
+  movie('pride-zombies', 'Pride & Prejudice & Zombies', 2016),
+  movie('pride', 'Pride & Prejudice', 2005),
+  movie('rocky', 'Rocky', 1976),
+  movie('rocky-ii', 'Rocky II', 1979),
+  movie('toy-story-3', 'Toy Story 3', 2010),
 ];
 const index = new SearchIndex(catalogue);
 const find = (query: string, options?: SearchOptions) => index.search(query, options).map(({ id }) => id);
@@ -86,6 +91,12 @@ const rows: [query: string, expected: string[], why: string][] = [
   ['spirited 千', [], 'words of the title and of the original title do not mix'],
   ['dark zzz', [], 'every query word must match'],
   ['matirx', [], 'a typo of no title'],
+  ['pride and prejudice', ['pride', 'pride-zombies'], '"&" typed as "and": the title itself first'],
+  ['pride & prejudice', ['pride', 'pride-zombies'], 'and typed as "&"'],
+  ['rocky 2', ['rocky-ii'], 'a sequel number typed in arabic numerals'],
+  ['rocky ii', ['rocky-ii'], 'and in roman ones'],
+  ['toy story 3', ['toy-story-3'], 'a title written in arabic numerals found by them'],
+  ['toy story iii', ['toy-story-3'], 'and by roman ones'],
   ['dark 2017', ['dark', 'dark-knight-rises', 'dark-knight'], 'a year names the item from it, which comes first within its level'],
   ['dark knight 2008', ['dark-knight', 'dark-knight-rises'], 'the year lifts the 2008 film above the later one'],
   ['dark knight 2012', ['dark-knight-rises', 'dark-knight'], 'and the 2012 one'],
