@@ -39,7 +39,7 @@ export const operations = {
   search: op({
     id: 'search', method: 'GET', path: '/api/v1/search', tag: 'search', counted: true, implemented: true,
     summary: 'Search movies and shows by title',
-    description: 'Case- and accent-insensitive; matches any word prefix of the title ("dark kni" finds "The Dark Knight"). Forgives typos: a word of 4 to 7 letters matches title words within one edit, 8 or more within two (a swap of two letters is one edit), the last word typed as a word prefix; shorter words stay exact. A four-digit year names the items from that year, which come first within their level ("heat 1995"); "&" reads as "and"; sequel numbers 2-20 match in either numerals ("rocky 2", "Rocky II"). Best match first: the whole title, the start of a title, every word in any order, then the whole title within its edits, then the words within theirs.',
+    description: 'Case- and accent-insensitive; matches any word prefix of the title ("dark kni" finds "The Dark Knight"). Forgives typos: a word of 4 to 7 letters matches title words within one edit, 8 or more within two (a swap of two letters is one edit), the last word typed as a word prefix; shorter words stay exact. A four-digit year names the items from that year, which come before the rest, level by level ("heat 1995"); "&" reads as "and"; sequel numbers 2-20 match in either numerals ("rocky 2", "Rocky II"); a leading article may be left out ("matrix" is the whole title "The Matrix"). Best match first: the whole title, the start of a title, every word in any order, then the whole title within its edits, then the words within theirs.',
     query: S.SearchQuery,
     success: { status: 200, description: 'Hits, best first', schema: Type.Array(S.MediaEntry), list: true },
   }),

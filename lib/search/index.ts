@@ -46,9 +46,9 @@ interface WordMatch {
   count: number;
 }
 
-// Within each level, an item whose year a query word names comes first ("heat 1995"): ranks run
-// 1..10, two per level.
-const rankOf = (level: Level, yearNamed: boolean) => level * 2 - (yearNamed ? 1 : 0);
+// An item whose year a query word names comes before every other, level by level ("heat 1995",
+// "dark knight 2012"): ranks 1..5 for those, 6..10 for the rest.
+const rankOf = (level: Level, yearNamed: boolean) => (yearNamed ? level : level + 5);
 const RANKS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
 /** A four-digit number a film could be from: it may name the year rather than a word of the title. */
@@ -68,6 +68,11 @@ interface YearWord {
 const levelOf = (title: string, query: string): Level =>
   title === query ? EXACT : title.startsWith(query) ? PREFIX : WORDS;
 
+// A leading article is left out as often as typed: "matrix" is the whole title "The Matrix".
+const ARTICLES = new Set(['the', 'a', 'an', 'le', 'la', 'les', 'l', 'el', 'los', 'las', 'der', 'die', 'das', 'il', 'lo', 'gli']);
+/** Words run together without a leading article (when more words follow it). */
+const bare = (words: readonly string[]) => (words.length > 1 && ARTICLES.has(words[0]!) ? words.slice(1) : words).join('');
+
 export class SearchIndex<T extends Searchable> {
   /** Most recent first: within a level, results come in this order. */
   private readonly items: T[];
@@ -76,6 +81,7 @@ export class SearchIndex<T extends Searchable> {
   // time, never words of one with words of the other.
   private readonly entryItem: Uint32Array; // entry → position in items
   private readonly entryTitle: string[]; // normalised, spaces taken out
+  private readonly entryBare: string[]; // the same without a leading article
   private readonly table: TokenTable;
   private readonly trie: FuzzyTrie;
 
@@ -84,13 +90,16 @@ export class SearchIndex<T extends Searchable> {
     const entryItem: number[] = [];
     const entryTokens: string[][] = [];
     this.entryTitle = [];
+    this.entryBare = [];
     this.items.forEach((item, position) => {
       for (const title of [item.title, item.originalTitle]) {
         if (title === null) continue;
-        const joined = tokenize(title).join('');
+        const words = tokenize(title);
+        const joined = words.join('');
         if (joined === '' || (entryItem.at(-1) === position && this.entryTitle.at(-1) === joined)) continue;
         entryItem.push(position);
         this.entryTitle.push(joined);
+        this.entryBare.push(bare(words));
         entryTokens.push(titleTokens(title));
       }
     });
@@ -152,8 +161,10 @@ export class SearchIndex<T extends Searchable> {
         // A year word counts as typed when the title has it; else it may name the item's year.
         const inTitle = years.filter((y) => this.table.holds(entry, y.range));
         const yearNamed = years.some((y) => !inTitle.includes(y) && this.items[position]!.year === y.year);
-        const query = words.filter((w) => !years.some((y) => y.word === w && !inTitle.includes(y))).join('');
-        const level = rankOf(held === 'exact' ? levelOf(title, query) : withinEdits(query, title, editsFor(query)) ? TYPO_TITLE : TYPO, yearNamed);
+        const typed = words.filter((w) => !years.some((y) => y.word === w && !inTitle.includes(y)));
+        const query = typed.join('');
+        const asTyped = () => Math.min(levelOf(title, query), levelOf(this.entryBare[entry]!, bare(typed))) as Level;
+        const level = rankOf(held === 'exact' ? asTyped() : withinEdits(query, title, editsFor(query)) ? TYPO_TITLE : TYPO, yearNamed);
         if (was !== 0 && was <= level) continue;
         if (was !== 0) counts[was]!--;
         counts[level]!++;

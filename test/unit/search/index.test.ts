@@ -97,9 +97,11 @@ const rows: [query: string, expected: string[], why: string][] = [
   ['rocky ii', ['rocky-ii'], 'and in roman ones'],
   ['toy story 3', ['toy-story-3'], 'a title written in arabic numerals found by them'],
   ['toy story iii', ['toy-story-3'], 'and by roman ones'],
-  ['dark 2017', ['dark', 'dark-knight-rises', 'dark-knight'], 'a year names the item from it, which comes first within its level'],
+  ['dark 2017', ['dark', 'dark-knight-rises', 'dark-knight'], 'a year names the item from it, which comes first'],
   ['dark knight 2008', ['dark-knight', 'dark-knight-rises'], 'the year lifts the 2008 film above the later one'],
-  ['dark knight 2012', ['dark-knight-rises', 'dark-knight'], 'and the 2012 one'],
+  ['dark knight 2012', ['dark-knight-rises', 'dark-knight'], 'and the 2012 one, above the title matched whole'],
+  ['office', ['office'], 'a leading article left out: the whole title'],
+  ['the office', ['office'], 'or typed'],
   ['dark 1999', ['dark', 'dark-knight-rises', 'dark-knight'], 'a year no item is from changes nothing'],
   ['spidrman', ['spider-man-2', 'spider-man', 'spider-verse', 'amazing-spider-man'], 'a letter missing: whole titles within two edits (eight letters) first, newest first, then the words'],
   ['stranegr things', ['stranger-things'], 'two letters swapped count as one edit'],
@@ -122,6 +124,12 @@ describe('SearchIndex.search', () => {
 describe('SearchIndex ranking', () => {
   const rank = (items: Searchable[], query: string) => new SearchIndex(items).search(query).map(({ id }) => id);
   const rows: [why: string, items: Searchable[], query: string, expected: string[]][] = [
+    [
+      'a leading article left out: the whole title before a newer one it starts',
+      [movie('matrix-reloaded', 'The Matrix Reloaded', 2003), movie('matrix', 'The Matrix', 1999), movie('matrix-doc', 'Matrix Reloaded: A Documentary', 2004)],
+      'matrix',
+      ['matrix', 'matrix-doc', 'matrix-reloaded'],
+    ],
     [
       'exact, then title prefix, then word match; newest first within each',
       [

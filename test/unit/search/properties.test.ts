@@ -6,6 +6,8 @@ import { editsFor } from '../../../lib/search/fuzzy';
 import { mostRecentFirst } from '../../../lib/search/order';
 import { titleTokens } from '../../../lib/search/tokens';
 
+const ARTICLES = ['the', 'a', 'an', 'le', 'la', 'les', 'l', 'el', 'los', 'las', 'der', 'die', 'das', 'il', 'lo', 'gli'];
+
 /** Optimal string alignment distance: edits, with a swap of neighbours as one. */
 const osa = (a: string, b: string): number => {
   const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
@@ -39,7 +41,12 @@ function oracle(items: Searchable[], query: string, { type, limit = DEFAULT_LIMI
     const whole = tokenize(title).join('');
     const tokens = titleTokens(title);
     if (whole === '') return Infinity;
-    if (words.every((word) => tokens.some((token) => token.startsWith(word)))) return whole === joined ? 0 : whole.startsWith(joined) ? 1 : 2;
+    if (words.every((word) => tokens.some((token) => token.startsWith(word)))) {
+      const level = (t: string, q: string) => (t === q ? 0 : t.startsWith(q) ? 1 : 2);
+      // A leading article may be left out, of the title or of the query.
+      const article = (ws: string[]) => (ws.length > 1 && ARTICLES.includes(ws[0]!) ? ws.slice(1) : ws).join('');
+      return Math.min(level(whole, joined), level(article(tokenize(title)), article(words)));
+    }
     // Below every match as typed: each word as typed or within its edits.
     if (!words.every((word) => tokens.some((token) => token.startsWith(word) || near(word, token, word === last)))) return Infinity;
     const edits = editsFor(joined);
