@@ -131,6 +131,8 @@ const runJob = async (deps: WorkerDeps, payload: WorkerPayload, deadline: number
     if (isDatabaseDown(err)) throw err;
     const error = failureOf(err);
     log.error({ err, code: error.code }, 'scan failed');
+    // Before the job says so: whoever sees it failed sees the library offline too.
+    if (error.code === 'library-offline') await markOffline(deps, saved.value.libraryId, error.message).catch((e: unknown) => log.warn({ err: e }, 'could not record the library offline'));
     try {
       const now = await deps.jobs.get(payload.jobId);
       if (now && !isFinished(now.value)) await deps.jobs.save(now, fail(now.value, error, clock()));
@@ -139,6 +141,5 @@ const runJob = async (deps: WorkerDeps, payload: WorkerPayload, deadline: number
       log.error({ err: saveErr }, 'could not record the scan failure');
     }
     await deps.events.emit({ type: 'scan:error', jobId: payload.jobId, error });
-    if (error.code === 'library-offline') await markOffline(deps, saved.value.libraryId, error.message).catch((e: unknown) => log.warn({ err: e }, 'could not record the library offline'));
   }
 };
