@@ -11,6 +11,7 @@ import { dirname, sep } from 'node:path';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import type { AsyncSubscription, Event } from '@parcel/watcher';
 import { LOCAL_CREDENTIALS } from '../lib/config';
+import { holdsEntries } from '../lib/storage/local-paths';
 import type { Log } from '../lib/log';
 import type { UpkeepInput, UpkeepResult } from '../lib/scan/upkeep';
 import { PendingChanges } from './changes';
@@ -143,7 +144,7 @@ export class LibraryMonitor {
 
   /** A root that went away or came back (or disagrees with the library's status at the first look) gets a scan of the whole library. */
   private async lookAtRoot(w: Watched) {
-    const seen = await readdir(w.path).then((entries) => entries.length > 0, () => false);
+    const seen = await holdsEntries(w.path).catch(() => false);
     const first = w.rootSeen === undefined;
     if (first ? seen === w.offline : seen !== w.rootSeen) this.ready.push({ libraryId: w.libraryId, path: w.path });
     w.rootSeen = seen;

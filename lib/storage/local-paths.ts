@@ -41,3 +41,13 @@ export const within = (outer: string, inner: string): string | undefined => {
   if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
   return rel.split(sep).join('/');
 };
+
+/** Whether a folder holds anything, from its first entry alone (a root of 10,000 films is not listed to tell). Throws when it cannot be read. */
+export const holdsEntries = async (folder: string): Promise<boolean> => {
+  const dir = await opendir(folder, { bufferSize: 1 });
+  try {
+    return (await dir.read()) !== null;
+  } finally {
+    await dir.close().catch(() => undefined);
+  }
+};

@@ -1,10 +1,10 @@
 // Media in folders on this machine: a root is a canonical absolute directory path, never the
 // filesystem's root, a system filesystem (/proc, /sys ...) or anything inside them, and never
 // the service's own data folder or a folder holding it.
-import { open, readdir, realpath, stat } from 'node:fs/promises';
+import { open, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathNotUsable } from '../errors';
-import { usableDirectory, within } from './local-paths';
+import { holdsEntries, usableDirectory, within } from './local-paths';
 import { fileByteSource } from '../media/byte-source';
 import { discoverTree } from './discover';
 import type { LocatedFile, MediaStorage } from './media-storage';
@@ -29,8 +29,7 @@ export const localMediaStorage = ({ dataDir, limits }: LocalStorageOptions): Med
   relativeTo: within,
   async probeRoot(root) {
     try {
-      const dir = await readdir(root);
-      return { state: 'present', empty: dir.length === 0 };
+      return { state: 'present', empty: !(await holdsEntries(root)) };
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
       if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'missing', reason: `The folder ${root} is not there (${code}); is its disk mounted?` };

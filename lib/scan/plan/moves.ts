@@ -7,7 +7,7 @@
 import { episodeId } from '../../catalog/ids';
 import type { CatalogItem, EpisodeItem, FileRef, IndexEntry } from '../../catalog/model';
 import { parseEpisode, parseMovie } from '../../naming';
-import { byCodeUnit, nfc } from './items';
+import { nfc } from './items';
 import type { PlannedWrite } from './writes';
 
 /** Sizes and times, whatever the paths: what stays the same when a file is moved or renamed. */
@@ -47,11 +47,13 @@ export interface MoveInput {
   index: readonly IndexEntry[];
 }
 
+const onlyOne = <T>(list: T[]): T | undefined => (list.length === 1 ? list[0] : undefined);
+
 /** The writes and removals with each move found made into one write of the item that moved. */
 export const pairMoves = ({ libraryId, writes, removals, index }: MoveInput): { writes: PlannedWrite[]; removals: IndexEntry[] } => {
   const known = new Map(index.map((e) => [e.id, e]));
   const gone = new Map<string, IndexEntry[]>();
-  for (const entry of [...removals].sort((a, b) => byCodeUnit(firstPath(a.files), firstPath(b.files)))) {
+  for (const entry of removals) {
     if (entry.entity === 'tvshow' || !entry.files?.length) continue;
     const key = fingerprint(entry.entity, entry.files);
     gone.set(key, [...(gone.get(key) ?? []), entry]);
@@ -86,18 +88,13 @@ export const pairMoves = ({ libraryId, writes, removals, index }: MoveInput): { 
   const pairs = new Map<number, IndexEntry>();
   for (const [key, indices] of found) {
     const candidates = gone.get(key) ?? [];
-    if (candidates.length === 1 && indices.length === 1) {
-      pairs.set(indices[0]!, candidates[0]!);
-      continue;
-    }
     for (const i of indices) {
-      const named = candidates.filter((e) => !paired.has(e.id) && oldName(libraryId, e) === newName(writes[i]!.item));
-      if (named.length !== 1) continue;
-      paired.add(named[0]!.id);
-      pairs.set(i, named[0]!);
+      const from = candidates.length === 1 && indices.length === 1 ? candidates[0] : onlyOne(candidates.filter((e) => !paired.has(e.id) && oldName(libraryId, e) === newName(writes[i]!.item)));
+      if (!from) continue;
+      paired.add(from.id);
+      pairs.set(i, from);
     }
   }
-  for (const from of pairs.values()) paired.add(from.id);
 
   const result = writes.map((w, i) => {
     if (w.item.entity === 'tvshow') return w;
