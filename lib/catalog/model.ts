@@ -46,6 +46,8 @@ export interface ItemMetadata {
   cast: CastMember[];
   directors: string[];
   creators: string[];
+  /** Other titles the provider knows it by; absent on items described before they were kept. */
+  alternativeTitles?: string[];
   imdbId: string | null;
   tvdbId: number | null;
 }

@@ -71,6 +71,7 @@ const providerFields = (item: MovieItem | ShowItem) => {
     tagline: m?.tagline ?? null,
     certification: m?.certification ?? null,
     cast: m?.cast ?? [],
+    alternativeTitles: m?.alternativeTitles ?? [],
     matched: m?.matched ?? false,
     source: m?.source ?? 'file',
   };

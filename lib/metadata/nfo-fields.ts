@@ -3,6 +3,7 @@
 // add elements of their own. So every field is optional, an empty element counts as absent, and
 // a value that does not parse (a year of 0, a rating of "n/a") is dropped, never fatal.
 import { isYear } from '../naming/title';
+import { CAST_LIMIT, type CastMember } from './provider';
 import { asImdbId, asNumericId, compactIds, mergeIds, type ProviderIds } from './ids';
 
 /** An element as the parser gives it once it has children or attributes. */
@@ -22,6 +23,10 @@ export interface NfoTitleFields {
   genres: string[];
   /** On a 0..10 scale; Kodi writes 0 for "not rated", so 0 is null. */
   rating: number | null;
+  /** Every `<director>`, "A / B" split, duplicates dropped. */
+  directors: string[];
+  /** `<actor>`s with a `<name>`, by `<order>` (file order without one), the first CAST_LIMIT. */
+  cast: CastMember[];
   ids: ProviderIds;
 }
 
@@ -50,6 +55,8 @@ export function readTitleFields(node: XmlNode, kind: 'movie' | 'tvshow'): NfoTit
     runtimeMinutes: readRuntime(node),
     genres: readGenres(node),
     rating: readRating(node),
+    directors: readList(node, 'director'),
+    cast: readCast(node),
     // Kodi's movie scraper writes the TMDB id into a bare <id>; for shows that number has been
     // a TVDB id for years, and a wrong TMDB id is worse than none, so it only counts for movies.
     ids: readIds(node, kind === 'movie'),
@@ -148,19 +155,32 @@ function readRuntime(node: XmlNode): number | null {
   return minutes > 0 ? minutes : null;
 }
 
-function readGenres(node: XmlNode): string[] {
+/** Every `<name>`, "A / B" split, in their first spelling, once. */
+function readList(node: XmlNode, name: string, separator: string | RegExp = ' / '): string[] {
   const seen = new Set<string>();
-  const genres: string[] = [];
-  for (const element of children(node, 'genre')) {
-    for (const part of textOf(element).split('/')) {
-      const genre = part.replace(/\s+/gu, ' ').trim();
-      const key = genre.toLowerCase();
-      if (genre === '' || seen.has(key)) continue;
+  const values: string[] = [];
+  for (const element of children(node, name)) {
+    for (const part of textOf(element).split(separator)) {
+      const value = part.replace(/\s+/gu, ' ').trim();
+      const key = value.toLowerCase();
+      if (value === '' || seen.has(key)) continue;
       seen.add(key);
-      genres.push(genre);
+      values.push(value);
     }
   }
-  return genres;
+  return values;
+}
+
+const readGenres = (node: XmlNode) => readList(node, 'genre', '/');
+
+function readCast(node: XmlNode): CastMember[] {
+  const cast = children(node, 'actor').flatMap((actor, i): CastMember[] => {
+    const name = isNode(actor) ? line(actor, 'name') : null;
+    if (name === null) return [];
+    const order = Number(line(actor as XmlNode, 'order'));
+    return [{ name, character: line(actor as XmlNode, 'role') ?? '', order: Number.isSafeInteger(order) && order >= 0 ? order : i }];
+  });
+  return cast.sort((a, b) => a.order - b.order).slice(0, CAST_LIMIT);
 }
 
 /** "7.8", "7,8" (hand-written), else NaN. */

@@ -26,6 +26,9 @@ export interface ShowCandidate {
   backdropPath: string | null;
 }
 
+/** How many billed cast members are kept: enough for a details page, small enough to cache. */
+export const CAST_LIMIT = 20;
+
 export interface CastMember {
   name: string;
   character: string;
@@ -52,6 +55,8 @@ export interface MovieDetails {
   /** The first billed members only. */
   cast: CastMember[];
   directors: string[];
+  /** Other titles it is known by (other countries, working titles), distinct, at most ALTERNATIVE_TITLES_LIMIT. */
+  alternativeTitles: string[];
   posterPath: string | null;
   backdropPath: string | null;
 }
@@ -78,6 +83,7 @@ export interface ShowDetails {
   certification: string | null;
   cast: CastMember[];
   creators: string[];
+  alternativeTitles: string[];
   posterPath: string | null;
   backdropPath: string | null;
   seasons: SeasonSummary[];

@@ -41,10 +41,20 @@ export interface SeedMovie {
   crew?: Array<{ name: string; job: string; department?: string }>;
   /** Certification per country: { US: 'R', DE: '16' }. */
   certifications?: Record<string, string>;
+  alternativeTitles?: SeedAlternativeTitle[];
   /** null: TMDB has no poster; absent: a plain one. */
   poster?: ImageSpec | null;
   backdrop?: ImageSpec | null;
 }
+
+/** Another title, in a country ("US", "FR"); `type` as TMDB's ("working title", often ""). */
+export interface SeedAlternativeTitle {
+  country: string;
+  title: string;
+  type?: string;
+}
+
+const alternativeTitles = (titles: SeedAlternativeTitle[] = []) => titles.map((t) => ({ iso_3166_1: t.country, title: t.title, type: t.type ?? '' }));
 
 export interface SeedEpisode {
   episodeNumber: number;
@@ -81,6 +91,7 @@ export interface SeedShow {
   creators?: string[];
   /** Content rating per country: { US: 'TV-MA' }. */
   certifications?: Record<string, string>;
+  alternativeTitles?: SeedAlternativeTitle[];
   poster?: ImageSpec | null;
   backdrop?: ImageSpec | null;
   seasons?: SeedSeason[];
@@ -190,6 +201,8 @@ export const movieDetails = (m: SeedMovie, append: Set<string>) => {
     tagline: m.tagline ?? '',
     ...(append.has('credits') ? { credits: credits(m.cast, m.crew) } : {}),
     ...(append.has('release_dates') ? { release_dates: releaseDates(m) } : {}),
+    // A movie's alternative titles come as `titles`, a show's as `results`.
+    ...(append.has('alternative_titles') ? { alternative_titles: { titles: alternativeTitles(m.alternativeTitles) } } : {}),
     ...(append.has('external_ids')
       ? { external_ids: { imdb_id: m.imdbId ?? null, wikidata_id: null, facebook_id: null, instagram_id: null, twitter_id: null } }
       : {}),
@@ -267,6 +280,7 @@ export const tvDetails = (s: SeedShow, append: Set<string>) => {
           },
         }
       : {}),
+    ...(append.has('alternative_titles') ? { alternative_titles: { results: alternativeTitles(s.alternativeTitles) } } : {}),
     ...(append.has('content_ratings')
       ? { content_ratings: { results: Object.entries(s.certifications ?? {}).map(([country, rating]) => ({ descriptors: [], iso_3166_1: country, rating })) } }
       : {}),

@@ -136,7 +136,7 @@ export function createTmdbClient(input: TmdbConfig): TmdbClient {
 
     movieDetails: async (tmdbId: number): Promise<MovieDetails | null> =>
       nullIfNotFound(
-        getJson(`/movie/${id(tmdbId, 'movie id')}`, { append_to_response: 'credits,release_dates,external_ids' }, {
+        getJson(`/movie/${id(tmdbId, 'movie id')}`, { append_to_response: 'credits,release_dates,external_ids,alternative_titles' }, {
           ttlSeconds: TTL.details,
           variant: config.region,
           map: (body) => toMovieDetails(body, config.region),
@@ -145,7 +145,7 @@ export function createTmdbClient(input: TmdbConfig): TmdbClient {
 
     showDetails: async (tmdbId: number): Promise<ShowDetails | null> =>
       nullIfNotFound(
-        getJson(`/tv/${id(tmdbId, 'TV id')}`, { append_to_response: 'credits,external_ids,content_ratings' }, {
+        getJson(`/tv/${id(tmdbId, 'TV id')}`, { append_to_response: 'credits,external_ids,content_ratings,alternative_titles' }, {
           ttlSeconds: TTL.details,
           variant: config.region,
           map: (body) => toShowDetails(body, config.region),

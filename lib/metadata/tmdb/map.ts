@@ -2,19 +2,21 @@
 // string, a zero or a missing field; here every one of those becomes null. A body that is not
 // an object at all, or an entry without an id, is a ShapeError (the client reports it as a bad
 // response).
-import type {
-  CastMember,
-  EpisodeDetails,
-  ExternalIdMatches,
-  ImageConfiguration,
-  MovieCandidate,
-  MovieDetails,
-  SeasonDetails,
-  SeasonSummary,
-  ShowCandidate,
-  ShowDetails,
+import {
+  CAST_LIMIT,
+  type CastMember,
+  type EpisodeDetails,
+  type ExternalIdMatches,
+  type ImageConfiguration,
+  type MovieCandidate,
+  type MovieDetails,
+  type SeasonDetails,
+  type SeasonSummary,
+  type ShowCandidate,
+  type ShowDetails,
 } from '../provider';
 import type {
+  TmdbAlternativeTitles,
   TmdbConfiguration,
   TmdbContentRatings,
   TmdbCredits,
@@ -31,8 +33,12 @@ import type {
   TmdbTvResult,
 } from './wire';
 
-/** How many billed cast members are kept: enough for a details page, small enough to cache. */
-export const CAST_LIMIT = 20;
+
+/**
+ * How many alternative titles are kept. Well-known films have dozens (one or more per country);
+ * the first ones, distinct, are what people type, and every one costs the search index memory.
+ */
+export const ALTERNATIVE_TITLES_LIMIT = 12;
 
 export class ShapeError extends Error {
   override name = 'ShapeError';
@@ -123,6 +129,21 @@ const castOf = (credits: TmdbCredits | undefined): CastMember[] =>
     .sort((a, b) => a.order - b.order)
     .slice(0, CAST_LIMIT);
 
+/** The provider's other titles, in its order, without the title itself or repeats (case and spacing aside). */
+const alternativeTitles = (alternatives: TmdbAlternativeTitles | undefined, ...own: string[]): string[] => {
+  const seen = new Set(own.map((t) => t.toLowerCase().replace(/\s+/gu, ' ').trim()));
+  const kept: string[] = [];
+  for (const entry of [...list(alternatives?.titles), ...list(alternatives?.results)]) {
+    const title = text(entry?.title)?.trim();
+    const key = title?.toLowerCase().replace(/\s+/gu, ' ');
+    if (title === undefined || key === undefined || seen.has(key)) continue;
+    seen.add(key);
+    kept.push(title);
+    if (kept.length === ALTERNATIVE_TITLES_LIMIT) break;
+  }
+  return kept;
+};
+
 // Theatrical releases carry the rating people know; the others (premiere, digital, TV) follow.
 const RELEASE_TYPE_PREFERENCE = [3, 2, 1, 4, 5, 6];
 const preference = (type: number | undefined) => {
@@ -158,6 +179,7 @@ export const toMovieDetails = (body: unknown, region: string): MovieDetails => {
     certification: movieCertification(m.release_dates, region),
     cast: castOf(m.credits),
     directors: unique(list(m.credits?.crew).filter((c) => c?.job === 'Director').map((c) => c.name)),
+    alternativeTitles: alternativeTitles(m.alternative_titles, candidate.title, candidate.originalTitle),
     posterPath: candidate.posterPath,
     backdropPath: candidate.backdropPath,
   };
@@ -192,6 +214,7 @@ export const toShowDetails = (body: unknown, region: string): ShowDetails => {
     certification: showCertification(t.content_ratings, region),
     cast: castOf(t.credits),
     creators: unique(list(t.created_by).map((c) => c?.name)),
+    alternativeTitles: alternativeTitles(t.alternative_titles, candidate.name, candidate.originalName),
     posterPath: candidate.posterPath,
     backdropPath: candidate.backdropPath,
     seasons: list(t.seasons).map(seasonSummary).filter((s): s is SeasonSummary => s !== null),

@@ -64,6 +64,12 @@ export interface TmdbContentRatings {
   results?: Array<{ iso_3166_1?: string; rating?: string }>;
 }
 
+/** `alternative_titles` appended: a movie's come as `titles`, a show's as `results`. */
+export interface TmdbAlternativeTitles {
+  titles?: Array<{ iso_3166_1?: string; title?: string; type?: string }>;
+  results?: Array<{ iso_3166_1?: string; title?: string; type?: string }>;
+}
+
 export interface TmdbExternalIds {
   imdb_id?: string | null;
   tvdb_id?: number | null;
@@ -80,6 +86,7 @@ export interface TmdbMovieDetails extends TmdbMovieResult {
   credits?: TmdbCredits;
   release_dates?: TmdbReleaseDates;
   external_ids?: TmdbExternalIds;
+  alternative_titles?: TmdbAlternativeTitles;
 }
 
 export interface TmdbSeasonSummary {
@@ -100,6 +107,7 @@ export interface TmdbTvDetails extends TmdbTvResult {
   credits?: TmdbCredits;
   external_ids?: TmdbExternalIds;
   content_ratings?: TmdbContentRatings;
+  alternative_titles?: TmdbAlternativeTitles;
 }
 
 export interface TmdbEpisode {

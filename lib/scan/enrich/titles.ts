@@ -55,9 +55,10 @@ export const describeTitle = async <T extends MovieItem | ShowItem>(session: Enr
     runtimeMinutes: fields?.runtimeMinutes ?? m?.runtimeMinutes ?? null,
     releaseDate: m?.releaseDate ?? s?.firstAirDate ?? null,
     certification: details?.certification ?? null,
-    cast: details?.cast ?? [],
-    directors: m?.directors ?? [],
+    cast: fields?.cast.length ? fields.cast : details?.cast ?? [],
+    directors: fields?.directors.length ? fields.directors : m?.directors ?? [],
     creators: s?.creators ?? [],
+    alternativeTitles: details?.alternativeTitles ?? [],
     imdbId: ids.imdb ?? details?.imdbId ?? null,
     tvdbId: ids.tvdb ?? s?.tvdbId ?? null,
   };

@@ -19,6 +19,8 @@ const noTitleFields: NfoTitleFields = {
   runtimeMinutes: null,
   genres: [],
   rating: null,
+  directors: [],
+  cast: [],
   ids: {},
 };
 const noEpisodeFields: NfoEpisodeFields = {
@@ -40,7 +42,7 @@ const episodes = (...list: Partial<NfoEpisodeFields>[]): NfoResult => ({
   fields: list.map((fields) => ({ ...noEpisodeFields, ...fields })),
 });
 
-// A movie NFO as Kodi 20 exports it (shortened: actors, sets and file info left out).
+// A movie NFO as Kodi 20 exports it (shortened: most actors, sets and file info left out).
 const KODI_MOVIE = `<?xml version="1.0" encoding="UTF-8" standalone="yes" ?>
 <!-- created on 2024-01-01 - Kodi -->
 <movie>
@@ -75,6 +77,19 @@ const KODI_MOVIE = `<?xml version="1.0" encoding="UTF-8" standalone="yes" ?>
     <premiered>1999-03-30</premiered>
     <year>1999</year>
     <studio>Warner Bros. Pictures</studio>
+    <director>Lana Wachowski</director>
+    <director>Lilly Wachowski</director>
+    <actor>
+        <name>Laurence Fishburne</name>
+        <role>Morpheus</role>
+        <order>1</order>
+        <thumb>https://image.tmdb.org/t/p/original/fishburne.jpg</thumb>
+    </actor>
+    <actor>
+        <name>Keanu Reeves</name>
+        <role>Neo</role>
+        <order>0</order>
+    </actor>
 </movie>
 `;
 
@@ -88,6 +103,8 @@ const MATRIX = movie({
   runtimeMinutes: 136,
   genres: ['Action', 'Science Fiction'],
   rating: 8.22,
+  directors: ['Lana Wachowski', 'Lilly Wachowski'],
+  cast: [{ name: 'Keanu Reeves', character: 'Neo', order: 0 }, { name: 'Laurence Fishburne', character: 'Morpheus', order: 1 }],
   ids: { tmdb: 603, imdb: 'tt0133093' },
 });
 
@@ -165,6 +182,11 @@ const rows: Row[] = [
     'genres keep their first spelling, once',
     '<movie><genre>Drama</genre><genre>drama / Crime</genre></movie>',
     movie({ genres: ['Drama', 'Crime'] }),
+  ],
+  [
+    'people as other tools write them: directors joined with " / ", actors without an order or a role, an actor without a name left out',
+    '<movie><director>Joel Coen / Ethan Coen</director><director>joel coen</director><actor><name>Frances McDormand</name></actor><actor><role>Extra</role></actor><actor><name>William H. Macy</name><order>x</order></actor></movie>',
+    movie({ directors: ['Joel Coen', 'Ethan Coen'], cast: [{ name: 'Frances McDormand', character: '', order: 0 }, { name: 'William H. Macy', character: '', order: 2 }] }),
   ],
   [
     'hand-written tags in any case',

@@ -37,6 +37,15 @@ const fake = new FakeTmdb({ keys: [KEY, TOKEN] })
     cast: [{ name: 'Keanu Reeves', character: 'Thomas A. Anderson / Neo' }, { name: 'Laurence Fishburne', character: 'Morpheus' }, ...castOf(23)],
     crew: [{ name: 'Lana Wachowski', job: 'Director' }, { name: 'Lilly Wachowski', job: 'Director' }, { name: 'Joel Silver', job: 'Producer', department: 'Production' }],
     certifications: { US: 'R', DE: '16' },
+    // The title itself, a repeat in another case, an empty one, then more than are kept.
+    alternativeTitles: [
+      { country: 'US', title: 'The Matrix' },
+      { country: 'PT', title: 'Matrix' },
+      { country: 'BR', title: 'matrix' },
+      { country: 'XX', title: '  ' },
+      { country: 'US', title: 'The Wachowskis Matrix', type: 'working title' },
+      ...Array.from({ length: 12 }, (_, i) => ({ country: 'ZZ', title: `Matrix ${i + 1}` })),
+    ],
     poster: { quadrants: QUADRANTS },
   })
   .addMovie({ id: 604, title: 'The Matrix Reloaded', releaseDate: '2003-05-15', popularity: 40, backdrop: null })
@@ -53,6 +62,7 @@ const fake = new FakeTmdb({ keys: [KEY, TOKEN] })
     creators: ['Vince Gilligan'],
     cast: [{ name: 'Bryan Cranston', character: 'Walter White' }],
     certifications: { US: 'TV-MA' },
+    alternativeTitles: [{ country: 'MX', title: 'Breaking Bad: Química Mortal' }],
     seasons: [
       { seasonNumber: 0, episodes: [{ episodeNumber: 1, name: 'Good Cop Bad Cop', airDate: '2009-02-17' }] },
       {
@@ -172,11 +182,12 @@ describe('TMDB client: requests and mapping', () => {
         ...castOf(18).map((c, i) => ({ ...c, order: i + 2 })),
       ],
       directors: ['Lana Wachowski', 'Lilly Wachowski'],
+      alternativeTitles: ['Matrix', 'The Wachowskis Matrix', ...Array.from({ length: 10 }, (_, i) => `Matrix ${i + 1}`)],
       posterPath: '/movie-603-poster.jpg',
       backdropPath: '/movie-603-backdrop.jpg',
     });
     assert.equal(fake.stats.apiRequests, 1);
-    assert.equal(fake.stats.log[0]!.query.append_to_response, 'credits,release_dates,external_ids');
+    assert.equal(fake.stats.log[0]!.query.append_to_response, 'credits,release_dates,external_ids,alternative_titles');
   });
 
   it("reports the configured region's certification", async () => {
@@ -208,6 +219,7 @@ describe('TMDB client: requests and mapping', () => {
       certification: 'TV-MA',
       cast: [{ name: 'Bryan Cranston', character: 'Walter White', order: 0 }],
       creators: ['Vince Gilligan'],
+      alternativeTitles: ['Breaking Bad: Química Mortal'],
       posterPath: '/tv-1396-poster.jpg',
       backdropPath: '/tv-1396-backdrop.jpg',
       seasons: [
@@ -458,8 +470,8 @@ describe('TMDB client: cache', () => {
     const keys = [...cache.entries.keys()];
     assert.ok(keys.every((k) => !k.includes(KEY) && !k.includes(TOKEN) && !k.includes('api_key')), keys.join('\n'));
     assert.deepEqual(keys, [
-      'tmdb:v1:US:/movie/603?append_to_response=credits%2Crelease_dates%2Cexternal_ids&language=en-US',
-      'tmdb:v1:FR:/movie/603?append_to_response=credits%2Crelease_dates%2Cexternal_ids&language=fr-FR',
+      'tmdb:v1:US:/movie/603?append_to_response=credits%2Crelease_dates%2Cexternal_ids%2Calternative_titles&language=en-US',
+      'tmdb:v1:FR:/movie/603?append_to_response=credits%2Crelease_dates%2Cexternal_ids%2Calternative_titles&language=fr-FR',
       'tmdb:v1:/search/movie?include_adult=false&language=en-US&page=1&query=matrix',
     ]);
     assert.deepEqual([...cache.entries.values()].map((e) => e.ttlSeconds), [7 * 86_400, 7 * 86_400, 86_400]);
