@@ -38,10 +38,16 @@ const op = <T extends OperationDef>(def: T) => def;
 export const operations = {
   search: op({
     id: 'search', method: 'GET', path: '/api/v1/search', tag: 'search', counted: true, implemented: true,
-    summary: 'Search movies and shows by title',
-    description: 'Case- and accent-insensitive; matches any word prefix of the title ("dark kni" finds "The Dark Knight"). Forgives typos: a word of 4 to 7 letters matches title words within one edit, 8 or more within two (a swap of two letters is one edit), the last word typed as a word prefix; shorter words stay exact. A four-digit year names the items from that year, which come before the rest, level by level ("heat 1995"); "&" reads as "and"; sequel numbers 2-20 match in either numerals ("rocky 2", "Rocky II"); a leading article may be left out ("matrix" is the whole title "The Matrix"). Best match first: the whole title, the start of a title, every word in any order, then the whole title within its edits, then the words within theirs.',
+    summary: 'Search movies and shows by title, original and alternative titles, and people',
+    description:
+      'Searches each item\'s title, its original title, the other titles the provider knows it by, and its people (directors, a show\'s creators, the first five billed cast); a query matches one of these at a time. ' +
+      'Case- and accent-insensitive; matches any word prefix ("dark kni" finds "The Dark Knight", "nolan" finds Christopher Nolan\'s films). ' +
+      'Forgives typos: a word of 4 to 7 letters matches words within one edit, 8 or more within two (a swap of two letters is one edit), the last word typed as a word prefix; shorter words stay exact. ' +
+      'A four-digit year names the items from that year, which come first ("heat 1995"); "&" reads as "and"; sequel numbers 2-20 match in either numerals ("rocky 2", "Rocky II"); a leading article may be left out ("matrix" is the whole title "The Matrix"). ' +
+      'Best match first: any title match before any person match; then items from a year the query names; then the whole text, the start of it, every word in any order, the whole text within its edits, the words within theirs; at one level a title before an original title before an alternative one; then the most recent. ' +
+      'Each hit says what it matched (`matchedOn`, `matchedText`), so a client can show "Amélie: original title Le Fabuleux Destin d\'Amélie Poulain".',
     query: S.SearchQuery,
-    success: { status: 200, description: 'Hits, best first', schema: Type.Array(S.MediaEntry), list: true },
+    success: { status: 200, description: 'Hits, best first', schema: Type.Array(S.SearchHit), list: true },
   }),
   listMovies: op({
     id: 'listMovies', method: 'GET', path: '/api/v1/movies', tag: 'movies', counted: true, implemented: true,

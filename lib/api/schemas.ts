@@ -57,6 +57,22 @@ export const MediaEntry = Type.Object(
   { description: 'A movie or TV show in a list: search hits and the recent lists share this shape' },
 );
 
+/** A search hit: a list entry, and what it was found by. */
+// An intersection, so a client's code for list entries takes search hits as they are.
+export const SearchHit = Type.Intersect(
+  [
+    MediaEntry,
+    Type.Object({
+      matchedOn: Type.Union([Type.Literal('title'), Type.Literal('originalTitle'), Type.Literal('alternativeTitle'), Type.Literal('person')], {
+        description:
+          'What the query matched, the best of the item\'s matches: its title, its original title, another title the provider knows it by, or a person (a director, a show\'s creator, one of the first five billed cast)',
+      }),
+      matchedText: Type.String({ description: 'The title or name that matched, as the item has it ("Le Fabuleux Destin d\'Amélie Poulain", "Christopher Nolan")' }),
+    }),
+  ],
+  { description: 'A search hit: a list entry, and what it was found by' },
+);
+
 export const FileInfo = Type.Object(
   {
     size: Type.Integer({ minimum: 0 }),
@@ -429,6 +445,7 @@ export const NAMED_SCHEMAS: Record<string, TSchema> = {
   ListMeta,
   Media,
   MediaEntry,
+  SearchHit,
   FileInfo,
   MovieDetail,
   Episode,

@@ -1,7 +1,8 @@
-// In-memory title search over movies and TV shows, behind GET /api/v1/search. Everything a query
-// needs is worked out when the index is built (normalised tokens in a sorted table, the recency
-// order), so a search is two binary searches per query word and one walk over the postings of its
-// most selective word. Pure: no I/O, no dependencies; rebuild it when the catalogue changes.
+// In-memory search over movies and TV shows, behind GET /api/v1/search: their titles, original and
+// alternative titles, and the people who made them. Everything a query needs is worked out when
+// the index is built (normalised tokens in a sorted table, the recency order), so a search is two
+// binary searches and a trie walk per query word, and one walk over the postings of its most
+// selective word. Pure: no I/O, no dependencies; rebuild it when the catalogue changes.
 import { editsFor, FuzzyTrie, withinEdits } from './fuzzy';
 import { tokenize } from './normalize';
 import { mostRecentFirst } from './order';
@@ -18,6 +19,10 @@ export interface Searchable {
   year: number | null;
   /** ISO 8601: the later of two same-year, same-level matches comes first. */
   addedAt: string;
+  /** Other names the provider knows the title by (other countries, working titles). */
+  alternativeTitles?: readonly string[];
+  /** Directors (or a show's creators) first, then the first billed cast. */
+  people?: readonly string[];
 }
 
 export interface SearchOptions {
@@ -27,16 +32,44 @@ export interface SearchOptions {
   limit?: number;
 }
 
+/** What a hit was found by. */
+export type MatchedOn = 'title' | 'originalTitle' | 'alternativeTitle' | 'person';
+
+export interface SearchHit<T> {
+  item: T;
+  matchedOn: MatchedOn;
+  /** The title or name that matched, as the item has it. */
+  matchedText: string;
+}
+
 export const DEFAULT_LIMIT = 20;
 
-// How well one title matches, best first. Titles are compared with their spaces taken out, so
+// How well one text matches, best first. Texts are compared with their spaces taken out, so
 // "spiderman" is the exact title "Spider-Man" and "walle" the exact title "WALL·E".
-const EXACT = 1; // the whole title
-const PREFIX = 2; // the start of the title: "the dark" for "The Dark Knight"
-const WORDS = 3; // each query word starts some word of the title, in any order: "kni dark"
-const TYPO_TITLE = 4; // the whole title within an edit or two: "matirx" for "Matrix"
-const TYPO = 5; // as WORDS, with some words within an edit or two of the title's: "matirx reloaded"
+const EXACT = 1; // the whole text
+const PREFIX = 2; // the start of it: "the dark" for "The Dark Knight"
+const WORDS = 3; // each query word starts some word of it, in any order: "kni dark"
+const TYPO_TITLE = 4; // the whole text within an edit or two: "matirx" for "Matrix"
+const TYPO = 5; // as WORDS, with some words within an edit or two of the text's: "matirx reloaded"
 type Level = typeof EXACT | typeof PREFIX | typeof WORDS | typeof TYPO_TITLE | typeof TYPO;
+const LEVELS = 5;
+
+// The fields a text comes from, in the order they weigh at one level. Any title outranks any
+// person: someone typing "heat" means the film before the actor Heather Graham.
+const FIELDS: readonly MatchedOn[] = ['title', 'originalTitle', 'alternativeTitle', 'person'];
+const TITLE_FIELDS = 3;
+const PERSON = 3;
+
+/**
+ * The rank of a match, 1 first: titles before people; then an item whose year a query word names
+ * ("heat 1995", "dark knight 2012"); then the level; then, among titles, the field.
+ */
+const rankOf = (level: Level, field: number, yearNamed: boolean): number => {
+  const named = yearNamed ? 0 : 1;
+  if (field === PERSON) return 2 * LEVELS * TITLE_FIELDS + named * LEVELS + level;
+  return (named * LEVELS + level - 1) * TITLE_FIELDS + field + 1;
+};
+const RANKS = 2 * LEVELS * (TITLE_FIELDS + 1);
 
 /** What one query word matches: the tokens it starts, and the tokens within its edits (lib/search/fuzzy.ts). */
 interface WordMatch {
@@ -46,11 +79,6 @@ interface WordMatch {
   count: number;
 }
 
-// An item whose year a query word names comes before every other, level by level ("heat 1995",
-// "dark knight 2012"): ranks 1..5 for those, 6..10 for the rest.
-const rankOf = (level: Level, yearNamed: boolean) => (yearNamed ? level : level + 5);
-const RANKS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
-
 /** A four-digit number a film could be from: it may name the year rather than a word of the title. */
 const yearIn = (word: string): number | undefined => {
   if (!/^\d{4}$/u.test(word)) return undefined;
@@ -58,53 +86,95 @@ const yearIn = (word: string): number | undefined => {
   return year >= 1870 && year <= new Date().getFullYear() + 3 ? year : undefined;
 };
 
-/** A query word that may be a year: it matches the title's tokens or the item's year, and is not needed to match. */
+/** A query word that may be a year: it matches the text's tokens or the item's year, and is not needed to match. */
 interface YearWord {
   word: string;
   year: number;
   range: TokenRange;
 }
 
-const levelOf = (title: string, query: string): Level =>
-  title === query ? EXACT : title.startsWith(query) ? PREFIX : WORDS;
+const levelOf = (text: string, query: string): Level =>
+  text === query ? EXACT : text.startsWith(query) ? PREFIX : WORDS;
 
 // A leading article is left out as often as typed: "matrix" is the whole title "The Matrix".
 const ARTICLES = new Set(['the', 'a', 'an', 'le', 'la', 'les', 'l', 'el', 'los', 'las', 'der', 'die', 'das', 'il', 'lo', 'gli']);
 /** Words run together without a leading article (when more words follow it). */
 const bare = (words: readonly string[]) => (words.length > 1 && ARTICLES.has(words[0]!) ? words.slice(1) : words).join('');
 
+/** The texts an item is found by, with their fields: its own titles first. */
+function* textsOf(item: Searchable): Generator<[field: number, text: string]> {
+  yield [0, item.title];
+  if (item.originalTitle !== null) yield [1, item.originalTitle];
+  for (const title of item.alternativeTitles ?? []) yield [2, title];
+  for (const name of item.people ?? []) yield [PERSON, name];
+}
+
+/** The entries being built: one per distinct text of a field, with the items that have it. */
+class EntryBuilder {
+  readonly field: number[] = [];
+  readonly text: string[] = [];
+  readonly joined: string[] = [];
+  readonly bare: string[] = [];
+  readonly tokens: string[][] = [];
+  readonly items: number[][] = [];
+  private readonly byKey = new Map<string, number>();
+
+  add(field: number, text: string, words: readonly string[], position: number): void {
+    const joined = words.join('');
+    // Titles are seldom shared (remakes), names often (an actor's films): a key per field.
+    const key = `${field === PERSON ? 1 : 0}${field}\u0000${joined}`;
+    const known = this.byKey.get(key);
+    if (known !== undefined) {
+      const items = this.items[known]!;
+      if (items.at(-1) !== position) items.push(position);
+      return;
+    }
+    this.byKey.set(key, this.field.length);
+    this.field.push(field);
+    this.text.push(text);
+    this.joined.push(joined);
+    this.bare.push(bare(words));
+    this.tokens.push(titleTokens(text));
+    this.items.push([position]);
+  }
+}
+
 export class SearchIndex<T extends Searchable> {
-  /** Most recent first: within a level, results come in this order. */
+  /** Most recent first: within a rank, results come in this order. */
   private readonly items: T[];
-  // One entry per distinct title of an item: its title, and its original title when that differs.
-  // An item matches at the better level of its entries; a query is matched against one title at a
-  // time, never words of one with words of the other.
-  private readonly entryItem: Uint32Array; // entry → position in items
-  private readonly entryTitle: string[]; // normalised, spaces taken out
+  // One entry per distinct text of a field (a title, an original or alternative title, a name),
+  // and the items that have it, ascending. An item matches at the best rank of its entries; a
+  // query is matched against one text at a time, never words of one with words of another.
+  private readonly entryField: Uint8Array;
+  private readonly entryText: string[]; // as the item has it, for the hit
+  private readonly entryJoined: string[]; // normalised, spaces taken out
   private readonly entryBare: string[]; // the same without a leading article
+  private readonly entryItemStart: Uint32Array;
+  private readonly entryItems: Uint32Array;
   private readonly table: TokenTable;
   private readonly trie: FuzzyTrie;
 
   constructor(items: Iterable<T>) {
     this.items = mostRecentFirst(items);
-    const entryItem: number[] = [];
-    const entryTokens: string[][] = [];
-    this.entryTitle = [];
-    this.entryBare = [];
+    const entries = new EntryBuilder();
     this.items.forEach((item, position) => {
-      for (const title of [item.title, item.originalTitle]) {
-        if (title === null) continue;
-        const words = tokenize(title);
-        const joined = words.join('');
-        if (joined === '' || (entryItem.at(-1) === position && this.entryTitle.at(-1) === joined)) continue;
-        entryItem.push(position);
-        this.entryTitle.push(joined);
-        this.entryBare.push(bare(words));
-        entryTokens.push(titleTokens(title));
+      const seen = new Set<string>(); // one text twice for an item (a title also its original) counts once
+      for (const [field, text] of textsOf(item)) {
+        const words = tokenize(text);
+        const key = `${field === PERSON ? 1 : 0}${words.join('')}`;
+        if (words.length === 0 || seen.has(key)) continue;
+        seen.add(key);
+        entries.add(field, text, words, position);
       }
     });
-    this.entryItem = Uint32Array.from(entryItem);
-    this.table = new TokenTable(entryTokens);
+    this.entryField = Uint8Array.from(entries.field);
+    this.entryText = entries.text;
+    this.entryJoined = entries.joined;
+    this.entryBare = entries.bare;
+    this.entryItemStart = new Uint32Array(entries.items.length + 1);
+    entries.items.forEach((list, entry) => (this.entryItemStart[entry + 1] = this.entryItemStart[entry]! + list.length));
+    this.entryItems = Uint32Array.from(entries.items.flat());
+    this.table = new TokenTable(entries.tokens);
     this.trie = new FuzzyTrie(this.table.all);
   }
 
@@ -113,7 +183,7 @@ export class SearchIndex<T extends Searchable> {
   }
 
   /** Best match first; [] when the query has no letters or digits. */
-  search(query: string, { type, limit = DEFAULT_LIMIT }: SearchOptions = {}): T[] {
+  search(query: string, { type, limit = DEFAULT_LIMIT }: SearchOptions = {}): SearchHit<T>[] {
     const words = tokenize(query);
     const max = Math.floor(limit);
     if (words.length === 0 || !(max > 0)) return [];
@@ -127,9 +197,9 @@ export class SearchIndex<T extends Searchable> {
       .filter((word) => !years.some((y) => y.word === word))
       .map((word) => this.wordMatch(word, word === last))
       .sort((a, b) => a.count - b.count);
-    if (matches[0]!.count === 0) return []; // a word no title has, nor anything near it
-    const { levels, counts } = this.match(matches, years, words, type);
-    return this.first(max, levels, counts);
+    if (matches[0]!.count === 0) return []; // a word no text has, nor anything near it
+    const found = this.match(matches, years, words, type);
+    return this.first(max, found);
   }
 
   private wordMatch(word: string, last: boolean): WordMatch {
@@ -139,39 +209,52 @@ export class SearchIndex<T extends Searchable> {
   }
 
   /**
-   * The level each item matches at (0: none), by position, and how many items matched at each
-   * level. Candidates come from the most selective word's postings; the other words are checked
-   * on each candidate's own tokens.
+   * The rank each item matches at (0: none) and the entry that gave it, by position, and how many
+   * items matched at each rank. Candidates come from the most selective word's postings; the
+   * other words are checked on each candidate's own tokens.
    */
   private match(matches: WordMatch[], years: readonly YearWord[], words: readonly string[], type: Searchable['type'] | undefined) {
-    const levels = new Uint8Array(this.items.length);
-    const counts = new Array<number>(RANKS.length + 1).fill(0);
+    const ranks = new Uint8Array(this.items.length);
+    const by = new Uint32Array(this.items.length);
+    const counts = new Array<number>(RANKS + 1).fill(0);
     const [rarest] = matches;
-    if (rarest === undefined) return { levels, counts };
     // An entry holding several tokens the rarest word matches comes up once for each.
-    for (const range of [rarest.exact, ...rarest.near]) {
+    for (const range of [rarest!.exact, ...rarest!.near]) {
       for (const entry of this.table.entriesIn(range)) {
-        const position = this.entryItem[entry]!;
-        const was = levels[position]!;
-        if (was === RANKS[0]) continue; // nothing to improve on
-        if (type !== undefined && this.items[position]!.type !== type) continue;
         const held = this.held(entry, matches);
         if (held === 'none') continue;
-        const title = this.entryTitle[entry]!;
-        // A year word counts as typed when the title has it; else it may name the item's year.
-        const inTitle = years.filter((y) => this.table.holds(entry, y.range));
-        const yearNamed = years.some((y) => !inTitle.includes(y) && this.items[position]!.year === y.year);
-        const typed = words.filter((w) => !years.some((y) => y.word === w && !inTitle.includes(y)));
-        const query = typed.join('');
-        const asTyped = () => Math.min(levelOf(title, query), levelOf(this.entryBare[entry]!, bare(typed))) as Level;
-        const level = rankOf(held === 'exact' ? asTyped() : withinEdits(query, title, editsFor(query)) ? TYPO_TITLE : TYPO, yearNamed);
-        if (was !== 0 && was <= level) continue;
-        if (was !== 0) counts[was]!--;
-        counts[level]!++;
-        levels[position] = level;
+        // A year word counts as typed when the text has it; else it may name the item's year.
+        const inText = years.filter((y) => this.table.holds(entry, y.range));
+        const named = years.filter((y) => !inText.includes(y));
+        const query = words.filter((w) => !named.some((y) => y.word === w));
+        const level = held === 'exact' ? this.levelAsTyped(entry, query) : this.levelNear(entry, query.join(''));
+        const field = this.entryField[entry]!;
+        for (let at = this.entryItemStart[entry]!, end = this.entryItemStart[entry + 1]!; at < end; at++) {
+          const position = this.entryItems[at]!;
+          const item = this.items[position]!;
+          if (type !== undefined && item.type !== type) continue;
+          const rank = rankOf(level, field, named.some((y) => item.year === y.year));
+          const was = ranks[position]!;
+          if (was !== 0 && was <= rank) continue;
+          if (was !== 0) counts[was]!--;
+          counts[rank]!++;
+          ranks[position] = rank;
+          by[position] = entry;
+        }
       }
     }
-    return { levels, counts };
+    return { ranks, by, counts };
+  }
+
+  private levelAsTyped(entry: number, query: readonly string[]): Level {
+    const joined = query.join('');
+    return Math.min(levelOf(this.entryJoined[entry]!, joined), levelOf(this.entryBare[entry]!, bare(query))) as Level;
+  }
+
+  /** Typed with typos: the whole text (with or without its article) within the query's edits, or only its words. */
+  private levelNear(entry: number, query: string): Level {
+    const edits = editsFor(query);
+    return withinEdits(query, this.entryJoined[entry]!, edits) || withinEdits(query, this.entryBare[entry]!, edits) ? TYPO_TITLE : TYPO;
   }
 
   /** Whether the entry holds every word: each as typed ('exact'), some only within their edits ('near'), or not ('none'). */
@@ -185,15 +268,16 @@ export class SearchIndex<T extends Searchable> {
     return exact ? 'exact' : 'near';
   }
 
-  /** The first `limit` matched items, level by level, in position order within a level. */
-  private first(limit: number, levels: Uint8Array, counts: readonly number[]): T[] {
-    const found: T[] = [];
-    for (const level of RANKS) {
-      // Stop scanning a level as soon as all its matches, or all that fit, are in.
-      let wanted = Math.min(counts[level]!, limit - found.length);
+  /** The first `limit` matched items, rank by rank, in position order within a rank. */
+  private first(limit: number, { ranks, by, counts }: ReturnType<SearchIndex<T>['match']>): SearchHit<T>[] {
+    const found: SearchHit<T>[] = [];
+    for (let rank = 1; rank <= RANKS; rank++) {
+      // Stop scanning a rank as soon as all its matches, or all that fit, are in.
+      let wanted = Math.min(counts[rank]!, limit - found.length);
       for (let position = 0; wanted > 0; position++) {
-        if (levels[position] !== level) continue;
-        found.push(this.items[position]!);
+        if (ranks[position] !== rank) continue;
+        const entry = by[position]!;
+        found.push({ item: this.items[position]!, matchedOn: FIELDS[this.entryField[entry]!]!, matchedText: this.entryText[entry]! });
         wanted--;
       }
     }

@@ -2,7 +2,7 @@
 // version stamp has moved: a query costs one GetItem and a walk over precomputed tokens.
 // Each warm process (a Lambda container, the local in-process handlers) keeps its own copy.
 import type { Static } from '@sinclair/typebox';
-import type { MediaEntry } from '../api/schemas';
+import type { SearchHit } from '../api/schemas';
 import { toEntry, type TitledItem } from '../catalog/model';
 import type { MediaKind } from '../library/model';
 import type { CatalogStore } from '../catalog/store';
@@ -11,10 +11,30 @@ import { SearchIndex, type Searchable } from './index';
 
 type Entry = Searchable & { item: TitledItem };
 
+/** Cast members a search finds an item by: the leads people remember, not the whole billing. */
+export const SEARCHED_CAST = 5;
+
+/** The people an item is found by: its directors (a show's creators), then its first billed cast. */
+const peopleOf = (item: TitledItem): string[] => {
+  const m = item.metadata;
+  if (!m) return [];
+  return [...(item.entity === 'movie' ? m.directors : m.creators), ...m.cast.slice(0, SEARCHED_CAST).map((c) => c.name)];
+};
+
 const build = async (catalog: CatalogStore) => {
   const entries: Entry[] = [];
   for await (const item of catalog.titled()) {
-    entries.push({ id: item.id, type: item.entity, title: item.title, originalTitle: item.originalTitle, year: item.year, addedAt: item.addedAt, item });
+    entries.push({
+      id: item.id,
+      type: item.entity,
+      title: item.title,
+      originalTitle: item.originalTitle,
+      year: item.year,
+      addedAt: item.addedAt,
+      alternativeTitles: item.metadata?.alternativeTitles ?? [],
+      people: peopleOf(item),
+      item,
+    });
   }
   return new SearchIndex(entries);
 };
@@ -26,9 +46,9 @@ export const searchCatalog = async (
   catalog: CatalogStore,
   query: string,
   opts: { type?: MediaKind | undefined; limit: number; origin: string },
-): Promise<Static<typeof MediaEntry>[]> => {
+): Promise<Static<typeof SearchHit>[]> => {
   const index = await currentIndex(catalog, catalog);
   return index
     .search(query, { ...(opts.type ? { type: opts.type } : {}), limit: opts.limit })
-    .map(({ item }) => toEntry(item, opts.origin));
+    .map(({ item: { item }, matchedOn, matchedText }) => ({ ...toEntry(item, opts.origin), matchedOn, matchedText }));
 };

@@ -42,11 +42,12 @@ describe('docs', () => {
       assert.equal(documented['x-implemented'], op.implemented, op.id);
     }
     assert.ok(doc.components.schemas.Media.properties.meshGradientColors);
-    // Lists and search answer one entry shape.
-    for (const path of ['/api/v1/movies', '/api/v1/tvshows', '/api/v1/search']) {
-      const data = doc.paths[path].get.responses['200'].content['application/json'].schema.properties.data;
-      assert.deepEqual(data, { type: 'array', items: { $ref: '#/components/schemas/MediaEntry' } }, path);
-    }
+    // Lists and search answer one entry shape; a search hit adds what it matched.
+    const entries = (path: string) => doc.paths[path].get.responses['200'].content['application/json'].schema.properties.data;
+    for (const path of ['/api/v1/movies', '/api/v1/tvshows']) assert.deepEqual(entries(path), { type: 'array', items: { $ref: '#/components/schemas/MediaEntry' } }, path);
+    assert.deepEqual(entries('/api/v1/search'), { type: 'array', items: { $ref: '#/components/schemas/SearchHit' } });
+    assert.deepEqual(doc.components.schemas.SearchHit.allOf[0], { $ref: '#/components/schemas/MediaEntry' });
+    assert.deepEqual(Object.keys(doc.components.schemas.SearchHit.allOf[1].properties), ['matchedOn', 'matchedText']);
     // No empty component section (an empty securitySchemes shows an "Authorize" button that does nothing).
     for (const [section, value] of Object.entries(doc.components)) assert.ok(Object.keys(value as object).length > 0, `components.${section} is empty`);
     // Every code the service sends, over HTTP or as a job's error, is in the catalogue.
@@ -96,14 +97,16 @@ const bad = await api.PATCH('/api/v1/settings', {
 });
 const status: 'ok' | 'degraded' | undefined = health.data?.data.status;
 // Search hits and list entries are one shape: one function renders both.
-type Hit = NonNullable<Awaited<ReturnType<typeof search>>['data']>['data'][number];
-const label = (entry: Hit) => entry.type + ':' + entry.media.title + ':' + String(entry.id === entry.media.id);
-const movies = await api.GET('/api/v1/movies', { params: { query: { limit: 1 } } });
+type Entry = NonNullable<Awaited<ReturnType<typeof movies>>['data']>['data'][number];
+const label = (entry: Entry) => entry.type + ':' + entry.media.title + ':' + String(entry.id === entry.media.id);
+const movies = () => api.GET('/api/v1/movies', { params: { query: { limit: 1 } } });
 const shows = await api.GET('/api/v1/tvshows', { params: { query: { limit: 1 } } });
-const labels = [...(movies.data?.data ?? []), ...(shows.data?.data ?? [])].map(label);
+const hits = (await search()).data?.data ?? [];
+const matched: Array<'title' | 'originalTitle' | 'alternativeTitle' | 'person'> = hits.map((hit) => hit.matchedOn);
+const labels = [...((await movies()).data?.data ?? []), ...(shows.data?.data ?? []), ...hits].map(label);
 const theme: 'system' | 'light' | 'dark' | undefined = patched.data?.data.preferences.theme;
 const resume: boolean | undefined = patched.data?.data.features.autoResumeScans;
-console.log(JSON.stringify({ status, resume, themed: typeof theme, logs: logs.data?.data.length, badStatus: bad.response.status, badType: bad.error?.type, labelled: labels.every((l) => l.endsWith(':true')) }));
+console.log(JSON.stringify({ status, resume, themed: typeof theme, logs: logs.data?.data.length, badStatus: bad.response.status, badType: bad.error?.type, labelled: labels.every((l) => l.endsWith(':true')), matched: matched.length }));
 `,
     );
     writeFileSync(
@@ -118,6 +121,6 @@ console.log(JSON.stringify({ status, resume, themed: typeof theme, logs: logs.da
     execFileSync(process.execPath, [join(PROJECT_DIR, 'node_modules/typescript/bin/tsc'), '-p', dir], { cwd: PROJECT_DIR, stdio: 'pipe' });
     // ... and runs against the service.
     const out = execFileSync(process.execPath, ['--import', 'tsx', join(dir, 'client.ts'), stack.url], { cwd: PROJECT_DIR, encoding: 'utf8' });
-    assert.deepEqual(JSON.parse(out), { status: 'ok', resume: true, themed: 'string', logs: 3, badStatus: 400, badType: '/problems/invalid-request', labelled: true });
+    assert.deepEqual(JSON.parse(out), { status: 'ok', resume: true, themed: 'string', logs: 3, badStatus: 400, badType: '/problems/invalid-request', labelled: true, matched: 0 });
   });
 });

@@ -55,6 +55,7 @@ before(async () => {
     id: 603, title: 'The Matrix', releaseDate: '1999-03-30', overview: 'A hacker learns the truth.', tagline: 'Welcome to the Real World.',
     runtime: 136, genres: ['Action', 'Science Fiction'], voteAverage: 8.2, imdbId: 'tt0133093',
     cast: [{ name: 'Keanu Reeves', character: 'Neo' }], crew: [{ name: 'Lana Wachowski', job: 'Director' }],
+    alternativeTitles: [{ country: 'US', title: 'The Matrix' }, { country: 'PT', title: 'Matrix: O Despertar' }, { country: 'US', title: 'Matrix Genesis', type: 'working title' }],
     poster: { quadrants: MATRIX_QUADRANTS },
   });
   fake.addMovie({ id: 949, title: 'Heat', releaseDate: '1995-12-15', overview: 'A bank robbery goes wrong.', genres: ['Crime'] });
@@ -125,6 +126,21 @@ describe('metadata and artwork from the provider', () => {
     assert.ok(hit.media.posterUrl);
   });
 
+  it('search finds a film by its director, a cast member and an alternative title, and says which matched', async () => {
+    const first = async (query: string) => {
+      const [hit] = await get(`/api/v1/search?query=${encodeURIComponent(query)}`);
+      assert.ok(hit, query);
+      return { title: hit.media.title, matchedOn: hit.matchedOn, matchedText: hit.matchedText };
+    };
+    assert.deepEqual(await first('the matrix'), { title: 'The Matrix', matchedOn: 'title', matchedText: 'The Matrix' });
+    assert.deepEqual(await first('wachowsky'), { title: 'The Matrix', matchedOn: 'person', matchedText: 'Lana Wachowski' });
+    assert.deepEqual(await first('keanu'), { title: 'The Matrix', matchedOn: 'person', matchedText: 'Keanu Reeves' });
+    assert.deepEqual(await first('despertar'), { title: 'The Matrix', matchedOn: 'alternativeTitle', matchedText: 'Matrix: O Despertar' });
+    // The provider's own title among its alternatives is not repeated.
+    const detail = await movieByTitle('The Matrix');
+    assert.deepEqual(detail.metadata.alternativeTitles, ['Matrix: O Despertar', 'Matrix Genesis']);
+  });
+
   it('a rescan of the unchanged library asks the provider nothing', async () => {
     const before = fake.stats.apiRequests;
     const job = await scan({ path: movies, mediaType: 'movie' }, instance.url);
@@ -181,6 +197,8 @@ describe('metadata and artwork from the provider', () => {
     const show = await get(`/api/v1/tvshows/${shows.find((s) => s.title === 'Doctor Who')!.id}`);
     assert.equal(show.media.overview, 'A Time Lord travels.');
     assert.deepEqual(show.metadata.creators, ['Russell T Davies']);
+    const [byCreator] = await get(`/api/v1/search?query=${encodeURIComponent('russell davies')}`);
+    assert.deepEqual([byCreator.media.title, byCreator.matchedOn, byCreator.matchedText], ['Doctor Who', 'person', 'Russell T Davies']);
     assert.ok(show.media.posterUrl);
     const episodes = show.seasons[0].episodes;
     assert.deepEqual(episodes.map((e: any) => [e.episodeNumber, e.title, e.airDate]), [[1, 'Rose', '2005-03-26'], [2, 'The End of the World', '2005-04-02']]);

@@ -40,7 +40,7 @@ const catalogue: Searchable[] = [
   movie('toy-story-3', 'Toy Story 3', 2010),
 ];
 const index = new SearchIndex(catalogue);
-const find = (query: string, options?: SearchOptions) => index.search(query, options).map(({ id }) => id);
+const find = (query: string, options?: SearchOptions) => index.search(query, options).map(({ item }) => item.id);
 
 // Every match, best first: the whole expected list, so an extra or missing result fails too.
 const rows: [query: string, expected: string[], why: string][] = [
@@ -122,7 +122,7 @@ describe('SearchIndex.search', () => {
 });
 
 describe('SearchIndex ranking', () => {
-  const rank = (items: Searchable[], query: string) => new SearchIndex(items).search(query).map(({ id }) => id);
+  const rank = (items: Searchable[], query: string) => new SearchIndex(items).search(query).map(({ item }) => item.id);
   const rows: [why: string, items: Searchable[], query: string, expected: string[]][] = [
     [
       'a leading article left out: the whole title before a newer one it starts',
@@ -205,7 +205,7 @@ describe('SearchIndex options', () => {
     const many = Array.from({ length: DEFAULT_LIMIT + 5 }, (_, i) => movie(`m${i}`, `Friday the 13th Part ${i + 1}`, 1980 + i));
     const found = new SearchIndex(many).search('friday');
     assert.equal(found.length, DEFAULT_LIMIT);
-    assert.deepEqual(found.map(({ id }) => id), many.map(({ id }) => id).reverse().slice(0, DEFAULT_LIMIT));
+    assert.deepEqual(found.map(({ item }) => item.id), many.map(({ id }) => id).reverse().slice(0, DEFAULT_LIMIT));
   });
 });
 
@@ -226,8 +226,8 @@ describe('SearchIndex as a whole', () => {
     const items: Movie[] = [{ ...movie('upgrade', 'Upgrade', 2018), poster: '/p/upgrade.jpg' }, up];
     const before = [...items];
     const found = new SearchIndex(items).search('up');
-    assert.equal(found[0], up);
-    assert.equal(found[0]?.poster, '/p/up.jpg');
+    assert.equal(found[0]?.item, up);
+    assert.equal(found[0]?.item.poster, '/p/up.jpg');
     assert.deepEqual(items, before);
   });
 
@@ -236,7 +236,7 @@ describe('SearchIndex as a whole', () => {
     const fromGenerator = new SearchIndex((function* () { yield* catalogue; })());
     for (const built of [fromSet, fromGenerator]) {
       assert.equal(built.size, catalogue.length);
-      assert.deepEqual(built.search('dark kni').map(({ id }) => id), ['dark-knight-rises', 'dark-knight']);
+      assert.deepEqual(built.search('dark kni').map(({ item }) => item.id), ['dark-knight-rises', 'dark-knight']);
     }
   });
 
@@ -245,5 +245,77 @@ describe('SearchIndex as a whole', () => {
     find('spiderman');
     find('dark', { type: 'movie' });
     assert.deepEqual(find('the', { limit: 100 }), first);
+  });
+});
+
+describe('SearchIndex over more than the title', () => {
+  const credited = (item: Searchable, extra: Pick<Searchable, 'alternativeTitles' | 'people'>): Searchable => ({ ...item, ...extra });
+  const items: Searchable[] = [
+    credited(movie('amelie', 'Amélie', 2001, "Le Fabuleux Destin d'Amélie Poulain"), { alternativeTitles: ['The Fabulous Destiny of Amélie Poulain'], people: ['Jean-Pierre Jeunet', 'Audrey Tautou', 'Mathieu Kassovitz'] }),
+    credited(movie('inception', 'Inception', 2010), { people: ['Christopher Nolan', 'Leonardo DiCaprio', 'Elliot Page'] }),
+    credited(movie('dark-knight', 'The Dark Knight', 2008), { people: ['Christopher Nolan', 'Christian Bale', 'Heath Ledger'] }),
+    credited(movie('memento', 'Memento', 2000), { alternativeTitles: ['Memento Mori'], people: ['Christopher Nolan', 'Guy Pearce'] }),
+    credited(movie('heat', 'Heat', 1995), { people: ['Michael Mann', 'Al Pacino', 'Robert De Niro'] }),
+    credited(movie('heat-2013', 'Heat', 2013), { people: ['Paul Feig', 'Sandra Bullock'] }),
+    credited(movie('cellular', 'Cellular', 2004), { people: ['David R. Ellis', 'Heather Graham'] }),
+    credited(movie('matrix', 'The Matrix', 1999), { people: ['Lana Wachowski', 'Keanu Reeves'] }),
+    credited(movie('matrix-reloaded', 'The Matrix Reloaded', 2003), { people: ['Lana Wachowski', 'Keanu Reeves'] }),
+    credited(movie('matrix-revolutions', 'The Matrix Revolutions', 2003), { people: ['Lana Wachowski', 'Keanu Reeves'] }),
+    credited(show('office', 'The Office', 2005), { alternativeTitles: ['The Office: An American Workplace'], people: ['Greg Daniels', 'Steve Carell'] }),
+    credited(movie('spider-verse', 'Spider-Man: Into the Spider-Verse', 2018), { people: ['Bob Persichetti', 'Shameik Moore'] }),
+    credited(movie('alien', 'Alien', 1979), { people: ['Ridley Scott', 'Sigourney Weaver'] }),
+    credited(movie('aliens', 'Aliens', 1986), { people: ['James Cameron', 'Sigourney Weaver'] }),
+    credited(movie('brazil', 'Brazil', 1985), { people: ['Terry Gilliam', 'Jonathan Pryce'] }),
+  ];
+  const index = new SearchIndex(items);
+  const hits = (query: string, options?: SearchOptions) => index.search(query, { limit: 100, ...options }).map((h) => [h.item.id, h.matchedOn, h.matchedText]);
+  const ids = (query: string) => index.search(query, { limit: 100 }).map(({ item }) => item.id);
+
+  it('says what matched: the title, as the item has it', () => assert.deepEqual(hits('inception'), [['inception', 'title', 'Inception']]));
+  it('the original title', () => assert.deepEqual(hits('le fabuleux destin'), [['amelie', 'originalTitle', "Le Fabuleux Destin d'Amélie Poulain"]]));
+  it('an alternative title', () => assert.deepEqual(hits('fabulous destiny'), [['amelie', 'alternativeTitle', 'The Fabulous Destiny of Amélie Poulain']]));
+  it('a director, the most recent film first', () =>
+    assert.deepEqual(hits('nolan'), [
+      ['inception', 'person', 'Christopher Nolan'],
+      ['dark-knight', 'person', 'Christopher Nolan'],
+      ['memento', 'person', 'Christopher Nolan'],
+    ]));
+  it('a cast member, accents and case aside', () => assert.deepEqual(hits('AUDREY tautou'), [['amelie', 'person', 'Audrey Tautou']]));
+  it('a name with a typo', () => assert.deepEqual(ids('sigourny weaver'), ['aliens', 'alien']));
+  it('a year lifts one of a person\'s films', () => assert.deepEqual(ids('nolan 2008'), ['dark-knight', 'inception', 'memento']));
+  it('the best match of an item is the one it reports', () => assert.deepEqual(hits('memento'), [['memento', 'title', 'Memento']]));
+  it('a title always outranks a person, whatever the levels', () =>
+    assert.deepEqual(hits('heat'), [
+      ['heat-2013', 'title', 'Heat'],
+      ['heat', 'title', 'Heat'],
+      ['dark-knight', 'person', 'Heath Ledger'],
+      ['cellular', 'person', 'Heather Graham'],
+    ]));
+  it('a title\'s year lifts it among the titles only', () => assert.deepEqual(ids('heat 1995'), ['heat', 'heat-2013', 'dark-knight', 'cellular']));
+  it('at one level the title comes before the original title, before an alternative one', () => {
+    const three = new SearchIndex([
+      movie('alt', 'Nightfall', 2020, null),
+      { ...movie('alt', 'Nightfall', 2020), id: 'has-alternative', title: 'Evening', alternativeTitles: ['Solaris'] },
+      movie('has-original', 'Starfish', 2021, 'Solaris'),
+      movie('has-title', 'Solaris', 1972),
+    ]);
+    assert.deepEqual(three.search('solaris').map((h) => [h.item.id, h.matchedOn]), [['has-title', 'title'], ['has-original', 'originalTitle'], ['has-alternative', 'alternativeTitle']]);
+  });
+  it('a typo of the whole title, its article left out, comes before titles it only starts', () =>
+    assert.deepEqual(ids('matirx'), ['matrix', 'matrix-reloaded', 'matrix-revolutions']));
+  it('"the matrx" likewise', () => assert.deepEqual(ids('the matrx'), ['matrix', 'matrix-reloaded', 'matrix-revolutions']));
+  it('"alein" puts Alien first', () => assert.deepEqual(ids('alein'), ['alien', 'aliens']));
+  it('"brazl" finds Brazil', () => assert.deepEqual(ids('brazl'), ['brazil']));
+  it('"spiderman into the spiderverse" finds the film', () => assert.deepEqual(ids('spiderman into the spiderverse'), ['spider-verse']));
+  it('the type filter holds for people', () => {
+    assert.deepEqual(ids('carell'), ['office']);
+    assert.deepEqual(hits('carell', { type: 'movie' }), []);
+  });
+  it('words of a title and of a name do not mix', () => assert.deepEqual(ids('inception nolan'), []));
+  it('a person shared by many items is one entry, and each of the items is found', () => {
+    const many = Array.from({ length: 50 }, (_, i) => ({ ...movie(`m${i}`, `Film ${i}`, 1950 + i), people: ['Michael Caine'] }));
+    const found = new SearchIndex(many).search('caine', { limit: 100 });
+    assert.equal(found.length, 50);
+    assert.ok(found.every((h) => h.matchedOn === 'person' && h.matchedText === 'Michael Caine'));
   });
 });
