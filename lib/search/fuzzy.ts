@@ -9,9 +9,12 @@ import type { TokenRange } from './token-table';
 /** Edits allowed for a query word: none below 4 letters, one up to 7, two from 8. */
 export const editsFor = (word: string): number => (word.length < 4 || !/^\p{L}+$/u.test(word) ? 0 : word.length < 8 ? 1 : 2);
 
-/** Whether `a` is within `edits` of `b` (optimal string alignment: a swap of neighbours is one edit). */
-export const withinEdits = (a: string, b: string, edits: number): boolean => {
-  if (Math.abs(a.length - b.length) > edits) return false;
+/**
+ * The edits from `a` to `b` (optimal string alignment: a swap of neighbours is one edit) when
+ * they are at most `edits`, else Infinity; stops as soon as a row is out of reach.
+ */
+export const editsWithin = (a: string, b: string, edits: number): number => {
+  if (Math.abs(a.length - b.length) > edits) return Infinity;
   let before: number[] = [];
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
@@ -23,11 +26,11 @@ export const withinEdits = (a: string, b: string, edits: number): boolean => {
       next.push(d);
       if (d < best) best = d;
     }
-    if (best > edits) return false;
+    if (best > edits) return Infinity;
     before = row;
     row = next;
   }
-  return row[b.length]! <= edits;
+  return row[b.length]! <= edits ? row[b.length]! : Infinity;
 };
 
 export class FuzzyTrie {

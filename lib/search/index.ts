@@ -3,7 +3,7 @@
 // the index is built (normalised tokens in a sorted table, the recency order), so a search is two
 // binary searches and a trie walk per query word, and one walk over the postings of its most
 // selective word. Pure: no I/O, no dependencies; rebuild it when the catalogue changes.
-import { editsFor, FuzzyTrie, withinEdits } from './fuzzy';
+import { editsFor, editsWithin, FuzzyTrie } from './fuzzy';
 import { tokenize } from './normalize';
 import { mostRecentFirst } from './order';
 import { TokenTable, type TokenRange } from './token-table';
@@ -44,32 +44,33 @@ export interface SearchHit<T> {
 
 export const DEFAULT_LIMIT = 20;
 
-// How well one text matches, best first. Texts are compared with their spaces taken out, so
-// "spiderman" is the exact title "Spider-Man" and "walle" the exact title "WALL·E".
-const EXACT = 1; // the whole text
-const PREFIX = 2; // the start of it: "the dark" for "The Dark Knight"
-const WORDS = 3; // each query word starts some word of it, in any order: "kni dark"
-const TYPO_TITLE = 4; // the whole text within an edit or two: "matirx" for "Matrix"
-const TYPO = 5; // as WORDS, with some words within an edit or two of the text's: "matirx reloaded"
-type Level = typeof EXACT | typeof PREFIX | typeof WORDS | typeof TYPO_TITLE | typeof TYPO;
-const LEVELS = 5;
+// How well one text matches, best first: as typed, then with typos. Texts are compared with their
+// spaces taken out, so "spiderman" is the exact title "Spider-Man" and "walle" the exact title "WALL·E".
+const EXACT = 0; // the whole text
+const PREFIX = 1; // the start of it: "the dark" for "The Dark Knight"
+const WORDS = 2; // each query word starts some word of it, in any order: "kni dark"
+const TYPO_ONE = 3; // the whole text within one edit: "matirx" for "Matrix"
+const TYPO_TWO = 4; // the whole text within two (a query of 8 letters or more): "briddges" for "Bridge"
+const TYPO_WORDS = 5; // as WORDS, with some words within an edit or two of the text's: "matirx reloaded"
+type Level = typeof EXACT | typeof PREFIX | typeof WORDS | typeof TYPO_ONE | typeof TYPO_TWO | typeof TYPO_WORDS;
 
-// The fields a text comes from, in the order they weigh at one level. Any title outranks any
-// person: someone typing "heat" means the film before the actor Heather Graham.
+// The fields a text comes from, in the order they weigh at one level.
 const FIELDS: readonly MatchedOn[] = ['title', 'originalTitle', 'alternativeTitle', 'person'];
-const TITLE_FIELDS = 3;
 const PERSON = 3;
 
 /**
- * The rank of a match, 1 first: titles before people; then an item whose year a query word names
- * ("heat 1995", "dark knight 2012"); then the level; then, among titles, the field.
+ * The rank of a match, 1 first. Matches as typed come before matches with typos; within each,
+ * titles before people (someone typing "heat" means the film before the actor Heather Graham,
+ * someone typing "hanks" the actor before the title "Hawks"); then an item whose year a query
+ * word names ("heat 1995", "dark knight 2012"); then the level; then, among titles, the field.
  */
 const rankOf = (level: Level, field: number, yearNamed: boolean): number => {
+  const typo = level >= TYPO_ONE ? 1 : 0;
+  const person = field === PERSON ? 1 : 0;
   const named = yearNamed ? 0 : 1;
-  if (field === PERSON) return 2 * LEVELS * TITLE_FIELDS + named * LEVELS + level;
-  return (named * LEVELS + level - 1) * TITLE_FIELDS + field + 1;
+  return (((typo * 2 + person) * 2 + named) * 3 + (level % 3)) * 3 + (person ? 0 : field) + 1;
 };
-const RANKS = 2 * LEVELS * (TITLE_FIELDS + 1);
+const RANKS = 2 * 2 * 2 * 3 * 3;
 
 /** What one query word matches: the tokens it starts, and the tokens within its edits (lib/search/fuzzy.ts). */
 interface WordMatch {
@@ -251,10 +252,11 @@ export class SearchIndex<T extends Searchable> {
     return Math.min(levelOf(this.entryJoined[entry]!, joined), levelOf(this.entryBare[entry]!, bare(query))) as Level;
   }
 
-  /** Typed with typos: the whole text (with or without its article) within the query's edits, or only its words. */
+  /** Typed with typos: the whole text (with or without its article) within one edit, or two, or only its words. */
   private levelNear(entry: number, query: string): Level {
     const edits = editsFor(query);
-    return withinEdits(query, this.entryJoined[entry]!, edits) || withinEdits(query, this.entryBare[entry]!, edits) ? TYPO_TITLE : TYPO;
+    const whole = Math.min(editsWithin(query, this.entryJoined[entry]!, edits), editsWithin(query, this.entryBare[entry]!, edits));
+    return whole <= 1 ? TYPO_ONE : whole <= 2 ? TYPO_TWO : TYPO_WORDS;
   }
 
   /** Whether the entry holds every word: each as typed ('exact'), some only within their edits ('near'), or not ('none'). */

@@ -103,7 +103,7 @@ const rows: [query: string, expected: string[], why: string][] = [
   ['office', ['office'], 'a leading article left out: the whole title'],
   ['the office', ['office'], 'or typed'],
   ['dark 1999', ['dark', 'dark-knight-rises', 'dark-knight'], 'a year no item is from changes nothing'],
-  ['spidrman', ['spider-man-2', 'spider-man', 'spider-verse', 'amazing-spider-man'], 'a letter missing: whole titles within two edits (eight letters) first, newest first, then the words'],
+  ['spidrman', ['spider-man', 'spider-man-2', 'spider-verse', 'amazing-spider-man'], 'a letter missing: the whole title within one edit, then within two (eight letters), then the words'],
   ['stranegr things', ['stranger-things'], 'two letters swapped count as one edit'],
   ['amelei', ['amelie'], 'a swap in the last word typed'],
   ['dakr', ['dark', 'dark-knight-rises', 'dark-knight'], 'a swap in a word of four letters: the title within reach first'],
@@ -305,6 +305,14 @@ describe('SearchIndex over more than the title', () => {
     assert.deepEqual(ids('matirx'), ['matrix', 'matrix-reloaded', 'matrix-revolutions']));
   it('"the matrx" likewise', () => assert.deepEqual(ids('the matrx'), ['matrix', 'matrix-reloaded', 'matrix-revolutions']));
   it('"alein" puts Alien first', () => assert.deepEqual(ids('alein'), ['alien', 'aliens']));
+  it('a name as typed comes before a title with a typo', () => {
+    const both = new SearchIndex([movie('hawks', 'Hawks', 1988), { ...movie('big', 'Big', 1988), people: ['Penny Marshall', 'Tom Hanks'] }]);
+    assert.deepEqual(both.search('hanks').map((h) => [h.item.id, h.matchedOn]), [['big', 'person'], ['hawks', 'title']]);
+  });
+  it('closer spellings first: one edit before two', () => {
+    const two = new SearchIndex([movie('bridge', 'Bridge', 1975), movie('bridges', 'Bridges', 1964)]);
+    assert.deepEqual(two.search('briddges').map((h) => h.item.id), ['bridges', 'bridge']);
+  });
   it('"brazl" finds Brazil', () => assert.deepEqual(ids('brazl'), ['brazil']));
   it('"spiderman into the spiderverse" finds the film', () => assert.deepEqual(ids('spiderman into the spiderverse'), ['spider-verse']));
   it('the type filter holds for people', () => {

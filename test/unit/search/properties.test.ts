@@ -58,11 +58,14 @@ function oracle(items: Searchable[], query: string, { type, limit = DEFAULT_LIMI
     }
     // Below every match as typed: each word as typed or within its edits.
     if (!words.every((word) => tokens.some((token) => token.startsWith(word) || near(word, token, word === last)))) return Infinity;
+    // The whole text (or without its article) within one edit, then two, then only its words.
     const edits = editsFor(joined);
-    return edits > 0 && (osa(joined, whole) <= edits || osa(joined, article(tokenize(text))) <= edits) ? 3 : 4;
+    const distance = Math.min(osa(joined, whole), osa(joined, article(tokenize(text))));
+    return distance <= Math.min(edits, 1) ? 3 : distance <= edits ? 4 : 5;
   };
-  // Any title before any person; by level; among titles, by field.
-  const rankOf = (field: Field, level: number) => (field === 'person' ? 100 + level : level * 10 + FIELDS.indexOf(field));
+  // As typed before typos; within each, any title before any person; by level; among titles, by field.
+  const rankOf = (field: Field, level: number) =>
+    level === Infinity ? Infinity : (level >= 3 ? 1000 : 0) + (field === 'person' ? 100 : 0) + level * 10 + (field === 'person' ? 0 : FIELDS.indexOf(field));
   return mostRecentFirst(items)
     .filter((item) => type === undefined || item.type === type)
     .map((item) => {
