@@ -118,25 +118,39 @@ class EntryBuilder {
   readonly bare: string[] = [];
   readonly tokens: string[][] = [];
   readonly items: number[][] = [];
-  private readonly byKey = new Map<string, number>();
+  // Names recur across items (an actor's films), titles seldom (remakes): a text seen before is
+  // looked up as given, before it is normalised again.
+  private readonly byText = FIELDS.map(() => new Map<string, number>());
+  private readonly byJoined = FIELDS.map(() => new Map<string, number>());
 
-  add(field: number, text: string, words: readonly string[], position: number): void {
+  /** The entry of a text of a field; -1 when it has nothing to search by. */
+  entryFor(field: number, text: string): number {
+    let entry = this.byText[field]!.get(text);
+    if (entry !== undefined) return entry;
+    const words = tokenize(text);
     const joined = words.join('');
-    // Titles are seldom shared (remakes), names often (an actor's films): a key per field.
-    const key = `${field === PERSON ? 1 : 0}${field}\u0000${joined}`;
-    const known = this.byKey.get(key);
-    if (known !== undefined) {
-      const items = this.items[known]!;
-      if (items.at(-1) !== position) items.push(position);
-      return;
+    if (joined === '') entry = -1;
+    else {
+      entry = this.byJoined[field]!.get(joined);
+      if (entry === undefined) {
+        entry = this.field.length;
+        this.byJoined[field]!.set(joined, entry);
+        this.field.push(field);
+        this.text.push(text);
+        this.joined.push(joined);
+        this.bare.push(bare(words));
+        this.tokens.push(titleTokens(text, words));
+        this.items.push([]);
+      }
     }
-    this.byKey.set(key, this.field.length);
-    this.field.push(field);
-    this.text.push(text);
-    this.joined.push(joined);
-    this.bare.push(bare(words));
-    this.tokens.push(titleTokens(text));
-    this.items.push([position]);
+    this.byText[field]!.set(text, entry);
+    return entry;
+  }
+
+  /** Items come in position order, so a repeat is the last one. */
+  link(entry: number, position: number): void {
+    const items = this.items[entry]!;
+    if (items.at(-1) !== position) items.push(position);
   }
 }
 
@@ -159,13 +173,16 @@ export class SearchIndex<T extends Searchable> {
     this.items = mostRecentFirst(items);
     const entries = new EntryBuilder();
     this.items.forEach((item, position) => {
-      const seen = new Set<string>(); // one text twice for an item (a title also its original) counts once
+      const titles: string[] = []; // an original or alternative title spelled as the title counts once
       for (const [field, text] of textsOf(item)) {
-        const words = tokenize(text);
-        const key = `${field === PERSON ? 1 : 0}${words.join('')}`;
-        if (words.length === 0 || seen.has(key)) continue;
-        seen.add(key);
-        entries.add(field, text, words, position);
+        const entry = entries.entryFor(field, text);
+        if (entry < 0) continue;
+        if (field !== PERSON) {
+          const joined = entries.joined[entry]!;
+          if (titles.includes(joined)) continue;
+          titles.push(joined);
+        }
+        entries.link(entry, position);
       }
     });
     this.entryField = Uint8Array.from(entries.field);

@@ -34,7 +34,13 @@ const AMPERSAND = /&/gu;
 // Kept marks count as part of their word, so a Devanagari or Thai word is never cut in two.
 const NOT_WORD = /[^\p{L}\p{N}\p{M}]+/gu;
 
+// Letters, digits and spaces of plain ASCII (most names, many titles) come out of the whole
+// pipeline below lowercased with their spaces collapsed: that much is done directly.
+const PLAIN = /^[A-Za-z0-9 ]*$/;
+const SPACES = / +/g;
+
 export function normalize(text: string): string {
+  if (PLAIN.test(text)) return text.toLowerCase().replace(SPACES, ' ').trim();
   return text
     .normalize('NFKD') // accents off their letters, ligatures and fullwidth forms to plain letters
     .replace(FRACTION_NUMERATOR, ' ')

@@ -25,8 +25,7 @@ const NUMERAL = new Map<string, string>(ROMAN.flatMap((roman, i) => [[roman, Str
  * - a sequel number in the other numerals ("Rocky II" → "2", "Rocky 2" → "ii").
  * Distinct, in no particular order.
  */
-export function titleTokens(title: string): string[] {
-  const words = tokenize(title);
+export function titleTokens(title: string, words: readonly string[] = tokenize(title)): string[] {
   const found = new Set(words);
   if (hasApostrophe(title)) for (const word of tokenizeAtApostrophes(title)) found.add(word);
   for (let i = 1; i < words.length; i++) found.add(`${words[i - 1]}${words[i]}`);
