@@ -2,9 +2,9 @@
 // stack (front door -> serverless-offline -> Middy -> DynamoDB Local) against a bare
 // node:http server answering the same JSON in the same run, plus the RSS of every process
 // under that load, for both ways offline can run handlers; then the catalogue part
-// (bench/catalog.ts), the streaming part (bench/stream.ts) and the metadata part
+// (bench/catalog.ts), the search part (bench/search.ts), the streaming part (bench/stream.ts) and the metadata part
 // (bench/metadata.ts) and the folder monitor's cost (bench/monitor.ts). Writes docs/benchmarks.md.
-// `tsx bench/run.ts runtime|footprint|catalog|stream|metadata|monitor` runs one part only.
+// `tsx bench/run.ts runtime|footprint|catalog|search|stream|metadata|monitor` runs one part only.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { createServer } from 'node:http';
@@ -14,6 +14,7 @@ import { runCatalog } from './catalog';
 import { runFootprint } from './footprint';
 import { runMetadata } from './metadata';
 import { runMonitor } from './monitor';
+import { runSearch } from './search';
 import { runStream } from './stream';
 import { CONNECTIONS, DURATION_S, load, machineLine, RUNS, sampleRss, writeDoc } from './support';
 
@@ -94,7 +95,7 @@ const runRuntime = async () => {
   writeDoc('runtime', section);
 };
 
-const PARTS = ['runtime', 'footprint', 'catalog', 'stream', 'metadata', 'monitor'] as const;
+const PARTS = ['runtime', 'footprint', 'catalog', 'search', 'stream', 'metadata', 'monitor'] as const;
 
 const main = async () => {
   const only = process.argv[2];
@@ -102,6 +103,7 @@ const main = async () => {
   if (only === undefined || only === 'runtime') await runRuntime();
   if (only === undefined || only === 'footprint') await runFootprint();
   if (only === undefined || only === 'catalog') await runCatalog();
+  if (only === undefined || only === 'search') await runSearch();
   if (only === undefined || only === 'stream') await runStream();
   if (only === undefined || only === 'metadata') await runMetadata();
   if (only === undefined || only === 'monitor') await runMonitor();

@@ -44,7 +44,7 @@ export const operations = {
       'Case- and accent-insensitive; matches any word prefix ("dark kni" finds "The Dark Knight", "nolan" finds Christopher Nolan\'s films). ' +
       'Forgives typos: a word of 4 to 7 letters matches words within one edit, 8 or more within two (a swap of two letters is one edit), the last word typed as a word prefix; shorter words stay exact. ' +
       'A four-digit year names the items from that year, which come first ("heat 1995"); "&" reads as "and"; sequel numbers 2-20 match in either numerals ("rocky 2", "Rocky II"); a leading article may be left out ("matrix" is the whole title "The Matrix"). ' +
-      'Best match first: any title match before any person match; then items from a year the query names; then the whole text, the start of it, every word in any order, the whole text within its edits, the words within theirs; at one level a title before an original title before an alternative one; then the most recent. ' +
+      'Best match first: matches as typed before matches with typos; within each, any title match before any person match; then items from a year the query names; then the whole text, the start of it, every word in any order (with typos: the whole text within one edit, within two, the words within theirs); at one level a title before an original title before an alternative one; then the most recent. ' +
       'Each hit says what it matched (`matchedOn`, `matchedText`), so a client can show "Amélie: original title Le Fabuleux Destin d\'Amélie Poulain".',
     query: S.SearchQuery,
     success: { status: 200, description: 'Hits, best first', schema: Type.Array(S.SearchHit), list: true },

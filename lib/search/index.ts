@@ -154,6 +154,49 @@ class EntryBuilder {
   }
 }
 
+/** Items gathered into entries and their tokens into a table, in recency order: all of a build but the trie. */
+class Gathered<T> {
+  constructor(
+    readonly sorted: T[],
+    readonly entries: EntryBuilder,
+    readonly table: TokenTable,
+  ) {}
+}
+
+/** Items between pauses of an incremental build: a few milliseconds of work. */
+const GATHER_STEP = 2_000;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Gathers the items' texts into entries and tables their tokens, yielding between steps of a few milliseconds. */
+function* gather<T extends Searchable>(items: Iterable<T>): Generator<void, Gathered<T>> {
+  const sorted = mostRecentFirst(items);
+  yield;
+  const entries = new EntryBuilder();
+  for (let position = 0; position < sorted.length; position++) {
+    const titles: string[] = []; // an original or alternative title spelled as the title counts once
+    for (const [field, text] of textsOf(sorted[position]!)) {
+      const entry = entries.entryFor(field, text);
+      if (entry < 0) continue;
+      if (field !== PERSON) {
+        const joined = entries.joined[entry]!;
+        if (titles.includes(joined)) continue;
+        titles.push(joined);
+      }
+      entries.link(entry, position);
+    }
+    if (position % GATHER_STEP === GATHER_STEP - 1) yield;
+  }
+  yield;
+  const table = new TokenTable(entries.tokens);
+  yield;
+  return new Gathered(sorted, entries, table);
+}
+
+/** Runs a generator to its end without pausing. */
+const finish = <R>(steps: Generator<void, R>): R => {
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+};
+
 export class SearchIndex<T extends Searchable> {
   /** Most recent first: within a rank, results come in this order. */
   private readonly items: T[];
@@ -169,22 +212,9 @@ export class SearchIndex<T extends Searchable> {
   private readonly table: TokenTable;
   private readonly trie: FuzzyTrie;
 
-  constructor(items: Iterable<T>) {
-    this.items = mostRecentFirst(items);
-    const entries = new EntryBuilder();
-    this.items.forEach((item, position) => {
-      const titles: string[] = []; // an original or alternative title spelled as the title counts once
-      for (const [field, text] of textsOf(item)) {
-        const entry = entries.entryFor(field, text);
-        if (entry < 0) continue;
-        if (field !== PERSON) {
-          const joined = entries.joined[entry]!;
-          if (titles.includes(joined)) continue;
-          titles.push(joined);
-        }
-        entries.link(entry, position);
-      }
-    });
+  constructor(items: Iterable<T> | Gathered<T>) {
+    const { sorted, entries, table } = items instanceof Gathered ? items : finish(gather(items));
+    this.items = sorted;
     this.entryField = Uint8Array.from(entries.field);
     this.entryText = entries.text;
     this.entryJoined = entries.joined;
@@ -192,8 +222,20 @@ export class SearchIndex<T extends Searchable> {
     this.entryItemStart = new Uint32Array(entries.items.length + 1);
     entries.items.forEach((list, entry) => (this.entryItemStart[entry + 1] = this.entryItemStart[entry]! + list.length));
     this.entryItems = Uint32Array.from(entries.items.flat());
-    this.table = new TokenTable(entries.tokens);
+    this.table = table;
     this.trie = new FuzzyTrie(this.table.all);
+  }
+
+  /**
+   * The same index, built with a pause (a turn of the event loop) after every few thousand items,
+   * so a process serving requests goes on serving them while a big catalogue is indexed.
+   */
+  static async build<T extends Searchable>(items: Iterable<T>, pause: () => Promise<void> = nextTurn): Promise<SearchIndex<T>> {
+    const steps = gather(items);
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done) return new SearchIndex(step.value);
+      await pause();
+    }
   }
 
   get size(): number {

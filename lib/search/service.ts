@@ -36,7 +36,7 @@ const build = async (catalog: CatalogStore) => {
       item,
     });
   }
-  return new SearchIndex(entries);
+  return SearchIndex.build(entries);
 };
 
 /** The index for the catalogue as it is now. */

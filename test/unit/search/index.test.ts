@@ -327,3 +327,18 @@ describe('SearchIndex over more than the title', () => {
     assert.ok(found.every((h) => h.matchedOn === 'person' && h.matchedText === 'Michael Caine'));
   });
 });
+
+describe('SearchIndex.build', () => {
+  it('pauses while it builds, and gives the index the constructor gives', async () => {
+    const many = Array.from({ length: 5_000 }, (_, i) => ({ ...movie(`m${i}`, `Film number ${i}`, 1950 + (i % 70)), people: [`Director ${i % 300}`] }));
+    let pauses = 0;
+    const built = await SearchIndex.build(many, async () => {
+      pauses++;
+    });
+    assert.ok(pauses >= 4, `${pauses} pauses`); // after sorting, every 2,000 items, around the token table
+    const direct = new SearchIndex(many);
+    for (const query of ['film number 42', 'director 7', 'numbr 4999', '1999 film']) {
+      assert.deepEqual(built.search(query).map((h) => [h.item.id, h.matchedOn]), direct.search(query).map((h) => [h.item.id, h.matchedOn]), query);
+    }
+  });
+});
