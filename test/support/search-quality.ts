@@ -138,10 +138,13 @@ const bareOf = (words: readonly string[]) => (words.length > 1 && ARTICLES.has(w
 const ROMAN = ['ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x'];
 const NUMERAL = new Map<string, string>(ROMAN.flatMap((r, i) => [[r, String(i + 2)], [String(i + 2), r]]));
 
+/** The words and, for a text with apostrophes, the halves of its apostrophe words. */
+const plainWordsOf = (text: string, words: readonly string[]): string[] =>
+  /['’]/u.test(text) ? [...new Set([...words, ...foldAtApostrophes(text)])] : [...words];
+
 /** What a title can be found by: its words, the halves of apostrophe words, neighbours run together, the other numeral. */
-const tokensOf = (text: string, words: readonly string[]): string[] => {
-  const found = new Set(words);
-  for (const w of foldAtApostrophes(text)) found.add(w);
+const tokensOf = (plainWords: readonly string[], words: readonly string[]): string[] => {
+  const found = new Set(plainWords);
   for (let i = 1; i < words.length; i++) found.add(words[i - 1]! + words[i]!);
   for (const w of words) {
     const other = NUMERAL.get(w);
@@ -906,7 +909,7 @@ class Lookup {
 
   constructor(readonly items: readonly Searchable[]) {
     const tokenNames = new Map<string, number[]>();
-    const foldName = folder();
+    const credited = new Map<string, { name: string; words: string[]; items: number[] }>(); // by the name as credited
     const add = <K>(map: Map<K, number[]>, key: K, value: number) => {
       const list = map.get(key);
       if (list === undefined) map.set(key, [value]);
@@ -922,8 +925,8 @@ class Lookup {
         const words = fold(text);
         if (words.length === 0) continue;
         const id = this.names.length;
-        const tokens = tokensOf(text, words);
-        const plainWords = [...new Set([...words, ...foldAtApostrophes(text)])];
+        const plainWords = plainWordsOf(text, words);
+        const tokens = tokensOf(plainWords, words);
         this.names.push({ item: at, field, text, words, joined: words.join(''), bare: bareOf(words), tokens, plainWords });
         own.push(id);
         add(this.byJoined, words.join(''), id);
@@ -933,22 +936,23 @@ class Lookup {
       }
       this.namesOf.push(own);
       for (const person of item.people ?? []) {
-        const words = foldName(person);
-        const key = words.join(' ');
-        let entry = this.people.get(key);
-        if (entry === undefined) this.people.set(key, (entry = { name: person, words, items: [] }));
+        let entry = credited.get(person);
+        if (entry === undefined) {
+          const words = fold(person);
+          const key = words.join(' ');
+          entry = this.people.get(key);
+          if (entry === undefined) this.people.set(key, (entry = { name: person, words, items: [] }));
+          credited.set(person, entry);
+          for (const w of words) this.personWords.add(w);
+        }
         if (entry.items.at(-1) !== at) entry.items.push(at);
-        add(this.surnames, words.at(-1)!, at);
-        for (const w of words) this.personWords.add(w);
+        add(this.surnames, entry.words.at(-1)!, at);
       }
     });
     const sortedBy = (key: (n: Name) => string) => {
-      const order = this.names.map((_, i) => i).sort((a, b) => {
-        const x = key(this.names[a]!);
-        const y = key(this.names[b]!);
-        return x < y ? -1 : x > y ? 1 : a - b;
-      });
-      return [order.map((i) => key(this.names[i]!)), order] as const;
+      const keys = this.names.map(key);
+      const order = keys.map((_, i) => i).sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : a - b));
+      return [order.map((i) => keys[i]!), order] as const;
     };
     [this.joinedSorted, this.joinedNames] = sortedBy((n) => n.joined);
     [this.bareSorted, this.bareNames] = sortedBy((n) => n.bare);
@@ -1274,7 +1278,7 @@ const scanOf = (items: readonly Searchable[]): Scan => {
   const titleTokens = new Set<string>();
   items.forEach((item, i) => {
     const texts = [item.title, item.originalTitle, ...(item.alternativeTitles ?? [])].filter((t): t is string => t !== null);
-    texts.forEach((text, j) => tokensOf(text, names[i]![j]!).forEach((t) => titleTokens.add(t)));
+    texts.forEach((text, j) => tokensOf(plainWordsOf(text, names[i]![j]!), names[i]![j]!).forEach((t) => titleTokens.add(t)));
   });
   const index = new Map(items.map((item, i) => [item.id, i]));
   const joined = names.map((of) => of.map((n) => n.join('')));
@@ -1298,7 +1302,11 @@ function verify(scan: Scan, query: QualityQuery): void {
   const at = query.expected.map((id) => scan.index.get(id) ?? fail(`no item ${id}`));
   const words = fold(query.query);
   const joined = words.join('');
-  const ids = (test: (i: number) => boolean) => items.flatMap((item, i) => (test(i) ? [item.id] : []));
+  const ids = (test: (i: number) => boolean) => {
+    const found: string[] = [];
+    for (let i = 0; i < items.length; i++) if (test(i)) found.push(items[i]!.id);
+    return found;
+  };
   const named = (w: readonly string[]) => {
     const key = w.join('');
     return (i: number) => scan.joined[i]!.includes(key);
