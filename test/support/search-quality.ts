@@ -5,6 +5,7 @@
 // by a plain scan, and queries whose answer is a matter of taste (two titles the same words fit as
 // well) are left out, so a miss is the search's. `scoreQueries` runs them and reports, by kind,
 // the share with a right first result and with one in the first five.
+import { editsWithin } from '../../lib/search/fuzzy';
 import type { Searchable } from '../../lib/search/index';
 
 export type QueryKind =
@@ -853,32 +854,12 @@ const lowerBound = (sorted: readonly string[], key: string) => {
 /** [lo, hi) of the sorted strings starting with `prefix`. */
 const prefixRange = (sorted: readonly string[], prefix: string): [number, number] => [lowerBound(sorted, prefix), lowerBound(sorted, `${prefix}\uffff`)];
 
-/** Optimal string alignment distance, a swap of neighbours one edit; stops counting past `max`. */
-const distance = (a: string, b: string, max: number): number => {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let before: number[] = [];
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      let d = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
-      next.push(d);
-      best = Math.min(best, d);
-    }
-    if (best > max) return max + 1;
-    before = row;
-    row = next;
-  }
-  return row[b.length]!;
-};
 /** One edit or none from the word, or (for the word being typed) from the start of it. */
 const nearWord = (query: string, word: string, typing: boolean) => {
-  if (distance(query, word, 1) <= 1) return true;
+  if (editsWithin(query, word, 1) <= 1) return true;
   if (!typing) return false;
   for (let length = query.length - 1; length <= query.length + 1; length++) {
-    if (length > 0 && length < word.length && distance(query, word.slice(0, length), 1) <= 1) return true;
+    if (length > 0 && length < word.length && editsWithin(query, word.slice(0, length), 1) <= 1) return true;
   }
   return false;
 };
