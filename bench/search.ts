@@ -14,7 +14,7 @@ import { titleColors } from '../lib/media/mesh-gradient';
 import { SearchIndex, type Searchable } from '../lib/search';
 import { qualityQueries, scoreQueries, searchCatalogue, type KindScore, type QualityQuery } from '../test/support/search-quality';
 import { startInstance } from '../test/support/instance';
-import { load, machineLine, rssMiB, writeDoc } from './support';
+import { load, machineLine, percentile, rssMiB, writeDoc } from './support';
 
 const SIZES = [10_000, 100_000];
 const REPEATS = 20; // timed runs of each query, after one untimed
@@ -30,10 +30,6 @@ const collect = runInNewContext('gc') as () => void;
 const say = (line: string) => process.stdout.write(`[search] ${line}\n`);
 const pct = (fraction: number) => `${(fraction * 100).toFixed(1)}%`;
 const ms = (n: number) => n.toFixed(2);
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-};
 
 interface SizeResult {
   size: number;

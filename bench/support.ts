@@ -10,7 +10,13 @@ export const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 export const RUNS = 3;
 export const CONNECTIONS = 16;
 
-export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** The value below which a share `p` (0-100) of the values lie, nearest rank. */
+export const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+};
+
+export const median = (values: number[]) => percentile(values, 50);
 
 export interface LoadResult {
   reqPerSec: number;

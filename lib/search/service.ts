@@ -12,7 +12,7 @@ import { SearchIndex, type Searchable } from './index';
 type Entry = Searchable & { item: TitledItem };
 
 /** Cast members a search finds an item by: the leads people remember, not the whole billing. */
-export const SEARCHED_CAST = 5;
+const SEARCHED_CAST = 5;
 
 /** The people an item is found by: its directors (a show's creators), then its first billed cast. */
 const peopleOf = (item: TitledItem): string[] => {

@@ -1,6 +1,7 @@
 // Language tokens in subtitle file names. People write "en", "eng", "English", "Français",
 // "pt_BR" or "chs" for the same thing, and players want one BCP 47 tag, so every spelling we
 // accept is listed here once, under the tag it means. Matching ignores case and accents.
+import { normalize } from '../search/normalize';
 
 /**
  * Tag -> the tokens that mean it, space separated (a token never holds a space, so this is
@@ -84,10 +85,8 @@ const SPELLINGS: Readonly<Record<string, string>> = {
   la: 'la latin',
 };
 
-/** Case, accents and '_' vs '-' do not matter. NFD splits Hangul into jamo, but keys go
- * through this same function, so they still meet. */
-const key = (token: string): string =>
-  token.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/_/g, '-');
+/** Case, accents and '_' vs '-' do not matter: the search's folding, its word breaks as '-'. */
+const key = (token: string): string => normalize(token).replace(/ /g, '-');
 
 const TAGS: ReadonlyMap<string, string> = new Map(
   Object.entries(SPELLINGS).flatMap(([tag, spellings]) =>
