@@ -1,7 +1,8 @@
 // What the folder monitor collects for one library between two scans: the folders where
 // something changed, and the files that may still be growing. Bounded: past MAX_FOLDERS
 // distinct folders the whole library is scanned instead (still one incremental scan).
-import { dirname, relative, sep } from 'node:path';
+import { basename, dirname, relative, sep } from 'node:path';
+import { SUBS_FOLDERS } from '../lib/metadata/local-files';
 
 const MAX_FOLDERS = 1_000;
 const MAX_FILES = 1_000;
@@ -25,7 +26,7 @@ export class PendingChanges {
     if (change === 'create' && this.created.size < MAX_FILES) this.created.add(path);
     const rel = relative(this.root, path);
     if (rel.startsWith('..') || rel === '') this.folders.add(this.root);
-    else this.folders.add(dirname(path));
+    else this.folders.add(videoFolderOf(this.root, dirname(path)));
     if (this.folders.size > MAX_FOLDERS) this.folders = new Set([this.root]);
     if (written && this.files.size < MAX_FILES) this.files.add(path);
     this.lastAt = now;
@@ -56,6 +57,17 @@ export class PendingChanges {
     return commonFolder(this.root, folders);
   }
 }
+
+/**
+ * A subtitle in `Subs/` (or a folder inside it) belongs to the videos of the folder above, so
+ * that folder is the one to scan: a scan of `Subs/` alone holds no video to give it to.
+ */
+const videoFolderOf = (root: string, folder: string): string => {
+  const isSubs = (dir: string) => dir !== root && relative(root, dir) !== '' && SUBS_FOLDERS.has(basename(dir).toLowerCase());
+  if (isSubs(folder)) return dirname(folder);
+  if (isSubs(dirname(folder))) return dirname(dirname(folder));
+  return folder;
+};
 
 /** The deepest folder holding all of `folders` (never above `root`). */
 export const commonFolder = (root: string, folders: string[]): string => {

@@ -5,6 +5,7 @@
 import { lastSegment, splitExtension } from '../naming/path';
 import { DEFAULT_RULES, type NamingRules } from '../naming/rules';
 import { splitPart } from '../naming/stack';
+import { parseSubtitleName } from '../subtitles/name';
 
 /** Library-relative paths of the files found; a kind is absent when there is none. */
 export interface LocalFiles {
@@ -13,6 +14,26 @@ export interface LocalFiles {
   backdrop?: string;
   /** An episode's own picture. */
   still?: string;
+  /** Subtitle files, beside the video or in a `Subs/` folder, in path order; absent when none. */
+  subtitles?: string[];
+}
+
+/** Folder names that hold subtitles for the videos beside them, compared lowercase. */
+export const SUBS_FOLDERS: ReadonlySet<string> = new Set(['subs', 'subtitles', 'sub', 'subtitle']);
+
+/** A video's subtitles beyond this are not listed: a folder of thousands would otherwise bloat its item. */
+export const MAX_SUBTITLES = 64;
+
+/**
+ * A `Subs/` folder beside a video ("Movie/Subs"), or a folder inside one named for a video
+ * ("Show/Season 1/Subs/Show.S01E01"), which release groups use to keep an episode's tracks apart.
+ */
+export interface SubsFolder {
+  /** Library-relative path of the folder holding the files. */
+  dir: string;
+  /** The folder's name inside `Subs/`, or null for `Subs/` itself. */
+  inner: string | null;
+  files: readonly string[];
 }
 
 /** In order of preference when several exist. */
@@ -28,6 +49,10 @@ export interface MovieFolder {
    * apply only when it is 1: in a folder of many movies they would give all of them one poster.
    */
   moviesInFolder: number;
+  /** `Subs/` folders beside the video, and the folders inside them. */
+  subsFolders?: readonly SubsFolder[];
+  /** Base names of the other videos in the folder: "Heat 2.en.srt" is not Heat's. */
+  otherVideos?: readonly string[];
 }
 
 export interface EpisodeFolder {
@@ -35,6 +60,10 @@ export interface EpisodeFolder {
   videoPath: string;
   /** Names of the files in the episode's folder (its season folder, or the show folder). */
   folderFiles: readonly string[];
+  /** `Subs/` folders beside the episode, and the folders inside them. */
+  subsFolders?: readonly SubsFolder[];
+  /** Base names of the other videos in the folder: "Heat 2.en.srt" is not Heat's. */
+  otherVideos?: readonly string[];
 }
 
 export interface ShowFolder {
@@ -57,6 +86,7 @@ export function movieLocalFiles(input: MovieFolder, rules: NamingRules = DEFAULT
       ...own.map((name) => `${name}-fanart`),
       ...(wide ? ['fanart', 'backdrop', 'background'] : []),
     ]),
+    subtitles: subtitlesOf(dir, input, own, wide),
   });
 }
 
@@ -74,7 +104,37 @@ export function showLocalFiles(input: ShowFolder): LocalFiles {
 export function episodeLocalFiles(input: EpisodeFolder): LocalFiles {
   const { dir, base } = splitVideoPath(input.videoPath);
   const folder = new Folder(dir, input.folderFiles);
-  return found({ nfo: folder.find([`${base}.nfo`]), still: folder.findImage([`${base}-thumb`, base]) });
+  return found({
+    nfo: folder.find([`${base}.nfo`]),
+    still: folder.findImage([`${base}-thumb`, base]),
+    subtitles: subtitlesOf(dir, input, [base], false),
+  });
+}
+
+/**
+ * Subtitle files of a video with these base names: beside it, named after it ("Movie.en.srt");
+ * in `Subs/`, named after it, or named freely ("2_English.srt") when the folder can only be this
+ * video's (`alone`: a lone movie in its folder) or sits in a folder named after it
+ * ("Subs/Show.S01E01/English.srt").
+ */
+function subtitlesOf(dir: string, input: MovieFolder | EpisodeFolder, own: readonly string[], alone: boolean): string[] {
+  const join = (folder: string, name: string) => (folder === '' ? name : `${folder}/${name}`);
+  const ownFolded = own.map(fold);
+  // The longest base a name starts with owns it: "Heat 2.en.srt" is Heat 2's, not Heat's.
+  const bases = [...own, ...(input.otherVideos ?? [])].sort((a, b) => b.length - a.length);
+  const named = (name: string) => {
+    const owner = bases.find((base) => parseSubtitleName(name, base) !== null);
+    return owner !== undefined && own.includes(owner);
+  };
+  const found = input.folderFiles.filter(named).map((name) => join(dir, name));
+  for (const subs of input.subsFolders ?? []) {
+    const freely = subs.inner === null ? alone : alone || ownFolded.includes(fold(subs.inner));
+    if (subs.inner !== null && !freely) continue;
+    for (const name of subs.files) {
+      if (freely ? parseSubtitleName(name, '', { inSubsFolder: true }) !== null : named(name)) found.push(join(subs.dir, name));
+    }
+  }
+  return [...new Set(found)].sort().slice(0, MAX_SUBTITLES);
 }
 
 /** The folder as the caller spelled it (the disk's Unicode form, to open it), and the base name. */
@@ -93,9 +153,9 @@ function ownNames(base: string, rules: NamingRules): string[] {
   return part === null || stack === '' ? [base] : [base, stack];
 }
 
-/** The result without absent kinds, so it compares and serialises cleanly. */
+/** The result without absent kinds (and no empty list), so it compares and serialises cleanly. */
 function found(files: LocalFiles): LocalFiles {
-  return Object.fromEntries(Object.entries(files).filter(([, path]) => path !== undefined)) as LocalFiles;
+  return Object.fromEntries(Object.entries(files).filter(([, path]) => path !== undefined && path.length > 0)) as LocalFiles;
 }
 
 class Folder {

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { IGNORE_MARKER, ignoreReason, isVideoFile } from '../naming';
 import { walk, type WalkLimits } from './walk';
 
-/** Files next to the videos that say something about them: Kodi NFOs and local artwork. */
-const SIDECAR = /\.(?:nfo|jpe?g|png|webp)$/iu;
+/** Files next to the videos that say something about them: Kodi NFOs, local artwork and subtitles. */
+const SIDECAR = /\.(?:nfo|jpe?g|png|webp|srt|vtt|ass|ssa|sub|idx|sup)$/iu;
 export const isSidecarFile = (relPath: string) => SIDECAR.test(relPath);
 
 export interface DiscoveredFile {

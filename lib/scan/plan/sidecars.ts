@@ -1,9 +1,9 @@
-// The files beside the videos (NFOs, artwork): which belong to each item, a stamp of their names
+// The files beside the videos (NFOs, artwork, subtitles): which belong to each item, a stamp of their names
 // and times so a rescan notices one added, removed or edited, and where an item's enrichment
 // starts given what it has.
 import type { CatalogItem, EnrichState, IndexEntry } from '../../catalog/model';
 import type { MediaKind } from '../../library/model';
-import { episodeLocalFiles, movieLocalFiles, showLocalFiles, type LocalFiles } from '../../metadata/local-files';
+import { episodeLocalFiles, movieLocalFiles, showLocalFiles, SUBS_FOLDERS, type LocalFiles, type SubsFolder } from '../../metadata/local-files';
 import { lastSegment, splitExtension } from '../../naming/path';
 import { DEFAULT_RULES } from '../../naming/rules';
 import { splitPart } from '../../naming/stack';
@@ -15,7 +15,7 @@ export interface SidecarInput {
   mediaType: MediaKind;
   /** The video files, library-relative. */
   files: DiscoveredFile[];
-  /** NFO and image files found beside the videos (library-relative), with their times. */
+  /** NFO, image and subtitle files found beside the videos (library-relative), with their times. */
   sidecars: DiscoveredFile[];
   index: IndexEntry[];
   /** Show folders seen in this scan's files (they win over the index's). */
@@ -37,6 +37,19 @@ export interface SidecarChange {
 }
 
 const dirOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
+const nameOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+const isSubs = (name: string) => SUBS_FOLDERS.has(name.toLowerCase());
+
+/** The `Subs/` folders (and folders inside them) among these, by the video folder they serve. */
+const subsFoldersOf = (folders: ReadonlyMap<string, string[]>): Map<string, SubsFolder[]> => {
+  const byVideoDir = new Map<string, SubsFolder[]>();
+  for (const [dir, files] of folders) {
+    const parent = dirOf(dir);
+    const at = isSubs(nameOf(dir)) && dir !== '' ? { videoDir: parent, inner: null } : isSubs(nameOf(parent)) && parent !== '' ? { videoDir: dirOf(parent), inner: nameOf(dir) } : undefined;
+    if (at) byVideoDir.set(at.videoDir, [...(byVideoDir.get(at.videoDir) ?? []), { dir, inner: at.inner, files }]);
+  }
+  return byVideoDir;
+};
 
 export const sidecarsOf = (input: SidecarInput): Sidecars => {
   const folders = new Map<string, string[]>();
@@ -45,11 +58,15 @@ export const sidecarsOf = (input: SidecarInput): Sidecars => {
     times.set(path, mtimeMs);
     folders.set(dirOf(path), [...(folders.get(dirOf(path)) ?? []), path.slice(path.lastIndexOf('/') + 1)]);
   }
+  const subsFolders = subsFoldersOf(folders);
   // Movies per folder, a stack's parts counting once: folder-wide names serve a lone movie only.
   const movieNames = new Map<string, Set<string>>();
-  if (input.mediaType === 'movie') {
-    for (const f of input.files) {
-      const base = splitExtension(lastSegment(f.relPath)).base;
+  // Every video's base name per folder, so a subtitle goes to the video whose name it carries.
+  const videoBases = new Map<string, string[]>();
+  for (const f of input.files) {
+    const base = splitExtension(lastSegment(f.relPath)).base;
+    videoBases.set(dirOf(f.relPath), [...(videoBases.get(dirOf(f.relPath)) ?? []), base]);
+    if (input.mediaType === 'movie') {
       movieNames.set(dirOf(f.relPath), (movieNames.get(dirOf(f.relPath)) ?? new Set()).add(splitPart(base, DEFAULT_RULES).name.trim().toLowerCase()));
     }
   }
@@ -67,16 +84,18 @@ export const sidecarsOf = (input: SidecarInput): Sidecars => {
     }
     const videoPath = item.files?.[0]?.relPath;
     if (videoPath === undefined) return {};
-    const folderFiles = folders.get(dirOf(videoPath)) ?? [];
-    if (item.entity === 'episode') return episodeLocalFiles({ videoPath, folderFiles });
-    return movieLocalFiles({ videoPath, folderFiles, moviesInFolder: movieNames.get(dirOf(videoPath))?.size ?? 1 });
+    const dir = dirOf(videoPath);
+    const base = splitExtension(lastSegment(videoPath)).base;
+    const beside = { videoPath, folderFiles: folders.get(dir) ?? [], subsFolders: subsFolders.get(dir) ?? [], otherVideos: (videoBases.get(dir) ?? []).filter((b) => b !== base) };
+    if (item.entity === 'episode') return episodeLocalFiles(beside);
+    return movieLocalFiles({ ...beside, moviesInFolder: movieNames.get(dir)?.size ?? 1 });
   };
   return {
     localOf: (item) => {
       const local = filesOf(item);
       const localStamp = Object.entries(local)
         .sort(([a], [b]) => byCodeUnit(a, b))
-        .map(([kind, path]) => `${kind}:${path}@${times.get(path) ?? 0}`)
+        .flatMap(([kind, paths]: [string, string | string[]]) => [paths].flat().map((path) => `${kind}:${path}@${times.get(path) ?? 0}`))
         .join('|');
       return { local, localStamp };
     },

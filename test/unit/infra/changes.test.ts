@@ -63,6 +63,18 @@ describe('PendingChanges', () => {
     }
   });
 
+  it('a subtitle in Subs/ (or a folder inside it) changes the video folder above it', () => {
+    const pending = new PendingChanges(ROOT);
+    pending.add(`${ROOT}/Heat (1995)/Subs/English.srt`, 'create', 1);
+    assert.equal(pending.take(), `${ROOT}/Heat (1995)`);
+    pending.add(`${ROOT}/Show/Season 1/subtitles/Show.S01E01/2_English.srt`, 'update', 2);
+    assert.equal(pending.take(), `${ROOT}/Show/Season 1`);
+    pending.add(`${ROOT}/Subs/English.srt`, 'delete', 3);
+    assert.equal(pending.take(), ROOT, 'a Subs folder at the root: the root');
+    pending.add(`${ROOT}/Heat (1995)/Other/English.srt`, 'create', 4);
+    assert.equal(pending.take(), `${ROOT}/Heat (1995)/Other`, 'other folders stay themselves');
+  });
+
   it('a deleted path counts as a change of its folder, but is not a written file', () => {
     const pending = new PendingChanges(ROOT);
     pending.add(`${ROOT}/Archive/Heat (1995)`, 'delete', 7);

@@ -33,6 +33,27 @@ describe('scan plan: sidecars', () => {
     });
   });
 
+  it('subtitles beside a video and in Subs/ folders are its own, each in the stamp with its time', () => {
+    const files = [file('Heat (1995)/Heat.1995.mkv'), file('Show/Season 1/Show.S01E01.mkv'), file('Show/Season 1/Show.S01E02.mkv')];
+    const sidecars = [
+      file('Heat (1995)/Heat.1995.en.srt', 3), file('Heat (1995)/SUBS/2_French.srt', 4),
+      file('Show/Season 1/Show.S01E01.en.srt', 5), file('Show/Season 1/Subs/Show.S01E02/English.srt', 6), file('Show/Season 1/Subs/Show.S01E02.de.ass', 7),
+    ];
+    const heat = sidecarsFor({ files, sidecars }).localOf(movie('m', files[0]!.relPath));
+    assert.deepEqual(heat, {
+      local: { subtitles: ['Heat (1995)/Heat.1995.en.srt', 'Heat (1995)/SUBS/2_French.srt'] },
+      localStamp: 'subtitles:Heat (1995)/Heat.1995.en.srt@3|subtitles:Heat (1995)/SUBS/2_French.srt@4',
+    });
+    const tv = sidecarsFor({ mediaType: 'tvshow', files, sidecars });
+    assert.deepEqual(tv.localOf(episode('e1', 'tv', files[1]!.relPath)).local, { subtitles: ['Show/Season 1/Show.S01E01.en.srt'] });
+    assert.deepEqual(tv.localOf(episode('e2', 'tv', files[2]!.relPath)).local, { subtitles: ['Show/Season 1/Subs/Show.S01E02.de.ass', 'Show/Season 1/Subs/Show.S01E02/English.srt'] });
+    // A subtitle removed, or edited in place, is a new stamp.
+    const without = sidecarsFor({ files, sidecars: sidecars.slice(1) }).localOf(movie('m', files[0]!.relPath));
+    assert.equal(without.localStamp, 'subtitles:Heat (1995)/SUBS/2_French.srt@4');
+    const edited = sidecarsFor({ files, sidecars: [file('Heat (1995)/Heat.1995.en.srt', 9)] }).localOf(movie('m', files[0]!.relPath));
+    assert.equal(edited.localStamp, 'subtitles:Heat (1995)/Heat.1995.en.srt@9');
+  });
+
   it("a show's folder comes from this scan's files, else from its episodes in the index", () => {
     const sidecars = [file('Show (2005)/tvshow.nfo'), file('Renamed/tvshow.nfo'), file('Other/fanart.jpg')];
     const index = [episode('e1', 'tv1', 'Show (2005)/Season 1/S01E01.mkv'), episode('e2', 'tv2', 'Other/Season 1/S01E01.mkv'), episode('e3', 'tv3', 'Loose.S01E01.mkv')];
