@@ -109,6 +109,14 @@ export const config = Object.freeze({
    * sends them itself (the runner sets this).
    */
   streamDelivery: oneOf('STREAM_DELIVERY', ['inline', 'front-door'] as const, 'inline'),
+  subtitles: Object.freeze({
+    /** ffmpeg, which takes embedded text subtitles out of a video: a name on PATH, an absolute path, or `off`. */
+    ffmpeg: str('FFMPEG_PATH') ?? 'ffmpeg',
+    /** A subtitle request waits this long for an extraction, then answers 503 with Retry-After while it carries on. */
+    extractWaitMs: int('SUBTITLE_EXTRACT_WAIT_MS', 15_000, 0, 120_000),
+    /** An extraction (a whole file read once) is stopped after this long. */
+    extractTimeoutMs: int('SUBTITLE_EXTRACT_TIMEOUT_MS', 10 * 60_000, 1_000, 3_600_000),
+  }),
   scan: Object.freeze({
     /** Offline's Lambda port locally; unset in the cloud (the SDK's own endpoint). */
     lambdaEndpoint: url('LAMBDA_ENDPOINT'),

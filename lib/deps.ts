@@ -14,6 +14,8 @@ import { lambdaInvoker } from './scan/invoker';
 import { rootLogger } from './log';
 import { configuredStorage } from './storage';
 import { artworkStore } from './artwork';
+import { SubtitleExtractor } from './subtitles/extract';
+import { join } from 'node:path';
 import { DynamoProviderCache } from './metadata/provider-cache';
 import { createTmdbClient } from './metadata/tmdb/client';
 import { effectiveKey } from './settings/model';
@@ -66,6 +68,16 @@ export const scanEnrichment = async (): Promise<Enrichment> => {
   return { provider, artwork: value.features.artwork, meshGradients: value.features.meshGradients };
 };
 
+let extractor: SubtitleExtractor | null | undefined;
+/** Embedded subtitles taken out by ffmpeg, kept in DATA_DIR/subtitles; none in the cloud (home-only for now). */
+export const subtitleExtractor = (): SubtitleExtractor | null =>
+  extractor !== undefined
+    ? extractor
+    : (extractor =
+        config.mediaStorage === 'local'
+          ? new SubtitleExtractor({ ffmpeg: config.subtitles.ffmpeg, cacheDir: join(config.dataDir, 'subtitles'), timeoutMs: config.subtitles.extractTimeoutMs })
+          : null);
+
 /** Everything the services need: each takes the part it uses. */
 export type Services = WorkerDeps & RemovalDeps;
 
@@ -78,6 +90,7 @@ export const services: Services = {
   storage: configuredStorage(),
   enrichment: scanEnrichment,
   artworks: artworkStore(),
+  subtitleCache: subtitleExtractor() ?? undefined,
   invoker: lambdaInvoker({
     endpoint: config.scan.lambdaEndpoint,
     region: config.db.region,

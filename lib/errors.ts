@@ -50,6 +50,7 @@ export const PROBLEMS = {
   'dependency-unavailable': [503, 'A dependency is unavailable', 'both'],
   'gateway-timeout': [504, 'The request took too long'],
   'media-offline': [503, 'The media is offline'],
+  'subtitle-pending': [503, 'The subtitle track is still being extracted'],
   // A scan job's own failures (`error.code` of a failed job, and `scan:error`).
   'library-gone': [410, 'The library was deleted during the scan', 'job'],
   'path-not-found': [422, 'The scanned folder cannot be read any more', 'job'],
@@ -86,6 +87,8 @@ export const malformedJson = () => problem('malformed-json', 'The request body i
 export const originNotAllowed = (origin: string) =>
   problem('origin-not-allowed', `Requests from origin ${origin} are not allowed`);
 export const notFound = (what: string) => problem('not-found', `${what} was not found`);
+/** A 404 whose detail says why, where notFound's "<what> was not found" would not. */
+export const notFoundBecause = (detail: string) => problem('not-found', detail);
 export const routeNotFound = (method: string, path: string) =>
   problem('route-not-found', `No route for ${method} ${path}`);
 export const methodNotAllowed = (method: string, path: string, allowed: string[]) =>
@@ -129,6 +132,8 @@ export const unreadableRequest = () =>
 /** The file's library folder is missing, unreadable or empty (an unmounted disk, a sleeping NAS): it may come back. */
 export const mediaOffline = (what: string, retryAfterSeconds = 60) =>
   Object.assign(problem('media-offline', `${what} is on a disk or share that is offline; try again when it is back`), { retryAfterSeconds });
+export const subtitlePending = (what: string, retryAfterSeconds: number) =>
+  Object.assign(problem('subtitle-pending', `${what} is being taken out of the video file; ask again in a few seconds`), { retryAfterSeconds });
 export const gatewayTimeout = () => problem('gateway-timeout', 'The function did not answer in time; the request may be retried');
 
 /** An untyped error: rendered as a bare 500, never with its message. */

@@ -1,7 +1,8 @@
 // The catalogue: recent movies and shows, and their details.
 import { operations } from '../../lib/api/operations';
 import { listRecent, movieDetail, showDetail } from '../../lib/catalog/service';
-import { services } from '../../lib/deps';
+import { services, subtitleExtractor } from '../../lib/deps';
+import { trackOptions } from '../../lib/subtitles/service';
 import { http } from '../../lib/http/stack';
 import { ok } from '../../lib/http/reply';
 
@@ -10,11 +11,13 @@ export const listMovies = http(operations.listMovies, async ({ query, origin }) 
   return ok(data, meta);
 });
 
-export const getMovie = http(operations.getMovie, async ({ params, origin }) => ok(await movieDetail(services, params.movieId, origin)));
+const withSubtitles = () => ({ ...services, subtitles: trackOptions({ storage: services.storage, extractor: subtitleExtractor() }) });
+
+export const getMovie = http(operations.getMovie, async ({ params, origin }) => ok(await movieDetail(withSubtitles(), params.movieId, origin)));
 
 export const listShows = http(operations.listShows, async ({ query, origin }) => {
   const { data, meta } = await listRecent(services, 'tvshow', query.limit ?? 10, query.cursor, origin);
   return ok(data, meta);
 });
 
-export const getShow = http(operations.getShow, async ({ params, origin }) => ok(await showDetail(services, params.showId, origin)));
+export const getShow = http(operations.getShow, async ({ params, origin }) => ok(await showDetail(withSubtitles(), params.showId, origin)));

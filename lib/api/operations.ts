@@ -181,8 +181,10 @@ export const operations = {
     success: { status: 200, description: 'Image bytes: WebP, AVIF, JPEG or PNG, by Accept', contentType: 'image/*' },
   }),
   subtitle: op({
-    id: 'subtitle', method: 'GET', path: '/api/v1/subtitles/{mediaId}/{trackId}', tag: 'stream', counted: false, implemented: false,
-    summary: 'A subtitle track as WebVTT', params: pathParams(['mediaId', 'trackId']), query: Type.Object({ offsetMs: Type.Optional(Type.Integer({ minimum: -3_600_000, maximum: 3_600_000 })) }, { additionalProperties: false }), errors: [404],
+    id: 'subtitle', method: 'GET', path: '/api/v1/subtitles/{mediaId}/{trackId}', tag: 'stream', counted: false, implemented: true,
+    summary: 'A subtitle track as WebVTT',
+    description: 'One of the tracks a movie\'s or an episode\'s details list in `subtitles`, by its `id`, as WebVTT (the format a browser\'s `<video>` plays through `<track>`). Subtitle files beside the video (SRT, WebVTT, ASS/SSA) are converted: timing, line breaks, italics, bold and underline kept, ASS styling stripped to the text, broken cues skipped; any encoding read (UTF-8 with or without BOM, UTF-16 LE/BE, else Windows-1252). Text streams inside the video (SubRip, ASS/SSA, WebVTT, MP4 timed text) are taken out with ffmpeg on first request, all of a file\'s at once, and kept; while that runs longer than a few seconds the answer is 503 `subtitle-pending` with `Retry-After`. `offsetMs` shifts every cue (positive: later); a cue shifted before 0 starts at 0, one that ends before 0 is dropped. `ETag` names the source\'s version, the track and the offset; `If-None-Match` gives 304; `Cache-Control: private, no-cache`, since a subtitle file is edited in place to fix its timing. 404 for an unknown media or track id, and, with the reason, for a track listed with `url: null` (pictures: PGS, VobSub; or a stream inside the video where ffmpeg is not installed or the media is in a bucket) or a file gone since the scan. 503 `media-offline` when its disk is away. Not counted by the rate limit.',
+    params: pathParams(['mediaId', 'trackId']), query: Type.Object({ offsetMs: Type.Optional(Type.Integer({ minimum: -3_600_000, maximum: 3_600_000, description: 'Milliseconds added to every cue\'s times, -1 h to +1 h' })) }, { additionalProperties: false }), errors: [304, 404, 503],
     success: { status: 200, description: 'The track as text/vtt; charset=utf-8', contentType: 'text/vtt' },
   }),
   docsPage: op({

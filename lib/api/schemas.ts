@@ -94,6 +94,21 @@ export const FileInfo = Type.Object(
   { additionalProperties: true },
 );
 
+export const SubtitleTrack = Type.Object(
+  {
+    id: Type.String({ description: 'The track\'s id in the subtitle URL' }),
+    source: Type.Union([Type.Literal('external'), Type.Literal('embedded')], { description: 'A file beside the video, or a stream inside it' }),
+    format: Type.String({ description: 'srt, webvtt, ass, ssa, tx3g (MP4 text); pictures: pgs, vobsub, dvbsub; sub (a MicroDVD-style file)' }),
+    language: Nullable(Type.String({ description: 'BCP 47 (en, pt-BR, zh-Hant)' })),
+    label: Type.String({ description: 'For a menu: "French", "English (forced)", "English (Commentary, SDH)"' }),
+    forced: Type.Boolean({ description: 'Only the parts in another language than the film\'s' }),
+    default: Type.Boolean(),
+    hearingImpaired: Type.Boolean({ description: 'SDH / CC: sounds and speakers too' }),
+    url: Nullable(Type.String({ format: 'uri', description: 'The track as WebVTT; null when it cannot be served as text (pictures, or a stream inside the video without ffmpeg)' })),
+  },
+  { description: 'A subtitle track. Lists put the default first, then forced tracks, then by language' },
+);
+
 export const MovieDetail = Type.Object({
   id: Type.String(),
   media: Media,
@@ -102,6 +117,7 @@ export const MovieDetail = Type.Object({
   metadata: Type.Record(Type.String(), Type.Unknown(), { description: 'Provider fields: tagline, runtime, cast ...' }),
   file: FileInfo,
   streamUrl: Type.String({ format: 'uri' }),
+  subtitles: Type.Array(SubtitleTrack, { description: 'Subtitle files beside the video and streams inside it (its first part)' }),
 });
 
 export const Episode = Type.Object({
@@ -114,6 +130,7 @@ export const Episode = Type.Object({
   stillUrl: Nullable(Type.String({ format: 'uri' })),
   streamUrl: Type.String({ format: 'uri' }),
   file: FileInfo,
+  subtitles: Type.Array(SubtitleTrack, { description: 'Subtitle files beside the video and streams inside it' }),
 });
 
 export const ShowDetail = Type.Object({
@@ -447,6 +464,7 @@ export const NAMED_SCHEMAS: Record<string, TSchema> = {
   MediaEntry,
   SearchHit,
   FileInfo,
+  SubtitleTrack,
   MovieDetail,
   Episode,
   ShowDetail,

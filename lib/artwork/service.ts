@@ -23,7 +23,8 @@
 //   stored, so this is the server's own broken state (a damaged file, a decoder that ran out
 //   of time on a loaded box) for an operator to look at, not something a client can change.
 // - A variant that cannot be stored (a full disk) is still sent; the failure is logged at warn.
-import { AppError, internal, notFound, PROBLEMS } from '../errors';
+import { internal, notFound, notFoundBecause } from '../errors';
+import { ifNoneMatchHolds } from '../http/etag';
 import type { Log } from '../log';
 import { ImageError } from '../media/image-input';
 import { sourceKey, variantKeyOf, type ArtworkStore } from './store';
@@ -79,12 +80,6 @@ const SOURCE_FORMATS: Record<string, ImageFormat> = {
   'image/gif': 'gif',
 };
 
-/** A 404 whose detail says why, where notFound's "<what> was not found" would not. */
-const notFoundBecause = (detail: string) => {
-  const [status, title] = PROBLEMS['not-found'];
-  return new AppError(status, 'not-found', title, detail);
-};
-
 const wrongKind = (item: Pictured, kind: ArtworkKind) =>
   notFoundBecause(
     item.entity === 'episode'
@@ -94,13 +89,6 @@ const wrongKind = (item: Pictured, kind: ArtworkKind) =>
 
 const sourceMissing = (mediaId: string, kind: ArtworkKind) =>
   notFoundBecause(`The ${kind} of ${mediaId} is no longer in the artwork cache; a rescan of its library stores it again`);
-
-/** If-None-Match (RFC 9110 §13.1.2): `*` or any listed tag, compared weakly. */
-const matches = (ifNoneMatch: string | undefined, etag: string) => {
-  if (ifNoneMatch === undefined) return false;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === etag);
-};
 
 export const serveArtwork = async (deps: ArtworkDeps, req: ArtworkRequest): Promise<ArtworkAnswer> => {
   const { mediaId, kind } = req;
@@ -121,7 +109,7 @@ export const serveArtwork = async (deps: ArtworkDeps, req: ArtworkRequest): Prom
     'Cache-Control': req.version === art.etag ? IMMUTABLE : REVALIDATE_DAILY,
     Vary: 'Accept, Origin',
   };
-  if (matches(req.ifNoneMatch, etag)) return { status: 304, headers };
+  if (ifNoneMatchHolds(req.ifNoneMatch, etag)) return { status: 304, headers };
 
   const key = variantKeyOf(mediaId, kind, art.etag, variant);
   const stored = await deps.store.get(key);

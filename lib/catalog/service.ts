@@ -11,6 +11,7 @@ import type { LibraryStore } from '../library/store';
 import { versionCached } from './version-cache';
 import { artworkUrl, containerOf, toEntry, toMedia, type EpisodeItem, type FileRef, type MovieItem, type ShowItem, type TitledItem } from './model';
 import type { CatalogStore } from './store';
+import { subtitleTracks, type TrackOptions } from '../subtitles/tracks';
 
 export interface CatalogDeps {
   catalog: CatalogStore;
@@ -18,6 +19,8 @@ export interface CatalogDeps {
   /** For poster colours computed when an item is fetched; without it the stored colours are shown. */
   artworks?: ArtworkStore;
   log?: Log;
+  /** Whether streams inside videos can be served as subtitles here; without it they are listed without a URL. */
+  subtitles?: TrackOptions;
 }
 
 export const streamUrl = (origin: string, mediaId: string) => `${origin}/api/v1/stream/${encodeURIComponent(mediaId)}`;
@@ -94,6 +97,13 @@ const fileInfo = (files: FileRef[]) => {
   };
 };
 
+export const subtitleUrl = (origin: string, mediaId: string, trackId: string) =>
+  `${origin}/api/v1/subtitles/${encodeURIComponent(mediaId)}/${encodeURIComponent(trackId)}`;
+
+/** The subtitle tracks of a movie or an episode, with the URL of each that can be served. */
+const subtitlesOf = (deps: CatalogDeps, item: MovieItem | EpisodeItem, origin: string) =>
+  subtitleTracks(item, deps.subtitles ?? { extract: false }).map(({ track, servable }) => ({ ...track, url: servable ? subtitleUrl(origin, item.id, track.id) : null }));
+
 export const movieDetail = async (deps: CatalogDeps, id: string, origin: string): Promise<Static<typeof MovieDetail>> => {
   const movie = await getOf(deps, 'movie', id);
   return {
@@ -104,6 +114,7 @@ export const movieDetail = async (deps: CatalogDeps, id: string, origin: string)
     metadata: providerFields(movie),
     file: fileInfo(movie.files),
     streamUrl: streamUrl(origin, movie.id),
+    subtitles: subtitlesOf(deps, movie, origin),
   };
 };
 
@@ -132,6 +143,7 @@ export const showDetail = async (deps: CatalogDeps, id: string, origin: string):
         stillUrl: artworkUrl(origin, e.id, 'still', e.artwork?.still),
         streamUrl: streamUrl(origin, e.id),
         file: fileInfo(e.files),
+        subtitles: subtitlesOf(deps, e, origin),
       })),
     })),
   };

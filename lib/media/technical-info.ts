@@ -53,6 +53,13 @@ export interface SubtitleStream {
   /** srt, ass, ssa, webvtt, tx3g, pgs, vobsub, dvbsub... */
   codec: string | null;
   language: string | null;
+  /** The stream's index in the file (ffmpeg's `-map 0:<n>`); null for captions carried inside a video stream. Absent on files probed before it was kept. */
+  streamIndex?: number | null;
+  /** The track's own name ("Commentary", "SDH"), when it has one. */
+  title?: string | null;
+  forced?: boolean;
+  /** Marked to be shown by default (Matroska's flag; an MP4's "enabled" flag says nothing of the kind). */
+  default?: boolean;
 }
 
 /** The facts of a report, or undefined when it found no video or audio stream (not a media file). */
@@ -69,7 +76,7 @@ export const toTechnicalInfo = (report: MediaInfoReport): TechnicalInfo | undefi
     bitrate: rounded(general?.OverallBitRate, 0),
     video: videos[0] ? videoStream(videos[0]) : null,
     audio: audios.map(audioStream),
-    subtitles: ofType('Text').map(subtitleStream),
+    subtitles: ofType('Text').map((t) => subtitleStream(t, general)),
   };
 };
 
@@ -120,9 +127,20 @@ const audioStream = (track: ReportTrack): AudioStream => {
   };
 };
 
-const subtitleStream = (track: ReportTrack): SubtitleStream => {
+const subtitleStream = (track: ReportTrack, general: ReportTrack | undefined): SubtitleStream => {
   const format = text(track, 'Format');
-  return { codec: format ? shortName(SUBTITLE_CODECS, format) : null, language: language(track) };
+  const order = text(track, 'StreamOrder');
+  // "Yes / Yes" when a track is described twice: the first says it.
+  const flag = (field: string) => text(track, field)?.split('/')[0]?.trim() === 'Yes';
+  const matroska = general !== undefined && /matroska|webm/iu.test(text(general, 'Format') ?? '');
+  return {
+    codec: format ? shortName(SUBTITLE_CODECS, format) : null,
+    language: language(track),
+    streamIndex: order !== undefined && /^\d+$/u.test(order) ? Number(order) : null,
+    title: text(track, 'Title') ?? null,
+    forced: flag('Forced'),
+    default: matroska && flag('Default'),
+  };
 };
 
 /** 'und' (undetermined) and empty tags say nothing. */

@@ -10,6 +10,7 @@ import type { LibraryStore } from '../library/store';
 import type { Log } from '../log';
 import type { MetadataProvider } from '../metadata/provider';
 import type { MediaStorage } from '../storage';
+import type { SubtitleCache } from '../subtitles/extract';
 import { ScanFailure } from './failure';
 import { NO_CHANGED_IDS, ZERO_COUNTS, type ChangedIds, type JobCounts, type ScanJob } from './job';
 import { probeLibraryRoot } from './offline';
@@ -33,6 +34,8 @@ export interface ScanStores {
   storage: MediaStorage;
   /** The artwork cache; without it the artwork phase stores nothing. */
   artworks?: ArtworkStore | undefined;
+  /** Subtitles taken out of videos: what removed items had is dropped with them. */
+  subtitleCache?: SubtitleCache | undefined;
 }
 
 export interface ScanContext extends ScanStores {

@@ -6,6 +6,7 @@ import type { ManifestStore } from '../catalog/manifest';
 import type { CatalogStore } from '../catalog/store';
 import { AppError, scanAlreadyRunning } from '../errors';
 import { getLibrary } from '../library/service';
+import type { SubtitleCache } from '../subtitles/extract';
 import { isActive } from './job';
 import { emitCancelled } from './outcome';
 import { cancelJob, saveWithRetry, type ScanDeps } from './service';
@@ -15,6 +16,7 @@ export interface RemovalDeps extends ScanDeps {
   catalog: CatalogStore;
   manifests: ManifestStore;
   artworks?: ArtworkStore | undefined;
+  subtitleCache?: SubtitleCache | undefined;
 }
 
 /** How long a library delete waits for its running scan to stop at its next step. */
@@ -53,6 +55,7 @@ export const deleteLibrary = async (deps: RemovalDeps, id: string): Promise<void
   const ids = (await deps.catalog.index(id)).map((e) => e.id);
   await deps.catalog.remove(ids);
   await removeArtworkOf(deps.artworks, ids);
+  await deps.subtitleCache?.removeAll(ids);
   await deps.manifests.drop(id);
   await deps.libraries.remove(library);
   await deps.catalog.bumpVersion();

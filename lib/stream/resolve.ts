@@ -6,6 +6,7 @@ import { lookup } from 'mime-types';
 import { containerOf } from '../catalog/model';
 import type { CatalogStore } from '../catalog/store';
 import { mediaOffline, notFound } from '../errors';
+import type { Library } from '../library/model';
 import type { LibraryStore } from '../library/store';
 import type { LocatedFile, MediaStorage } from '../storage';
 
@@ -34,6 +35,18 @@ export const contentTypeOf = (relPath: string) => {
   return CONTAINER_TYPES[ext] || lookup(ext) || 'application/octet-stream';
 };
 
+/**
+ * A file of a library as it is now. When it is not there, its disk may only be away (unmounted,
+ * asleep): that is said, with when to ask again (503 media-offline), rather than "gone".
+ */
+export const locateInLibrary = async (storage: MediaStorage, library: Library, relPath: string, what: string, gone: () => Error): Promise<LocatedFile> => {
+  const located = await storage.locate(library.path, relPath);
+  if (located) return located;
+  const root = await storage.probeRoot(library.path);
+  if (library.status.state === 'offline' || root.state !== 'present' || root.empty) throw mediaOffline(what);
+  throw gone();
+};
+
 export const resolveStream = async (
   deps: { catalog: CatalogStore; libraries: LibraryStore; storage: MediaStorage },
   mediaId: string,
@@ -46,13 +59,7 @@ export const resolveStream = async (
   if (!file) throw gone();
   const library = await deps.libraries.get(item.libraryId);
   if (!library) throw gone();
-  const located = await deps.storage.locate(library.path, file.relPath);
-  if (!located) {
-    // Its disk may only be away (unmounted, asleep): say so, and when to ask again, not "gone".
-    const root = await deps.storage.probeRoot(library.path);
-    if (library.status.state === 'offline' || root.state !== 'present' || root.empty) throw mediaOffline(`Media ${mediaId}`);
-    throw gone();
-  }
+  const located = await locateInLibrary(deps.storage, library, file.relPath, `Media ${mediaId}`, gone);
   return {
     ...located,
     contentType: contentTypeOf(file.relPath),

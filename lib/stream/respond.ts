@@ -4,6 +4,7 @@
 // older version, or the Range header is malformed, which RFC 9110 says to ignore).
 import parseRange from 'range-parser';
 import { rangeNotSatisfiable } from '../errors';
+import { ifNoneMatchHolds } from '../http/etag';
 import type { StreamTarget } from './resolve';
 
 export interface StreamRequest {
@@ -20,9 +21,6 @@ export interface StreamAnswer {
   /** The bytes to send, inclusive; absent for 304. */
   bytes?: { start: number; end: number };
 }
-
-const etagMatches = (header: string, etag: string) =>
-  header.trim() === '*' || header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 
 /** If-Range holds when it names this version: the strong ETag, or exactly the Last-Modified date. */
 const ifRangeHolds = (header: string | undefined, target: StreamTarget) => {
@@ -56,7 +54,7 @@ export const answerStream = (target: StreamTarget, req: StreamRequest): StreamAn
   };
   const notModified =
     req.ifNoneMatch !== undefined
-      ? etagMatches(req.ifNoneMatch, target.etag)
+      ? ifNoneMatchHolds(req.ifNoneMatch, target.etag)
       : req.ifModifiedSince !== undefined && Date.parse(req.ifModifiedSince) >= Date.parse(target.lastModified);
   if (notModified) return { status: 304, headers };
 

@@ -47,6 +47,7 @@ export const write = async (ctx: ScanContext, { plan, entries }: Planned): Promi
     const ids = chunk.map((e) => e.id);
     await ctx.catalog.remove(ids);
     await removeArtworkOf(ctx.artworks, ids);
+    await ctx.subtitleCache?.removeAll(ids);
     counts.removed += chunk.length;
     noteChanged(ctx.changedIds, 'removed', ids);
     await ctx.catalog.bumpVersion();

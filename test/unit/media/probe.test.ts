@@ -78,7 +78,7 @@ describe('probing media files', { skip }, () => {
       { codec: 'ac3', channels: 1, language: 'en' },
       { codec: 'aac', channels: 1, language: 'fr' },
     ]);
-    assert.deepEqual(info.subtitles, [{ codec: 'srt', language: 'de' }]);
+    assert.deepEqual(info.subtitles, [{ codec: 'srt', language: 'de', streamIndex: 3, title: null, forced: false, default: false }]);
   });
 
   it('reads a VP9 + Opus WebM', async () => {

@@ -18,7 +18,9 @@ describe('technical info from a MediaInfoLib report', () => {
         video({ Format: 'HEVC', FrameRate: '23.976', BitDepth: '10', HDR_Format: 'SMPTE ST 2086', HDR_Format_Compatibility: 'HDR10', transfer_characteristics: 'PQ' }),
         audio({ Format: 'E-AC-3', Channels: '6', Language: 'en' }),
         audio({ Format: 'MLP FBA', Channels: '8', Language: 'und' }),
-        { '@type': 'Text', Format: 'PGS', Language: 'pt-BR' },
+        { '@type': 'Text', Format: 'PGS', Language: 'pt-BR', StreamOrder: '3', Default: 'Yes', Forced: 'No' },
+        { '@type': 'Text', Format: 'UTF-8', Language: 'en', StreamOrder: '4', Title: 'SDH', Default: 'No', Forced: 'Yes / Yes' },
+        { '@type': 'Text', Format: 'EIA-608', StreamOrder: '0-0' },
         { '@type': 'Menu' },
       ),
     );
@@ -32,8 +34,21 @@ describe('technical info from a MediaInfoLib report', () => {
         { codec: 'eac3', channels: 6, language: 'en' },
         { codec: 'truehd', channels: 8, language: null },
       ],
-      subtitles: [{ codec: 'pgs', language: 'pt-BR' }],
+      subtitles: [
+        { codec: 'pgs', language: 'pt-BR', streamIndex: 3, title: null, forced: false, default: true },
+        { codec: 'srt', language: 'en', streamIndex: 4, title: 'SDH', forced: true, default: false },
+        // Captions inside the video stream: no stream of their own to extract.
+        { codec: 'eia-608', language: null, streamIndex: null, title: null, forced: false, default: false },
+      ],
     });
+  });
+
+  it("an MP4's Default is its tracks' enabled flag, not a choice: only Matroska's counts", () => {
+    const track = { '@type': 'Text', Format: 'Timed Text', StreamOrder: '2', Default: 'Yes / Yes' };
+    const mp4 = toTechnicalInfo(report(general({ Format: 'MPEG-4' }), video({ Format: 'AVC' }), track));
+    assert.equal(mp4?.subtitles[0]?.default, false);
+    const mkv = toTechnicalInfo(report(general({ Format: 'WebM' }), video({ Format: 'VP9' }), track));
+    assert.equal(mkv?.subtitles[0]?.default, true);
   });
 
   const containers: Array<[fields: Record<string, unknown>, container: string]> = [
