@@ -153,6 +153,7 @@ export class SubtitleExtractor implements SubtitleCache {
     return write().catch(() => false);
   }
 
+  /** Never rejects: a failure is written into the folder. */
   private async run(video: VideoFile, dir: string, maps: readonly string[]): Promise<void> {
     const work = join(dir, `.run-${randomBytes(6).toString('hex')}`);
     try {
@@ -172,6 +173,9 @@ export class SubtitleExtractor implements SubtitleCache {
       const parent = join(this.options.cacheDir, video.mediaId);
       const versions = await readdir(parent).catch(() => [] as string[]);
       await Promise.all(versions.filter((v) => join(parent, v) !== dir).map((v) => rm(join(parent, v), { recursive: true, force: true })));
+    } catch (err) {
+      // Nobody may be waiting for this run: its failure is kept where the next request finds it.
+      await writeFile(join(dir, FAILED), `the extraction stopped: ${(err as Error).message}`).catch(() => undefined);
     } finally {
       await rm(work, { recursive: true, force: true });
       await rm(join(dir, LOCK), { force: true });
