@@ -24,6 +24,8 @@ before(async () => {
     s3.put(BUCKET, 'movies/Alien (1979).mp4', ALIEN),
     s3.put(BUCKET, 'movies/Heat (1995)/Sample/sample.mkv', Buffer.from('x')),
     s3.put(BUCKET, 'movies/Heat (1995)/poster.jpg', Buffer.from('not a video')),
+    s3.put(BUCKET, 'movies/Heat (1995)/Heat (1995).fr.srt', Buffer.from('1\r\n00:00:01,000 --> 00:00:02,000\r\nUn café\r\n', 'latin1')),
+    s3.put(BUCKET, 'movies/Heat (1995)/Subs/English.sdh.srt', Buffer.from('1\n00:00:03,000 --> 00:00:04,000\n[gunfire]\n')),
     s3.put(BUCKET, 'movies/Hidden/.ignore', Buffer.from('')),
     s3.put(BUCKET, 'movies/Hidden/Hidden (2000).mkv', Buffer.from('x')),
     s3.put(BUCKET, 'moviesandmore/Elsewhere (2001).mkv', Buffer.from('x')),
@@ -66,6 +68,18 @@ describe('media in a bucket', () => {
     const detail = await api('GET', `/api/v1/movies/${heatId}`);
     assert.equal(detail.json.data.file.size, HEAT.length);
     assert.equal(detail.json.data.streamUrl, `${instance.url}/api/v1/stream/${heatId}`);
+  });
+
+  it('lists subtitle objects beside the video and in Subs/, and serves them as WebVTT through the storage port', async () => {
+    const { subtitles } = (await api('GET', `/api/v1/movies/${heatId}`)).json.data;
+    assert.deepEqual(subtitles.map((t: any) => [t.label, t.source, t.url !== null]), [['English (SDH)', 'external', true], ['French', 'external', true]]);
+    const french = await api('GET', new URL(subtitles[1].url).pathname);
+    assert.equal(french.status, 200, french.text);
+    assert.equal(french.headers['content-type'], 'text/vtt; charset=utf-8');
+    assert.equal(french.text, 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nUn café\n\n');
+    const sdh = await api('GET', `${new URL(subtitles[0].url).pathname}?offsetMs=500`);
+    assert.equal(sdh.text, 'WEBVTT\n\n00:00:03.500 --> 00:00:04.500\n[gunfire]\n\n');
+    assert.equal((await api('GET', new URL(subtitles[1].url).pathname, { headers: { 'If-None-Match': String(french.headers.etag) } })).status, 304);
   });
 
   it('streams by a redirect to a presigned URL that answers ranges byte for byte', async () => {
