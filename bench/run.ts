@@ -2,9 +2,10 @@
 // stack (front door -> serverless-offline -> Middy -> DynamoDB Local) against a bare
 // node:http server answering the same JSON in the same run, plus the RSS of every process
 // under that load, for both ways offline can run handlers; then the catalogue part
-// (bench/catalog.ts), the search part (bench/search.ts), the streaming part (bench/stream.ts) and the metadata part
-// (bench/metadata.ts) and the folder monitor's cost (bench/monitor.ts). Writes docs/benchmarks.md.
-// `tsx bench/run.ts runtime|footprint|catalog|search|stream|metadata|monitor` runs one part only.
+// (bench/catalog.ts), the search part (bench/search.ts), the streaming part (bench/stream.ts), the subtitle
+// part (bench/subtitles.ts), the metadata part (bench/metadata.ts) and the folder monitor's cost
+// (bench/monitor.ts). Writes docs/benchmarks.md.
+// `tsx bench/run.ts runtime|footprint|catalog|search|stream|subtitles|metadata|monitor` runs one part only.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { createServer } from 'node:http';
@@ -16,6 +17,7 @@ import { runMetadata } from './metadata';
 import { runMonitor } from './monitor';
 import { runSearch } from './search';
 import { runStream } from './stream';
+import { runSubtitles } from './subtitles';
 import { CONNECTIONS, DURATION_S, load, machineLine, RUNS, sampleRss, writeDoc } from './support';
 
 interface Row {
@@ -95,7 +97,7 @@ const runRuntime = async () => {
   writeDoc('runtime', section);
 };
 
-const PARTS = ['runtime', 'footprint', 'catalog', 'search', 'stream', 'metadata', 'monitor'] as const;
+const PARTS = ['runtime', 'footprint', 'catalog', 'search', 'stream', 'subtitles', 'metadata', 'monitor'] as const;
 
 const main = async () => {
   const only = process.argv[2];
@@ -105,6 +107,7 @@ const main = async () => {
   if (only === undefined || only === 'catalog') await runCatalog();
   if (only === undefined || only === 'search') await runSearch();
   if (only === undefined || only === 'stream') await runStream();
+  if (only === undefined || only === 'subtitles') await runSubtitles();
   if (only === undefined || only === 'metadata') await runMetadata();
   if (only === undefined || only === 'monitor') await runMonitor();
 };

@@ -1,5 +1,6 @@
 // The default adapters, built once per process from config (warm Lambdas and in-process
 // handlers reuse them). Tests build their own with other settings.
+import { join } from 'node:path';
 import { config, LOCAL_CREDENTIALS } from './config';
 import { db } from './db/client';
 import { DynamoSettingsStore } from './settings/store';
@@ -15,7 +16,6 @@ import { rootLogger } from './log';
 import { configuredStorage } from './storage';
 import { artworkStore } from './artwork';
 import { SubtitleExtractor } from './subtitles/extract';
-import { join } from 'node:path';
 import { DynamoProviderCache } from './metadata/provider-cache';
 import { createTmdbClient } from './metadata/tmdb/client';
 import { effectiveKey } from './settings/model';
