@@ -18,6 +18,7 @@ import * as catalog from '../../functions/catalog/api';
 import { handler as search } from '../../functions/search/get';
 import * as stream from '../../functions/stream/get';
 import { handler as artwork } from '../../functions/artwork/get';
+import { handler as subtitle } from '../../functions/subtitles/get';
 import { handler as scanWorker } from '../../functions/scan/worker';
 import { upkeep as libraryUpkeep } from '../../functions/scan/maintenance';
 import { rawHttp } from '../../lib/http/stack';
@@ -193,6 +194,17 @@ describe('handlers with their sample events', () => {
     const wide = await run(artwork, 'artwork', (e) => (e.queryStringParameters = { w: '4001' }));
     assert.equal(wide.statusCode, 400);
     assert.deepEqual(JSON.parse(wide.body!).errors, [{ field: 'query.w', message: 'must be <= 4000' }]);
+  });
+
+  it('the subtitle function validates its query and answers 404 for the sample id, with CORS and no rate-limit count', async () => {
+    const res = await run(subtitle, 'subtitle');
+    assert.equal(res.statusCode, 404);
+    assert.equal(JSON.parse(res.body!).detail, 'Media mv_sample0000000000000000 was not found');
+    assert.equal(res.headers!['Access-Control-Allow-Origin'], 'http://192.168.1.20:8080');
+    assert.equal(res.headers!['RateLimit'], undefined);
+    const far = await run(subtitle, 'subtitle', (e) => (e.queryStringParameters = { offsetMs: '3600001' }));
+    assert.equal(far.statusCode, 400);
+    assert.deepEqual(JSON.parse(far.body!).errors, [{ field: 'query.offsetMs', message: 'must be <= 3600000' }]);
   });
 
   it('libraryUpkeep with its sample event (nothing changed) runs the schedule and lists the libraries to watch', async () => {

@@ -1,10 +1,11 @@
 // The library looks after itself, on an instance of its own with the folder monitor on (short
 // tick and quiet period, as MONITOR_TICK_MS and MONITOR_QUIET_MS allow): a film copied in shows
-// up without any request, a file still being written is indexed once it is complete, a burst of
-// files is one job, a disk that goes away makes the library offline and its return brings it
-// back, and a schedule with a short interval fires.
+// up without any request, a subtitle dropped into its Subs/ folder is listed, a file still being
+// written is indexed once it is complete, a burst of files is one job, a disk that goes away
+// makes the library offline and its return brings it back, and a schedule with a short interval
+// fires.
 import assert from 'node:assert/strict';
-import { closeSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startInstance, tempDir, waitFor, type Instance } from '../support/instance';
@@ -49,6 +50,15 @@ describe('the folder monitor and the schedule', () => {
     assert.ok((await titles()).includes('Brazil'), path);
     const job = (await jobs()).find((j) => j.counts.added === 1 && j.trigger === 'watch');
     assert.ok(job, 'a job started by the monitor added it');
+  });
+
+  it("a subtitle dropped into a film's Subs/ folder is listed without any request", async () => {
+    const heat = (await allPages('/api/v1/movies', instance.url)).find((m) => m.title === 'Heat');
+    mkdirSync(join(films, 'Heat (1995)', 'Subs'));
+    writeFileSync(join(films, 'Heat (1995)', 'Subs', 'English.srt'), '1\n00:00:01,000 --> 00:00:02,000\nHi\n');
+    await ws.next((m) => m.type === 'library:updated' && m.libraryId === libraryId && m.items.updated.includes(heat.id), 15_000);
+    const detail = (await call('GET', `/api/v1/movies/${heat.id}`, base())).json.data;
+    assert.deepEqual(detail.subtitles.map((t: any) => t.label), ['English']);
   });
 
   it('a file written in chunks over several seconds is indexed once, when it is complete', async () => {

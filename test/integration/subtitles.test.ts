@@ -155,6 +155,23 @@ describe('subtitles', () => {
     assert.equal(revalidated.status, 304);
   });
 
+  it("an episode's subtitles carry its file name, beside it or in a folder named after it in Subs/", async () => {
+    const shows = tempDir('subtitles-tv');
+    makeTree(shows, ['Dark (2017)/Season 1/Dark.S01E01.mkv', 'Dark (2017)/Season 1/Dark.S01E02.mkv'], 1024);
+    writeFileSync(join(shows, 'Dark (2017)/Season 1/Dark.S01E01.de.srt'), '1\n00:00:01,000 --> 00:00:02,000\nWo ist Mikkel?\n');
+    writeFileSync(join(shows, 'Dark (2017)/Season 1/Dark.S01E02.de.srt'), '1\n00:00:01,000 --> 00:00:02,000\nZweite Folge\n');
+    mkdirSync(join(shows, 'Dark (2017)/Season 1/Subs/Dark.S01E02'), { recursive: true });
+    writeFileSync(join(shows, 'Dark (2017)/Season 1/Subs/Dark.S01E02/3_English.srt'), '1\n00:00:01,000 --> 00:00:02,000\nSecond episode\n');
+    const job = await scan({ path: shows, mediaType: 'tvshow' });
+    assert.equal(job.status, 'completed');
+    const show = mediaOf((await call('GET', '/api/v1/tvshows?limit=100')).json.data).find((m: any) => m.title === 'Dark');
+    const [e1, e2] = (await call('GET', `/api/v1/tvshows/${show.id}`)).json.data.seasons[0].episodes;
+    assert.deepEqual(e1.subtitles.map((t: any) => t.label), ['German']);
+    assert.deepEqual(e2.subtitles.map((t: any) => t.label), ['English', 'German']);
+    assert.equal((await get(e2.subtitles[0].url)).text, 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nSecond episode\n\n');
+    assert.equal((await get(e1.subtitles[0].url)).text, 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nWo ist Mikkel?\n\n');
+  });
+
   it('a rescan notices a subtitle added and one removed; a file gone before the rescan is 404 with the reason', async () => {
     const french = byLabel('French');
     rmSync(join(root, FOLDER, 'Amélie (2001).fr.srt'));
