@@ -101,7 +101,7 @@ export const serveSubtitle = async (deps: SubtitleDeps, req: SubtitleRequest): P
     if (located.size > MAX_SUBTITLE_BYTES) throw notFoundBecause(`${what} is larger than ${MAX_SUBTITLE_BYTES / 2 ** 20} MiB, which no subtitle file is`);
     const bytes = await deps.storage.readSmall(library.path, relPath, MAX_SUBTITLE_BYTES);
     if (!bytes) throw gone();
-    return { status: 200, body: convertToWebVtt(decodeSubtitle(bytes).text, format!, offsetMs), headers: vttHeaders(etag) };
+    return { status: 200, body: convertToWebVtt(decodeSubtitle(bytes, listed.track.language).text, format!, offsetMs), headers: vttHeaders(etag) };
   }
 
   const video = await locateInLibrary(deps.storage, library, (item as MovieItem | EpisodeItem).files[0]!.relPath, `Media ${mediaId}`, gone);

@@ -49,6 +49,8 @@ describe('subtitles', () => {
     writeFileSync(join(root, FOLDER, 'Amélie (2001).en.forced.srt'), FORCED.replaceAll('\n', '\r\n'));
     writeFileSync(join(root, FOLDER, 'Subs', 'Commentary.en.ass'), COMMENTARY);
     writeFileSync(join(root, FOLDER, 'Amélie (2001).es.sup'), Buffer.from('PG not really a picture'));
+    // "Привет" in Windows-1251, which the name's language picks.
+    writeFileSync(join(root, FOLDER, 'Amélie (2001).rus.srt'), Buffer.concat([Buffer.from('1\n00:00:01,000 --> 00:00:02,000\n'), Buffer.from([0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2])]));
     writeFileSync(join(root, FOLDER, 'notes.txt'), 'not a subtitle');
     // A subtitle name that leads out of the library: listed by name, never read.
     const outside = join(tempDir('subtitles-outside'), 'secret.srt');
@@ -69,6 +71,7 @@ describe('subtitles', () => {
         ['English (Commentary)', 'en', 'ass', false, false, false, true],
         ['French', 'fr', 'srt', false, false, false, true],
         ['Italian', 'it', 'srt', false, false, false, true],
+        ['Russian', 'ru', 'srt', false, false, false, true],
         ['Spanish', 'es', 'pgs', false, false, false, false],
       ],
     );
@@ -78,7 +81,7 @@ describe('subtitles', () => {
     }
   });
 
-  it('serves a Windows-1252 SRT as UTF-8 WebVTT, with its headers, not counted by the rate limit', async () => {
+  it('serves a Windows-1252 SRT (and a Windows-1251 one) as UTF-8 WebVTT, with its headers, not counted by the rate limit', async () => {
     const res = await get(byLabel('French').url);
     assert.equal(res.status, 200, res.text);
     assert.equal(res.headers['content-type'], 'text/vtt; charset=utf-8');
@@ -86,6 +89,7 @@ describe('subtitles', () => {
     assert.equal(res.headers['cache-control'], 'private, no-cache');
     assert.equal(res.headers.ratelimit, undefined);
     assert.equal(res.text, 'WEBVTT\n\n00:00:01.000 --> 00:00:02.500\nC’est un café à Montmartre.\n\n00:00:03.000 --> 00:00:04.000\n<i>Amélie</i>\n\n');
+    assert.equal((await get(byLabel('Russian').url)).text, 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nПривет\n\n', 'a Russian file in its own code page');
   });
 
   it('reads a BOM and CRLF, skips a broken cue and keeps the rest; ASS styling goes, \\N and italics stay', async () => {
