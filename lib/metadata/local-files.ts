@@ -5,7 +5,7 @@
 import { lastSegment, splitExtension } from '../naming/path';
 import { DEFAULT_RULES, type NamingRules } from '../naming/rules';
 import { splitPart } from '../naming/stack';
-import { parseSubtitleName } from '../subtitles/name';
+import { foldName, parseSubtitleName, subtitleOwner } from '../subtitles/name';
 
 /** Library-relative paths of the files found; a kind is absent when there is none. */
 export interface LocalFiles {
@@ -36,6 +36,23 @@ export interface SubsFolder {
   files: readonly string[];
 }
 
+/** The subtitle files among a folder's files, by the folded base name of the video each belongs to. */
+export type SubtitlesIn = (dir: string, files: readonly string[]) => ReadonlyMap<string, readonly string[]>;
+
+/** A folder's subtitle files by the video whose name they carry (folded base names): each goes to the longest. */
+export const subtitlesByVideo = (files: readonly string[], videoBases: readonly string[]): Map<string, string[]> => {
+  const videos = new Map(videoBases.map((base) => [foldName(base), foldName(base)]));
+  const byVideo = new Map<string, string[]>();
+  for (const name of files) {
+    const owner = subtitleOwner(name, videos);
+    if (owner === null) continue;
+    const list = byVideo.get(owner);
+    if (list) list.push(name);
+    else byVideo.set(owner, [name]);
+  }
+  return byVideo;
+};
+
 /** In order of preference when several exist. */
 export const IMAGE_EXTENSIONS: readonly string[] = Object.freeze(['jpg', 'jpeg', 'png', 'webp']);
 
@@ -53,6 +70,8 @@ export interface MovieFolder {
   subsFolders?: readonly SubsFolder[];
   /** Base names of the other videos in the folder: "Heat 2.en.srt" is not Heat's. */
   otherVideos?: readonly string[];
+  /** A folder's subtitle files by video (subtitlesByVideo), kept by the caller for each folder: a folder of many videos is then read once, not once per video. */
+  subtitlesIn?: SubtitlesIn;
 }
 
 export interface EpisodeFolder {
@@ -64,6 +83,8 @@ export interface EpisodeFolder {
   subsFolders?: readonly SubsFolder[];
   /** Base names of the other videos in the folder: "Heat 2.en.srt" is not Heat's. */
   otherVideos?: readonly string[];
+  /** A folder's subtitle files by video (subtitlesByVideo), kept by the caller for each folder: a folder of many videos is then read once, not once per video. */
+  subtitlesIn?: SubtitlesIn;
 }
 
 export interface ShowFolder {
@@ -119,20 +140,19 @@ export function episodeLocalFiles(input: EpisodeFolder): LocalFiles {
  */
 function subtitlesOf(dir: string, input: MovieFolder | EpisodeFolder, own: readonly string[], alone: boolean): string[] {
   const join = (folder: string, name: string) => (folder === '' ? name : `${folder}/${name}`);
-  const ownFolded = own.map(fold);
-  // The longest base a name starts with owns it: "Heat 2.en.srt" is Heat 2's, not Heat's.
-  const bases = [...own, ...(input.otherVideos ?? [])].sort((a, b) => b.length - a.length);
-  const named = (name: string) => {
-    const owner = bases.find((base) => parseSubtitleName(name, base) !== null);
-    return owner !== undefined && own.includes(owner);
+  const ownFolded = own.map(foldName);
+  // The longest video name a subtitle carries owns it: "Heat 2.en.srt" is Heat 2's, not Heat's.
+  const inFolder = input.subtitlesIn ?? ((_dir: string, files: readonly string[]) => subtitlesByVideo(files, [...own, ...(input.otherVideos ?? [])]));
+  const named = (folder: string, files: readonly string[]) => {
+    const byVideo = inFolder(folder, files);
+    return ownFolded.flatMap((base) => byVideo.get(base) ?? []);
   };
-  const found = input.folderFiles.filter(named).map((name) => join(dir, name));
+  const found = named(dir, input.folderFiles).map((name) => join(dir, name));
   for (const subs of input.subsFolders ?? []) {
-    const freely = subs.inner === null ? alone : alone || ownFolded.includes(fold(subs.inner));
+    const freely = alone || (subs.inner !== null && ownFolded.includes(foldName(subs.inner)));
     if (subs.inner !== null && !freely) continue;
-    for (const name of subs.files) {
-      if (freely ? parseSubtitleName(name, '', { inSubsFolder: true }) !== null : named(name)) found.push(join(subs.dir, name));
-    }
+    const names = freely ? subs.files.filter((name) => parseSubtitleName(name, '', { inSubsFolder: true }) !== null) : named(subs.dir, subs.files);
+    found.push(...names.map((name) => join(subs.dir, name)));
   }
   return [...new Set(found)].sort().slice(0, MAX_SUBTITLES);
 }
@@ -147,7 +167,7 @@ function splitVideoPath(videoPath: string): { dir: string; base: string } {
  * The video's own base name, then, for a part of a stack ("Alien - cd1"), the stack's
  * ("Alien"), which Kodi and Jellyfin use for the files of the whole movie.
  */
-function ownNames(base: string, rules: NamingRules): string[] {
+export function ownNames(base: string, rules: NamingRules = DEFAULT_RULES): string[] {
   const { name, part } = splitPart(base, rules);
   const stack = name.replace(/[\s._\-]+$/u, '');
   return part === null || stack === '' ? [base] : [base, stack];
@@ -158,26 +178,42 @@ function found(files: LocalFiles): LocalFiles {
   return Object.fromEntries(Object.entries(files).filter(([, path]) => path !== undefined && path.length > 0)) as LocalFiles;
 }
 
+/**
+ * Folded name → the name as listed, per list of names. A caller passes one folder's list for
+ * each video in it, so a folder of 10,000 loose films is indexed once, not once per film. A
+ * list must not change once passed.
+ */
+const nameIndexes = new WeakMap<readonly string[], ReadonlyMap<string, string>>();
+
+const nameIndexOf = (files: readonly string[]): ReadonlyMap<string, string> => {
+  const known = nameIndexes.get(files);
+  if (known) return known;
+  const names = new Map<string, string>();
+  for (const name of files) {
+    const key = foldName(name);
+    const kept = names.get(key);
+    // "Poster.jpg" beside "poster.jpg" (a case-sensitive disk): pick one the same way each time.
+    if (kept === undefined || name < kept) names.set(key, name);
+  }
+  nameIndexes.set(files, names);
+  return names;
+};
+
 class Folder {
   /** Folded name → the name as listed. */
-  private readonly names = new Map<string, string>();
+  private readonly names: ReadonlyMap<string, string>;
 
   constructor(
     private readonly dir: string,
     files: readonly string[],
   ) {
-    for (const name of files) {
-      const key = fold(name);
-      const kept = this.names.get(key);
-      // "Poster.jpg" beside "poster.jpg" (a case-sensitive disk): pick one the same way each time.
-      if (kept === undefined || name < kept) this.names.set(key, name);
-    }
+    this.names = nameIndexOf(files);
   }
 
   /** The path of the first wanted name that exists. */
   find(wanted: readonly string[]): string | undefined {
     for (const name of wanted) {
-      const listed = this.names.get(fold(name));
+      const listed = this.names.get(foldName(name));
       if (listed !== undefined) return this.dir === '' ? listed : `${this.dir}/${listed}`;
     }
     return undefined;
@@ -189,6 +225,3 @@ class Folder {
   }
 }
 
-function fold(name: string): string {
-  return name.normalize('NFC').toLowerCase();
-}

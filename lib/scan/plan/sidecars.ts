@@ -3,7 +3,7 @@
 // starts given what it has.
 import type { CatalogItem, EnrichState, IndexEntry } from '../../catalog/model';
 import type { MediaKind } from '../../library/model';
-import { episodeLocalFiles, movieLocalFiles, showLocalFiles, SUBS_FOLDERS, type LocalFiles, type SubsFolder } from '../../metadata/local-files';
+import { episodeLocalFiles, movieLocalFiles, ownNames, showLocalFiles, subtitlesByVideo, SUBS_FOLDERS, type LocalFiles, type SubsFolder } from '../../metadata/local-files';
 import { lastSegment, splitExtension } from '../../naming/path';
 import { DEFAULT_RULES } from '../../naming/rules';
 import { splitPart } from '../../naming/stack';
@@ -56,16 +56,20 @@ export const sidecarsOf = (input: SidecarInput): Sidecars => {
   const times = new Map<string, number>();
   for (const { relPath: path, mtimeMs } of input.sidecars) {
     times.set(path, mtimeMs);
-    folders.set(dirOf(path), [...(folders.get(dirOf(path)) ?? []), path.slice(path.lastIndexOf('/') + 1)]);
+    const list = folders.get(dirOf(path));
+    if (list) list.push(nameOf(path));
+    else folders.set(dirOf(path), [nameOf(path)]);
   }
   const subsFolders = subsFoldersOf(folders);
   // Movies per folder, a stack's parts counting once: folder-wide names serve a lone movie only.
   const movieNames = new Map<string, Set<string>>();
-  // Every video's base name per folder, so a subtitle goes to the video whose name it carries.
+  // Every video's names per folder (a stack's too), so a subtitle goes to the video whose name it carries.
   const videoBases = new Map<string, string[]>();
   for (const f of input.files) {
     const base = splitExtension(lastSegment(f.relPath)).base;
-    videoBases.set(dirOf(f.relPath), [...(videoBases.get(dirOf(f.relPath)) ?? []), base]);
+    const list = videoBases.get(dirOf(f.relPath));
+    if (list) list.push(...ownNames(base));
+    else videoBases.set(dirOf(f.relPath), ownNames(base));
     if (input.mediaType === 'movie') {
       movieNames.set(dirOf(f.relPath), (movieNames.get(dirOf(f.relPath)) ?? new Set()).add(splitPart(base, DEFAULT_RULES).name.trim().toLowerCase()));
     }
@@ -77,6 +81,13 @@ export const sidecarsOf = (input: SidecarInput): Sidecars => {
     if (e.showId && path?.includes('/') && !showDirs.has(e.showId)) showDirs.set(e.showId, path.slice(0, path.indexOf('/')));
   }
   for (const [id, dir] of input.showDirs) showDirs.set(id, dir);
+  // Each folder's subtitles are sorted out once, by the videos of the folder they serve.
+  const subtitleOwners = new Map<string, ReadonlyMap<string, readonly string[]>>();
+  const subtitlesIn = (videoDir: string) => (dir: string, files: readonly string[]) => {
+    let owners = subtitleOwners.get(dir);
+    if (!owners) subtitleOwners.set(dir, (owners = subtitlesByVideo(files, videoBases.get(videoDir) ?? [])));
+    return owners;
+  };
   const filesOf = (item: Holder): LocalFiles => {
     if (item.entity === 'tvshow') {
       const dir = showDirs.get(item.id);
@@ -85,8 +96,7 @@ export const sidecarsOf = (input: SidecarInput): Sidecars => {
     const videoPath = item.files?.[0]?.relPath;
     if (videoPath === undefined) return {};
     const dir = dirOf(videoPath);
-    const base = splitExtension(lastSegment(videoPath)).base;
-    const beside = { videoPath, folderFiles: folders.get(dir) ?? [], subsFolders: subsFolders.get(dir) ?? [], otherVideos: (videoBases.get(dir) ?? []).filter((b) => b !== base) };
+    const beside = { videoPath, folderFiles: folders.get(dir) ?? [], subsFolders: subsFolders.get(dir) ?? [], subtitlesIn: subtitlesIn(dir) };
     if (item.entity === 'episode') return episodeLocalFiles(beside);
     return movieLocalFiles({ ...beside, moviesInFolder: movieNames.get(dir)?.size ?? 1 });
   };

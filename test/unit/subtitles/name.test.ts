@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { languageLabel, languageTag } from '../../../lib/subtitles/languages';
-import { SUBTITLE_EXTENSIONS, parseSubtitleName, type SubtitleName } from '../../../lib/subtitles/name';
+import { SUBTITLE_EXTENSIONS, foldName, parseSubtitleName, subtitleOwner, type SubtitleName } from '../../../lib/subtitles/name';
 
 const MOVIE = 'Movie (2001)';
 
@@ -166,4 +166,29 @@ describe('languageLabel', () => {
   it('an unknown language falls back to its tag', () => assert.equal(languageLabel('qaa'), 'qaa'));
   it('a malformed tag falls back to itself', () => assert.equal(languageLabel('not a tag'), 'not a tag'));
   it('a malformed display locale falls back to the tag', () => assert.equal(languageLabel('en', '!!'), 'en'));
+});
+
+describe('subtitleOwner', () => {
+  const videos = new Map(['Heat', 'Heat 2', 'Amélie (2001)', 'Show.S01E01'].map((base) => [foldName(base), base]));
+  const rows: Array<[file: string, owner: string | null]> = [
+    ['Heat.en.srt', 'Heat'],
+    ['Heat 2.en.srt', 'Heat 2'],
+    ['heat 2.srt', 'Heat 2'],
+    ['Heat 2 Commentary.srt', 'Heat 2'],
+    ['Heat.srt', 'Heat'],
+    ['Heatwave.en.srt', null],
+    ['Ame\u0301lie (2001).fr.srt', 'Amélie (2001)'],
+    ['Show.S01E01_English.ass', 'Show.S01E01'],
+    ['Show.S01E012.en.srt', null],
+    ['Heat.en.nfo', null],
+    ['Subs/Heat.de.srt', 'Heat'],
+    ['.srt', null],
+  ];
+  for (const [file, owner] of rows) {
+    it(`${file} -> ${owner}`, () => {
+      assert.equal(subtitleOwner(file, videos), owner);
+      // The same answer parseSubtitleName gives for that video.
+      if (owner !== null) assert.notEqual(parseSubtitleName(file, owner), null);
+    });
+  }
 });

@@ -95,3 +95,17 @@ describe('scan plan: sidecars', () => {
     assert.deepEqual(changed([], 'Show'), []);
   });
 });
+
+describe('scan plan: sidecars in a flat folder of many films', () => {
+  it('gives each of 3,000 films in one folder its own subtitles, "Film 12" not taking "Film 123"s', () => {
+    const names = Array.from({ length: 3_000 }, (_, i) => `Film ${i}`);
+    const files = names.map((n) => file(`Films/${n}.mkv`));
+    const sidecars = names.flatMap((n) => [file(`Films/${n}.en.srt`), file(`Films/${n}.fr.forced.srt`), file(`Films/${n}.nfo`)]);
+    const plan = sidecarsFor({ files, sidecars });
+    for (const i of [0, 1, 12, 123, 1234, 2999]) {
+      assert.deepEqual(plan.localOf(movie(`m${i}`, `Films/Film ${i}.mkv`)).local, {
+        nfo: `Films/Film ${i}.nfo`, subtitles: [`Films/Film ${i}.en.srt`, `Films/Film ${i}.fr.forced.srt`],
+      });
+    }
+  });
+});
