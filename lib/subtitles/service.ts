@@ -16,7 +16,7 @@
 //   is edited in place to fix its timing, and a revalidation is one small request, answered 304.
 // - An extraction that takes longer than the wait is 503 with Retry-After; it carries on, and
 //   the request asked again gets the cached track.
-import type { CatalogItem, EpisodeItem, MovieItem } from '../catalog/model';
+import type { CatalogItem } from '../catalog/model';
 import { internal, notFound, notFoundBecause, subtitlePending } from '../errors';
 import { ifNoneMatchHolds } from '../http/etag';
 import type { Library } from '../library/model';
@@ -104,7 +104,7 @@ export const serveSubtitle = async (deps: SubtitleDeps, req: SubtitleRequest): P
     return { status: 200, body: convertToWebVtt(decodeSubtitle(bytes, listed.track.language).text, format!, offsetMs), headers: vttHeaders(etag) };
   }
 
-  const video = await locateInLibrary(deps.storage, library, (item as MovieItem | EpisodeItem).files[0]!.relPath, `Media ${mediaId}`, gone);
+  const video = await locateInLibrary(deps.storage, library, item.files[0]!.relPath, `Media ${mediaId}`, gone);
   const map = listed.origin.map!;
   const etag = `"${versionTag(video)}-${map.replaceAll(':', '.')}-${offsetMs}-${RENDER_VERSION}"`;
   if (ifNoneMatchHolds(req.ifNoneMatch, etag)) return { status: 304, headers: vttHeaders(etag) };
