@@ -2,9 +2,10 @@
 // give, the WebSocket events in order, rescans that change nothing, removals, the catalogue
 // and search over what was found, and deleting a library.
 import assert from 'node:assert/strict';
-import { existsSync, rmSync, truncateSync } from 'node:fs';
+import { existsSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import sharp from 'sharp';
 import { PHASES, ZERO_COUNTS } from '../../lib/scan/job';
 import { tempDir } from '../support/instance';
 import { allPages, makeTree, mediaOf, scan, waitForJob } from '../support/media';
@@ -50,6 +51,8 @@ describe('scanning a movie tree and a TV tree', () => {
 
   before(async () => {
     ws = await WsClient.open(stack.ws);
+    // A real picture: pictures beside a film are stored as its artwork, even with no provider.
+    writeFileSync(join(movies, 'Inception (2010)/poster.jpg'), await sharp({ create: { width: 60, height: 90, channels: 3, background: '#335577' } }).jpeg().toBuffer());
     movieJob = await scan({ path: movies, mediaType: 'movie' });
     movieLibrary = movieJob.libraryId;
   });

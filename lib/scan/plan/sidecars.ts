@@ -1,6 +1,7 @@
 // The files beside the videos (NFOs, artwork, subtitles): which belong to each item, a stamp of their names
 // and times so a rescan notices one added, removed or edited, and where an item's enrichment
 // starts given what it has.
+import type { ArtworkWanted } from '../../artwork/model';
 import type { CatalogItem, EnrichState, IndexEntry } from '../../catalog/model';
 import type { MediaKind } from '../../library/model';
 import { episodeLocalFiles, movieLocalFiles, ownNames, showLocalFiles, subtitlesByVideo, SUBS_FOLDERS, type LocalFiles, type SubsFolder } from '../../metadata/local-files';
@@ -120,7 +121,17 @@ export const sidecarsOf = (input: SidecarInput): Sidecars => {
 export const withLocalFiles = <T extends CatalogItem>(sidecars: Sidecars, providerOn: boolean, item: T): T => {
   const { local, localStamp } = sidecars.localOf(item);
   const enrich: EnrichState = providerOn || local.nfo ? 'metadata' : local.poster || local.backdrop || local.still ? 'artwork' : 'local';
-  return { ...item, local, localStamp, enrich };
+  // Straight to the artwork phase, which stores what is wanted: the pictures beside the video.
+  return { ...item, local, localStamp, enrich, ...(enrich === 'artwork' ? { artworkWanted: localArtworkWanted(local) } : {}) };
+};
+
+const localArtworkWanted = (local: LocalFiles): ArtworkWanted => {
+  const wanted: ArtworkWanted = {};
+  for (const kind of ['poster', 'backdrop', 'still'] as const) {
+    const from = local[kind];
+    if (from) wanted[kind] = { source: 'local', from };
+  }
+  return wanted;
 };
 
 /**

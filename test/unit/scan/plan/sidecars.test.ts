@@ -72,6 +72,9 @@ describe('scan plan: sidecars', () => {
     assert.deepEqual(start(true), ['metadata', 'metadata', 'metadata']);
     const b = withLocalFiles(sidecars, false, ep('B'));
     assert.deepEqual([b.local, b.localStamp], [{ still: 'S/Season 1/B.S01E01-thumb.jpg' }, 'still:S/Season 1/B.S01E01-thumb.jpg@1']);
+    // Without a provider the artwork phase is next, and it stores the picture beside the video.
+    assert.deepEqual(b.artworkWanted, { still: { source: 'local', from: 'S/Season 1/B.S01E01-thumb.jpg' } });
+    assert.equal(withLocalFiles(sidecars, true, ep('B')).artworkWanted, undefined, 'with a provider the metadata phase decides');
   });
 
   it('hands back kept items whose stamp changed, within the scope; shows only on a whole-library scan', () => {
