@@ -1,13 +1,23 @@
 // The artwork store this process uses, built on first use (a function that never serves or
-// stores artwork never touches the disk for it). Cached artwork lives in DATA_DIR/artwork
-// next to the database and the logs. With MEDIA_STORAGE=s3 it will live in the media bucket
-// instead, once the S3 adapter exists (see store.ts); until then every process uses the disk.
+// stores artwork never touches the disk or the bucket for it). At home cached artwork lives in
+// DATA_DIR/artwork next to the database and the logs; with MEDIA_STORAGE=s3 under a prefix of
+// the media bucket, since a Lambda's disk is an ephemeral /tmp of one instance.
 import { join } from 'node:path';
+import { S3Client } from '@aws-sdk/client-s3';
 import { config } from '../config';
-import { localArtworkStore, type ArtworkStore } from './store';
+import { bucketArtworkStore, localArtworkStore, type ArtworkStore } from './store';
 
-export { localArtworkStore, sourceKey, variantKeyOf, type ArtworkStore, type StoredBytes } from './store';
+export { bucketArtworkStore, localArtworkStore, sourceKey, variantKeyOf, type ArtworkStore, type StoredBytes } from './store';
+
+/** Under the media bucket: hidden from scans of a library at the bucket's root. */
+export const ARTWORK_PREFIX = '.cache/artwork';
 
 let store: ArtworkStore | undefined;
 
-export const artworkStore = (): ArtworkStore => (store ??= localArtworkStore(join(config.dataDir, 'artwork')));
+const configuredStore = (): ArtworkStore => {
+  if (config.mediaStorage !== 's3' || !config.s3.bucket) return localArtworkStore(join(config.dataDir, 'artwork'));
+  const client = new S3Client({ region: config.db.region, ...(config.s3.endpoint ? { endpoint: config.s3.endpoint, forcePathStyle: true } : {}) });
+  return bucketArtworkStore(client, { bucket: config.s3.bucket, prefix: ARTWORK_PREFIX });
+};
+
+export const artworkStore = (): ArtworkStore => (store ??= configuredStore());

@@ -8,10 +8,11 @@
 // A new source has a new etag, hence a new folder: its variants can never be mistaken for
 // the old one's, and removeAll(mediaId) drops everything an item ever had.
 //
-// Only a local-disk adapter exists. An S3 adapter (for MEDIA_STORAGE=s3, where a Lambda has
-// no persistent disk) comes later behind the same port; it would keep the content type as
-// the object's Content-Type rather than sniffing it as the disk adapter does.
+// Two adapters: files under DATA_DIR/artwork at home, and objects under a prefix of the media
+// bucket in the cloud (MEDIA_STORAGE=s3), where a Lambda has no disk that lasts. The bucket
+// keeps the content type as the object's Content-Type; the disk sniffs it from the bytes.
 import { randomBytes } from 'node:crypto';
+import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { mkdir, open, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { ArtworkKind } from './model';
@@ -86,7 +87,6 @@ const checkKey = (key: string) => {
   return key;
 };
 
-// ---- the local-disk adapter ------------------------------------------------------------------
 const CONTENT_TYPES: Record<ImageFormat, string> = {
   jpeg: 'image/jpeg',
   png: 'image/png',
@@ -94,6 +94,16 @@ const CONTENT_TYPES: Record<ImageFormat, string> = {
   webp: 'image/webp',
   avif: 'image/avif',
 };
+
+/** Both adapters keep images only, under the type their bytes show: what get answers is then always what put was given. */
+const checkImage = (key: string, bytes: Buffer, contentType: string) => {
+  const format = sniffImage(bytes);
+  if (!format || CONTENT_TYPES[format] !== contentType) {
+    throw new Error(`The artwork store keeps images under their own type: ${key} was given ${contentType} for ${format ?? 'bytes that are no image'}`);
+  }
+};
+
+// ---- the local-disk adapter ------------------------------------------------------------------
 
 /**
  * The store as files under `root` (the service passes DATA_DIR/artwork). A file holds the
@@ -120,10 +130,7 @@ export const localArtworkStore = (root: string): ArtworkStore => {
   return {
     async put(key, bytes, contentType) {
       const path = pathOf(key);
-      const format = sniffImage(bytes);
-      if (!format || CONTENT_TYPES[format] !== contentType) {
-        throw new Error(`The artwork store keeps images under their own type: ${key} was given ${contentType} for ${format ?? 'bytes that are no image'}`);
-      }
+      checkImage(key, bytes, contentType);
       await mkdir(dirname(path), { recursive: true });
       const temp = join(dirname(path), `.${randomBytes(6).toString('hex')}.tmp`);
       try {
@@ -156,6 +163,54 @@ export const localArtworkStore = (root: string): ArtworkStore => {
 
     async removeAll(mediaId) {
       await rm(join(base, checkMediaId(mediaId)), { recursive: true, force: true });
+    },
+  };
+};
+
+// ---- the bucket adapter ----------------------------------------------------------------------
+export interface BucketOptions {
+  bucket: string;
+  /**
+   * Where the keys go in the bucket. It starts with a dot, so a library at the bucket's root
+   * never walks into it (hidden folders are skipped by the naming rules).
+   */
+  prefix: string;
+}
+
+const statusOf = (err: unknown) => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+
+/**
+ * The store as objects `<prefix>/<key>` of the media bucket. A PUT replaces an object whole, so
+ * a reader sees the old bytes or the new ones; the Content-Type is the one put was given.
+ */
+export const bucketArtworkStore = (client: S3Client, { bucket, prefix }: BucketOptions): ArtworkStore => {
+  const objectKey = (key: string) => `${prefix}/${checkKey(key)}`;
+  return {
+    async put(key, bytes, contentType) {
+      checkImage(key, bytes, contentType);
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: objectKey(key), Body: bytes, ContentType: contentType }));
+    },
+
+    async get(key) {
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: objectKey(key) }));
+        const bytes = Buffer.from(await object.Body!.transformToByteArray());
+        return { bytes, contentType: object.ContentType ?? 'application/octet-stream' };
+      } catch (error) {
+        if ((error as { name?: string }).name === 'NoSuchKey' || statusOf(error) === 404) return undefined;
+        throw error;
+      }
+    },
+
+    async removeAll(mediaId) {
+      const folder = `${prefix}/${checkMediaId(mediaId)}/`;
+      let token: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: folder, ContinuationToken: token }));
+        const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
+        if (keys.length) await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } }));
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
     },
   };
 };

@@ -94,5 +94,10 @@ describe('npm run package', () => {
     const actions = JSON.stringify(ofType('AWS::IAM::Role')[0]![1].Properties.Policies);
     assert.match(actions, /s3:ListBucket/);
     assert.match(actions, /s3:GetObject/);
+    // Deleting only under the artwork cache's prefix, never a user's media.
+    const policies = ofType('AWS::IAM::Role')[0]![1].Properties.Policies as Array<{ PolicyDocument: { Statement: Array<{ Action: string | string[]; Resource: unknown }> } }>;
+    const deletes = policies.flatMap((p) => p.PolicyDocument.Statement).filter((s) => [s.Action].flat().includes('s3:DeleteObject'));
+    assert.equal(deletes.length, 1);
+    assert.match(JSON.stringify(deletes[0]!.Resource), /\.cache\/artwork\/\*/);
   });
 });

@@ -2,7 +2,11 @@
 // s3:// locations, a scan lists the keys, and the stream endpoint redirects to a presigned URL
 // that the S3 server answers with ranges itself. An instance of its own, with its own database.
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import sharp from 'sharp';
 import { startInstance, type Instance } from '../support/instance';
 import { allPages, scan } from '../support/media';
 import { S3RVER_CREDENTIALS, startS3, type LocalS3 } from '../support/s3';
@@ -14,16 +18,18 @@ const HEAT = pattern(300_000, 1);
 const ALIEN = pattern(20_000, 2);
 
 let s3: LocalS3;
+let POSTER: Buffer;
 let instance: Instance;
 const api = (method: string, path: string, opts: Parameters<typeof call>[2] = {}) => call(method, path, { ...opts, base: instance.url });
 
 before(async () => {
+  POSTER = await sharp({ create: { width: 60, height: 90, channels: 3, background: '#803020' } }).jpeg().toBuffer();
   s3 = await startS3([BUCKET, 'elsewhere']);
   await Promise.all([
     s3.put(BUCKET, 'movies/Heat (1995)/Heat (1995).mkv', HEAT),
     s3.put(BUCKET, 'movies/Alien (1979).mp4', ALIEN),
     s3.put(BUCKET, 'movies/Heat (1995)/Sample/sample.mkv', Buffer.from('x')),
-    s3.put(BUCKET, 'movies/Heat (1995)/poster.jpg', Buffer.from('not a video')),
+    s3.put(BUCKET, 'movies/Heat (1995)/poster.jpg', POSTER),
     s3.put(BUCKET, 'movies/Heat (1995)/Heat (1995).fr.srt', Buffer.from('1\r\n00:00:01,000 --> 00:00:02,000\r\nUn café\r\n', 'latin1')),
     s3.put(BUCKET, 'movies/Heat (1995)/Subs/English.sdh.srt', Buffer.from('1\n00:00:03,000 --> 00:00:04,000\n[gunfire]\n')),
     s3.put(BUCKET, 'movies/Hidden/.ignore', Buffer.from('')),
@@ -80,6 +86,17 @@ describe('media in a bucket', () => {
     const sdh = await api('GET', `${new URL(subtitles[0].url).pathname}?offsetMs=500`);
     assert.equal(sdh.text, 'WEBVTT\n\n00:00:03.500 --> 00:00:04.500\n[gunfire]\n\n');
     assert.equal((await api('GET', new URL(subtitles[1].url).pathname, { headers: { 'If-None-Match': String(french.headers.etag) } })).status, 304);
+  });
+
+  it('keeps artwork in the bucket under .cache/artwork, never under DATA_DIR, and serves it from there', async () => {
+    const detail = (await api('GET', `/api/v1/movies/${heatId}`)).json.data;
+    assert.ok(detail.poster, 'the poster beside the film was stored');
+    const poster = await api('GET', `${new URL(detail.poster).pathname}${new URL(detail.poster).search}`);
+    assert.equal(poster.status, 200);
+    assert.equal(poster.headers['content-type'], 'image/jpeg');
+    const keys = ((await s3.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: '.cache/artwork/' }))).Contents ?? []).map((o) => o.Key);
+    assert.ok(keys.some((k) => k?.startsWith(`.cache/artwork/${heatId}/poster-`) && k.endsWith('/source')), JSON.stringify(keys));
+    assert.equal(existsSync(join(instance.dataDir, 'artwork')), false);
   });
 
   it('streams by a redirect to a presigned URL that answers ranges byte for byte', async () => {

@@ -1,0 +1,67 @@
+// The artwork store's bucket adapter (MEDIA_STORAGE=s3) against a real S3-API server
+// (s3rver): the same round trips as the disk adapter, the content type kept as the object's,
+// an item's objects removed and only its own, keys that would leave the prefix refused.
+import assert from 'node:assert/strict';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { after, before, describe, it } from 'node:test';
+import { ArtworkKeyError, bucketArtworkStore, sourceKey, variantKeyOf, type ArtworkStore } from '../../lib/artwork/store';
+import { startS3, type LocalS3 } from '../support/s3';
+
+const BUCKET = 'media';
+const PREFIX = '.cache/artwork';
+const jpegLike = (size: number, fill: number) => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(size - 4, fill)]);
+const pngLike = (size: number) => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(size - 8, 7)]);
+
+let s3: LocalS3;
+let store: ArtworkStore;
+const keysIn = async () => ((await s3.client.send(new ListObjectsV2Command({ Bucket: BUCKET }))).Contents ?? []).map((o) => o.Key).sort();
+
+before(async () => {
+  s3 = await startS3([BUCKET]);
+  store = bucketArtworkStore(s3.client, { bucket: BUCKET, prefix: PREFIX });
+});
+after(async () => {
+  await s3?.close();
+});
+
+describe('the artwork store in a bucket', () => {
+  it('gives back what was put, with its content type, under its prefix; nothing for a key never put', async () => {
+    const jpeg = jpegLike(1000, 1);
+    const png = pngLike(500);
+    await store.put(sourceKey('mv_a', 'poster', 'e1'), jpeg, 'image/jpeg');
+    await store.put(variantKeyOf('mv_a', 'poster', 'e1', { width: 160, format: 'png' }), png, 'image/png');
+    assert.deepEqual(await store.get(sourceKey('mv_a', 'poster', 'e1')), { bytes: jpeg, contentType: 'image/jpeg' });
+    assert.deepEqual(await store.get(variantKeyOf('mv_a', 'poster', 'e1', { width: 160, format: 'png' })), { bytes: png, contentType: 'image/png' });
+    assert.equal(await store.get(sourceKey('mv_a', 'poster', 'e2')), undefined);
+    assert.deepEqual(await keysIn(), ['.cache/artwork/mv_a/poster-e1/poster-w160-r1.png', '.cache/artwork/mv_a/poster-e1/source']);
+  });
+
+  it('replaces an object whole', async () => {
+    const key = sourceKey('mv_b', 'backdrop', 'e1');
+    await store.put(key, jpegLike(2000, 1), 'image/jpeg');
+    await store.put(key, jpegLike(3000, 2), 'image/jpeg');
+    assert.deepEqual((await store.get(key))?.bytes, jpegLike(3000, 2));
+  });
+
+  it('keeps images only, under the type their bytes show', async () => {
+    await assert.rejects(store.put(sourceKey('mv_c', 'poster', 'e1'), Buffer.from('<svg/>'), 'image/jpeg'), /keeps images under their own type/);
+    await assert.rejects(store.put(sourceKey('mv_c', 'poster', 'e1'), pngLike(100), 'image/jpeg'), /keeps images under their own type/);
+    assert.equal(await store.get(sourceKey('mv_c', 'poster', 'e1')), undefined);
+  });
+
+  it("removes everything of one item and nothing of another's", async () => {
+    for (let i = 0; i < 3; i++) await store.put(variantKeyOf('mv_gone', 'poster', `e${i}`, { width: 320, format: 'jpeg' }), jpegLike(100, i), 'image/jpeg');
+    await store.put(sourceKey('mv_gone2', 'poster', 'e1'), jpegLike(100, 9), 'image/jpeg');
+    await store.removeAll('mv_gone');
+    await store.removeAll('mv_never_stored');
+    const left = await keysIn();
+    assert.equal(left.some((k) => k?.startsWith('.cache/artwork/mv_gone/')), false);
+    assert.ok(left.includes('.cache/artwork/mv_gone2/poster-e1/source'), 'a media id that starts like another is its own');
+  });
+
+  it('refuses keys and media ids that would leave its prefix', async () => {
+    await assert.rejects(store.get('../secret'), ArtworkKeyError);
+    await assert.rejects(store.put('mv_a/../../x/source', jpegLike(10, 1), 'image/jpeg'), ArtworkKeyError);
+    await assert.rejects(store.removeAll('..'), ArtworkKeyError);
+  });
+});
