@@ -5,12 +5,11 @@ import assert from 'node:assert/strict';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { after, before, describe, it } from 'node:test';
 import { ArtworkKeyError, bucketArtworkStore, sourceKey, variantKeyOf, type ArtworkStore } from '../../lib/artwork/store';
+import { assertRoundTrip, jpegLike, pngLike } from '../support/artwork-store';
 import { startS3, type LocalS3 } from '../support/s3';
 
 const BUCKET = 'media';
 const PREFIX = '.cache/artwork';
-const jpegLike = (size: number, fill: number) => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(size - 4, fill)]);
-const pngLike = (size: number) => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(size - 8, 7)]);
 
 let s3: LocalS3;
 let store: ArtworkStore;
@@ -26,13 +25,7 @@ after(async () => {
 
 describe('the artwork store in a bucket', () => {
   it('gives back what was put, with its content type, under its prefix; nothing for a key never put', async () => {
-    const jpeg = jpegLike(1000, 1);
-    const png = pngLike(500);
-    await store.put(sourceKey('mv_a', 'poster', 'e1'), jpeg, 'image/jpeg');
-    await store.put(variantKeyOf('mv_a', 'poster', 'e1', { width: 160, format: 'png' }), png, 'image/png');
-    assert.deepEqual(await store.get(sourceKey('mv_a', 'poster', 'e1')), { bytes: jpeg, contentType: 'image/jpeg' });
-    assert.deepEqual(await store.get(variantKeyOf('mv_a', 'poster', 'e1', { width: 160, format: 'png' })), { bytes: png, contentType: 'image/png' });
-    assert.equal(await store.get(sourceKey('mv_a', 'poster', 'e2')), undefined);
+    await assertRoundTrip(store);
     assert.deepEqual(await keysIn(), ['.cache/artwork/mv_a/poster-e1/poster-w160-r1.png', '.cache/artwork/mv_a/poster-e1/source']);
   });
 

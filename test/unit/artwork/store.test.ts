@@ -8,10 +8,8 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ArtworkKeyError, localArtworkStore, sourceKey, variantKeyOf } from '../../../lib/artwork/store';
 import type { ArtworkKind } from '../../../lib/artwork/model';
+import { assertRoundTrip, jpegLike, pngLike } from '../../support/artwork-store';
 
-/** Bytes with a JPEG (or PNG) signature: the store sniffs the first bytes only. */
-const jpegLike = (size: number, fill: number) => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(size - 4, fill)]);
-const pngLike = (size: number) => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(size - 8, 7)]);
 
 const scratch = mkdtempSync(join(tmpdir(), 'mls-artwork-store-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -45,18 +43,7 @@ describe('artwork keys', () => {
 
 describe('localArtworkStore', () => {
   it('gives back what was put, with its content type, and nothing for a key never put', async () => {
-    // Prepare
-    const store = localArtworkStore(freshRoot());
-    const jpeg = jpegLike(1000, 1);
-    const png = pngLike(500);
-    // Act
-    await store.put(sourceKey('mv_a', 'poster', 'e1'), jpeg, 'image/jpeg');
-    await store.put(variantKeyOf('mv_a', 'poster', 'e1', { width: 160, format: 'png' }), png, 'image/png');
-    // Assess
-    assert.deepEqual(await store.get(sourceKey('mv_a', 'poster', 'e1')), { bytes: jpeg, contentType: 'image/jpeg' });
-    assert.deepEqual(await store.get(variantKeyOf('mv_a', 'poster', 'e1', { width: 160, format: 'png' })), { bytes: png, contentType: 'image/png' });
-    assert.equal(await store.get(sourceKey('mv_a', 'poster', 'e2')), undefined);
-    assert.equal(await store.get(sourceKey('mv_never', 'still', 'e1')), undefined);
+    await assertRoundTrip(localArtworkStore(freshRoot()));
   });
 
   it('keeps files where the keys say, as plain image files, with no temporary file left over', async () => {
