@@ -68,15 +68,12 @@ export const scanEnrichment = async (): Promise<Enrichment> => {
   return { provider, artwork: value.features.artwork, meshGradients: value.features.meshGradients };
 };
 
-let extractor: SubtitleExtractor | null | undefined;
-/** Embedded subtitles taken out by ffmpeg, kept in DATA_DIR/subtitles; none in the cloud (home-only for now). */
-export const subtitleExtractor = (): SubtitleExtractor | null =>
-  extractor !== undefined
-    ? extractor
-    : (extractor =
-        config.mediaStorage === 'local'
-          ? new SubtitleExtractor({ ffmpeg: config.subtitles.ffmpeg, cacheDir: join(config.dataDir, 'subtitles'), timeoutMs: config.subtitles.extractTimeoutMs })
-          : null);
+// Embedded subtitles taken out by ffmpeg, kept in DATA_DIR/subtitles; none in the cloud (home-only for now).
+const extractor =
+  config.mediaStorage === 'local'
+    ? new SubtitleExtractor({ ffmpeg: config.subtitles.ffmpeg, cacheDir: join(config.dataDir, 'subtitles'), timeoutMs: config.subtitles.extractTimeoutMs })
+    : null;
+export const subtitleExtractor = (): SubtitleExtractor | null => extractor;
 
 /** Everything the services need: each takes the part it uses. */
 export type Services = WorkerDeps & RemovalDeps;

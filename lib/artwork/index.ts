@@ -3,8 +3,8 @@
 // DATA_DIR/artwork next to the database and the logs; with MEDIA_STORAGE=s3 under a prefix of
 // the media bucket, since a Lambda's disk is an ephemeral /tmp of one instance.
 import { join } from 'node:path';
-import { S3Client } from '@aws-sdk/client-s3';
 import { config } from '../config';
+import { mediaBucketClient } from '../storage';
 import { bucketArtworkStore, localArtworkStore, type ArtworkStore } from './store';
 
 export { bucketArtworkStore, localArtworkStore, sourceKey, variantKeyOf, type ArtworkStore, type StoredBytes } from './store';
@@ -16,8 +16,7 @@ let store: ArtworkStore | undefined;
 
 const configuredStore = (): ArtworkStore => {
   if (config.mediaStorage !== 's3' || !config.s3.bucket) return localArtworkStore(join(config.dataDir, 'artwork'));
-  const client = new S3Client({ region: config.db.region, ...(config.s3.endpoint ? { endpoint: config.s3.endpoint, forcePathStyle: true } : {}) });
-  return bucketArtworkStore(client, { bucket: config.s3.bucket, prefix: ARTWORK_PREFIX });
+  return bucketArtworkStore(mediaBucketClient(), { bucket: config.s3.bucket, prefix: ARTWORK_PREFIX });
 };
 
 export const artworkStore = (): ArtworkStore => (store ??= configuredStore());

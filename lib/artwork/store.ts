@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { mkdir, open, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { s3StatusOf } from '../storage/s3-client';
 import type { ArtworkKind } from './model';
 import { sniffImage, variantKey, type ImageFormat, type OutputFormat } from './variants';
 
@@ -177,8 +178,6 @@ export interface BucketOptions {
   prefix: string;
 }
 
-const statusOf = (err: unknown) => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-
 /**
  * The store as objects `<prefix>/<key>` of the media bucket. A PUT replaces an object whole, so
  * a reader sees the old bytes or the new ones; the Content-Type is the one put was given.
@@ -197,7 +196,7 @@ export const bucketArtworkStore = (client: S3Client, { bucket, prefix }: BucketO
         const bytes = Buffer.from(await object.Body!.transformToByteArray());
         return { bytes, contentType: object.ContentType ?? 'application/octet-stream' };
       } catch (error) {
-        if ((error as { name?: string }).name === 'NoSuchKey' || statusOf(error) === 404) return undefined;
+        if ((error as { name?: string }).name === 'NoSuchKey' || s3StatusOf(error) === 404) return undefined;
         throw error;
       }
     },

@@ -1,30 +1,23 @@
 // Media in an S3 bucket (a cloud deploy, or any S3-API server): a root is `s3://bucket/prefix`,
 // discovery lists the keys below it, and a stream is a presigned GET that S3 serves with
 // ranges itself, so video bytes never pass through a Lambda.
-import { GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { pathNotUsable } from '../errors';
 import { IGNORE_MARKER, ignoreReason, isVideoFile } from '../naming';
 import { isSidecarFile, type DiscoveredFile } from './discover';
 import type { LocatedFile, MediaStorage } from './media-storage';
+import { s3Client, s3StatusOf as statusOf, type S3ClientOptions } from './s3-client';
 import { formatS3Location, keyOf, parseS3Location, s3RelativeTo, type S3Location } from './s3-location';
 
-export interface S3StorageOptions {
-  region: string;
-  /** An S3-API server other than AWS's (s3rver, MinIO); path-style addressing then. */
-  endpoint?: string | undefined;
+export interface S3StorageOptions extends S3ClientOptions {
   /** When set, every library must live in this bucket: the service reads no other. */
   bucket?: string | undefined;
 }
 
 const byPath = (a: DiscoveredFile, b: DiscoveredFile) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0);
 
-const statusOf = (err: unknown) => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-
-export const s3Storage = (options: S3StorageOptions, client = new S3Client({
-  region: options.region,
-  ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true } : {}),
-})): MediaStorage => {
+export const s3Storage = (options: S3StorageOptions, client: S3Client = s3Client(options)): MediaStorage => {
   const location = (input: string): S3Location => {
     const parsed = parseS3Location(input);
     if (options.bucket && parsed.bucket !== options.bucket) throw pathNotUsable(input, `is not in the media bucket ${options.bucket}`);
