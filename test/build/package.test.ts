@@ -4,25 +4,20 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { allOperations } from '../../lib/api/operations';
 import { TABLE_DEFINITION } from '../../lib/db/table';
-import { PROJECT_DIR } from '../../infra/service';
+import { startCloud, type Cloud } from '../support/cloud';
 import { tempDir } from '../support/instance';
+import { packaged } from '../support/packaged';
+import { zipNames } from '../support/zip';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 let resources: Record<string, Resource>;
 let out: string;
 
-before(() => {
-  out = tempDir('package');
-  const env: NodeJS.ProcessEnv = { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '', SLS_TELEMETRY_DISABLED: '1' };
-  delete env.DYNAMODB_ENDPOINT;
-  execFileSync(process.execPath, [join(PROJECT_DIR, 'node_modules/serverless/bin/serverless.js'), 'package', '--stage', 'prod', '--package', out], {
-    cwd: PROJECT_DIR,
-    env,
-    stdio: 'pipe',
-  });
+before(async () => {
+  out = await packaged();
   resources = JSON.parse(readFileSync(join(out, 'cloudformation-template-update-stack.json'), 'utf8')).Resources;
 });
 
@@ -99,5 +94,72 @@ describe('npm run package', () => {
     const deletes = policies.flatMap((p) => p.PolicyDocument.Statement).filter((s) => [s.Action].flat().includes('s3:DeleteObject'));
     assert.equal(deletes.length, 1);
     assert.match(JSON.stringify(deletes[0]!.Resource), /\.cache\/artwork\/\*/);
+  });
+
+  it('ships a runtime layer with sharp for x86_64 and mediainfo.js with its WebAssembly, on every function', () => {
+    const layers = ofType('AWS::Lambda::LayerVersion');
+    assert.equal(layers.length, 1);
+    const [layerId, layer] = layers[0]!;
+    assert.deepEqual(layer.Properties.CompatibleArchitectures, ['x86_64']);
+    assert.deepEqual(layer.Properties.CompatibleRuntimes, ['nodejs22.x']);
+    const names = zipNames(join(out, layer.Properties.Content.S3Key.split('/').pop()));
+    for (const file of [
+      'nodejs/node_modules/sharp/package.json',
+      'nodejs/node_modules/@img/sharp-linux-x64/lib/sharp-linux-x64-0.35.5.node',
+      'nodejs/node_modules/mediainfo.js/dist/cjs/index.cjs',
+      'nodejs/node_modules/mediainfo.js/dist/MediaInfoModule.wasm',
+    ])
+      assert.ok(names.includes(file), `${file} in the layer`);
+    assert.ok(names.some((n) => /^nodejs\/node_modules\/@img\/sharp-libvips-linux-x64\/lib\/libvips-cpp\.so/.test(n)), 'libvips in the layer');
+    // The command line's and the browser's parts of mediainfo.js stay out.
+    assert.ok(!names.some((n) => n.includes('/yargs/') || n.includes('mediainfo.js/dist/umd') || n.includes('mediainfo.js/dist/esm')), 'no CLI or browser builds');
+    for (const [name, fn] of ofType('AWS::Lambda::Function')) {
+      assert.deepEqual(fn.Properties.Architectures, ['x86_64'], name);
+      assert.deepEqual(fn.Properties.Layers, [{ Ref: layerId }], name);
+    }
+  });
+});
+
+// The zip check: every function's zip unpacked alone, the layer beside it (as Lambda mounts it
+// in /opt, on NODE_PATH), far from the project's node_modules; each handler's module must load.
+describe('the packaged zips, as Lambda loads them', () => {
+  let cloud: Cloud;
+  before(async () => {
+    cloud = await startCloud({
+      packageDir: out,
+      root: tempDir('zip-check'),
+      resources: { MediaTable: 'media', MediaBucket: 'media', WebsocketsApi: 'ws' },
+      endpoints: {},
+      credentials: { accessKeyId: 'none', secretAccessKey: 'none' },
+    });
+  });
+  after(async () => cloud?.stop());
+
+  it('loads every function\'s handler with only its zip and the layer on the module path', async () => {
+    assert.equal(cloud.functions.length, ofType('AWS::Lambda::Function').length);
+    for (const fn of cloud.functions) await cloud.coldStart(fn.name);
+  });
+
+  it('runs the layer\'s sharp (native) and mediainfo.js (WebAssembly) from a function\'s folder', () => {
+    const artwork = cloud.functions.find((f) => f.name.endsWith('-artwork'))!;
+    const opt = join(artwork.codeDir, '..', '..', 'opt', 'nodejs', 'node_modules');
+    const script = `
+      const sharp = require('sharp');
+      const { mediaInfoFactory } = require('mediainfo.js');
+      const wasm = require.resolve('mediainfo.js/MediaInfoModule.wasm');
+      (async () => {
+        const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } }).png().toBuffer();
+        const { width } = await sharp(png).metadata();
+        const mi = await mediaInfoFactory({ format: 'object', locateFile: () => wasm });
+        const result = await mi.analyzeData(png.length, async (size, offset) => png.subarray(offset, offset + size));
+        mi.close();
+        console.log(JSON.stringify({ sharp: require.resolve('sharp'), wasm, width, format: result.media.track[1].Format }));
+      })().catch((e) => { console.error(e); process.exit(1); });`;
+    const printed = execFileSync(process.execPath, ['-e', script], { cwd: artwork.codeDir, env: { NODE_PATH: opt, PATH: '/usr/bin:/bin' }, encoding: 'utf8' });
+    const seen = JSON.parse(printed);
+    assert.ok(seen.sharp.startsWith(opt), seen.sharp);
+    assert.ok(seen.wasm.startsWith(opt), seen.wasm);
+    assert.equal(seen.width, 8);
+    assert.equal(seen.format, 'PNG');
   });
 });
