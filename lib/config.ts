@@ -53,6 +53,7 @@ export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local
 
 const dataDir = resolve(str('DATA_DIR') ?? 'data');
 const dynamodbEndpoint = url('DYNAMODB_ENDPOINT');
+const cloudWatchLogsEndpoint = url('CLOUDWATCH_LOGS_ENDPOINT');
 
 export const config = Object.freeze({
   version: pkg.version,
@@ -64,6 +65,13 @@ export const config = Object.freeze({
   dataDir,
   /** Where the local runner collects JSON log lines; unset in the cloud, where logs go to CloudWatch. */
   logDir: str('LOG_DIR'),
+  /** In the cloud, without LOG_DIR: the one CloudWatch Logs group every function of the stack logs into. */
+  cloudWatchLogs: Object.freeze({
+    logGroup: str('LOG_GROUP'),
+    /** A local stand-in for CloudWatch Logs; unset for AWS. */
+    endpoint: cloudWatchLogsEndpoint,
+    localCredentials: cloudWatchLogsEndpoint && !str('AWS_ACCESS_KEY_ID') ? LOCAL_CREDENTIALS : undefined,
+  }),
   logLevel: oneOf<LogLevel>('LOG_LEVEL', LOG_LEVELS, 'info'),
   db: Object.freeze({
     tableName: str('TABLE_NAME') ?? 'media',

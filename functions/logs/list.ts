@@ -1,12 +1,12 @@
 import { operations } from '../../lib/api/operations';
-import { config } from '../../lib/config';
 import { dependencyUnavailable } from '../../lib/errors';
 import { http } from '../../lib/http/stack';
 import { ok } from '../../lib/http/reply';
-import { readLogs } from '../../lib/logs/reader';
+import { logReader } from '../../lib/logs';
 
 export const handler = http(operations.listLogs, async ({ query }) => {
-  if (!config.logDir) throw dependencyUnavailable('log store');
-  const records = await readLogs(config.logDir, { ...query, limit: query.limit ?? 100 });
+  const reader = logReader();
+  if (!reader) throw dependencyUnavailable('log store');
+  const records = await reader.read({ ...query, limit: query.limit ?? 100 });
   return ok(records, { total: records.length, nextCursor: null });
 });

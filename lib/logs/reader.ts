@@ -1,6 +1,7 @@
-// Reads the JSON-lines log files the local runner writes (newest file and newest line
-// first), filtered by minimum level, time, text and count. Lines that are not JSON records
-// are skipped rather than failing the request.
+// The log reader port, and its adapter for the JSON-lines files the local runner writes
+// (newest file and newest line first), filtered by minimum level, time, text and count. Lines
+// that are not JSON records are skipped rather than failing the request. What a line turns
+// into (the filter, the record's shape) lives here once, so every adapter answers alike.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LogRecordView } from '../api/schemas';
@@ -15,6 +16,11 @@ export interface LogQuery {
   since?: string | undefined;
   q?: string | undefined;
   limit: number;
+}
+
+/** Where the service's log records are read from: newest first, at most `limit`. */
+export interface LogReader {
+  read(query: LogQuery): Promise<LogRecordView[]>;
 }
 
 /** service.log (active), then service.1.log, service.2.log ... (higher numbers are older). */
@@ -32,8 +38,9 @@ const logFiles = async (dir: string) => {
   return numbered.sort((a, b) => a.order - b.order).map((f) => join(dir, f.name));
 };
 
+// Own keys only: a record whose level is "constructor" is not a level.
 const levelValue = (level: unknown): number | undefined =>
-  typeof level === 'number' ? level : typeof level === 'string' ? LEVELS[level as LogLevel] : undefined;
+  typeof level === 'number' ? level : typeof level === 'string' && Object.hasOwn(LEVELS, level) ? LEVELS[level as LogLevel] : undefined;
 
 export const matches = (record: Record<string, unknown>, line: string, query: LogQuery, minLevel: number, since: number) => {
   const value = levelValue(record.level);
@@ -42,26 +49,51 @@ export const matches = (record: Record<string, unknown>, line: string, query: Lo
   return !query.q || line.toLowerCase().includes(query.q.toLowerCase());
 };
 
+/** A query with its minimum level and time worked out once, for a request's many lines. */
+export interface LineFilter {
+  query: LogQuery;
+  minLevel: number;
+  /** Epoch milliseconds; 0 for no bound. */
+  since: number;
+}
+
+export const lineFilter = (query: LogQuery): LineFilter => ({
+  query,
+  minLevel: query.level ? LEVELS[query.level] : 0,
+  since: query.since ? Date.parse(query.since) : 0,
+});
+
+/**
+ * The record one raw line holds when the query selects it, in the API's shape (no process id
+ * or host, the level as a name); undefined for anything else: a line that is not a JSON
+ * record (Lambda's own START/END/REPORT lines, a torn write) or one the filter leaves out.
+ */
+export const recordOf = (line: string, { query, minLevel, since }: LineFilter): LogRecordView | undefined => {
+  if (!line.startsWith('{')) return undefined;
+  let record: Record<string, unknown>;
+  try {
+    record = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!matches(record, line, query, minLevel, since)) return undefined;
+  const { pid: _pid, hostname: _host, level, ...rest } = record;
+  return { ...rest, level: NAME_OF[levelValue(level)!] ?? 'info', time: String(record.time), msg: String(record.msg ?? '') } as LogRecordView;
+};
+
 export const readLogs = async (dir: string, query: LogQuery): Promise<LogRecordView[]> => {
-  const minLevel = query.level ? LEVELS[query.level] : 0;
-  const since = query.since ? Date.parse(query.since) : 0;
+  const filter = lineFilter(query);
   const out: LogRecordView[] = [];
   for (const file of await logFiles(dir)) {
     const lines = (await readFile(file, 'utf8').catch(() => '')).split('\n');
     for (let i = lines.length - 1; i >= 0 && out.length < query.limit; i--) {
-      const line = lines[i]!;
-      if (!line.startsWith('{')) continue;
-      let record: Record<string, unknown>;
-      try {
-        record = JSON.parse(line);
-      } catch {
-        continue;
-      }
-      if (!matches(record, line, query, minLevel, since)) continue;
-      const { pid: _pid, hostname: _host, level, ...rest } = record;
-      out.push({ ...rest, level: NAME_OF[levelValue(level)!] ?? 'info', time: String(record.time), msg: String(record.msg ?? '') } as LogRecordView);
+      const record = recordOf(lines[i]!, filter);
+      if (record) out.push(record);
     }
     if (out.length >= query.limit) break;
   }
   return out;
 };
+
+/** The reader of the local runner's log folder (LOG_DIR). */
+export const fileLogReader = (dir: string): LogReader => ({ read: (query) => readLogs(dir, query) });

@@ -96,6 +96,19 @@ describe('npm run package', () => {
     assert.match(JSON.stringify(deletes[0]!.Resource), /\.cache\/artwork\/\*/);
   });
 
+  it('logs every function into one group, which the logs function may read', () => {
+    const [, group] = ofType('AWS::Logs::LogGroup').find(([name]) => name === 'ServiceLogGroup')!;
+    const name = group.Properties.LogGroupName;
+    assert.equal(name, '/aws/lambda/media-library-prod');
+    for (const [fn, f] of ofType('AWS::Lambda::Function')) {
+      assert.equal(f.Properties.LoggingConfig.LogGroup, name, fn);
+      assert.equal(f.Properties.Environment.Variables.LOG_GROUP, name, fn);
+    }
+    const statements = (ofType('AWS::IAM::Role')[0]![1].Properties.Policies as Array<{ PolicyDocument: { Statement: Array<{ Action: string | string[]; Resource: unknown }> } }>).flatMap((p) => p.PolicyDocument.Statement);
+    const filter = statements.find((s) => [s.Action].flat().includes('logs:FilterLogEvents'));
+    assert.match(JSON.stringify(filter?.Resource), /ServiceLogGroup/);
+  });
+
   it('ships a runtime layer with sharp for x86_64 and mediainfo.js with its WebAssembly, on every function', () => {
     const layers = ofType('AWS::Lambda::LayerVersion');
     assert.equal(layers.length, 1);
