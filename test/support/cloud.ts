@@ -262,6 +262,8 @@ export const startCloud = async (options: CloudOptions): Promise<Cloud> => {
     LANG: 'en_US.UTF-8',
     TZ: ':UTC',
     TMPDIR: tmp,
+    // The SDK warns about Node 20 (this machine's) on stderr; Lambda's nodejs22.x has nothing to warn about.
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     // Where the AWS services are: the local stand-ins.
     ...options.endpoints,
     LAMBDA_ENDPOINT: lambdaEndpoint,

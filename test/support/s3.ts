@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { CreateBucketCommand, DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, DeleteObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { PROJECT_DIR } from '../../infra/service';
 import { tempDir } from './instance';
 
@@ -15,6 +15,8 @@ export interface LocalS3 {
   client: S3Client;
   put(bucket: string, key: string, body: Buffer): Promise<void>;
   remove(bucket: string, key: string): Promise<void>;
+  /** The keys below a prefix (one page: the tests' buckets are small). */
+  list(bucket: string, prefix: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -36,6 +38,7 @@ export const startS3 = async (buckets: string[]): Promise<LocalS3> => {
     // A Buffer body, so the SDK knows its length.
     put: async (Bucket, Key, Body) => void (await client.send(new PutObjectCommand({ Bucket, Key, Body }))),
     remove: async (Bucket, Key) => void (await client.send(new DeleteObjectCommand({ Bucket, Key }))),
+    list: async (Bucket, Prefix) => ((await client.send(new ListObjectsV2Command({ Bucket, Prefix }))).Contents ?? []).map((o) => o.Key!),
     close: async () => {
       client.destroy();
       const exited = once(child, 'exit');

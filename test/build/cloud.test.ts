@@ -1,0 +1,205 @@
+// The proof that the template's functions work: the artifact of `npm run package` run as Lambda
+// runs it (test/support/cloud.ts: each zip in a code folder it cannot write, the layer on
+// NODE_PATH, /tmp the only writable place, the template's environment), behind API Gateway's
+// HTTP API event format, against DynamoDB Local, s3rver, the fake TMDB and the WebSocket
+// management API of serverless-offline (an instance of our own, which also owns the WebSocket
+// connections, as API Gateway does).
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import sharp from 'sharp';
+import { startCloud, filesBelow, type Cloud } from '../support/cloud';
+import { FakeCloudWatchLogs, type FakeCloudWatchLogsServer } from '../support/fake-cloudwatch-logs';
+import { FakeTmdb, type FakeTmdbServer } from '../support/fake-tmdb';
+import { startInstance, tempDir, type Instance } from '../support/instance';
+import { allPages, scan } from '../support/media';
+import { packaged } from '../support/packaged';
+import { S3RVER_CREDENTIALS, startS3, type LocalS3 } from '../support/s3';
+import { call, jsonBody } from '../support/stack';
+import { hasFfmpeg, makeMp4 } from '../support/videos';
+import { WsClient } from '../support/ws';
+
+const BUCKET = 'media';
+const KEY = 'cloud-shaped-tmdb-key-0042';
+const LOG_GROUP = '/aws/lambda/media-library-prod';
+const HEAT = Buffer.from(Array.from({ length: 400_000 }, (_, i) => (i * 31 + (i >> 8)) & 0xff));
+
+let s3: LocalS3;
+let tmdb: FakeTmdbServer;
+let cloudWatch: FakeCloudWatchLogsServer;
+let instance: Instance;
+let cloud: Cloud;
+let events: WsClient;
+let alien: Buffer;
+const api = (method: string, path: string, opts: Parameters<typeof call>[2] = {}) => call(method, path, { ...opts, base: cloud.url });
+
+before(async () => {
+  const fake = new FakeTmdb({ keys: [KEY] });
+  fake.addMovie({ id: 949, title: 'Heat', releaseDate: '1995-12-15', overview: 'A bank robbery goes wrong.', genres: ['Crime'] });
+  fake.addMovie({ id: 348, title: 'Alien', releaseDate: '1979-05-25', overview: 'In space no one can hear you scream.' });
+  tmdb = await fake.start();
+  // No local CloudWatch Logs server exists: our fake speaks its API, and receives every line the
+  // functions write, as Lambda delivers them to the stack's log group.
+  const logs = new FakeCloudWatchLogs();
+  cloudWatch = await logs.start();
+
+  const videos = tempDir('cloud-videos');
+  alien = hasFfmpeg() ? readFileSync(makeMp4(join(videos, 'alien.mp4'), { seconds: 2 })) : Buffer.from('not a video');
+  s3 = await startS3([BUCKET]);
+  await Promise.all([s3.put(BUCKET, 'films/Heat (1995)/Heat (1995).mkv', HEAT), s3.put(BUCKET, 'films/Alien (1979).mp4', alien)]);
+
+  const [pkg] = await Promise.all([
+    packaged(),
+    startInstance({ env: { MEDIA_STORAGE: 's3', S3_ENDPOINT: s3.endpoint, MEDIA_BUCKET: BUCKET, AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey } }).then((i) => (instance = i)),
+  ]);
+  const state = instance.state();
+  cloud = await startCloud({
+    packageDir: pkg,
+    root: tempDir('cloud'),
+    // What the deploy would have made: the instance's table, the bucket, the WebSocket API.
+    resources: { MediaTable: 'media', MediaBucket: BUCKET, WebsocketsApi: 'offline' },
+    endpoints: {
+      DYNAMODB_ENDPOINT: state.dynamodbEndpoint,
+      S3_ENDPOINT: s3.endpoint,
+      WS_MANAGEMENT_ENDPOINT: state.offlineWebsocket.replace('ws', 'http'),
+      TMDB_API_BASE_URL: tmdb.apiBaseUrl,
+      TMDB_IMAGE_BASE_URL: tmdb.imageBaseUrl,
+      CLOUDWATCH_LOGS_ENDPOINT: cloudWatch.url,
+    },
+    credentials: S3RVER_CREDENTIALS,
+    onLog: ({ functionName, stream, line, time }) => logs.append(LOG_GROUP, `${functionName}/${stream}`, [line], time),
+  });
+  // A client of the WebSocket API (offline's, as API Gateway's in AWS), registered in the table.
+  events = await WsClient.open(`${instance.url.replace('http', 'ws')}/ws`);
+});
+
+after(async () => {
+  await events?.close();
+  await cloud?.stop();
+  await instance?.stop();
+  await s3?.close();
+  await tmdb?.close();
+  await cloudWatch?.close();
+});
+
+/** The JSON records the functions logged, with their function. */
+const records = () =>
+  cloud.logs.flatMap(({ functionName, line }) => {
+    if (!line.startsWith('{')) return [];
+    try {
+      return [{ functionName, ...JSON.parse(line) }];
+    } catch {
+      return [];
+    }
+  });
+
+describe('the packaged functions, run as Lambda runs them', () => {
+  it('answer health through the HTTP API event format', async () => {
+    const res = await api('GET', '/api/v1/health');
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.json.data.status, 'ok');
+  });
+
+  it('keep the TMDB key set through settings, and show only its hint', async () => {
+    const res = await api('PATCH', '/api/v1/settings', jsonBody({ metadata: { tmdbApiKey: KEY } }));
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.json.data.metadata.tmdbApiKeyHint, '****0042');
+    assert.ok(!res.text.includes(KEY));
+  });
+
+  let jobId: string;
+  it('scan a bucket prefix through the scan worker, invoked asynchronously, with metadata from TMDB', async () => {
+    const job = await scan({ path: `s3://${BUCKET}/films`, mediaType: 'movie' }, cloud.url);
+    assert.equal(job.status, 'completed', JSON.stringify(job));
+    jobId = job.jobId;
+    const movies = await allPages('/api/v1/movies', cloud.url);
+    assert.deepEqual(movies.map((m) => m.title).sort(), ['Alien', 'Heat']);
+    const heat = movies.find((m) => m.title === 'Heat')!;
+    const detail = (await api('GET', `/api/v1/movies/${heat.id}`)).json.data;
+    assert.equal(detail.media.overview, 'A bank robbery goes wrong.');
+    assert.equal(detail.metadata.tmdbId, 949);
+    assert.ok(detail.media.posterUrl, 'a poster from TMDB');
+    assert.equal(detail.media.meshGradientColors?.length, 4, 'poster colours by sharp from the layer');
+    const workers = new Set(records().filter((r) => r.functionName.endsWith('-scanWorker')).map((r) => r.functionName));
+    assert.deepEqual([...workers], ['media-library-prod-scanWorker']);
+  });
+
+  it('read technical info with mediainfo.js from the layer', { skip: !hasFfmpeg() && 'ffmpeg makes the video' }, async () => {
+    const [alienItem] = (await allPages('/api/v1/movies', cloud.url)).filter((m) => m.title === 'Alien');
+    const detail = (await api('GET', `/api/v1/movies/${alienItem.id}`)).json.data;
+    assert.equal(detail.file.video?.codec, 'h264', JSON.stringify(detail.file));
+    assert.ok(detail.file.durationSeconds > 1.5);
+  });
+
+  it('sent the scan\'s events through the WebSocket management API', async () => {
+    const progress = await events.next((m) => m.type === 'scan:progress' && m.jobId === jobId);
+    assert.ok(progress.phase);
+    const complete = await events.next((m) => m.type === 'scan:complete' && m.jobId === jobId);
+    assert.equal(complete.status ?? 'completed', 'completed');
+  });
+
+  it('serve a poster variant, resized by the function and kept in the bucket', async () => {
+    const heat = (await allPages('/api/v1/movies', cloud.url)).find((m) => m.title === 'Heat')!;
+    const url = new URL(heat.posterUrl);
+    const res = await api('GET', `${url.pathname}${url.search}&w=160`, { headers: { accept: 'image/avif,image/webp,*/*' } });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.headers['content-type'], 'image/webp');
+    const bytes = await fetch(`${cloud.url}${url.pathname}${url.search}&w=160`, { headers: { accept: 'image/webp' } }).then(async (r) => Buffer.from(await r.arrayBuffer()));
+    assert.equal((await sharp(bytes).metadata()).width, 160);
+    const listed = await s3.list(BUCKET, '.cache/artwork/');
+    assert.ok(listed.some((key) => key.includes('w160')), `the variant in the bucket: ${listed.join(', ')}`);
+  });
+
+  it('stream by a redirect to a presigned URL that the bucket answers with ranges', async () => {
+    const heat = (await allPages('/api/v1/movies', cloud.url)).find((m) => m.title === 'Heat')!;
+    const res = await api('GET', `/api/v1/stream/${heat.id}`);
+    assert.equal(res.status, 307, res.text);
+    const location = String(res.headers.location);
+    assert.ok(location.startsWith(s3.endpoint), location);
+    const part = await fetch(location, { headers: { range: 'bytes=1000-1999' } });
+    assert.equal(part.status, 206);
+    assert.deepEqual(Buffer.from(await part.arrayBuffer()), HEAT.subarray(1000, 2000));
+  });
+
+  it('search the catalogue', async () => {
+    const res = await api('GET', '/api/v1/search?query=alein');
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json.data.map((h: any) => h.media.title), ['Alien']);
+  });
+
+  it('handle the WebSocket API\'s event format for $connect, $default and $disconnect', async () => {
+    const base = JSON.parse(readFileSync(join(import.meta.dirname, '../../events/wsConnect.json'), 'utf8'));
+    const connectionId = 'cloudShaped0=';
+    const withId = (e: any) => ({ ...e, requestContext: { ...e.requestContext, connectionId } });
+    const connected = await cloud.invoke('media-library-prod-wsConnect', withId(base));
+    assert.equal(connected.payload.statusCode, 200, JSON.stringify(connected.payload));
+    const message = JSON.parse(readFileSync(join(import.meta.dirname, '../../events/wsMessage.json'), 'utf8'));
+    const answered = await cloud.invoke('media-library-prod-wsMessage', withId(message));
+    assert.equal(answered.failed, false, JSON.stringify(answered.payload));
+    const disconnect = JSON.parse(readFileSync(join(import.meta.dirname, '../../events/wsDisconnect.json'), 'utf8'));
+    const gone = await cloud.invoke('media-library-prod-wsDisconnect', withId(disconnect));
+    assert.equal(gone.payload.statusCode, 200, JSON.stringify(gone.payload));
+  });
+
+  it('read the functions\' logs from CloudWatch Logs, newest first, filtered', async () => {
+    assert.ok(cloud.functions.every((f) => f.environment.LOG_GROUP === LOG_GROUP), 'the template names the group to every function');
+    const res = await api('GET', '/api/v1/logs?level=info&q=scan%20completed&limit=5');
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json.data.map((r: any) => [r.msg, r.jobId]), [['scan completed', jobId]]);
+    const recent = (await api('GET', '/api/v1/logs?limit=20')).json.data;
+    assert.equal(recent.length, 20);
+    const times = recent.map((r: any) => Date.parse(r.time));
+    assert.deepEqual(times, [...times].sort((a, b) => b - a));
+    assert.ok(!JSON.stringify(recent).includes(KEY), 'the key is never in a log');
+  });
+
+  it('wrote nothing but to the bucket and the table: every /tmp empty, no DATA_DIR, no warning logged', async () => {
+    await cloud.idle();
+    for (const dir of cloud.tmpDirs()) assert.deepEqual(filesBelow(dir), [], dir);
+    for (const fn of cloud.functions) assert.ok(!existsSync(join(fn.codeDir, 'data')), `${fn.name} made no DATA_DIR`);
+    const troubles = records().filter((r) => ['warn', 'error', 'fatal'].includes(r.level));
+    assert.deepEqual(troubles, []);
+    assert.ok(records().length > 10, 'the functions logged JSON lines to stdout');
+  });
+});
