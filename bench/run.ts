@@ -3,14 +3,16 @@
 // node:http server answering the same JSON in the same run, plus the RSS of every process
 // under that load, for both ways offline can run handlers; then the catalogue part
 // (bench/catalog.ts), the search part (bench/search.ts), the streaming part (bench/stream.ts), the subtitle
-// part (bench/subtitles.ts), the metadata part (bench/metadata.ts) and the folder monitor's cost
-// (bench/monitor.ts). Writes docs/benchmarks.md.
-// `tsx bench/run.ts runtime|footprint|catalog|search|stream|subtitles|metadata|monitor` runs one part only.
+// part (bench/subtitles.ts), the metadata part (bench/metadata.ts), the folder monitor's cost
+// (bench/monitor.ts) and a poster wall's artwork from a bucket, answered or redirected
+// (bench/artwork-delivery.ts). Writes docs/benchmarks.md.
+// `tsx bench/run.ts runtime|footprint|catalog|search|stream|subtitles|metadata|monitor|artwork-delivery` runs one part only.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { createServer } from 'node:http';
 import { freePort } from '../infra/ports';
 import { startInstance, type Instance } from '../test/support/instance';
+import { runArtworkDelivery } from './artwork-delivery';
 import { runCatalog } from './catalog';
 import { runFootprint } from './footprint';
 import { runMetadata } from './metadata';
@@ -97,7 +99,7 @@ const runRuntime = async () => {
   writeDoc('runtime', section);
 };
 
-const PARTS = ['runtime', 'footprint', 'catalog', 'search', 'stream', 'subtitles', 'metadata', 'monitor'] as const;
+const PARTS = ['runtime', 'footprint', 'catalog', 'search', 'stream', 'subtitles', 'metadata', 'monitor', 'artwork-delivery'] as const;
 
 const main = async () => {
   const only = process.argv[2];
@@ -110,6 +112,7 @@ const main = async () => {
   if (only === undefined || only === 'subtitles') await runSubtitles();
   if (only === undefined || only === 'metadata') await runMetadata();
   if (only === undefined || only === 'monitor') await runMonitor();
+  if (only === undefined || only === 'artwork-delivery') await runArtworkDelivery();
 };
 
 main().catch((err) => {

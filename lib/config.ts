@@ -106,6 +106,14 @@ export const config = Object.freeze({
     bucket: str('MEDIA_BUCKET'),
     /** How long a presigned stream URL lives: long enough for a paused film, short enough to leak little. */
     streamUrlSeconds: int('STREAM_URL_TTL_SECONDS', 4 * 3600, 60, 7 * 24 * 3600),
+    /**
+     * Artwork answers larger than this leave as a 302 to a presigned URL of the stored variant
+     * rather than in the function's response (Lambda carries about 4.5 MB of binary, base64);
+     * 0 redirects every answer, which a wall of posters measured slower (bench/artwork-delivery.ts).
+     */
+    artworkRedirectAboveBytes: int('ARTWORK_REDIRECT_ABOVE_BYTES', 4 * 1024 * 1024, 0, 4 * 1024 * 1024),
+    /** How long a presigned artwork URL lives; a redirect to it is cached a minute less. */
+    artworkUrlSeconds: int('ARTWORK_URL_TTL_SECONDS', 3600, 120, 7 * 24 * 3600),
   }),
   /** How serverless-offline runs handlers locally (see README: in-process by measurement). */
   offlineMode: oneOf('OFFLINE_MODE', ['in-process', 'worker-threads'] as const, 'in-process'),

@@ -22,6 +22,7 @@ const toSchema = (schema: unknown, root = true): SchemaObject => {
 const ref = (schema: TSchema): SchemaObject => toSchema(schema, false);
 
 const STATUS_TEXT: Record<number, string> = {
+  302: 'Artwork in the bucket larger than a function answer carries: `Location` is a presigned URL of the stored image, cacheable a minute less than it lives',
   304: 'Not modified',
   307: 'Media in a bucket (MEDIA_STORAGE=s3): `Location` is a short-lived presigned URL of the object, which answers ranges and conditionals itself',
   400: 'Invalid input (query, path or body); `errors` lists each field',

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { config } from '../config';
 import { mediaBucketClient } from '../storage';
+import type { ArtworkDeps } from './service';
 import { bucketArtworkStore, localArtworkStore, type ArtworkStore } from './store';
 
 export { bucketArtworkStore, localArtworkStore, sourceKey, variantKeyOf, type ArtworkStore, type StoredBytes } from './store';
@@ -20,3 +21,7 @@ const configuredStore = (): ArtworkStore => {
 };
 
 export const artworkStore = (): ArtworkStore => (store ??= configuredStore());
+
+/** Only with artwork in the bucket, the one store that presigns: answers too large for a Lambda response (or all, ARTWORK_REDIRECT_ABOVE_BYTES=0). */
+export const artworkRedirect = (): ArtworkDeps['redirect'] =>
+  config.mediaStorage === 's3' && config.s3.bucket ? { urlSeconds: config.s3.artworkUrlSeconds, aboveBytes: config.s3.artworkRedirectAboveBytes } : undefined;

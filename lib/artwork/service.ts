@@ -23,6 +23,13 @@
 //   stored, so this is the server's own broken state (a damaged file, a decoder that ran out
 //   of time on a loaded box) for an operator to look at, not something a client can change.
 // - A variant that cannot be stored (a full disk) is still sent; the failure is logged at warn.
+// - Delivery by redirect (deps.redirect, a store that presigns, i.e. the bucket): an answer
+//   larger than `aboveBytes` (more than a Lambda response can carry) is a 302 to a presigned
+//   URL of the stored variant; with `aboveBytes` 0 every answer is (no image byte passes
+//   through the function; measured slower for a wall of posters, see docs/benchmarks.md). The
+//   302 may be cached only while its URL is valid, less a margin for the fetch that follows,
+//   and carries no ETag: a 304 revalidating a cached redirect would keep its Location, which by
+//   then is dead. A variant the store could not keep is sent as bytes.
 import { internal, notFound, notFoundBecause } from '../errors';
 import { ifNoneMatchHolds } from '../http/etag';
 import type { Log } from '../log';
@@ -42,6 +49,8 @@ export interface ArtworkDeps {
   catalog: { get(id: string): Promise<Pictured | undefined> };
   store: ArtworkStore;
   log: Pick<Log, 'error' | 'warn'>;
+  /** Answers larger than `aboveBytes` (0: all) redirect to a presigned URL of the stored variant living `urlSeconds` (where the store presigns). */
+  redirect?: { urlSeconds: number; aboveBytes: number };
 }
 
 export interface ArtworkRequest {
@@ -56,13 +65,17 @@ export interface ArtworkRequest {
 }
 
 export interface ArtworkAnswer {
-  status: 200 | 304;
+  status: 200 | 302 | 304;
   body?: Buffer;
   headers: Record<string, string>;
 }
 
-export const IMMUTABLE = 'public, max-age=31536000, immutable';
-export const REVALIDATE_DAILY = 'public, max-age=86400';
+const YEAR_SECONDS = 31_536_000;
+const DAY_SECONDS = 86_400;
+export const IMMUTABLE = `public, max-age=${YEAR_SECONDS}, immutable`;
+export const REVALIDATE_DAILY = `public, max-age=${DAY_SECONDS}`;
+/** Taken off a presigned URL's life for a cached redirect: the client still has to fetch it, on a clock that may run ahead. */
+export const REDIRECT_MARGIN_SECONDS = 60;
 
 const KINDS_OF: Record<Pictured['entity'], readonly ArtworkKind[]> = {
   movie: ['poster', 'backdrop'],
@@ -90,6 +103,22 @@ const wrongKind = (item: Pictured, kind: ArtworkKind) =>
 const sourceMissing = (mediaId: string, kind: ArtworkKind) =>
   notFoundBecause(`The ${kind} of ${mediaId} is no longer in the artwork cache; a rescan of its library stores it again`);
 
+/**
+ * With redirects on and a store that presigns: a call giving the 302 to the stored variant's
+ * URL, or undefined when the store holds no such variant (yet). Without: undefined.
+ */
+const redirectorFor = (deps: ArtworkDeps, key: string, vary: string, versioned: boolean) => {
+  const { redirect, store } = deps;
+  if (!redirect || !store.presignedUrl) return undefined;
+  const presign = store.presignedUrl.bind(store);
+  // The URL's life less the margin, and never longer than the bytes themselves may be cached.
+  const maxAge = Math.max(0, Math.min(redirect.urlSeconds - REDIRECT_MARGIN_SECONDS, versioned ? YEAR_SECONDS : DAY_SECONDS));
+  return async (): Promise<ArtworkAnswer | undefined> => {
+    const url = await presign(key, redirect.urlSeconds);
+    return url === undefined ? undefined : { status: 302, headers: { Location: url, 'Cache-Control': `private, max-age=${maxAge}`, Vary: vary } };
+  };
+};
+
 export const serveArtwork = async (deps: ArtworkDeps, req: ArtworkRequest): Promise<ArtworkAnswer> => {
   const { mediaId, kind } = req;
   const item = await deps.catalog.get(mediaId);
@@ -112,8 +141,18 @@ export const serveArtwork = async (deps: ArtworkDeps, req: ArtworkRequest): Prom
   if (ifNoneMatchHolds(req.ifNoneMatch, etag)) return { status: 304, headers };
 
   const key = variantKeyOf(mediaId, kind, art.etag, variant);
-  const stored = await deps.store.get(key);
-  if (stored) return { status: 200, body: stored.bytes, headers: { ...headers, 'Content-Type': stored.contentType } };
+  const redirect = redirectorFor(deps, key, headers.Vary, req.version === art.etag);
+  const redirects = (size: number) => redirect !== undefined && size > deps.redirect!.aboveBytes;
+  if (redirect && deps.redirect!.aboveBytes === 0) {
+    // Every answer redirects: the object need not be read, only found.
+    const answer = await redirect();
+    if (answer) return answer;
+  } else {
+    const stored = await deps.store.get(key);
+    const redirected = stored && redirects(stored.bytes.length) ? await redirect!() : undefined;
+    if (redirected) return redirected;
+    if (stored) return { status: 200, body: stored.bytes, headers: { ...headers, 'Content-Type': stored.contentType } };
+  }
 
   const source = await deps.store.get(sourceKey(mediaId, kind, art.etag));
   if (!source) throw sourceMissing(mediaId, kind);
@@ -125,8 +164,13 @@ export const serveArtwork = async (deps: ArtworkDeps, req: ArtworkRequest): Prom
     deps.log.error({ err: error, reason: error.reason, mediaId, kind, etag: art.etag, variant: key }, 'stored artwork could not be rendered');
     throw internal();
   }
-  await deps.store.put(key, rendered.body, rendered.contentType).catch((err: unknown) => {
-    deps.log.warn({ err, mediaId, kind, variant: key }, 'artwork variant could not be stored; sent without it');
-  });
-  return { status: 200, body: rendered.body, headers: { ...headers, 'Content-Type': rendered.contentType } };
+  const kept = await deps.store.put(key, rendered.body, rendered.contentType).then(
+    () => true,
+    (err: unknown) => {
+      deps.log.warn({ err, mediaId, kind, variant: key }, 'artwork variant could not be stored; sent without it');
+      return false;
+    },
+  );
+  const redirected = kept && redirects(rendered.body.length) ? await redirect!() : undefined;
+  return redirected ?? { status: 200, body: rendered.body, headers: { ...headers, 'Content-Type': rendered.contentType } };
 };

@@ -10,9 +10,11 @@
 //
 // Two adapters: files under DATA_DIR/artwork at home, and objects under a prefix of the media
 // bucket in the cloud (MEDIA_STORAGE=s3), where a Lambda has no disk that lasts. The bucket
-// keeps the content type as the object's Content-Type; the disk sniffs it from the bytes.
+// keeps the content type as the object's Content-Type; the disk sniffs it from the bytes. Only
+// the bucket can hand out a URL that serves its bytes without the service (a presigned GET).
 import { randomBytes } from 'node:crypto';
-import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { mkdir, open, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { s3StatusOf } from '../storage/s3-client';
@@ -31,6 +33,12 @@ export interface ArtworkStore {
   get(key: string): Promise<StoredBytes | undefined>;
   /** Everything stored for one item (sources and variants); nothing stored is not an error. */
   removeAll(mediaId: string): Promise<void>;
+  /**
+   * A URL anyone may GET for `expiresInSeconds`, serving the key's bytes with the content type
+   * they were put with, or undefined when the key holds nothing. Only where the bytes can be
+   * served without this service (a bucket); absent on the disk.
+   */
+  presignedUrl?(key: string, expiresInSeconds: number): Promise<string | undefined>;
 }
 
 /**
@@ -178,6 +186,11 @@ export interface BucketOptions {
   prefix: string;
 }
 
+const isMissing = (error: unknown) => {
+  const name = (error as { name?: string }).name;
+  return name === 'NoSuchKey' || name === 'NotFound' || s3StatusOf(error) === 404;
+};
+
 /**
  * The store as objects `<prefix>/<key>` of the media bucket. A PUT replaces an object whole, so
  * a reader sees the old bytes or the new ones; the Content-Type is the one put was given.
@@ -196,9 +209,24 @@ export const bucketArtworkStore = (client: S3Client, { bucket, prefix }: BucketO
         const bytes = Buffer.from(await object.Body!.transformToByteArray());
         return { bytes, contentType: object.ContentType ?? 'application/octet-stream' };
       } catch (error) {
-        if ((error as { name?: string }).name === 'NoSuchKey' || s3StatusOf(error) === 404) return undefined;
+        if (isMissing(error)) return undefined;
         throw error;
       }
+    },
+
+    async presignedUrl(key, expiresInSeconds) {
+      const Key = objectKey(key);
+      try {
+        // A URL of a missing object would be a 404 from S3 that the caller could not fall back from.
+        await client.send(new HeadObjectCommand({ Bucket: bucket, Key }));
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw error;
+      }
+      // A key names its bytes for good (a content hash, the variant, the render version), so
+      // whoever fetched them may keep them as long as the URL stays valid.
+      const command = new GetObjectCommand({ Bucket: bucket, Key, ResponseCacheControl: `private, max-age=${expiresInSeconds}, immutable` });
+      return getSignedUrl(client, command, { expiresIn: expiresInSeconds });
     },
 
     async removeAll(mediaId) {
