@@ -54,6 +54,7 @@ export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local
 const dataDir = resolve(str('DATA_DIR') ?? 'data');
 const dynamodbEndpoint = url('DYNAMODB_ENDPOINT');
 const cloudWatchLogsEndpoint = url('CLOUDWATCH_LOGS_ENDPOINT');
+const ssmEndpoint = url('SSM_ENDPOINT');
 
 export const config = Object.freeze({
   version: pkg.version,
@@ -91,6 +92,11 @@ export const config = Object.freeze({
   }),
   tmdb: Object.freeze({
     apiKey: str('TMDB_API_KEY'),
+    /** In the cloud: the SSM SecureString parameter that holds the key (read when TMDB_API_KEY is unset). */
+    apiKeyParameter: str('TMDB_API_KEY_PARAMETER'),
+    /** A local stand-in for SSM; unset for AWS. */
+    ssmEndpoint,
+    ssmLocalCredentials: ssmEndpoint && !str('AWS_ACCESS_KEY_ID') ? LOCAL_CREDENTIALS : undefined,
     apiBaseUrl: url('TMDB_API_BASE_URL', TMDB_DEFAULTS.baseUrl)!,
     imageBaseUrl: url('TMDB_IMAGE_BASE_URL', TMDB_DEFAULTS.imageBaseUrl)!,
     /** The provider's documented pace is about 40-50 requests/s; the client keeps under this. */

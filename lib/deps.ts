@@ -47,26 +47,30 @@ const providerCache = new DynamoProviderCache(db);
 
 /**
  * What a scan may use to enrich items, from the settings as they are when it runs: the saved
- * key wins over TMDB_API_KEY; with fetching off or no key there is no provider at all.
+ * key wins over the deployment's (`deploymentKey`); with fetching off or no key there is no
+ * provider at all. Only the scan worker builds it, with lib/settings/deployment-key.ts, so
+ * the SSM client that may hold the cloud's key is in no other function's bundle.
  */
-export const scanEnrichment = async (): Promise<Enrichment> => {
-  const { value } = await settingsStore.read();
-  const key = effectiveKey(value, config.tmdb.apiKey);
-  const provider =
-    value.features.metadataFetching && key
-      ? createTmdbClient({
-          apiKey: key,
-          baseUrl: config.tmdb.apiBaseUrl,
-          imageBaseUrl: config.tmdb.imageBaseUrl,
-          language: value.language,
-          requestsPerSecond: config.tmdb.requestsPerSecond,
-          timeoutMs: config.tmdb.timeoutMs,
-          cache: providerCache,
-          log: rootLogger,
-        })
-      : null;
-  return { provider, artwork: value.features.artwork, meshGradients: value.features.meshGradients };
-};
+export const scanEnrichment =
+  (deploymentKey: () => Promise<string | undefined>) =>
+  async (): Promise<Enrichment> => {
+    const { value } = await settingsStore.read();
+    const key = effectiveKey(value, await deploymentKey());
+    const provider =
+      value.features.metadataFetching && key
+        ? createTmdbClient({
+            apiKey: key,
+            baseUrl: config.tmdb.apiBaseUrl,
+            imageBaseUrl: config.tmdb.imageBaseUrl,
+            language: value.language,
+            requestsPerSecond: config.tmdb.requestsPerSecond,
+            timeoutMs: config.tmdb.timeoutMs,
+            cache: providerCache,
+            log: rootLogger,
+          })
+        : null;
+    return { provider, artwork: value.features.artwork, meshGradients: value.features.meshGradients };
+  };
 
 // Embedded subtitles taken out by ffmpeg, kept in DATA_DIR/subtitles; none in the cloud (home-only for now).
 const extractor =
@@ -85,7 +89,6 @@ export const services: Services = {
   jobs: jobStore,
   events: publisherSink(eventPublisher, rootLogger),
   storage: configuredStorage(),
-  enrichment: scanEnrichment,
   artworks: artworkStore(),
   subtitleCache: subtitleExtractor() ?? undefined,
   invoker: lambdaInvoker({

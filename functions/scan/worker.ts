@@ -3,12 +3,15 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { config } from '../../lib/config';
-import { services } from '../../lib/deps';
+import { scanEnrichment, services } from '../../lib/deps';
 import type { WorkerPayload } from '../../lib/scan/invoker';
 import { runWorker } from '../../lib/scan/worker';
+import { deploymentKey } from '../../lib/settings/deployment-key';
 
 /** Time kept back for the last chunk, the checkpoint and the self-invocation. */
 const RESERVE_MS = 60_000;
+
+const deps = { ...services, enrichment: scanEnrichment(deploymentKey) };
 
 const isPayload = (event: unknown): event is WorkerPayload => {
   const e = event as Partial<WorkerPayload> | null;
@@ -22,5 +25,5 @@ export const handler = middy(async (event: unknown, context: Context) => {
   }
   const untilTimeout = context.getRemainingTimeInMillis() - RESERVE_MS;
   const slice = config.scan.sliceMs > 0 ? Math.min(config.scan.sliceMs, untilTimeout) : untilTimeout;
-  await runWorker(services, event, Date.now() + Math.max(slice, 0));
+  await runWorker(deps, event, Date.now() + Math.max(slice, 0));
 });

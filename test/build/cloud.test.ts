@@ -11,6 +11,8 @@ import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { startCloud, filesBelow, type Cloud } from '../support/cloud';
 import { FakeCloudWatchLogs, type FakeCloudWatchLogsServer } from '../support/fake-cloudwatch-logs';
+import type { JsonService } from '../support/fake-aws-json';
+import { FakeSsm } from '../support/fake-ssm';
 import { FakeTmdb, type FakeTmdbServer } from '../support/fake-tmdb';
 import { startInstance, tempDir, type Instance } from '../support/instance';
 import { allPages, scan } from '../support/media';
@@ -28,6 +30,7 @@ const HEAT = Buffer.from(Array.from({ length: 400_000 }, (_, i) => (i * 31 + (i 
 let s3: LocalS3;
 let tmdb: FakeTmdbServer;
 let cloudWatch: FakeCloudWatchLogsServer;
+let ssm: JsonService;
 let instance: Instance;
 let cloud: Cloud;
 let events: WsClient;
@@ -43,6 +46,8 @@ before(async () => {
   // functions write, as Lambda delivers them to the stack's log group.
   const logs = new FakeCloudWatchLogs();
   cloudWatch = await logs.start();
+  // Nor a local SSM: the key is a SecureString parameter of the name the template gives.
+  ssm = await new FakeSsm().putSecureString('/media-library/prod/tmdb-api-key', KEY).start();
 
   const videos = tempDir('cloud-videos');
   alien = hasFfmpeg() ? readFileSync(makeMp4(join(videos, 'alien.mp4'), { seconds: 2 })) : Buffer.from('not a video');
@@ -66,6 +71,7 @@ before(async () => {
       TMDB_API_BASE_URL: tmdb.apiBaseUrl,
       TMDB_IMAGE_BASE_URL: tmdb.imageBaseUrl,
       CLOUDWATCH_LOGS_ENDPOINT: cloudWatch.url,
+      SSM_ENDPOINT: ssm.url,
     },
     credentials: S3RVER_CREDENTIALS,
     onLog: ({ functionName, stream, line, time }) => logs.append(LOG_GROUP, `${functionName}/${stream}`, [line], time),
@@ -81,6 +87,7 @@ after(async () => {
   await s3?.close();
   await tmdb?.close();
   await cloudWatch?.close();
+  await ssm?.close();
 });
 
 /** The JSON records the functions logged, with their function. */
@@ -101,10 +108,11 @@ describe('the packaged functions, run as Lambda runs them', () => {
     assert.equal(res.json.data.status, 'ok');
   });
 
-  it('keep the TMDB key set through settings, and show only its hint', async () => {
-    const res = await api('PATCH', '/api/v1/settings', jsonBody({ metadata: { tmdbApiKey: KEY } }));
+  it('take the TMDB key from its SSM parameter, and show only its hint', async () => {
+    assert.ok(cloud.functions.every((f) => f.environment.TMDB_API_KEY_PARAMETER === '/media-library/prod/tmdb-api-key' && !('TMDB_API_KEY' in f.environment)));
+    const res = await api('GET', '/api/v1/settings');
     assert.equal(res.status, 200, res.text);
-    assert.equal(res.json.data.metadata.tmdbApiKeyHint, '****0042');
+    assert.deepEqual(res.json.data.metadata, { tmdbApiKeySet: true, tmdbApiKeyHint: '****0042', tmdbApiKeySource: 'environment', language: res.json.data.metadata.language });
     assert.ok(!res.text.includes(KEY));
   });
 

@@ -109,6 +109,17 @@ describe('npm run package', () => {
     assert.match(JSON.stringify(filter?.Resource), /ServiceLogGroup/);
   });
 
+  it('names the TMDB key\'s SSM parameter to the functions, never the key, and lets them read that parameter only', () => {
+    for (const [fn, f] of ofType('AWS::Lambda::Function')) {
+      assert.equal(f.Properties.Environment.Variables.TMDB_API_KEY_PARAMETER, '/media-library/prod/tmdb-api-key', fn);
+      assert.equal(f.Properties.Environment.Variables.TMDB_API_KEY, undefined, fn);
+    }
+    const statements = (ofType('AWS::IAM::Role')[0]![1].Properties.Policies as Array<{ PolicyDocument: { Statement: Array<{ Action: string | string[]; Resource: unknown }> } }>).flatMap((p) => p.PolicyDocument.Statement);
+    const read = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('ssm:')));
+    assert.deepEqual(read.map((s) => s.Action), [['ssm:GetParameter']]);
+    assert.match(JSON.stringify(read[0]!.Resource), /:parameter\/media-library\/prod\/tmdb-api-key"/);
+  });
+
   it('ships a runtime layer with sharp for x86_64 and mediainfo.js with its WebAssembly, on every function', () => {
     const layers = ofType('AWS::Lambda::LayerVersion');
     assert.equal(layers.length, 1);

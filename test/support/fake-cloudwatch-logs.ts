@@ -12,11 +12,8 @@
 //   const fake = new FakeCloudWatchLogs();
 //   const { url, close } = await fake.start();
 //   fake.append('/aws/lambda/media', '2026/01/01/[$LATEST]abc', lines);
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { serveAwsJson, ServiceError, type JsonService } from './fake-aws-json';
 
-const JSON_1_1 = 'application/x-amz-json-1.1';
 const TARGET_PREFIX = 'Logs_20140328.';
 const MAX_LIMIT = 10_000;
 
@@ -51,10 +48,7 @@ export interface FilterCall {
   events: number;
 }
 
-export interface FakeCloudWatchLogsServer {
-  url: string;
-  close(): Promise<void>;
-}
+export type FakeCloudWatchLogsServer = JsonService;
 
 /** The state a nextToken carries: where the next page starts in the same query. */
 interface PageToken {
@@ -62,15 +56,6 @@ interface PageToken {
   offset: number;
 }
 
-class ServiceError extends Error {
-  constructor(
-    readonly status: number,
-    readonly type: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 const invalid = (message: string) => new ServiceError(400, 'InvalidParameterException', message);
 
@@ -121,7 +106,6 @@ export class FakeCloudWatchLogs {
   private readonly groups = new Map<string, StoredEvent[]>();
   private failure: CloudWatchFailure | undefined;
   private seq = 0;
-  private server: Server | undefined;
 
   /**
    * Delivers lines a function wrote to stdout as events of a stream (creating the group and
@@ -156,53 +140,10 @@ export class FakeCloudWatchLogs {
   }
 
   async start(): Promise<FakeCloudWatchLogsServer> {
-    const server = createServer((req, res) => void this.handle(req, res).catch((err) => this.crash(res, err)));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    this.server = server;
-    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => this.close() };
-  }
-
-  private async close() {
-    const server = this.server;
-    if (!server) return;
-    this.server = undefined;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-
-  private crash(res: ServerResponse, err: unknown) {
-    if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-    res.end(`fake CloudWatch Logs failed: ${String(err)}`);
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const target = String(req.headers['x-amz-target'] ?? '');
-    try {
-      if (req.method !== 'POST' || req.url !== '/') throw new ServiceError(404, 'UnknownOperationException', `No route ${req.method} ${req.url}`);
-      // Every request to the service is signed; an unsigned one is refused, as there.
-      if (!/^AWS4-HMAC-SHA256 Credential=/.test(req.headers.authorization ?? '')) throw new ServiceError(400, 'MissingAuthenticationTokenException', 'Missing Authentication Token');
-      if (!String(req.headers['content-type'] ?? '').startsWith(JSON_1_1)) throw new ServiceError(400, 'SerializationException', `Expected ${JSON_1_1}`);
-      if (target !== `${TARGET_PREFIX}FilterLogEvents`) throw new ServiceError(400, 'UnknownOperationException', `The fake answers FilterLogEvents only, not ${target || 'no target'}`);
-      let input: unknown;
-      try {
-        input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
-      } catch {
-        throw new ServiceError(400, 'SerializationException', 'The body is not JSON');
-      }
-      if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new ServiceError(400, 'SerializationException', 'The body is not a JSON object');
-      this.send(res, 200, this.filterLogEvents(input as Record<string, unknown>));
-    } catch (err) {
-      if (!(err instanceof ServiceError)) throw err;
-      this.send(res, err.status, { __type: err.type, message: err.message });
-    }
-  }
-
-  private send(res: ServerResponse, status: number, body: unknown) {
-    const text = JSON.stringify(body);
-    res.writeHead(status, { 'content-type': JSON_1_1, 'content-length': Buffer.byteLength(text), 'x-amzn-requestid': randomUUID() });
-    res.end(text);
+    return serveAwsJson(TARGET_PREFIX, (operation, input) => {
+      if (operation !== 'FilterLogEvents') throw new ServiceError(400, 'UnknownOperationException', `The fake answers FilterLogEvents only, not ${operation}`);
+      return this.filterLogEvents(input);
+    });
   }
 
   private filterLogEvents(input: Record<string, unknown>) {
