@@ -2,7 +2,7 @@
 // s3:// locations, a scan lists the keys, and the stream endpoint redirects to a presigned URL
 // that the S3 server answers with ranges itself. An instance of its own, with its own database.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
@@ -142,5 +142,12 @@ describe('media in a bucket', () => {
       assert.ok([400, 404].includes(res.status), `${id}: ${res.status}`);
       assert.doesNotMatch(res.text, /s3:|X-Amz/);
     }
+  });
+
+  it('wrote nothing under DATA_DIR from a handler: only the runner\'s database, its state and the log', () => {
+    // The runner keeps DynamoDB Local's files (db, tmp/dynamodb), runner.json and the log collector's logs/.
+    const entries = readdirSync(instance.dataDir).sort();
+    assert.deepEqual(entries.filter((e) => !['db', 'logs', 'runner.json', 'tmp'].includes(e)), []);
+    assert.deepEqual(readdirSync(join(instance.dataDir, 'tmp')), ['dynamodb']);
   });
 });
