@@ -76,6 +76,11 @@ describe('npm run package', () => {
     assert.match(actions, /lambda:InvokeFunction/);
   });
 
+  it('names the media bucket in the stack\'s outputs, where libraries are made', () => {
+    const outputs = JSON.parse(readFileSync(join(out, 'cloudformation-template-update-stack.json'), 'utf8')).Outputs;
+    assert.deepEqual(outputs.MediaBucketName.Value, { Ref: 'MediaBucket' });
+  });
+
   it('keeps media in a private bucket that outlives the stack, named to every function', () => {
     const name = 'MediaBucket';
     const bucket = resources[name] as Resource & { DeletionPolicy?: string };

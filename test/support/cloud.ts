@@ -103,6 +103,12 @@ const protect = (dir: string, sandboxed: boolean) => {
   chmodSync(dir, sandboxed ? 0o755 : 0o555);
 };
 
+/** Gives the code back to its owner, so the test run can delete it. */
+const unprotect = (dir: string) => {
+  chmodSync(dir, 0o755);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) unprotect(join(dir, entry.name));
+};
+
 interface Route {
   key: string;
   method: string | null;
@@ -407,6 +413,7 @@ export const startCloud = async (options: CloudOptions): Promise<Cloud> => {
       }
       const children = [...pools.values()].flat().map((e) => e.child).filter((c) => c.exitCode === null && c.signalCode === null);
       await Promise.all(children.map((c) => (c.kill(), once(c, 'exit'))));
+      if (!sandboxed) for (const dir of [opt, runtimeDir, ...functions.map((f) => f.codeDir)]) unprotect(dir);
     },
   };
 };
