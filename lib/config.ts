@@ -1,5 +1,6 @@
 // The only module that reads process.env. Everything is parsed once, every problem is
 // collected into one error, and the result is frozen; adapters receive what they need.
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import pkg from '../package.json';
 import { TMDB_DEFAULTS } from './metadata/tmdb/config';
@@ -51,6 +52,20 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 // Not frozen: the SDK marks credential objects it is given.
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
+/**
+ * The box's own host names, for same-origin requests (lib/http/origin.ts): ALLOWED_HOSTS
+ * (comma-separated names, no scheme or port) and the machine's name, bare and under .local.
+ */
+const boxHosts = (): string[] => {
+  const listed = (str('ALLOWED_HOSTS') ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  const bad = listed.filter((h) => !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(h));
+  if (bad.length) issues.push(`ALLOWED_HOSTS must be host names without scheme or port (got ${bad.map((h) => `"${h}"`).join(', ')})`);
+  const machine = hostname().toLowerCase();
+  return [...new Set([...listed.filter((h) => !bad.includes(h)), machine, `${machine}.local`])];
+};
+
+const mode = oneOf<Mode>('NODE_ENV', ['development', 'production'], 'production');
+
 const dataDir = resolve(str('DATA_DIR') ?? 'data');
 const dynamodbEndpoint = url('DYNAMODB_ENDPOINT');
 const cloudWatchLogsEndpoint = url('CLOUDWATCH_LOGS_ENDPOINT');
@@ -60,7 +75,9 @@ export const config = Object.freeze({
   version: pkg.version,
   /** When the service (not this process) started: the local runner sets it for its children. */
   startedAt: Number(str('SERVICE_STARTED_AT') ?? Date.now() - process.uptime() * 1000),
-  mode: oneOf<Mode>('NODE_ENV', ['development', 'production'], 'production'),
+  mode,
+  /** What the origin rules need: the mode, and the names the box answers on besides its addresses. */
+  http: Object.freeze({ mode, boxHosts: Object.freeze(boxHosts()) }),
   port: int('PORT', 3000, 1, 65535),
   host: str('HOST') ?? '0.0.0.0',
   dataDir,

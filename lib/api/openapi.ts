@@ -26,7 +26,7 @@ const STATUS_TEXT: Record<number, string> = {
   304: 'Not modified',
   307: 'Media in a bucket (MEDIA_STORAGE=s3): `Location` is a short-lived presigned URL of the object, which answers ranges and conditionals itself',
   400: 'Invalid input (query, path or body); `errors` lists each field',
-  403: 'Origin not allowed',
+  403: 'Origin not allowed: a page on neither a private LAN address nor the box itself (same origin: Origin equal to the address the request was sent to, that address loopback, private or one of the box\'s names in ALLOWED_HOSTS)',
   404: 'Unknown id',
   405: 'Method not allowed on this path',
   409: 'Conflict',

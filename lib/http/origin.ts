@@ -2,6 +2,13 @@
 // on any port are allowed; loopback origins only in development; anything else gets 403,
 // preflight included, so a public web page cannot drive a box on the visitor's LAN.
 // Allowed origins get their CORS headers from @middy/http-cors.
+//
+// Same-origin requests pass in every mode: a browser sends Origin with a same-origin POST, so
+// the web client served by the box at http://localhost:3000 must not be refused there. Same
+// origin means the Origin names the very address the request was sent to (its Host), and that
+// address is one the box really answers on: a loopback or private LAN address, or one of its
+// own host names (ALLOWED_HOSTS, the machine's name). A DNS-rebinding page has Origin and Host
+// both evil.example, which is none of those, and is still refused.
 import httpCors from '@middy/http-cors';
 import type { Mode } from '../config';
 import { originNotAllowed } from '../errors';
@@ -16,27 +23,58 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 const validOctets = (host: string) => host.split('.').every((part) => Number(part) <= 255);
 
-export const isOriginAllowed = (origin: string | undefined, mode: Mode): boolean => {
-  if (origin === undefined) return true;
+const isPrivateAddress = (host: string) => PRIVATE_V4.some((re) => re.test(host)) && validOctets(host);
+
+/** The origin a browser would send, parsed; undefined for anything that is not exactly scheme://host[:port]. */
+const parseOrigin = (origin: string): URL | undefined => {
   let url: URL;
   try {
     url = new URL(origin);
   } catch {
-    return false;
+    return undefined;
   }
-  // An origin is exactly scheme://host[:port]; anything more is not a browser's origin.
-  if (!['http:', 'https:'].includes(url.protocol) || url.origin !== origin) return false;
-  const host = url.hostname;
-  if (LOOPBACK_HOSTS.has(host)) return mode === 'development';
-  return PRIVATE_V4.some((re) => re.test(host)) && validOctets(host);
+  return ['http:', 'https:'].includes(url.protocol) && url.origin === origin ? url : undefined;
 };
 
-const originOf = (request: HttpRequest) => request.event.headers?.origin;
+export const isOriginAllowed = (origin: string | undefined, mode: Mode): boolean => {
+  if (origin === undefined) return true;
+  // An origin is exactly scheme://host[:port]; anything more is not a browser's origin.
+  const url = parseOrigin(origin);
+  if (!url) return false;
+  const host = url.hostname;
+  if (LOOPBACK_HOSTS.has(host)) return mode === 'development';
+  return isPrivateAddress(host);
+};
 
-export const originGuard = (mode: Mode): HttpMiddleware => ({
-  before: async (request) => {
-    const origin = originOf(request);
-    if (!isOriginAllowed(origin, mode)) throw originNotAllowed(origin ?? '');
+/**
+ * Whether `origin` is the address the request was sent to (`host`, the Host header as the
+ * browser wrote it) and that address is the box's own: loopback, private LAN, or one of
+ * `boxHosts` (lower-case names, no port).
+ */
+export const isSameOrigin = (origin: string | undefined, host: string | undefined, boxHosts: readonly string[]): boolean => {
+  if (origin === undefined || !host) return false;
+  const url = parseOrigin(origin);
+  if (!url || url.host !== host.toLowerCase()) return false;
+  const name = url.hostname;
+  return LOOPBACK_HOSTS.has(name) || isPrivateAddress(name) || boxHosts.includes(name);
+};
+
+export interface OriginPolicy {
+  mode: Mode;
+  /** The box's own host names besides its addresses (ALLOWED_HOSTS, the machine's name). */
+  boxHosts: readonly string[];
+}
+
+/** The contract's cross-origin rules, or a same-origin request to one of the box's own addresses. */
+export const originAccepted = (headers: Record<string, string | undefined> | null | undefined, policy: OriginPolicy): boolean => {
+  const origin = headers?.origin ?? headers?.Origin;
+  const host = headers?.['x-forwarded-host'] ?? headers?.host ?? headers?.Host;
+  return isOriginAllowed(origin, policy.mode) || isSameOrigin(origin, host, policy.boxHosts);
+};
+
+export const originGuard = (policy: OriginPolicy): HttpMiddleware => ({
+  before: async (request: HttpRequest) => {
+    if (!originAccepted(request.event.headers, policy)) throw originNotAllowed(request.event.headers?.origin ?? '');
   },
 });
 

@@ -46,7 +46,7 @@ interface StackOptions {
 
 const stack = (opts: StackOptions) => [
   requestContext(),
-  originGuard(config.mode),
+  originGuard(config.http),
   corsHeaders(config.mode),
   // Counted at the edge (the local front door), the handlers count nothing themselves.
   rateLimit(config.rateLimit, opts.counted && config.rateLimit.at === 'table', hitCounter),

@@ -2,7 +2,7 @@
 // kind of bad input, routing, and the contract's cross-origin rules (production mode).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { call, type Reply } from '../support/stack';
+import { call, stack, type Reply } from '../support/stack';
 
 const assertProblem = (res: Reply, status: number, code: string) => {
   assert.equal(res.status, status, res.text);
@@ -125,5 +125,39 @@ describe('cross-origin rules (production mode)', () => {
 
   it('refuses a foreign origin even on an unknown route', async () => {
     assertProblem(await call('GET', '/api/v1/movies', { headers: { origin: 'https://evil.example' } }), 403, 'origin-not-allowed');
+  });
+});
+
+describe('same-origin requests (production mode)', () => {
+  const port = new URL(stack.url).port;
+  // A POST whose body is refused for its content: a 422, not the 403 of the origin rule.
+  const post = (headers: Record<string, string>) =>
+    call('POST', '/api/v1/library', { headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ name: 'x', path: '/nowhere/at/all', mediaType: 'movie' }) });
+
+  for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
+    it(`accepts a POST from the box's own page at http://${host}, as a browser sends it`, async () => {
+      const res = await post({ origin: `http://${host}`, host });
+      assertProblem(res, 422, 'path-not-usable');
+    });
+  }
+
+  it('accepts a host name configured as the box\'s own, and refuses one that is not', async () => {
+    // The stack starts with ALLOWED_HOSTS=media-box.test (test/support/instance.ts).
+    assertProblem(await post({ origin: `http://media-box.test:${port}`, host: `media-box.test:${port}` }), 422, 'path-not-usable');
+    assertProblem(await post({ origin: `http://other-box.test:${port}`, host: `other-box.test:${port}` }), 403, 'origin-not-allowed');
+  });
+
+  it('refuses a DNS-rebinding page: Origin and Host both a public name', async () => {
+    for (const host of ['evil.example', `evil.example:${port}`]) {
+      assertProblem(await post({ origin: `http://${host}`, host }), 403, 'origin-not-allowed');
+    }
+  });
+
+  it('refuses a loopback origin sent to another address: not the same origin', async () => {
+    assertProblem(await post({ origin: `http://localhost:${Number(port) + 1}`, host: `localhost:${port}` }), 403, 'origin-not-allowed');
+  });
+
+  it('ignores a client\'s own X-Forwarded-Host: the front door sets it from Host', async () => {
+    assertProblem(await post({ origin: 'http://evil.example', host: 'evil.example', 'x-forwarded-host': `127.0.0.1:${port}` }), 403, 'origin-not-allowed');
   });
 });

@@ -37,6 +37,12 @@ describe('websocket', () => {
     await assert.rejects(connect({ Origin: 'https://evil.example' }), (err: { status?: number }) => err.status !== undefined && err.status >= 400);
   });
 
+  it('accepts the box\'s own page (same origin) and refuses a DNS-rebinding one', async () => {
+    const host = new URL(stack.ws).host;
+    await connect({ Origin: `http://${host}` });
+    await assert.rejects(connect({ Origin: 'http://evil.example', Host: 'evil.example' }), (err: { status?: number }) => err.status !== undefined && err.status >= 400);
+  });
+
   it('refuses upgrades on other paths', async () => {
     await assert.rejects(WsClient.open(stack.ws.replace(/\/ws$/, '/socket')));
   });

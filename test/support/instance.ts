@@ -52,7 +52,10 @@ export interface StartOptions {
  */
 export const instanceEnv = (env: Record<string, string>, port: number, dataDir: string): NodeJS.ProcessEnv => {
   const childEnv: NodeJS.ProcessEnv = {
-    ...process.env, NODE_ENV: 'production', RATE_LIMIT_MAX: '100000', LIBRARY_MONITOR: 'off', ...env, PORT: String(port), DATA_DIR: dataDir,
+    ...process.env, NODE_ENV: 'production', RATE_LIMIT_MAX: '100000', LIBRARY_MONITOR: 'off',
+    // A name the box answers on besides its addresses: same-origin requests to it pass (test/integration/http.test.ts).
+    ALLOWED_HOSTS: 'media-box.test',
+    ...env, PORT: String(port), DATA_DIR: dataDir,
   };
   if (!env.DYNAMODB_ENDPOINT) delete childEnv.DYNAMODB_ENDPOINT;
   for (const key of ['WS_MANAGEMENT_ENDPOINT', 'LOG_DIR']) delete childEnv[key];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { isOriginAllowed } from '../../../lib/http/origin';
+import { isOriginAllowed, isSameOrigin, originAccepted } from '../../../lib/http/origin';
 
 describe('isOriginAllowed', () => {
   const cases: Array<[origin: string | undefined, production: boolean, development: boolean]> = [
@@ -45,5 +45,48 @@ describe('isOriginAllowed', () => {
       }),
       { numRuns: 2_000 },
     );
+  });
+});
+
+describe('isSameOrigin', () => {
+  const box = ['media-box', 'media-box.local'];
+  const cases: Array<[origin: string | undefined, host: string | undefined, same: boolean, why: string]> = [
+    ['http://localhost:3000', 'localhost:3000', true, 'the web client served at localhost'],
+    ['http://127.0.0.1:3000', '127.0.0.1:3000', true, 'at the loopback address'],
+    ['http://[::1]:3000', '[::1]:3000', true, 'at the IPv6 loopback'],
+    ['http://192.168.1.5:3000', '192.168.1.5:3000', true, 'at the box\'s LAN address'],
+    ['http://media-box:3000', 'media-box:3000', true, 'at one of the box\'s own names'],
+    ['http://media-box.local', 'MEDIA-BOX.LOCAL', true, 'Host in capitals is the same host'],
+    ['http://evil.example', 'evil.example', false, 'a DNS-rebinding page'],
+    ['http://evil.example:3000', 'evil.example:3000', false, 'a DNS-rebinding page on the box\'s port'],
+    ['http://other-box:3000', 'other-box:3000', false, 'a name nobody configured'],
+    ['http://localhost:3001', 'localhost:3000', false, 'another port is another origin'],
+    ['https://localhost:3000', 'localhost:3000', true, 'the scheme is not in Host; TLS ends before the box'],
+    ['http://localhost:3000', undefined, false, 'no Host'],
+    [undefined, 'localhost:3000', false, 'no Origin'],
+    ['null', 'localhost:3000', false, 'an opaque origin'],
+    ['http://localhost:3000/', 'localhost:3000', false, 'not an origin'],
+  ];
+  for (const [origin, host, same, why] of cases) {
+    it(`${same ? 'is' : 'is not'} same-origin: ${why}`, () => assert.equal(isSameOrigin(origin, host, box), same));
+  }
+
+  it('never takes a public name the box was not given for its own, whatever Origin and Host say', () => {
+    fc.assert(
+      fc.property(fc.domain(), fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }), (name, port) => {
+        const host = port === undefined ? name : `${name}:${port}`;
+        assert.equal(isSameOrigin(`http://${host}`, host, box), name === 'localhost' || box.includes(name));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('lets the box\'s own page POST in production, and keeps the cross-origin rules for the rest', () => {
+    const policy = { mode: 'production' as const, boxHosts: box };
+    assert.equal(originAccepted({ origin: 'http://localhost:3000', host: 'localhost:3000' }, policy), true);
+    assert.equal(originAccepted({ origin: 'http://localhost:3000', host: 'example.net' }, policy), false);
+    assert.equal(originAccepted({ origin: 'http://192.168.1.20:8080', host: 'localhost:3000' }, policy), true);
+    assert.equal(originAccepted({ origin: 'http://evil.example', 'x-forwarded-host': 'evil.example', host: '127.0.0.1:3000' }, policy), false);
+    assert.equal(originAccepted({ host: 'evil.example' }, policy), true, 'no Origin: curl, TV apps');
   });
 });
