@@ -34,6 +34,8 @@ export const buildKey = (projectDir) => {
   const hash = createHash('sha256');
   const inputs = [
     ...['functions', 'lib', 'infra'].flatMap((dir) => filesBelow(join(projectDir, dir))),
+    // The front door imports the web client's route list.
+    join(projectDir, 'web', 'src', 'routes.ts'),
     ...['package.json', 'package-lock.json', 'tsconfig.json'].map((f) => join(projectDir, f)),
   ];
   for (const file of inputs) hash.update(relative(projectDir, file)).update('\0').update(readFileSync(file)).update('\0');

@@ -1,6 +1,7 @@
 // The local stand-in for API Gateway: one public port for REST and the WebSocket.
 // Routes of the contract go to serverless-offline's HTTP port, upgrades on /ws to its
-// WebSocket port, everything else gets the service's own 404 problem (never offline's
+// WebSocket port, the web client's pages and assets are sent from web/dist (infra/web-assets.ts),
+// everything else gets the service's own 404 problem (never offline's
 // route list, never its Lambda invoke API). It also does what API Gateway does before a
 // function runs: caps the payload (10 MiB) and sets X-Forwarded-For from the socket.
 import { randomUUID } from 'node:crypto';
@@ -17,6 +18,7 @@ import { FORWARDED_RANGE_HEADER } from '../lib/stream/send-file';
 import { isHandlerAnswer, MACHINERY_BODY_LIMIT, machineryProblem } from './machinery-answer';
 import { relayOrSendFile, sendBytes } from './send-file';
 import { StreamGrants } from './stream-grants';
+import { sendWebFile, webFileOf } from './web-assets';
 
 export const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 export const WS_PATH = '/ws';
@@ -28,6 +30,8 @@ export interface FrontDoorOptions {
   maxBodyBytes?: number;
   /** Count requests here, per client address (the instance owns its database: nobody else counts). */
   rateLimit?: RateLimitSettings;
+  /** The built web client (web/dist), sent at its own addresses and /assets/*. */
+  webDir?: string;
 }
 
 const pathOf = (req: IncomingMessage) => (req.url ?? '/').split('?')[0]!;
@@ -217,6 +221,11 @@ export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
       // A plain request on /ws is a client that forgot to upgrade.
       res.writeHead(426, { Upgrade: 'websocket', Connection: 'Upgrade', 'Content-Type': 'text/plain', 'X-Request-Id': randomUUID() });
       return void res.end('Upgrade to a WebSocket to use /ws\n');
+    }
+    const web = opts.webDir && !hasDotSegment(path) ? webFileOf(req.method ?? 'GET', path) : undefined;
+    if (web) {
+      if (await sendWebFile(opts.webDir!, web, req, res)) return;
+      return sendProblem(req, res, web.kind === 'page' ? dependencyUnavailable('web client (not built: run npm run build:web)') : notFound(`The asset ${path}`));
     }
     const route = hasDotSegment(path) ? ({ kind: 'none' } as const) : matchRoute(req.method ?? 'GET', path);
     if (route.kind === 'none') return sendProblem(req, res, routeNotFound(req.method ?? 'GET', path));

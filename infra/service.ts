@@ -131,7 +131,13 @@ export const startService = async (signal: AbortSignal = new AbortController().s
   // An instance on its own embedded database is the only one counting: its front door does it,
   // in memory, with no database write per request; instances sharing a DYNAMODB_ENDPOINT count in the table.
   const countAtEdge = !config.db.endpoint;
-  const frontDoor = createFrontDoor({ httpTarget: state.offlineHttp, wsTarget: state.offlineWebsocket, log, ...(countAtEdge ? { rateLimit: config.rateLimit } : {}) });
+  const frontDoor = createFrontDoor({
+    httpTarget: state.offlineHttp,
+    wsTarget: state.offlineWebsocket,
+    log,
+    webDir: join(PROJECT_DIR, 'web', 'dist'),
+    ...(countAtEdge ? { rateLimit: config.rateLimit } : {}),
+  });
   await listen(frontDoor.server, config.port, config.host);
   const closeFrontDoor = async () => {
     frontDoor.server.closeAllConnections();

@@ -6,6 +6,7 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { PROJECT_DIR } from '../infra/service';
+import { buildWeb } from '../infra/web-build';
 import { startInstance } from './support/instance';
 
 const findTests = (dir: string): string[] =>
@@ -26,6 +27,8 @@ const main = async () => {
   chmodSync(runTmp, 0o755);
   process.env.MLS_TEST_TMP = runTmp;
   process.env.TMPDIR = runTmp;
+  // The web client as the sources are now (npm install built it once; the browser tests load it).
+  await buildWeb();
   process.stdout.write(`Starting the stack for ${files.length} test files...\n`);
   const started = Date.now();
   const stack = await startInstance();

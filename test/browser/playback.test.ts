@@ -2,30 +2,18 @@
 // Debian (driven by playwright-core) loads a small H.264 MP4 and a VP9 WebM made by ffmpeg in
 // this test's setup, plays each, seeks to the middle, and must land there; and it shows a cue
 // of an SRT beside the MP4, converted to WebVTT by the subtitle endpoint, at its time through
-// a <track> whose src is the URL the movie's details list. `.ci/run` installs
-// chromium and ffmpeg and sets MLS_REQUIRE_BROWSER, so there a missing tool fails the test;
-// elsewhere it is skipped with the reason.
+// a <track> whose src is the URL the movie's details list (test/support/browser.ts says
+// when it is skipped).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { browserSkip as skip, launchChromium } from '../support/browser';
 import { tempDir } from '../support/instance';
 import { mediaOf, scan } from '../support/media';
 import { call, stack } from '../support/stack';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasFfmpeg = () => {
-  try {
-    execFileSync('ffmpeg', ['-version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
-const missing = [!existsSync(CHROMIUM) && `Chromium (${CHROMIUM})`, !hasFfmpeg() && 'ffmpeg'].filter(Boolean).join(' and ');
-const skip = missing && !process.env.MLS_REQUIRE_BROWSER ? `needs ${missing} (apt-get install chromium ffmpeg)` : false;
 
 // Runs in the page. A string, because the test's TypeScript loader adds helpers to compiled
 // functions that do not exist in the browser.
@@ -95,7 +83,6 @@ describe('playback in a real browser', { skip }, () => {
   let subtitleUrl: string | undefined;
 
   before(async () => {
-    if (missing) throw new Error(`the browser test needs ${missing}`);
     const dir = tempDir('browser');
     encode(join(dir, 'Browser Clip H264 (2020).mp4'), ['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-g', '25', '-movflags', '+faststart']);
     writeFileSync(join(dir, 'Browser Clip H264 (2020).fr.srt'), SUBTITLE);
@@ -108,10 +95,7 @@ describe('playback in a real browser', { skip }, () => {
       urls[m.title] = detail.streamUrl;
       subtitleUrl ??= detail.subtitles.find((t: { language: string }) => t.language === 'fr')?.url;
     }
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
     // A page of the service itself, so the video loads from the same origin a client app would use.
     await page.goto(`${stack.url}/api/docs`);

@@ -38,7 +38,8 @@ describe('request ids', () => {
 });
 
 describe('routing', () => {
-  for (const path of ['/', '/favicon.ico', '/api/v1/nope', '/api/v2/health', '/2015-03-31/functions/health/invocations']) {
+  // `/` and the web client's other addresses are its page (test/integration/web.test.ts).
+  for (const path of ['/favicon.ico', '/index.html', '/search/deeper', '/api/v1/nope', '/api/v2/health', '/2015-03-31/functions/health/invocations']) {
     it(`answers ${path} with the service's own 404 problem`, async () => {
       const res = await call('GET', path);
       assertProblem(res, 404, 'route-not-found');

@@ -1,0 +1,49 @@
+// The web client's files, sent by the front door: index.html at each of the client's own
+// addresses (no-cache: it names the current build's files), and /assets/<hashed name> for a
+// year (immutable: a new build has new names), gzip-compressed where the client takes it.
+// Read from web/dist, which `npm run build:web` writes (also at install).
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isClientRoute } from '../web/src/routes';
+
+export type WebFile = { kind: 'page' } | { kind: 'asset'; name: string };
+
+const ASSET = /^\/assets\/([\w-]+\.(?:js|css))$/;
+const TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', html: 'text/html; charset=utf-8' };
+
+// Everything the page loads comes from the box itself; style attributes carry the gradients.
+const PAGE_HEADERS = {
+  'Cache-Control': 'no-cache',
+  'Content-Security-Policy': "default-src 'self'; img-src 'self' data:; media-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
+  'Referrer-Policy': 'same-origin',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+/** What a GET or HEAD of `path` asks of the web client, if anything. */
+export const webFileOf = (method: string, path: string): WebFile | undefined => {
+  if (method !== 'GET' && method !== 'HEAD') return undefined;
+  if (isClientRoute(path)) return { kind: 'page' };
+  const asset = ASSET.exec(path);
+  return asset ? { kind: 'asset', name: asset[1]! } : undefined;
+};
+
+/** Sends the file; false when it is not there (an old build's asset, or no build at all). */
+export const sendWebFile = async (distDir: string, file: WebFile, req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+  const relative = file.kind === 'page' ? 'index.html' : join('assets', file.name);
+  const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+  const read = (name: string) => readFile(join(distDir, name)).catch(() => undefined);
+  const compressed = gzip ? await read(`${relative}.gz`) : undefined;
+  const body = compressed ?? (await read(relative));
+  if (!body) return false;
+  const extension = relative.slice(relative.lastIndexOf('.') + 1);
+  res.writeHead(200, {
+    'Content-Type': TYPES[extension]!,
+    'Content-Length': body.length,
+    Vary: 'Accept-Encoding',
+    ...(compressed ? { 'Content-Encoding': 'gzip' } : {}),
+    ...(file.kind === 'page' ? PAGE_HEADERS : { 'Cache-Control': 'public, max-age=31536000, immutable', 'X-Content-Type-Options': 'nosniff' }),
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+  return true;
+};

@@ -1,0 +1,166 @@
+// The web client in a real browser (Debian's Chromium), against an instance of the service
+// with a library of real videos matched with the fake TMDB, with every host but the box
+// blocked: the client loads nothing from anywhere else. Screenshots of home and a film's page
+// at a phone's and a TV's size are kept in test/.artifacts/screenshots.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { PROJECT_DIR } from '../../infra/service';
+import { browserSkip, launchChromium } from '../support/browser';
+import { FakeTmdb, type FakeTmdbServer } from '../support/fake-tmdb';
+import { startInstance, tempDir, type Instance } from '../support/instance';
+import { scan } from '../support/media';
+import { makeMp4 } from '../support/videos';
+
+const KEY = 'web-client-tmdb-key-1234';
+const SCREENSHOTS = join(PROJECT_DIR, 'test/.artifacts/screenshots');
+const SIZES = { phone: { width: 390, height: 844 }, tv: { width: 1920, height: 1080 } } as const;
+
+// Run in the page (functions, as the page's CSP allows no eval); the page's globals, typed loosely here.
+declare const document: { querySelectorAll(s: string): ArrayLike<{ complete: boolean; naturalWidth: number }>; querySelector(s: string): { currentTime: number } | null; activeElement: { getAttribute(n: string): string | null } | null; documentElement: { scrollWidth: number } };
+declare const innerWidth: number;
+const POSTERS_LOADED = () => Array.from(document.querySelectorAll('.poster-art img')).every((img) => img.complete && img.naturalWidth > 0);
+const FOCUSED_ID = () => document.activeElement?.getAttribute('data-id');
+const FITS = () => document.documentElement.scrollWidth <= innerWidth;
+
+describe('the web client', { skip: browserSkip }, () => {
+  let tmdb: FakeTmdbServer;
+  let instance: Instance;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const blocked: string[] = [];
+  const failed: string[] = [];
+
+  before(async () => {
+    const fake = new FakeTmdb({ keys: [KEY] });
+    fake.addMovie({ id: 194, title: 'Amélie', originalTitle: "Le Fabuleux Destin d'Amélie Poulain", releaseDate: '2001-04-25', overview: 'A shy waitress decides to change the lives of those around her.', genres: ['Comedy', 'Romance'] });
+    fake.addMovie({ id: 949, title: 'Heat', releaseDate: '1995-12-15', overview: 'A bank robbery goes wrong.', genres: ['Crime'] });
+    fake.addMovie({ id: 348, title: 'Alien', releaseDate: '1979-05-25', overview: 'In space no one can hear you scream.', genres: ['Horror'] });
+    fake.addShow({
+      id: 57243, name: 'Doctor Who', firstAirDate: '2005-03-26', overview: 'A Time Lord travels.', genres: ['Drama'],
+      seasons: [{ seasonNumber: 1, episodes: [{ episodeNumber: 1, name: 'Rose', airDate: '2005-03-26' }, { episodeNumber: 2, name: 'The End of the World', airDate: '2005-04-02' }] }],
+    });
+    tmdb = await fake.start();
+    const films = tempDir('web-films');
+    for (const name of ['Amelie (2001)', 'Heat (1995)', 'Alien (1979)']) {
+      mkdirSync(join(films, name));
+      makeMp4(join(films, name, `${name}.mp4`), { seconds: 6 });
+    }
+    instance = await startInstance({ env: { TMDB_API_KEY: KEY, TMDB_API_BASE_URL: tmdb.apiBaseUrl, TMDB_IMAGE_BASE_URL: tmdb.imageBaseUrl } });
+    const job = await scan({ path: films, mediaType: 'movie' }, instance.url);
+    assert.equal(job.status, 'completed', JSON.stringify(job.error));
+    const shows = tempDir('web-shows');
+    mkdirSync(join(shows, 'Doctor Who (2005)', 'Season 01'), { recursive: true });
+    for (const n of [1, 2]) makeMp4(join(shows, 'Doctor Who (2005)', 'Season 01', `Doctor Who S01E0${n}.mp4`), { seconds: 6 });
+    const showJob = await scan({ path: shows, mediaType: 'tvshow' }, instance.url);
+    assert.equal(showJob.status, 'completed', JSON.stringify(showJob.error));
+
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: SIZES.tv });
+    // Every other host is blocked: no CDN, no font, no analytics.
+    const own = new URL(instance.url).host;
+    await context.route('**/*', (route) => {
+      const url = new URL(route.request().url());
+      if (url.host === own) return route.continue();
+      blocked.push(url.href);
+      return route.abort();
+    });
+    page = await context.newPage();
+    page.on('response', (res) => {
+      if (res.status() >= 400) failed.push(`${res.status()} ${res.url()}`);
+    });
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await instance?.stop();
+    await tmdb?.close();
+  });
+
+  const posterTitles = (wall: string) => page.locator(`[aria-label="${wall}"] .poster-title`).allInnerTexts();
+
+  it('shows the films on their gradients, then their posters, at a TV\'s width', async () => {
+    await page.goto(`${instance.url}/`);
+    await page.waitForSelector('[aria-label="Recently added films"] .poster');
+    assert.deepEqual((await posterTitles('Recently added films')).sort(), ['Alien', 'Amélie', 'Heat']);
+    const art = page.locator('[aria-label="Recently added films"] .poster-art').first();
+    assert.match((await art.getAttribute('style')) ?? '', /radial-gradient/, 'the mesh gradient behind the poster');
+    await page.waitForFunction(POSTERS_LOADED);
+    const srcset = await page.locator('.poster-art img').first().getAttribute('srcset');
+    assert.match(srcset ?? '', /w=160 160w, .*w=320 320w, .*w=480 480w/);
+    await page.screenshot({ path: join(SCREENSHOTS, 'home-1920x1080.png') });
+  });
+
+  it('moves between posters with the arrow keys', async () => {
+    const posters = page.locator('[aria-label="Recently added films"] .poster');
+    await posters.nth(0).focus();
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await page.evaluate(FOCUSED_ID), await posters.nth(1).getAttribute('data-id'));
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await page.evaluate(FOCUSED_ID), await posters.nth(0).getAttribute('data-id'));
+  });
+
+  it('finds "Amélie" as one types "amelie"', async () => {
+    await page.fill('input[type=search]', 'amelie');
+    await page.waitForURL(/\/search\?q=amelie$/);
+    await page.waitForSelector('[aria-label="Search results"] .poster');
+    assert.deepEqual(await posterTitles('Search results'), ['Amélie']);
+  });
+
+  it('opens the film, plays it and seeks', async () => {
+    await page.click('[aria-label="Search results"] .poster');
+    await page.waitForSelector('.detail h1');
+    assert.match(await page.locator('.detail h1').innerText(), /Amélie/);
+    assert.match(await page.locator('.overview').innerText(), /shy waitress/);
+    assert.match(await page.locator('.file').innerText(), /MP4.*h264 320x240/i);
+    await page.screenshot({ path: join(SCREENSHOTS, 'detail-1920x1080.png') });
+    await page.click('a.play');
+    await page.waitForURL(/\/play\//);
+    const video = page.locator('video');
+    await page.waitForFunction((at) => (document.querySelector('video')?.currentTime ?? 0) >= at, 0.3);
+    await video.evaluate((v: { currentTime: number }) => {
+      v.currentTime = 4;
+    });
+    await page.waitForFunction((at) => (document.querySelector('video')?.currentTime ?? 0) >= at, 4);
+  });
+
+  it('resumes a film from ?t=', async () => {
+    const [, id] = /\/play\/([\w-]+)/.exec(page.url())!;
+    await page.goto(`${instance.url}/play/${id}?t=3`);
+    await page.waitForFunction((at) => (document.querySelector('video')?.currentTime ?? 0) >= at, 3);
+  });
+
+  it('opens a show, its seasons and episodes, and plays an episode', async () => {
+    await page.goto(`${instance.url}/`);
+    await page.waitForSelector('[aria-label="Recently added shows"] .poster');
+    assert.deepEqual(await posterTitles('Recently added shows'), ['Doctor Who']);
+    await page.click('[aria-label="Recently added shows"] .poster');
+    await page.waitForSelector('.episodes a');
+    assert.deepEqual(await page.locator('.episode-title').allInnerTexts(), ['Rose', 'The End of the World']);
+    await page.locator('.episodes a').first().click();
+    await page.waitForURL(/\/shows\/tv_[\w-]+\/play\/ep_[\w-]+$/);
+    assert.match(await page.locator('.player h1').innerText(), /Doctor Who S01E01 · Rose/);
+    await page.waitForFunction((at) => (document.querySelector('video')?.currentTime ?? 0) >= at, 0.3);
+  });
+
+  it('fits a phone\'s width', async () => {
+    await page.setViewportSize(SIZES.phone);
+    await page.goto(`${instance.url}/`);
+    await page.waitForFunction(POSTERS_LOADED);
+    assert.equal(await page.evaluate(FITS), true, 'nothing wider than the screen');
+    await page.screenshot({ path: join(SCREENSHOTS, 'home-390x844.png') });
+    await page.click('[aria-label="Recently added films"] .poster');
+    await page.waitForSelector('.detail h1');
+    assert.equal(await page.evaluate(FITS), true);
+    await page.screenshot({ path: join(SCREENSHOTS, 'detail-390x844.png') });
+  });
+
+  it('asked no other host for anything, and nothing it asked for failed', () => {
+    assert.deepEqual(blocked, []);
+    assert.deepEqual(failed, []);
+  });
+});

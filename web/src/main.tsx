@@ -1,0 +1,76 @@
+// The web client: a header to search from, and the screen the address names.
+import { render } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { Home } from './screens/home';
+import { Movie } from './screens/movie';
+import { EpisodePlayer, Player } from './screens/player';
+import { Search } from './screens/search';
+import { ShowScreen } from './screens/show';
+import { navigate, onLinkClick, useRoute, type Route } from './ui/router';
+import './styles.css';
+
+/** Typing searches once typing pauses; the address follows, without piling up history. */
+const SearchBox = ({ route }: { route: Route }) => {
+  const [text, setText] = useState(route.screen === 'search' ? route.query : '');
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const onInput = (value: string) => {
+    setText(value);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => navigate(`/search?q=${encodeURIComponent(value)}`, { replace: route.screen === 'search' }), 250);
+  };
+  return (
+    <input
+      type="search"
+      class="search"
+      placeholder="Search films and shows"
+      aria-label="Search films and shows"
+      value={text}
+      onInput={(e) => onInput((e.currentTarget as HTMLInputElement).value)}
+    />
+  );
+};
+
+const Screen = ({ route }: { route: Route }) => {
+  switch (route.screen) {
+    case 'home':
+      return <Home />;
+    case 'search':
+      return <Search query={route.query} />;
+    case 'movie':
+      return <Movie id={route.id} />;
+    case 'show':
+      return <ShowScreen id={route.id} />;
+    case 'play':
+      return <Player id={route.id} at={route.at} />;
+    case 'playEpisode':
+      return <EpisodePlayer showId={route.showId} episodeId={route.episodeId} at={route.at} />;
+    case 'missing':
+      return (
+        <main class="problem" role="alert">
+          <h2>Not found</h2>
+          <p>
+            Nothing lives at this address. <a href="/">Back to the library</a>
+          </p>
+        </main>
+      );
+  }
+};
+
+const App = () => {
+  const route = useRoute();
+  useEffect(() => scrollTo(0, 0), [route]);
+  return (
+    <div onClick={onLinkClick}>
+      <header class="top">
+        <a class="brand" href="/">
+          Library
+        </a>
+        <SearchBox route={route} />
+      </header>
+      <Screen route={route} />
+    </div>
+  );
+};
+
+render(<App />, document.getElementById('app')!);

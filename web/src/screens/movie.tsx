@@ -1,0 +1,81 @@
+// A film: its backdrop over its colours, poster, overview, cast and the file it plays from.
+import { api, unwrap, type MovieDetail } from '../api/client';
+import { atWidth, meshGradient } from '../ui/gradient';
+import { Show, useLoad } from '../ui/load';
+
+export const duration = (seconds: number | null) => {
+  if (seconds === null) return null;
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  const minutes = Math.round(seconds / 60);
+  return minutes >= 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes} min`;
+};
+
+const size = (bytes: number) => (bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${Math.max(1, Math.round(bytes / 1e6))} MB`);
+
+type Person = { name: string; character?: string };
+const castOf = (metadata: MovieDetail['metadata']): Person[] =>
+  Array.isArray(metadata.cast) ? (metadata.cast as unknown[]).filter((p): p is Person => typeof (p as Person)?.name === 'string').slice(0, 12) : [];
+
+const FileDetails = ({ file }: { file: MovieDetail['file'] }) => {
+  const facts = [
+    file.container?.toUpperCase(),
+    duration(file.durationSeconds),
+    file.video && [file.video.codec, file.video.width && file.video.height ? `${file.video.width}x${file.video.height}` : null, file.video.hdr].filter(Boolean).join(' '),
+    file.audio.length ? file.audio.map((a) => [a.codec, a.channels ? `${a.channels} ch` : null, a.language].filter(Boolean).join(' ')).join(', ') : null,
+    size(file.size),
+    file.parts > 1 ? `${file.parts} parts` : null,
+  ].filter(Boolean);
+  return (
+    <dl class="file">
+      <dt>File</dt>
+      <dd>{file.path}</dd>
+      <dt>Details</dt>
+      <dd>{facts.join(' · ')}</dd>
+    </dl>
+  );
+};
+
+export const Movie = ({ id }: { id: string }) => {
+  const [loaded, retry] = useLoad(async () => (await unwrap(api.GET('/api/v1/movies/{movieId}', { params: { path: { movieId: id } } }))).data, [id]);
+  return (
+    <Show loaded={loaded} retry={retry} label="Loading the film">
+      {(movie) => {
+        const { media } = movie;
+        const cast = castOf(movie.metadata);
+        return (
+          <main class="detail">
+            <div class="backdrop" style={{ backgroundImage: meshGradient(media.meshGradientColors) }}>
+              {media.backdropUrl && <img src={atWidth(media.backdropUrl, 1280)} alt="" />}
+            </div>
+            <div class="detail-body">
+              <div class="detail-poster" style={{ backgroundImage: meshGradient(media.meshGradientColors) }}>
+                {media.posterUrl && <img src={atWidth(media.posterUrl, 480)} alt={`Poster of ${media.title}`} />}
+              </div>
+              <div class="detail-text">
+                <h1>
+                  {media.title} {media.year !== null && <span class="year">({media.year})</span>}
+                </h1>
+                {media.genres.length > 0 && <p class="genres">{media.genres.join(', ')}</p>}
+                <a class="play" href={`/play/${movie.id}`}>
+                  ▶ Play
+                </a>
+                {media.overview && <p class="overview">{media.overview}</p>}
+                {cast.length > 0 && (
+                  <ul class="cast" aria-label="Cast">
+                    {cast.map((p) => (
+                      <li key={p.name}>
+                        {p.name}
+                        {p.character && <span> as {p.character}</span>}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+                <FileDetails file={movie.file} />
+              </div>
+            </div>
+          </main>
+        );
+      }}
+    </Show>
+  );
+};

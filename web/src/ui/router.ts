@@ -1,0 +1,61 @@
+// The page's address is the screen: history API navigation, no reload. The box serves
+// index.html at each of these paths (infra/web-assets.ts), so a reload or a shared link works.
+import { useEffect, useState } from 'preact/hooks';
+import { CLIENT_ROUTES } from '../routes';
+
+export type Route =
+  | { screen: 'home' }
+  | { screen: 'search'; query: string }
+  | { screen: 'movie'; id: string }
+  | { screen: 'show'; id: string }
+  | { screen: 'play'; id: string; at: number }
+  | { screen: 'playEpisode'; showId: string; episodeId: string; at: number }
+  | { screen: 'missing' };
+
+export const parseRoute = (url: URL): Route => {
+  const path = url.pathname;
+  if (CLIENT_ROUTES.home.test(path)) return { screen: 'home' };
+  if (CLIENT_ROUTES.search.test(path)) return { screen: 'search', query: url.searchParams.get('q') ?? '' };
+  const movie = CLIENT_ROUTES.movie.exec(path);
+  if (movie) return { screen: 'movie', id: movie[1]! };
+  const show = CLIENT_ROUTES.show.exec(path);
+  if (show) return { screen: 'show', id: show[1]! };
+  const at = Math.max(0, Number(url.searchParams.get('t')) || 0);
+  const play = CLIENT_ROUTES.play.exec(path);
+  if (play) return { screen: 'play', id: play[1]!, at };
+  const episode = CLIENT_ROUTES.playEpisode.exec(path);
+  if (episode) return { screen: 'playEpisode', showId: episode[1]!, episodeId: episode[2]!, at };
+  return { screen: 'missing' };
+};
+
+const listeners = new Set<() => void>();
+
+export const navigate = (to: string, { replace = false } = {}) => {
+  if (replace) history.replaceState(null, '', to);
+  else history.pushState(null, '', to);
+  listeners.forEach((l) => l());
+};
+
+export const useRoute = (): Route => {
+  const [route, setRoute] = useState(() => parseRoute(new URL(location.href)));
+  useEffect(() => {
+    const update = () => setRoute(parseRoute(new URL(location.href)));
+    listeners.add(update);
+    addEventListener('popstate', update);
+    return () => {
+      listeners.delete(update);
+      removeEventListener('popstate', update);
+    };
+  }, []);
+  return route;
+};
+
+/** A plain link that navigates in the page (a modified click opens a tab, as links do). */
+export const onLinkClick = (event: MouseEvent) => {
+  const link = (event.target as Element | null)?.closest('a');
+  if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const url = new URL(link.href);
+  if (url.origin !== location.origin || link.target) return;
+  event.preventDefault();
+  navigate(url.pathname + url.search);
+};
