@@ -19,7 +19,14 @@ const SCREENSHOTS = join(PROJECT_DIR, 'test/.artifacts/screenshots');
 const SIZES = { phone: { width: 390, height: 844 }, tv: { width: 1920, height: 1080 } } as const;
 
 // Run in the page (functions, as the page's CSP allows no eval); the page's globals, typed loosely here.
-declare const document: { querySelectorAll(s: string): ArrayLike<{ complete: boolean; naturalWidth: number }>; querySelector(s: string): { currentTime: number } | null; activeElement: { getAttribute(n: string): string | null } | null; documentElement: { scrollWidth: number } };
+declare const document: {
+  querySelectorAll(s: string): ArrayLike<{ complete: boolean; naturalWidth: number; getAttribute(n: string): string | null }>;
+  querySelector(s: string): { currentTime: number } | null;
+  activeElement: { getAttribute(n: string): string | null } | null;
+  documentElement: { scrollWidth: number };
+  body: object;
+};
+declare const MutationObserver: new (callback: () => void) => { observe(target: object, options: object): void };
 declare const innerWidth: number;
 const POSTERS_LOADED = () => Array.from(document.querySelectorAll('.poster-art img')).every((img) => img.complete && img.naturalWidth > 0);
 const FOCUSED_ID = () => document.activeElement?.getAttribute('data-id');
@@ -32,10 +39,12 @@ describe('the web client', { skip: browserSkip }, () => {
   let context: BrowserContext;
   let page: Page;
   const blocked: string[] = [];
+  let more: string;
   const failed: string[] = [];
 
   before(async () => {
-    const fake = new FakeTmdb({ keys: [KEY] });
+    // Slow enough answers that a scan of a few films is seen in progress.
+    const fake = new FakeTmdb({ keys: [KEY], latencyMs: 150 });
     fake.addMovie({ id: 194, title: 'Amélie', originalTitle: "Le Fabuleux Destin d'Amélie Poulain", releaseDate: '2001-04-25', overview: 'A shy waitress decides to change the lives of those around her.', genres: ['Comedy', 'Romance'] });
     fake.addMovie({ id: 949, title: 'Heat', releaseDate: '1995-12-15', overview: 'A bank robbery goes wrong.', genres: ['Crime'] });
     fake.addMovie({ id: 348, title: 'Alien', releaseDate: '1979-05-25', overview: 'In space no one can hear you scream.', genres: ['Horror'] });
@@ -49,7 +58,7 @@ describe('the web client', { skip: browserSkip }, () => {
       mkdirSync(join(films, name));
       makeMp4(join(films, name, `${name}.mp4`), { seconds: 6 });
     }
-    instance = await startInstance({ env: { TMDB_API_KEY: KEY, TMDB_API_BASE_URL: tmdb.apiBaseUrl, TMDB_IMAGE_BASE_URL: tmdb.imageBaseUrl } });
+    instance = await startInstance({ env: { TMDB_API_KEY: KEY, TMDB_API_BASE_URL: tmdb.apiBaseUrl, TMDB_IMAGE_BASE_URL: tmdb.imageBaseUrl, LOG_LEVEL: 'info' } });
     const job = await scan({ path: films, mediaType: 'movie' }, instance.url);
     assert.equal(job.status, 'completed', JSON.stringify(job.error));
     const shows = tempDir('web-shows');
@@ -57,6 +66,12 @@ describe('the web client', { skip: browserSkip }, () => {
     for (const n of [1, 2]) makeMp4(join(shows, 'Doctor Who (2005)', 'Season 01', `Doctor Who S01E0${n}.mp4`), { seconds: 6 });
     const showJob = await scan({ path: shows, mediaType: 'tvshow' }, instance.url);
     assert.equal(showJob.status, 'completed', JSON.stringify(showJob.error));
+    // A folder the libraries screen adds and scans.
+    more = tempDir('web-more');
+    for (const [i, name] of ['Brazil (1985)', 'Forrest Gump (1994)', 'Pulp Fiction (1994)', 'The Dark Knight (2008)', 'Blade Runner (1982)', 'Star Wars (1977)'].entries()) {
+      mkdirSync(join(more, name));
+      makeMp4(join(more, name, `${name}.mp4`), { seconds: 2 + (i % 2) });
+    }
 
     browser = await launchChromium();
     context = await browser.newContext({ viewport: SIZES.tv });
@@ -147,6 +162,77 @@ describe('the web client', { skip: browserSkip }, () => {
     await page.waitForFunction((at) => (document.querySelector('video')?.currentTime ?? 0) >= at, 0.3);
   });
 
+  it('adds a library by its path and shows its scan\'s progress live, up to 100%', async () => {
+    await page.goto(`${instance.url}/libraries`);
+    await page.waitForSelector('.library');
+    // Every value the bar shows, as it shows it.
+    await page.evaluate(() => {
+      const seen: number[] = [];
+      (globalThis as unknown as { seen: number[] }).seen = seen;
+      new MutationObserver(() => {
+        for (const bar of Array.from(document.querySelectorAll('[role=progressbar]'))) seen.push(Number(bar.getAttribute('aria-valuenow')));
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-valuenow'] });
+    });
+    await page.fill('input[name=name]', 'More films');
+    await page.fill('input[name=path]', more);
+    await page.click('.add-library button[type=submit]');
+    await page.waitForSelector('.library:has-text("More films") [role=progressbar][aria-valuenow="100"]', { timeout: 60_000 });
+    const seen = await page.evaluate(() => (globalThis as unknown as { seen: number[] }).seen);
+    assert.ok(seen.some((v) => v > 0 && v < 100), `a value between 0 and 100 was shown: ${seen.join(', ')}`);
+    assert.deepEqual([...seen].sort((a, b) => a - b), seen, 'never going down');
+    await page.waitForSelector('.library:has-text("More films") .last-scan');
+    assert.match(await page.locator('.library:has-text("More films") .last-scan').innerText(), /completed.*6 added/);
+    await page.screenshot({ path: join(SCREENSHOTS, 'libraries-1920x1080.png') });
+    await page.goto(`${instance.url}/`);
+    await page.waitForSelector('[aria-label="Recently added films"] .poster');
+    assert.equal((await posterTitles('Recently added films')).length, 9);
+  });
+
+  it('deletes a library after a confirmation', async () => {
+    await page.goto(`${instance.url}/libraries`);
+    await page.waitForSelector('.library:has-text("More films")');
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await page.click('.library:has-text("More films") button.danger');
+    assert.equal(await page.locator('.library:has-text("More films")').count(), 1, 'kept when the question is dismissed');
+    page.once('dialog', (dialog) => {
+      assert.match(dialog.message(), /Delete the library “More films”\? Its 6 items/);
+      void dialog.accept();
+    });
+    await page.click('.library:has-text("More films") button.danger');
+    await page.waitForSelector('.library:has-text("More films")', { state: 'detached' });
+  });
+
+  it('saves a TMDB key in the settings and shows only its hint', async () => {
+    await page.goto(`${instance.url}/settings`);
+    await page.waitForSelector('.key-state');
+    const key = 'saved-from-the-page-9876';
+    await page.fill('input[name=key]', key);
+    await page.click('.key button[type=submit]');
+    await page.waitForSelector('.key-state:has-text("****9876")');
+    assert.equal(await page.locator('input[name=key]').inputValue(), '', 'the field is emptied');
+    assert.ok(!(await page.content()).includes(key), 'the key is nowhere in the page');
+    await page.reload();
+    await page.waitForSelector('.key-state:has-text("****9876")');
+    await page.click('input[name=artwork]');
+    await page.waitForFunction(() => !(document.querySelector('input[name=artwork]') as unknown as { checked: boolean }).checked);
+    await page.reload();
+    await page.waitForSelector('input[name=artwork]');
+    assert.equal(await page.locator('input[name=artwork]').isChecked(), false, 'the switch was saved');
+    await page.click('input[name=artwork]');
+  });
+
+  it('shows the log, filtered by level', async () => {
+    await page.goto(`${instance.url}/logs`);
+    await page.waitForSelector('.logs tr');
+    assert.ok((await page.locator('.logs .msg').allInnerTexts()).some((m) => m === 'scan completed'));
+    await page.selectOption('.logs select', 'warn');
+    await page.waitForURL(/\/logs\?level=warn$/);
+    // The rows of the new level replace the others when they arrive.
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('.logs .level')).every((cell) => ['warn', 'error', 'fatal'].includes((cell as unknown as { textContent: string }).textContent)));
+    const levels = await page.locator('.logs .level').allInnerTexts();
+    assert.ok(levels.length > 0 && levels.every((l) => ['warn', 'error', 'fatal'].includes(l)), levels.join(', '));
+  });
+
   it('fits a phone\'s width', async () => {
     await page.setViewportSize(SIZES.phone);
     await page.goto(`${instance.url}/`);
@@ -157,6 +243,10 @@ describe('the web client', { skip: browserSkip }, () => {
     await page.waitForSelector('.detail h1');
     assert.equal(await page.evaluate(FITS), true);
     await page.screenshot({ path: join(SCREENSHOTS, 'detail-390x844.png') });
+    await page.goto(`${instance.url}/libraries`);
+    await page.waitForSelector('.library');
+    assert.equal(await page.evaluate(FITS), true);
+    await page.screenshot({ path: join(SCREENSHOTS, 'libraries-390x844.png') });
   });
 
   it('asked no other host for anything, and nothing it asked for failed', () => {

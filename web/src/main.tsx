@@ -2,9 +2,12 @@
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Home } from './screens/home';
+import { Libraries } from './screens/libraries';
+import { Logs, logLevelOf } from './screens/logs';
 import { Movie } from './screens/movie';
 import { EpisodePlayer, Player } from './screens/player';
 import { Search } from './screens/search';
+import { Settings } from './screens/settings';
 import { ShowScreen } from './screens/show';
 import { navigate, onLinkClick, useRoute, type Route } from './ui/router';
 import './styles.css';
@@ -45,6 +48,12 @@ const Screen = ({ route }: { route: Route }) => {
       return <Player id={route.id} at={route.at} />;
     case 'playEpisode':
       return <EpisodePlayer showId={route.showId} episodeId={route.episodeId} at={route.at} />;
+    case 'libraries':
+      return <Libraries />;
+    case 'settings':
+      return <Settings />;
+    case 'logs':
+      return <Logs level={logLevelOf(route.level)} />;
     case 'missing':
       return (
         <main class="problem" role="alert">
@@ -67,6 +76,11 @@ const App = () => {
           Library
         </a>
         <SearchBox route={route} />
+        <nav aria-label="Screens">
+          <a href="/libraries">Libraries</a>
+          <a href="/settings">Settings</a>
+          <a href="/logs">Log</a>
+        </nav>
       </header>
       <Screen route={route} />
     </div>

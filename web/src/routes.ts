@@ -8,6 +8,9 @@ export const CLIENT_ROUTES = {
   show: /^\/shows\/([\w-]+)$/,
   play: /^\/play\/([\w-]+)$/,
   playEpisode: /^\/shows\/([\w-]+)\/play\/([\w-]+)$/,
+  libraries: /^\/libraries$/,
+  settings: /^\/settings$/,
+  logs: /^\/logs$/,
 } as const;
 
 export const isClientRoute = (path: string) => Object.values(CLIENT_ROUTES).some((re) => re.test(path));

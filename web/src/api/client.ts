@@ -9,6 +9,10 @@ export type MediaEntry = components['schemas']['MediaEntry'];
 export type Media = components['schemas']['Media'];
 export type MovieDetail = components['schemas']['MovieDetail'];
 export type SubtitleTrack = components['schemas']['SubtitleTrack'];
+export type Library = components['schemas']['Library'];
+export type ScanJob = components['schemas']['ScanJob'];
+export type Settings = components['schemas']['Settings'];
+export type SettingsPatch = components['schemas']['SettingsPatch'];
 type Problem = components['schemas']['Problem'];
 
 /** An answer that is not a success, as the service explains it (application/problem+json). */

@@ -10,6 +10,9 @@ export type Route =
   | { screen: 'show'; id: string }
   | { screen: 'play'; id: string; at: number }
   | { screen: 'playEpisode'; showId: string; episodeId: string; at: number }
+  | { screen: 'libraries' }
+  | { screen: 'settings' }
+  | { screen: 'logs'; level: string | null }
   | { screen: 'missing' };
 
 export const parseRoute = (url: URL): Route => {
@@ -25,6 +28,9 @@ export const parseRoute = (url: URL): Route => {
   if (play) return { screen: 'play', id: play[1]!, at };
   const episode = CLIENT_ROUTES.playEpisode.exec(path);
   if (episode) return { screen: 'playEpisode', showId: episode[1]!, episodeId: episode[2]!, at };
+  if (CLIENT_ROUTES.libraries.test(path)) return { screen: 'libraries' };
+  if (CLIENT_ROUTES.settings.test(path)) return { screen: 'settings' };
+  if (CLIENT_ROUTES.logs.test(path)) return { screen: 'logs', level: url.searchParams.get('level') };
   return { screen: 'missing' };
 };
 
