@@ -6,8 +6,9 @@
 // part (bench/subtitles.ts), the metadata part (bench/metadata.ts), the folder monitor's cost
 // (bench/monitor.ts) and a poster wall's artwork from a bucket, answered or redirected
 // (bench/artwork-delivery.ts) and what a cloud deploy does per 1,000 scanned files, counted at
-// DynamoDB, S3, the WebSocket API and Lambda (bench/cloud.ts). Writes docs/benchmarks.md.
-// `tsx bench/run.ts runtime|footprint|catalog|search|stream|subtitles|metadata|monitor|artwork-delivery|cloud` runs one part only.
+// DynamoDB, S3, the WebSocket API and Lambda (bench/cloud.ts), and the web client's home screen
+// on a 10,000-film library (bench/web.ts). Writes docs/benchmarks.md.
+// `tsx bench/run.ts runtime|footprint|catalog|search|stream|subtitles|metadata|monitor|artwork-delivery|cloud|web` runs one part only.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { createServer } from 'node:http';
@@ -16,6 +17,7 @@ import { startInstance, type Instance } from '../test/support/instance';
 import { runArtworkDelivery } from './artwork-delivery';
 import { runCatalog } from './catalog';
 import { runCloud } from './cloud';
+import { runWeb } from './web';
 import { runFootprint } from './footprint';
 import { runMetadata } from './metadata';
 import { runMonitor } from './monitor';
@@ -101,7 +103,7 @@ const runRuntime = async () => {
   writeDoc('runtime', section);
 };
 
-const PARTS = ['runtime', 'footprint', 'catalog', 'search', 'stream', 'subtitles', 'metadata', 'monitor', 'artwork-delivery', 'cloud'] as const;
+const PARTS = ['runtime', 'footprint', 'catalog', 'search', 'stream', 'subtitles', 'metadata', 'monitor', 'artwork-delivery', 'cloud', 'web'] as const;
 
 const main = async () => {
   const only = process.argv[2];
@@ -116,6 +118,7 @@ const main = async () => {
   if (only === undefined || only === 'monitor') await runMonitor();
   if (only === undefined || only === 'artwork-delivery') await runArtworkDelivery();
   if (only === undefined || only === 'cloud') await runCloud();
+  if (only === undefined || only === 'web') await runWeb();
 };
 
 main().catch((err) => {
