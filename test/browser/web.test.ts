@@ -254,3 +254,35 @@ describe('the web client', { skip: browserSkip }, () => {
     assert.deepEqual(failed, []);
   });
 });
+
+// A real 429 from the box's own rate limit (an instance that allows 4 counted requests a
+// minute): the page says why, counts the wait down, and only then offers to try again.
+describe('the web client when the box says no', { skip: browserSkip }, () => {
+  let instance: Instance;
+  let browser: Browser;
+
+  before(async () => {
+    instance = await startInstance({ env: { RATE_LIMIT_MAX: '4', RATE_LIMIT_WINDOW_MS: '60000' } });
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await instance?.stop();
+  });
+
+  it('shows the problem\'s title and detail, and the rate limit\'s wait before a retry', async () => {
+    const page = await browser.newPage();
+    // Home asks for films and shows: two counted requests a load.
+    for (let i = 0; i < 2; i++) {
+      await page.goto(`${instance.url}/`);
+      await page.waitForSelector('.shelf .empty');
+    }
+    await page.goto(`${instance.url}/`);
+    await page.waitForSelector('.problem');
+    const text = await page.locator('.problem').first().innerText();
+    assert.match(text, /Too many requests|Rate limit/i);
+    assert.match(text, /retry in \d+ s/, 'the detail the service gave');
+    assert.match(text, /you can try again in \d+ s/);
+    assert.equal(await page.locator('.problem button').count(), 0, 'no retry before the wait is over');
+  });
+});
