@@ -109,12 +109,40 @@ export const SubtitleTrack = Type.Object(
   { description: 'A subtitle track. Lists put the default first, then forced tracks, then by language' },
 );
 
+const CastMember = Type.Object({ name: Type.String(), character: Type.String(), order: Type.Integer({ minimum: 0, description: 'Billing order, 0 first' }) });
+
+/** What is known of an item beyond its file name (the provider's, an NFO's), shared by movies and shows. */
+const KnownFields = {
+  tmdbId: Nullable(Type.Integer()),
+  imdbId: Nullable(Type.String()),
+  tagline: Nullable(Type.String()),
+  certification: Nullable(Type.String()),
+  cast: Type.Array(CastMember),
+  alternativeTitles: Type.Array(Type.String({ description: 'Other titles the provider knows it by' })),
+  matched: Type.Boolean({ description: 'Matched with confidence; when false the title is the file\'s' }),
+  source: Type.Union([Type.Literal('provider'), Type.Literal('nfo'), Type.Literal('file')], { description: 'Where the fields come from: the provider, a local NFO (which wins field by field), or the file name alone' }),
+};
+
+export const MovieMetadata = Type.Object({
+  ...KnownFields,
+  directors: Type.Array(Type.String()),
+  releaseDate: Nullable(Type.String({ description: 'YYYY-MM-DD' })),
+  runtime: Nullable(Type.Integer({ description: 'Minutes, as the provider or NFO says (the file\'s own length is file.durationSeconds)' })),
+});
+
+export const ShowMetadata = Type.Object({
+  ...KnownFields,
+  tvdbId: Nullable(Type.Integer()),
+  creators: Type.Array(Type.String()),
+  firstAirDate: Nullable(Type.String({ description: 'YYYY-MM-DD' })),
+});
+
 export const MovieDetail = Type.Object({
   id: Type.String(),
   media: Media,
   poster: Nullable(Type.String({ format: 'uri' })),
   backdrop: Nullable(Type.String({ format: 'uri' })),
-  metadata: Type.Record(Type.String(), Type.Unknown(), { description: 'Provider fields: tagline, runtime, cast ...' }),
+  metadata: MovieMetadata,
   file: FileInfo,
   streamUrl: Type.String({ format: 'uri' }),
   subtitles: Type.Array(SubtitleTrack, { description: 'Subtitle files beside the video and streams inside it (its first part)' }),
@@ -136,7 +164,7 @@ export const Episode = Type.Object({
 export const ShowDetail = Type.Object({
   id: Type.String(),
   media: Media,
-  metadata: Type.Record(Type.String(), Type.Unknown()),
+  metadata: ShowMetadata,
   seasons: Type.Array(
     Type.Object({
       seasonNumber: Type.Integer({ minimum: 0 }),
@@ -465,6 +493,8 @@ export const NAMED_SCHEMAS: Record<string, TSchema> = {
   SearchHit,
   FileInfo,
   SubtitleTrack,
+  MovieMetadata,
+  ShowMetadata,
   MovieDetail,
   Episode,
   ShowDetail,

@@ -1,7 +1,7 @@
 // The catalogue as clients read it: recent lists, movie and show details, with absolute
 // stream URLs built from the address the client used.
 import type { Static } from '@sinclair/typebox';
-import type { MediaEntry, MovieDetail, ShowDetail } from '../api/schemas';
+import type { MediaEntry, MovieDetail, MovieMetadata, ShowDetail, ShowMetadata } from '../api/schemas';
 import { sourceKey, type ArtworkStore } from '../artwork/store';
 import { notFound } from '../errors';
 import type { Log } from '../log';
@@ -65,20 +65,34 @@ const withPosterColors = async <T extends TitledItem>(deps: CatalogDeps, item: T
 };
 
 /** What the provider (or an NFO) told about a title, as the detail's `metadata`. */
-const providerFields = (item: MovieItem | ShowItem) => {
+/** What movies and shows both know beyond the file name. */
+const knownFields = (item: MovieItem | ShowItem) => {
   const m = item.metadata;
   return {
     tmdbId: item.tmdbId,
     imdbId: m?.imdbId ?? null,
-    ...(item.entity === 'tvshow' ? { tvdbId: m?.tvdbId ?? null, creators: m?.creators ?? [], firstAirDate: m?.releaseDate ?? null } : { directors: m?.directors ?? [], releaseDate: m?.releaseDate ?? null, runtime: m?.runtimeMinutes ?? null }),
     tagline: m?.tagline ?? null,
     certification: m?.certification ?? null,
     cast: m?.cast ?? [],
     alternativeTitles: m?.alternativeTitles ?? [],
     matched: m?.matched ?? false,
-    source: m?.source ?? 'file',
+    source: m?.source ?? ('file' as const),
   };
 };
+
+const movieFields = (movie: MovieItem): Static<typeof MovieMetadata> => ({
+  ...knownFields(movie),
+  directors: movie.metadata?.directors ?? [],
+  releaseDate: movie.metadata?.releaseDate ?? null,
+  runtime: movie.metadata?.runtimeMinutes ?? null,
+});
+
+const showFields = (show: ShowItem): Static<typeof ShowMetadata> => ({
+  ...knownFields(show),
+  tvdbId: show.metadata?.tvdbId ?? null,
+  creators: show.metadata?.creators ?? [],
+  firstAirDate: show.metadata?.releaseDate ?? null,
+});
 
 /** Size, container and what the headers said, for a movie's parts or an episode's file. */
 const fileInfo = (files: FileRef[]) => {
@@ -111,7 +125,7 @@ export const movieDetail = async (deps: CatalogDeps, id: string, origin: string)
     media: toMedia(movie, origin),
     poster: artworkUrl(origin, movie.id, 'poster', movie.artwork?.poster),
     backdrop: artworkUrl(origin, movie.id, 'backdrop', movie.artwork?.backdrop),
-    metadata: providerFields(movie),
+    metadata: movieFields(movie),
     file: fileInfo(movie.files),
     streamUrl: streamUrl(origin, movie.id),
     subtitles: subtitlesOf(deps, movie, origin),
@@ -127,7 +141,7 @@ export const showDetail = async (deps: CatalogDeps, id: string, origin: string):
   return {
     id: show.id,
     media: toMedia(show, origin),
-    metadata: providerFields(show),
+    metadata: showFields(show),
     // The index hands episodes back in season and episode order already.
     seasons: [...seasons.entries()].map(([seasonNumber, list]) => ({
       seasonNumber,

@@ -45,7 +45,7 @@ describe('the web client', { skip: browserSkip }, () => {
   before(async () => {
     // Slow enough answers that a scan of a few films is seen in progress.
     const fake = new FakeTmdb({ keys: [KEY], latencyMs: 150 });
-    fake.addMovie({ id: 194, title: 'Amélie', originalTitle: "Le Fabuleux Destin d'Amélie Poulain", releaseDate: '2001-04-25', overview: 'A shy waitress decides to change the lives of those around her.', genres: ['Comedy', 'Romance'] });
+    fake.addMovie({ id: 194, title: 'Amélie', originalTitle: "Le Fabuleux Destin d'Amélie Poulain", releaseDate: '2001-04-25', overview: 'A shy waitress decides to change the lives of those around her.', genres: ['Comedy', 'Romance'], cast: [{ name: 'Audrey Tautou', character: 'Amélie Poulain' }] });
     fake.addMovie({ id: 949, title: 'Heat', releaseDate: '1995-12-15', overview: 'A bank robbery goes wrong.', genres: ['Crime'] });
     fake.addMovie({ id: 348, title: 'Alien', releaseDate: '1979-05-25', overview: 'In space no one can hear you scream.', genres: ['Horror'] });
     fake.addShow({
@@ -131,6 +131,7 @@ describe('the web client', { skip: browserSkip }, () => {
     await page.waitForSelector('.detail h1');
     assert.match(await page.locator('.detail h1').innerText(), /Amélie/);
     assert.match(await page.locator('.overview').innerText(), /shy waitress/);
+    assert.deepEqual(await page.locator('.cast li').allInnerTexts(), ['Audrey Tautou as Amélie Poulain']);
     assert.match(await page.locator('.file').innerText(), /MP4.*h264 320x240/i);
     await page.screenshot({ path: join(SCREENSHOTS, 'detail-1920x1080.png') });
     await page.click('a.play');

@@ -12,9 +12,6 @@ export const duration = (seconds: number | null) => {
 
 const size = (bytes: number) => (bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${Math.max(1, Math.round(bytes / 1e6))} MB`);
 
-type Person = { name: string; character?: string };
-const castOf = (metadata: MovieDetail['metadata']): Person[] =>
-  Array.isArray(metadata.cast) ? (metadata.cast as unknown[]).filter((p): p is Person => typeof (p as Person)?.name === 'string').slice(0, 12) : [];
 
 const FileDetails = ({ file }: { file: MovieDetail['file'] }) => {
   const facts = [
@@ -41,7 +38,7 @@ export const Movie = ({ id }: { id: string }) => {
     <Show loaded={loaded} retry={retry} label="Loading the film">
       {(movie) => {
         const { media } = movie;
-        const cast = castOf(movie.metadata);
+        const cast = movie.metadata.cast.slice(0, 12);
         return (
           <main class="detail">
             <div class="backdrop" style={{ backgroundImage: meshGradient(media.meshGradientColors) }}>
