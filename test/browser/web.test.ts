@@ -178,6 +178,7 @@ describe('the web client', { skip: browserSkip }, () => {
     await page.fill('input[name=path]', more);
     await page.click('.add-library button[type=submit]');
     await page.waitForSelector('.library:has-text("More films") [role=progressbar][aria-valuenow="100"]', { timeout: 60_000 });
+    assert.equal(await page.locator('input[name=path]').inputValue(), '', 'the form is emptied once the library is added');
     const seen = await page.evaluate(() => (globalThis as unknown as { seen: number[] }).seen);
     assert.ok(seen.some((v) => v > 0 && v < 100), `a value between 0 and 100 was shown: ${seen.join(', ')}`);
     assert.deepEqual([...seen].sort((a, b) => a - b), seen, 'never going down');

@@ -30,14 +30,16 @@ const AddLibrary = ({ onAdded }: { onAdded: () => void }) => {
   const [busy, setBusy] = useState(false);
   const submit = async (event: Event) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
+    // Taken now: currentTarget is gone once the event has been handled.
+    const element = event.currentTarget as HTMLFormElement;
+    const form = new FormData(element);
     const body = { name: String(form.get('name')), path: String(form.get('path')), mediaType: form.get('mediaType') === 'tvshow' ? ('tvshow' as const) : ('movie' as const) };
     setBusy(true);
     setError(null);
     try {
       const library = (await unwrap(api.POST('/api/v1/library', { body }))).data;
       await unwrap(api.POST('/api/v1/scan/path', { body: { path: library.path, mediaType: library.mediaType, libraryId: library.id } }));
-      (event.currentTarget as HTMLFormElement | null)?.reset();
+      element.reset();
       onAdded();
     } catch (e) {
       setError(e instanceof ApiError ? e : new ApiError(0, 'Could not add the library', String(e), null));
