@@ -1,6 +1,6 @@
 // A film: its backdrop over its colours, poster, overview, cast and the file it plays from.
 import { api, unwrap, type MovieDetail } from '../api/client';
-import { atWidth, meshGradient } from '../ui/gradient';
+import { Detail } from '../ui/detail';
 import { Show, useLoad } from '../ui/load';
 
 export const duration = (seconds: number | null) => {
@@ -40,37 +40,23 @@ export const Movie = ({ id }: { id: string }) => {
         const { media } = movie;
         const cast = movie.metadata.cast.slice(0, 12);
         return (
-          <main class="detail">
-            <div class="backdrop" style={{ backgroundImage: meshGradient(media.meshGradientColors) }}>
-              {media.backdropUrl && <img src={atWidth(media.backdropUrl, 1280)} alt="" />}
-            </div>
-            <div class="detail-body">
-              <div class="detail-poster" style={{ backgroundImage: meshGradient(media.meshGradientColors) }}>
-                {media.posterUrl && <img src={atWidth(media.posterUrl, 480)} alt={`Poster of ${media.title}`} />}
-              </div>
-              <div class="detail-text">
-                <h1>
-                  {media.title} {media.year !== null && <span class="year">({media.year})</span>}
-                </h1>
-                {media.genres.length > 0 && <p class="genres">{media.genres.join(', ')}</p>}
-                <a class="play" href={`/play/${movie.id}`}>
-                  ▶ Play
-                </a>
-                {media.overview && <p class="overview">{media.overview}</p>}
-                {cast.length > 0 && (
-                  <ul class="cast" aria-label="Cast">
-                    {cast.map((p) => (
-                      <li key={p.name}>
-                        {p.name}
-                        {p.character && <span> as {p.character}</span>}
-                      </li>
-                    ))}
-                  </ul>
-                )}
-                <FileDetails file={movie.file} />
-              </div>
-            </div>
-          </main>
+          <Detail media={media}>
+            <a class="play" href={`/play/${movie.id}`}>
+              ▶ Play
+            </a>
+            {media.overview && <p class="overview">{media.overview}</p>}
+            {cast.length > 0 && (
+              <ul class="cast" aria-label="Cast">
+                {cast.map((p) => (
+                  <li key={p.name}>
+                    {p.name}
+                    {p.character && <span> as {p.character}</span>}
+                  </li>
+                ))}
+              </ul>
+            )}
+            <FileDetails file={movie.file} />
+          </Detail>
         );
       }}
     </Show>
