@@ -222,12 +222,13 @@ export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
       res.writeHead(426, { Upgrade: 'websocket', Connection: 'Upgrade', 'Content-Type': 'text/plain', 'X-Request-Id': randomUUID() });
       return void res.end('Upgrade to a WebSocket to use /ws\n');
     }
-    const web = opts.webDir && !hasDotSegment(path) ? webFileOf(req.method ?? 'GET', path) : undefined;
-    if (web) {
-      if (await sendWebFile(opts.webDir!, web, req, res)) return;
+    const dotted = hasDotSegment(path);
+    const web = opts.webDir && !dotted ? webFileOf(req.method ?? 'GET', path) : undefined;
+    if (opts.webDir && web) {
+      if (await sendWebFile(opts.webDir, web, req, res)) return;
       return sendProblem(req, res, web.kind === 'page' ? dependencyUnavailable('web client (not built: run npm run build:web)') : notFound(`The asset ${path}`));
     }
-    const route = hasDotSegment(path) ? ({ kind: 'none' } as const) : matchRoute(req.method ?? 'GET', path);
+    const route = dotted ? ({ kind: 'none' } as const) : matchRoute(req.method ?? 'GET', path);
     if (route.kind === 'none') return sendProblem(req, res, routeNotFound(req.method ?? 'GET', path));
     if (!ready) return sendProblem(req, res, serviceStarting());
     // Counted before the body is looked at (it stays paused meanwhile); a limited client's body is read into the void.

@@ -11,6 +11,7 @@ import { REDACT_PATHS, type Log } from '../lib/log';
 import { waitForDynamo, dynamoLocalCommand, javaVersion } from './dynamodb/local';
 import { ensureTable } from './ensure-table';
 import { createFrontDoor } from './front-door';
+import { webDistOf } from './web-assets';
 import { LogCollector } from './log-collector';
 import { isAlive, ManagedProcess, stopGroup } from './managed-process';
 import { ensureBuilt, findProjectDir } from './build.mjs';
@@ -135,7 +136,7 @@ export const startService = async (signal: AbortSignal = new AbortController().s
     httpTarget: state.offlineHttp,
     wsTarget: state.offlineWebsocket,
     log,
-    webDir: join(PROJECT_DIR, 'web', 'dist'),
+    webDir: webDistOf(PROJECT_DIR),
     ...(countAtEdge ? { rateLimit: config.rateLimit } : {}),
   });
   await listen(frontDoor.server, config.port, config.host);

@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isClientRoute } from '../web/src/routes';
 
+/** Where the build writes the client and the front door reads it. */
+export const webDistOf = (projectDir: string) => join(projectDir, 'web', 'dist');
+
 export type WebFile = { kind: 'page' } | { kind: 'asset'; name: string };
 
 const ASSET = /^\/assets\/([\w-]+\.(?:js|css))$/;

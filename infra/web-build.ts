@@ -12,12 +12,13 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import pkg from '../package.json';
 import { buildOpenApi } from '../lib/api/openapi';
 import { PROJECT_DIR } from './service';
+import { webDistOf } from './web-assets';
 
-export const WEB_DIR = join(PROJECT_DIR, 'web');
-export const WEB_DIST = join(WEB_DIR, 'dist');
+const WEB_DIR = join(PROJECT_DIR, 'web');
+const WEB_DIST = webDistOf(PROJECT_DIR);
 
 /** Writes web/src/api/schema.d.ts from the OpenAPI document the service serves. */
-export const generateApiTypes = async () => {
+const generateApiTypes = async () => {
   const dir = join(WEB_DIR, 'src', 'api');
   mkdirSync(dir, { recursive: true });
   const doc = buildOpenApi(pkg.version);

@@ -104,19 +104,21 @@ const sourceMissing = (mediaId: string, kind: ArtworkKind) =>
   notFoundBecause(`The ${kind} of ${mediaId} is no longer in the artwork cache; a rescan of its library stores it again`);
 
 /**
- * With redirects on and a store that presigns: a call giving the 302 to the stored variant's
- * URL, or undefined when the store holds no such variant (yet). Without: undefined.
+ * With redirects on and a store that presigns, the 302 to the stored variant's URL: `always`
+ * (every answer redirects), and `ifLarger(size)` for an answer of that size (undefined: answer
+ * the bytes, or the store holds no such variant yet). Without: undefined.
  */
-const redirectorFor = (deps: ArtworkDeps, key: string, vary: string, versioned: boolean) => {
+const redirectFor = (deps: ArtworkDeps, key: string, vary: string, versioned: boolean) => {
   const { redirect, store } = deps;
   if (!redirect || !store.presignedUrl) return undefined;
   const presign = store.presignedUrl.bind(store);
   // The URL's life less the margin, and never longer than the bytes themselves may be cached.
   const maxAge = Math.max(0, Math.min(redirect.urlSeconds - REDIRECT_MARGIN_SECONDS, versioned ? YEAR_SECONDS : DAY_SECONDS));
-  return async (): Promise<ArtworkAnswer | undefined> => {
+  const to = async (): Promise<ArtworkAnswer | undefined> => {
     const url = await presign(key, redirect.urlSeconds);
     return url === undefined ? undefined : { status: 302, headers: { Location: url, 'Cache-Control': `private, max-age=${maxAge}`, Vary: vary } };
   };
+  return { always: redirect.aboveBytes === 0, to, ifLarger: (size: number) => (size > redirect.aboveBytes ? to() : Promise.resolve(undefined)) };
 };
 
 export const serveArtwork = async (deps: ArtworkDeps, req: ArtworkRequest): Promise<ArtworkAnswer> => {
@@ -141,17 +143,14 @@ export const serveArtwork = async (deps: ArtworkDeps, req: ArtworkRequest): Prom
   if (ifNoneMatchHolds(req.ifNoneMatch, etag)) return { status: 304, headers };
 
   const key = variantKeyOf(mediaId, kind, art.etag, variant);
-  const redirect = redirectorFor(deps, key, headers.Vary, req.version === art.etag);
-  const redirects = (size: number) => redirect !== undefined && size > deps.redirect!.aboveBytes;
-  if (redirect && deps.redirect!.aboveBytes === 0) {
+  const redirect = redirectFor(deps, key, headers.Vary, req.version === art.etag);
+  if (redirect?.always) {
     // Every answer redirects: the object need not be read, only found.
-    const answer = await redirect();
+    const answer = await redirect.to();
     if (answer) return answer;
   } else {
     const stored = await deps.store.get(key);
-    const redirected = stored && redirects(stored.bytes.length) ? await redirect!() : undefined;
-    if (redirected) return redirected;
-    if (stored) return { status: 200, body: stored.bytes, headers: { ...headers, 'Content-Type': stored.contentType } };
+    if (stored) return (await redirect?.ifLarger(stored.bytes.length)) ?? { status: 200, body: stored.bytes, headers: { ...headers, 'Content-Type': stored.contentType } };
   }
 
   const source = await deps.store.get(sourceKey(mediaId, kind, art.etag));
@@ -171,6 +170,6 @@ export const serveArtwork = async (deps: ArtworkDeps, req: ArtworkRequest): Prom
       return false;
     },
   );
-  const redirected = kept && redirects(rendered.body.length) ? await redirect!() : undefined;
+  const redirected = kept ? await redirect?.ifLarger(rendered.body.length) : undefined;
   return redirected ?? { status: 200, body: rendered.body, headers: { ...headers, 'Content-Type': rendered.contentType } };
 };
