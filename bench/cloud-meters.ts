@@ -12,6 +12,7 @@
 //   its user agent (AWS_SDK_UA_APP_ID, set by the bench).
 // - Lambda's own figures from the lines the emulator logs (START, REPORT with the duration).
 // - The table's and the bucket's size at rest, by DynamoDB's item size rules.
+import { ARTWORK_PREFIX } from '../lib/artwork';
 import { once } from 'node:events';
 import { Agent, createServer, request, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -224,8 +225,6 @@ export const meterDynamo = (target: string, tally: Tally) =>
 
 // ---- S3 -----------------------------------------------------------------------------------
 
-export const ARTWORK_PREFIX = '.cache/artwork/';
-
 /** The S3 API call a path-style request is, and whether it touches the artwork cache or the media. */
 export const s3Call = (method: string, rawUrl: string, headers: IncomingHttpHeaders) => {
   const url = new URL(rawUrl, 'http://s3');
@@ -241,7 +240,7 @@ export const s3Call = (method: string, rawUrl: string, headers: IncomingHttpHead
     : method === 'DELETE' ? (key ? 'DeleteObject' : 'DeleteBucket')
     : method === 'POST' && q.has('delete') ? 'DeleteObjects'
     : `${method}-other`;
-  const area = (listing ? (q.get('prefix') ?? '') : key).startsWith(ARTWORK_PREFIX.slice(0, -1)) ? 'artwork' : 'media';
+  const area = (listing ? (q.get('prefix') ?? '') : key).startsWith(ARTWORK_PREFIX) ? 'artwork' : 'media';
   return { kind, area };
 };
 

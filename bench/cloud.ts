@@ -21,6 +21,7 @@
 // Prints the counts and writes them into docs/benchmarks.md (the per-function tables only
 // printed), and as JSON to the file BENCH_CLOUD_JSON names. BENCH_CLOUD_PACKAGE names an existing
 // `npm run package -- --package <dir>` folder to use instead of building one.
+import { ARTWORK_PREFIX } from '../lib/artwork';
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -39,7 +40,6 @@ import { call, jsonBody } from '../test/support/stack';
 import { hasFfmpeg, makeMkv } from '../test/support/videos';
 import { WsClient } from '../test/support/ws';
 import {
-  ARTWORK_PREFIX,
   ITEM_OVERHEAD_BYTES,
   itemSize,
   lambdaUse,
@@ -201,7 +201,7 @@ const measureSizes = async (dynamodbEndpoint: string, s3: LocalS3): Promise<Size
   do {
     const page = await s3.client.send(new ListObjectsV2Command({ Bucket: BUCKET, ContinuationToken: token }));
     for (const o of page.Contents ?? []) {
-      const area = o.Key?.startsWith(ARTWORK_PREFIX) ? bucket.artwork : bucket.media;
+      const area = o.Key?.startsWith(`${ARTWORK_PREFIX}/`) ? bucket.artwork : bucket.media;
       area.objects++;
       area.bytes += o.Size ?? 0;
     }

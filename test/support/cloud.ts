@@ -11,7 +11,7 @@
 // per line, with Lambda's START/END/REPORT lines around each invocation.
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { chmodSync, chownSync, copyFileSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import { basename, join } from 'node:path';
@@ -418,14 +418,6 @@ export const startCloud = async (options: CloudOptions): Promise<Cloud> => {
   };
 };
 
-/** Whether a folder holds any file, however deep. */
+/** Every file below a folder, however deep. */
 export const filesBelow = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesBelow(join(dir, e.name)) : [join(dir, e.name)]));
-
-export const isDirectory = (path: string) => {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-};
