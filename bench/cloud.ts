@@ -28,7 +28,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { DescribeTableCommand, DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import tableDefinition from '../infra/table.json';
+import tableDefinition from '../lib/db/table.json';
 import { startCloud, type Cloud } from '../test/support/cloud';
 import { FakeSsm } from '../test/support/fake-ssm';
 import { FakeTmdb, type FakeRequest } from '../test/support/fake-tmdb';

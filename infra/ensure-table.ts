@@ -1,4 +1,4 @@
-// Creates the table from infra/table.json when it is missing, and adds any index the
+// Creates the table from lib/db/table.json when it is missing, and adds any index the
 // definition gained since the table was created (so a DATA_DIR from an older version
 // upgrades in place). Idempotent: safe on every start.
 import {

@@ -3,7 +3,7 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import pkg from '../package.json';
-import { TMDB_DEFAULTS } from './metadata/tmdb/config';
+import { TMDB_DEFAULTS } from './defaults';
 
 const issues: string[] = [];
 

@@ -31,7 +31,7 @@
 //   and carries no ETag: a 304 revalidating a cached redirect would keep its Location, which by
 //   then is dead. A variant the store could not keep is sent as bytes.
 import { internal, notFound, notFoundBecause } from '../errors';
-import { ifNoneMatchHolds } from '../http/etag';
+import { ifNoneMatchHolds } from '../util/etag';
 import type { Log } from '../log';
 import { ImageError } from '../media/image-input';
 import { sourceKey, variantKeyOf, type ArtworkStore } from './store';

@@ -1,4 +1,4 @@
-// The one table (single-table design). Its definition lives in infra/table.json, which both
+// The one table (single-table design). Its definition lives in lib/db/table.json, which both
 // serverless.yml (CloudFormation) and the local bootstrap (infra/ensure-table.ts) read.
 //
 // Access patterns, and what serves each:
@@ -24,7 +24,7 @@
 //   provider response by request (TTL) ....... GetItem  pk=provider#<hash of the request>  sk=response
 //
 // Only this module builds keys: every key names its entity, so a stray item says what it is.
-import definition from '../../infra/table.json';
+import definition from './table.json';
 
 export const TABLE_DEFINITION = definition;
 export const TTL_ATTRIBUTE = definition.TimeToLiveSpecification.AttributeName;

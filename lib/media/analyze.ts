@@ -3,7 +3,7 @@
 // into WebAssembly by callWithin, the whole by a byte budget. (mediainfo.js's analyzeData runs
 // the same kind of loop with none of these limits.) MediaInfoLib parses what it is handed and
 // may ask to go on elsewhere (an index at the end, a header it skipped), until it has seen enough.
-import type { ByteSource } from './byte-source';
+import type { ByteSource } from '../storage/byte-source';
 import type { MediaInfoInstance } from './mediainfo-pool';
 import { ProbeError } from './probe-error';
 import type { MediaInfoReport } from './technical-info';

@@ -4,12 +4,12 @@
 // on this machine and an object in a bucket are probed alike. Every failure is a ProbeError
 // with a reason, and no probe outlives its timeout, not even one stuck inside WebAssembly.
 import { analyzeSource, blankHead, HEAD_BYTES, readWithin } from './analyze';
-import { fileByteSource, type ByteSource } from './byte-source';
+import { fileByteSource, type ByteSource } from '../storage/byte-source';
 import { MediaInfoPool, type Lease } from './mediainfo-pool';
 import { ProbeError } from './probe-error';
 import { toTechnicalInfo, type TechnicalInfo } from './technical-info';
 
-export { fileByteSource, type ByteSource, type ClosableByteSource } from './byte-source';
+export { fileByteSource, type ByteSource, type ClosableByteSource } from '../storage/byte-source';
 export { ProbeError, type ProbeFailure } from './probe-error';
 export type { AudioStream, HdrFormat, SubtitleStream, TechnicalInfo, VideoStream } from './technical-info';
 

@@ -5,7 +5,7 @@
 import { lastSegment, splitExtension } from '../naming/path';
 import { DEFAULT_RULES, type NamingRules } from '../naming/rules';
 import { splitPart } from '../naming/stack';
-import { foldName, parseSubtitleName, subtitleOwner } from '../subtitles/name';
+import { foldName, parseSubtitleName, subtitleOwner } from '../naming/subtitle-name';
 
 /** Library-relative paths of the files found; a kind is absent when there is none. */
 export interface LocalFiles {

@@ -4,7 +4,7 @@
 // A candidate's score is how alike the titles are (0..1) times how well the years agree (0..1).
 // Titles are compared in the search index's folded form (case, accents and punctuation gone,
 // "spiderman" = "spider man"), against both the candidate's title and its original title.
-import { tokenize } from '../search/normalize';
+import { tokenize } from '../text/normalize';
 
 export interface MatchQuery {
   title: string;

@@ -4,12 +4,12 @@
 // binary searches and a trie walk per query word, and one walk over the postings of its most
 // selective word. Pure: no I/O, no dependencies; rebuild it when the catalogue changes.
 import { editsFor, editsWithin, FuzzyTrie } from './fuzzy';
-import { tokenize } from './normalize';
+import { tokenize } from '../text/normalize';
 import { mostRecentFirst } from './order';
 import { TokenTable, type TokenRange } from './token-table';
 import { titleTokens } from './tokens';
 
-export { normalize, tokenize } from './normalize';
+export { normalize, tokenize } from '../text/normalize';
 
 export interface Searchable {
   id: string;

@@ -1,6 +1,6 @@
 // The order matches of the same level come back in, fixed once when the index is built so a search
 // only compares positions. Total, so results never depend on the order items were given in.
-import { normalize } from './normalize';
+import { normalize } from '../text/normalize';
 
 export interface Dated {
   readonly id: string;

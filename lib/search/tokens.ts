@@ -1,5 +1,5 @@
 // What one title is findable by: a query word matches when it is a prefix of any of these.
-import { hasApostrophe, tokenize, tokenizeAtApostrophes } from './normalize';
+import { hasApostrophe, tokenize, tokenizeAtApostrophes } from '../text/normalize';
 
 const WHITESPACE = /\s+/u;
 // A word character after punctuation: the chunk may hold several words. Saves normalising the

@@ -5,7 +5,7 @@ import { open, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathNotUsable } from '../errors';
 import { holdsEntries, usableDirectory, within } from './local-paths';
-import { fileByteSource } from '../media/byte-source';
+import { fileByteSource } from './byte-source';
 import { discoverTree } from './discover';
 import type { LocatedFile, MediaStorage } from './media-storage';
 import { systemFences, systemPathReason } from './system-paths';

@@ -1,7 +1,7 @@
 // Where the media files live, behind one port: folders on this machine (a home box) or a
 // bucket (a cloud deploy). Libraries, scans and streams speak only to this interface; a
 // library's `path` is whatever the adapter calls a root (an absolute folder, `s3://bucket/prefix`).
-import type { ClosableByteSource } from '../media/byte-source';
+import type { ClosableByteSource } from './byte-source';
 import type { DiscoveredTree } from './discover';
 
 /** A file of a library as it is now, checked to be there and inside its library's root. */

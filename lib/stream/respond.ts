@@ -4,7 +4,7 @@
 // older version, or the Range header is malformed, which RFC 9110 says to ignore).
 import parseRange from 'range-parser';
 import { rangeNotSatisfiable } from '../errors';
-import { ifNoneMatchHolds } from '../http/etag';
+import { ifNoneMatchHolds } from '../util/etag';
 import type { StreamTarget } from './resolve';
 
 export interface StreamRequest {

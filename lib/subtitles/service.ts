@@ -18,7 +18,7 @@
 //   the request asked again gets the cached track.
 import type { CatalogItem } from '../catalog/model';
 import { internal, notFound, notFoundBecause, subtitlePending } from '../errors';
-import { ifNoneMatchHolds } from '../http/etag';
+import { ifNoneMatchHolds } from '../util/etag';
 import type { Library } from '../library/model';
 import type { Log } from '../log';
 import type { LocatedFile, MediaStorage } from '../storage';

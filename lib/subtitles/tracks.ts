@@ -5,8 +5,8 @@
 import { createHash } from 'node:crypto';
 import type { EpisodeItem, MovieItem } from '../catalog/model';
 import type { SubtitleStream } from '../media/technical-info';
-import { languageLabel } from './languages';
-import { parseSubtitleName, type SubtitleName } from './name';
+import { languageLabel } from '../text/languages';
+import { parseSubtitleName, type SubtitleName } from '../naming/subtitle-name';
 import type { SubtitleFormat } from './webvtt';
 
 export interface SubtitleTrack {

@@ -1,5 +1,5 @@
 // `npm run package` builds a deployable artifact without AWS credentials: both APIs, the
-// table from infra/table.json, one bundled function per route, on the cloud runtime.
+// table from lib/db/table.json, one bundled function per route, on the cloud runtime.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -36,7 +36,7 @@ describe('npm run package', () => {
     assert.deepEqual(routes, expected);
   });
 
-  it('creates the table from infra/table.json', () => {
+  it('creates the table from lib/db/table.json', () => {
     const tables = ofType('AWS::DynamoDB::Table');
     assert.equal(tables.length, 1);
     assert.deepEqual(tables[0]![1].Properties, TABLE_DEFINITION);

@@ -2,6 +2,7 @@
 // when a client is made. Nothing here reads the environment; lib/config.ts and settings do.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ProviderCache } from '../provider';
+import { TMDB_DEFAULTS } from '../../defaults';
 
 /** The one log method the client uses (a pino logger fits): retries, pauses, cache failures. */
 export interface TmdbLog {
@@ -38,19 +39,6 @@ export interface TmdbConfig {
 }
 
 export type ResolvedTmdbConfig = Required<Omit<TmdbConfig, 'cache' | 'log'>> & Pick<TmdbConfig, 'cache' | 'log'>;
-
-export const TMDB_DEFAULTS = {
-  baseUrl: 'https://api.themoviedb.org/3',
-  imageBaseUrl: 'https://image.tmdb.org/t/p',
-  language: 'en-US',
-  // TMDB's documented ceiling is about 40 per second per address.
-  requestsPerSecond: 40,
-  timeoutMs: 10_000,
-  maxAttempts: 5,
-  retryBaseDelayMs: 500,
-  retryMaxDelayMs: 8_000,
-  maxImageBytes: 20 * 1024 * 1024,
-} as const;
 
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
 

@@ -1,7 +1,7 @@
 // Which video a subtitle file beside it belongs to, and what its name says about it. The
 // conventions are Jellyfin's and Kodi's: the video's base name, then dot-separated tokens for
 // the language, flags ("forced", "sdh", "default") and a free title ("Commentary"), in any order.
-import { languageTag } from './languages';
+import { languageTag } from '../text/languages';
 
 export type SubtitleFileFormat = 'srt' | 'vtt' | 'ass' | 'ssa' | 'sub' | 'idx' | 'sup';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { hasApostrophe, normalize, tokenize, tokenizeAtApostrophes } from '../../../lib/search/normalize';
+import { hasApostrophe, normalize, tokenize, tokenizeAtApostrophes } from '../../../lib/text/normalize';
 
 type Row = readonly [input: string, expected: string, why: string];
 

@@ -1,7 +1,7 @@
 // Language tokens in subtitle file names. People write "en", "eng", "English", "Français",
 // "pt_BR" or "chs" for the same thing, and players want one BCP 47 tag, so every spelling we
 // accept is listed here once, under the tag it means. Matching ignores case and accents.
-import { normalize } from '../search/normalize';
+import { normalize } from './normalize';
 
 /**
  * Tag -> the tokens that mean it, space separated (a token never holds a space, so this is

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { languageLabel, languageTag } from '../../../lib/subtitles/languages';
-import { SUBTITLE_EXTENSIONS, foldName, parseSubtitleName, subtitleOwner, type SubtitleName } from '../../../lib/subtitles/name';
+import { languageLabel, languageTag } from '../../../lib/text/languages';
+import { SUBTITLE_EXTENSIONS, foldName, parseSubtitleName, subtitleOwner, type SubtitleName } from '../../../lib/naming/subtitle-name';
 
 const MOVIE = 'Movie (2001)';
 
