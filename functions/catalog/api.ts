@@ -1,6 +1,7 @@
 // The catalogue: recent movies and shows, and their details.
 import { operations } from '../../lib/api/operations';
-import { listRecent, movieDetail, showDetail } from '../../lib/catalog/service';
+import { movieDetail, showDetail } from '../../lib/views/detail';
+import { listRecent } from '../../lib/views/recent';
 import { services, subtitleExtractor } from '../../lib/deps';
 import { trackOptions } from '../../lib/subtitles/service';
 import { http } from '../../lib/http/stack';

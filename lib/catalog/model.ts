@@ -1,9 +1,7 @@
-// The catalogue's items as stored (one item per movie, show and episode), and the contract's
-// media object built from them. Identity is derived from the library and the relative path
+// The catalogue's items as stored (one item per movie, show and episode); what clients see of
+// them is built in lib/views/. Identity is derived from the library and the relative path
 // (lib/catalog/ids.ts), so writing an item twice can only overwrite it, never duplicate it.
-import type { Static } from '@sinclair/typebox';
-import type { Media, MediaEntry } from '../api/schemas';
-import type { ArtworkKind, ArtworkSet, ArtworkWanted, StoredArtwork } from '../artwork/model';
+import type { ArtworkSet, ArtworkWanted, StoredArtwork } from '../artwork/model';
 import type { MediaKind } from '../library/model';
 import type { Colors } from '../media/mesh-gradient';
 import type { TechnicalInfo } from '../media/technical-info';
@@ -134,28 +132,6 @@ export interface IndexEntry {
   localStamp?: string;
   pathKey?: string;
 }
-
-/** The artwork endpoint's URL for a stored picture; `v` changes with the picture, so clients may cache it for good. */
-export const artworkUrl = (origin: string, id: string, kind: ArtworkKind, art: StoredArtwork | undefined): string | null =>
-  art ? `${origin}/api/v1/artwork/${encodeURIComponent(id)}/${kind}?v=${art.etag}` : null;
-
-/** A movie or show as lists show it: search hits and recent lists alike. */
-export const toEntry = (item: TitledItem, origin: string): Static<typeof MediaEntry> => ({ id: item.id, type: item.entity, media: toMedia(item, origin) });
-
-export const toMedia = (item: TitledItem, origin: string): Static<typeof Media> => ({
-  id: item.id,
-  type: item.entity,
-  title: item.title,
-  originalTitle: item.originalTitle,
-  year: item.year,
-  overview: item.overview,
-  genres: item.genres,
-  rating: item.rating,
-  posterUrl: artworkUrl(origin, item.id, 'poster', item.artwork?.poster),
-  backdropUrl: artworkUrl(origin, item.id, 'backdrop', item.artwork?.backdrop),
-  meshGradientColors: item.meshGradientColors,
-  addedAt: item.addedAt,
-});
 
 /** Containers by extension, for the file info and the stream's Content-Type. */
 export const containerOf = (relPath: string): string | null => {

@@ -3,10 +3,11 @@
 // Each warm process (a Lambda container, the local in-process handlers) keeps its own copy.
 import type { Static } from '@sinclair/typebox';
 import type { SearchHit } from '../api/schemas';
-import { toEntry, type TitledItem } from '../catalog/model';
+import type { TitledItem } from '../catalog/model';
 import type { MediaKind } from '../library/model';
 import type { CatalogStore } from '../catalog/store';
 import { versionCached } from '../catalog/version-cache';
+import { toEntry } from '../views/entry';
 import { SearchIndex, type Searchable } from './index';
 
 type Entry = Searchable & { item: TitledItem };
