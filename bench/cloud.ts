@@ -7,7 +7,7 @@
 // TMDB key (bench/cloud-meters.ts). One browser tab is connected to the WebSocket API, so every
 // scan event is one post.
 //
-//   setup  the TMDB key as the README deploys it, a SecureString parameter in SSM, seen through
+//   setup  the TMDB key as docs/cloud.md deploys it, a SecureString parameter in SSM, seen through
 //          GET /api/v1/settings; with BENCH_CLOUD_KEY=settings, saved by PATCH /api/v1/settings
 //          instead (the parameter then does not exist). One-off, counted apart.
 //   A      first scan of BENCH_CLOUD_FILMS (1,000) files `films/<Title> (<Year>)/<Title> (<Year>).mkv`
@@ -72,7 +72,7 @@ const POLL_MS = 5_000;
 const SETTLE_MS = 500;
 const SCAN_TIMEOUT_MS = 30 * 60_000;
 const INIT_RUNS = 3;
-/** Where the TMDB key comes from: the SSM parameter the template names (the README's deploy), or the settings. */
+/** Where the TMDB key comes from: the SSM parameter the template names (the deploy in docs/cloud.md), or the settings. */
 const KEY_FROM = process.env.BENCH_CLOUD_KEY === 'settings' ? 'settings' : 'ssm';
 const KEY_PARAMETER = `/media-library/prod/tmdb-api-key`;
 const INIT_FUNCTIONS = [KEY_FROM === 'ssm' ? 'getSettings' : 'patchSettings', 'startScan', 'getJob', 'scanWorker', 'libraryUpkeep'];

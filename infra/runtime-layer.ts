@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PROJECT_DIR } from './service';
 
-/** Lambda's x86_64 (see README, "In the cloud": the layer is loaded and run here before it ships). */
+/** Lambda's x86_64 (see docs/cloud.md, "Why x86_64": the layer is loaded and run here before it ships). */
 export const LAMBDA_TARGET = { os: 'linux', cpu: 'x64', libc: 'glibc' } as const;
 
 export const LAYER_DIR = join(PROJECT_DIR, '.layer');

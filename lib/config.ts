@@ -138,7 +138,7 @@ export const config = Object.freeze({
     /** How long a presigned artwork URL lives; a redirect to it is cached a minute less. */
     artworkUrlSeconds: int('ARTWORK_URL_TTL_SECONDS', 3600, 120, 7 * 24 * 3600),
   }),
-  /** How serverless-offline runs handlers locally (see README: in-process by measurement). */
+  /** How serverless-offline runs handlers locally (see docs/running-at-home.md: in-process by measurement). */
   offlineMode: oneOf('OFFLINE_MODE', ['in-process', 'worker-threads'] as const, 'in-process'),
   /** Where WebSocket messages are posted (API Gateway management API, or offline's WebSocket port). */
   wsManagementEndpoint: url('WS_MANAGEMENT_ENDPOINT'),
