@@ -5,7 +5,7 @@ import type { ArtworkSet, ArtworkWanted, StoredArtwork } from '../artwork/model'
 import type { MediaKind } from '../library/model';
 import type { Colors } from '../media/mesh-gradient';
 import type { TechnicalInfo } from '../media/technical-info';
-import type { LocalFiles } from '../metadata/local-files';
+import type { LocalFiles } from '../naming/sidecars';
 import type { CastMember } from '../metadata/provider';
 
 export type Entity = 'movie' | 'tvshow' | 'episode';

@@ -4,7 +4,7 @@
 import type { ArtworkWanted } from '../../artwork/model';
 import type { CatalogItem, EnrichState, IndexEntry } from '../../catalog/model';
 import type { MediaKind } from '../../library/model';
-import { episodeLocalFiles, movieLocalFiles, ownNames, showLocalFiles, subtitlesByVideo, SUBS_FOLDERS, type LocalFiles, type SubsFolder } from '../../metadata/local-files';
+import { episodeLocalFiles, movieLocalFiles, ownNames, showLocalFiles, subtitlesByVideo, SUBS_FOLDERS, type LocalFiles, type SubsFolder } from '../../naming/sidecars';
 import { lastSegment, splitExtension } from '../../naming/path';
 import { DEFAULT_RULES } from '../../naming/rules';
 import { splitPart } from '../../naming/stack';

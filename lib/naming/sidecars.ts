@@ -1,11 +1,11 @@
-// Which NFO and artwork files beside a video belong to its item, by name alone, after the Kodi
-// and Jellyfin conventions. Pure: the caller lists each folder once and passes the names in.
+// The sidecar rules: which NFO, artwork and subtitle files beside a video belong to its item,
+// by name alone, after the Kodi and Jellyfin conventions (subtitle names: subtitle-name.ts). Pure: the caller lists each folder once and passes the names in.
 // Names match case-insensitively (and NFC/NFD alike), since libraries move between file
 // systems; results keep the folder as passed and the name as listed, so the caller can open them.
-import { lastSegment, splitExtension } from '../naming/path';
-import { DEFAULT_RULES, type NamingRules } from '../naming/rules';
-import { splitPart } from '../naming/stack';
-import { foldName, parseSubtitleName, subtitleOwner } from '../naming/subtitle-name';
+import { lastSegment, splitExtension } from './path';
+import { DEFAULT_RULES, type NamingRules } from './rules';
+import { splitPart } from './stack';
+import { foldName, parseSubtitleName, subtitleOwner } from './subtitle-name';
 
 /** Library-relative paths of the files found; a kind is absent when there is none. */
 export interface LocalFiles {

@@ -7,7 +7,7 @@ import {
   showLocalFiles,
   type LocalFiles,
   type MovieFolder,
-} from '../../../lib/metadata/local-files';
+} from '../../../lib/naming/sidecars';
 
 type MovieRow = readonly [why: string, input: MovieFolder, expected: LocalFiles];
 
