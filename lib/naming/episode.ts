@@ -84,10 +84,20 @@ function readShow(dirs: readonly string[], fileTags: Tagged, prefix: string, roo
     if (show.title !== '') return { ...show, from: 'folder' };
   }
   const fromFile = { ...extractTitleYear(prefix, rules), tmdbId: fileTags.tmdbId };
-  // A root that is itself a season folder ("/media/Show/Season 1" added as a library) names no show.
-  const rootFolder = rootName.normalize('NFC');
-  const root = isSeasonFolder(rootFolder, rules) ? NO_SHOW : readShowFolder(rootFolder, rules);
+  const root = readRoot(rootName, rules);
   return belongsToRoot(inSeasonFolder, fromFile, root) ? { ...root, from: 'root' } : { ...fromFile, from: 'file' };
+}
+
+// Every file of a scan has the same root: it is read once (a memo; the result is the same).
+let lastRoot: { readonly name: string; readonly rules: NamingRules; readonly show: Show } | undefined;
+
+/** The show the library's root folder names; none when the root is itself a season folder ("/media/Show/Season 1"). */
+function readRoot(rootName: string, rules: NamingRules): Show {
+  if (lastRoot?.name === rootName && lastRoot.rules === rules) return lastRoot.show;
+  const folder = rootName.normalize('NFC');
+  const show = isSeasonFolder(folder, rules) ? NO_SHOW : readShowFolder(folder, rules);
+  lastRoot = { name: rootName, rules, show };
+  return show;
 }
 
 /** "Breaking Bad (2008) [tmdbid-1396]" → Breaking Bad, 2008, 1396. */
