@@ -2,7 +2,7 @@
 // something changed, and the files that may still be growing. Bounded: past MAX_FOLDERS
 // distinct folders the whole library is scanned instead (still one incremental scan).
 import { basename, dirname, relative, sep } from 'node:path';
-import { SUBS_FOLDERS } from '../lib/metadata/local-files';
+import { SUBS_FOLDERS } from '../lib/naming/sidecars';
 
 const MAX_FOLDERS = 1_000;
 const MAX_FILES = 1_000;

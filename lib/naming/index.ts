@@ -14,5 +14,6 @@ export {
   type StackRule,
   type YearRule,
 } from './rules';
+export { rootFolderName, showDirOf, type ShowFrom } from './show-root';
 export type { EpisodeName, EpisodeResult, Failure, MovieName, MovieResult } from './types';
 export { VIDEO_EXTENSIONS, isVideoFile, videoExtension } from './video';

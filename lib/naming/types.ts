@@ -1,5 +1,6 @@
 // Result shapes of the naming parsers. Parsers never throw and never return null: a name they
 // cannot read is a Failure with a short reason a scanner can log.
+import type { ShowFrom } from './show-root';
 
 export interface Failure {
   readonly ok: false;
@@ -26,14 +27,16 @@ export interface MovieName {
 export interface EpisodeName {
   readonly ok: true;
   readonly showTitle: string;
-  /** From the show folder ("Doctor Who (2005)"), else from the file name; null when absent. */
+  /** From the show folder ("Doctor Who (2005)", its own or the library's root), else from the file name; null when absent. */
   readonly showYear: number | null;
   /** 0 for specials. */
   readonly season: number;
   /** Ascending, at least one; several for "S01E01E02" or "S01E01-E03". */
   readonly episodes: number[];
-  /** From a tag on the show folder (or on the file when there is no show folder). */
+  /** From a tag on the show folder, its own or the root (or on the file when the file names the show). */
   readonly tmdbId: number | null;
+  /** What named the show: its own top folder, the library's root folder (./show-root), or the file's name. */
+  readonly showFrom: ShowFrom;
 }
 
 export type MovieResult = MovieName | Failure;

@@ -2,6 +2,7 @@
 // phase's work list, and the library's index as it will be, which every later phase keeps up
 // to date for the manifest. Nothing is written here but the job's counts.
 import type { CatalogItem, IndexEntry } from '../../catalog/model';
+import { rootFolderName } from '../../naming';
 import type { ScanContext } from '../context';
 import { noteChanged } from '../job';
 import { planScan, type Plan } from '../plan';
@@ -30,7 +31,7 @@ const showsFirst = (a: IndexEntry, b: IndexEntry) => Number(b.entity === 'tvshow
 export const plan = async (ctx: ScanContext, found: Discovered): Promise<Planned> => {
   const providerOn = ctx.enrichment.provider !== null;
   const plan = planScan({
-    libraryId: ctx.library.id, mediaType: ctx.library.mediaType, jobId: ctx.job.jobId, now: new Date(ctx.clock()).toISOString(),
+    libraryId: ctx.library.id, mediaType: ctx.library.mediaType, rootName: rootFolderName(ctx.library.path), jobId: ctx.job.jobId, now: new Date(ctx.clock()).toISOString(),
     scope: ctx.scope, files: found.files, index: found.index, sidecars: found.sidecars, providerOn, partialIndex: !found.fromManifest, unreadable: found.unreadable,
   });
   const wantsMetadata = (e: IndexEntry) => e.enrich === 'metadata' || (providerOn && (e.enrich === 'local' || e.enrich === undefined));

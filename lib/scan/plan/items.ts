@@ -5,7 +5,7 @@ import { episodeId, movieId, showId } from '../../catalog/ids';
 import type { CatalogItem, Change, EpisodeItem, FileRef, MovieItem } from '../../catalog/model';
 import type { MediaKind } from '../../library/model';
 import type { Colors } from '../../media/mesh-gradient';
-import { parseEpisode, parseMovie } from '../../naming';
+import { parseEpisode, parseMovie, showDirOf } from '../../naming';
 import type { DiscoveredFile } from '../../storage/discover';
 import { NO_ALIASES, resolveId, type Aliases } from './aliases';
 
@@ -17,6 +17,8 @@ export interface ItemsInput {
   files: DiscoveredFile[];
   /** Ids of moved items, by the ids their paths give now. */
   aliases?: Aliases;
+  /** The library's own folder name (rootFolderName): names the show when the root is a show's folder. */
+  rootName?: string;
 }
 
 export interface DesiredItems {
@@ -75,15 +77,16 @@ const episodesOf = (input: ItemsInput, stamp: Stamper): DesiredItems => {
   const showDirs = new Map<string, string>();
   const failed: DesiredItems['failed'] = [];
   for (const f of input.files) {
-    const name = parseEpisode(f.relPath);
+    const name = parseEpisode(f.relPath, input.rootName);
     if (!name.ok) {
       failed.push({ relPath: f.relPath, reason: name.reason });
       continue;
     }
     const show = stamp.resolve(showId(input.libraryId, showKeyOf(name.showTitle, name.showYear)));
     if (!items.has(show)) items.set(show, { ...stamp.of(show), entity: 'tvshow', ...titled(name.showTitle, name.showYear, name.tmdbId) });
-    // Files loose at the library's root have no show folder.
-    if (f.relPath.includes('/') && !showDirs.has(show)) showDirs.set(show, f.relPath.slice(0, f.relPath.indexOf('/')));
+    // A file loose at the root that names its own show has no show folder; the root's show has the root ('').
+    const dir = showDirOf(f.relPath, name.showFrom);
+    if (dir !== undefined && !showDirs.has(show)) showDirs.set(show, dir);
     for (const episode of name.episodes) {
       const id = stamp.resolve(episodeId(input.libraryId, f.relPath, name.season, episode));
       const item: EpisodeItem = {

@@ -5,6 +5,7 @@ import type { ArtworkWanted } from '../../artwork/model';
 import type { CatalogItem, EnrichState, IndexEntry } from '../../catalog/model';
 import type { MediaKind } from '../../library/model';
 import { episodeLocalFiles, movieLocalFiles, ownNames, showLocalFiles, subtitlesByVideo, SUBS_FOLDERS, type LocalFiles, type SubsFolder } from '../../naming/sidecars';
+import { parseEpisode, showDirOf } from '../../naming';
 import { lastSegment, splitExtension } from '../../naming/path';
 import { DEFAULT_RULES } from '../../naming/rules';
 import { splitPart } from '../../naming/stack';
@@ -21,6 +22,8 @@ export interface SidecarInput {
   index: IndexEntry[];
   /** Show folders seen in this scan's files (they win over the index's). */
   showDirs: Map<string, string>;
+  /** The library's own folder name, to read the index's show folders as the scan's files were read. */
+  rootName?: string;
 }
 
 type Holder = Pick<IndexEntry, 'id' | 'entity' | 'files'>;
@@ -77,9 +80,17 @@ export const sidecarsOf = (input: SidecarInput): Sidecars => {
   }
   // A show's folder: from the files of this scan, else from its episodes in the index.
   const showDirs = new Map<string, string>();
+  // Read once per show and top folder ('' for loose files): the answer depends on nothing else.
+  const read = new Set<string>();
   for (const e of input.index) {
     const path = e.entity === 'episode' ? e.files?.[0]?.relPath : undefined;
-    if (e.showId && path?.includes('/') && !showDirs.has(e.showId)) showDirs.set(e.showId, path.slice(0, path.indexOf('/')));
+    if (!e.showId || path === undefined || showDirs.has(e.showId)) continue;
+    const key = `${e.showId}\u0000${path.slice(0, Math.max(0, path.indexOf('/')))}`;
+    if (read.has(key)) continue;
+    read.add(key);
+    const name = parseEpisode(path, input.rootName);
+    const dir = name.ok ? showDirOf(path, name.showFrom) : undefined;
+    if (dir !== undefined) showDirs.set(e.showId, dir);
   }
   for (const [id, dir] of input.showDirs) showDirs.set(id, dir);
   // Each folder's subtitles are sorted out once, by the videos of the folder they serve.

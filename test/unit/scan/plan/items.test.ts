@@ -62,6 +62,22 @@ describe('scan plan: desired items', () => {
     assert.deepEqual(failed, [{ relPath: 'Show (2008)/Extras/trailer.mkv', reason: 'no season or episode number' }]);
   });
 
+  it("a library whose root is a show's folder gives that one show, at the root, beside a stray show folder", () => {
+    const files = ['Season 1/Some.Show.S01E01.mkv', 'Season 1/02 - Cat in the Bag.mkv', 'Some.Show.S02E01.mkv', 'S02E02.mkv', 'Other Show/Season 1/Other.Show.S01E01.mkv'];
+    const { items, showDirs, failed } = desiredItems(input({ mediaType: 'tvshow', rootName: 'Some Show (2019)', files: files.map((f) => file(f)) }));
+    const shows = [...items.values()].filter((i) => i.entity === 'tvshow');
+    assert.deepEqual(shows.map((s) => s.entity === 'tvshow' && [s.title, s.year]), [['Some Show', 2019], ['Other Show', null]]);
+    const [root, other] = shows.map((s) => s.id);
+    const episodes = [...items.values()].filter((i): i is EpisodeItem => i.entity === 'episode');
+    assert.deepEqual(
+      episodes.map((e) => [e.showId, e.seasonNumber, e.episodeNumber, e.files[0]!.relPath]),
+      [[root, 1, 1, files[0]], [root, 1, 2, files[1]], [root, 2, 1, files[2]], [root, 2, 2, files[3]], [other, 1, 1, files[4]]],
+    );
+    // The root show's folder is the root itself: its tvshow.nfo and poster sit there.
+    assert.deepEqual([...showDirs], [[root, ''], [other, 'Other Show']]);
+    assert.deepEqual(failed, []);
+  });
+
   it('the same files always give the same items', () => {
     const files = [file('Heat (1995).mkv'), file('Alien (1979)/Alien (1979).mkv')];
     assert.deepEqual(desiredItems(input({ files })), desiredItems(input({ files })));

@@ -61,6 +61,13 @@ describe('scan plan: sidecars', () => {
     assert.deepEqual(['tv1', 'tv2', 'tv3'].map((id) => tv.localOf(show(id)).local), [{ nfo: 'Renamed/tvshow.nfo' }, { backdrop: 'Other/fanart.jpg' }, {}]);
   });
 
+  it("in a library whose root is a show's folder, that show's folder is the root, also when read from the index", () => {
+    const sidecars = [file('tvshow.nfo'), file('poster.jpg'), file('Season 1/poster.jpg'), file('Other/tvshow.nfo')];
+    const index = [episode('e1', 'root', 'Season 1/Some.Show.S01E01.mkv'), episode('e2', 'loose', 'S02E01.mkv'), episode('e3', 'other', 'Other/Season 1/Other.S01E01.mkv')];
+    const tv = sidecarsFor({ mediaType: 'tvshow', sidecars, index, rootName: 'Some Show (2019)' });
+    assert.deepEqual(['root', 'loose', 'other'].map((id) => tv.localOf(show(id)).local), [{ nfo: 'tvshow.nfo', poster: 'poster.jpg' }, { nfo: 'tvshow.nfo', poster: 'poster.jpg' }, { nfo: 'Other/tvshow.nfo' }]);
+  });
+
   it('enrichment starts at metadata with a provider or an NFO, at artwork with pictures only, else waits', () => {
     const sidecars = sidecarsFor({ mediaType: 'tvshow', sidecars: [file('S/Season 1/A.S01E01.nfo'), file('S/Season 1/B.S01E01-thumb.jpg')] });
     const ep = (name: string): CatalogItem => ({
