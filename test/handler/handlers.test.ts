@@ -1,8 +1,14 @@
 // Each function's exported handler, called as Lambda calls it, with its sample event from
-// events/ (the same files `npm run invoke` uses) against the test run's database.
+// events/ (the same files `npm run invoke` uses). The handlers use this process's default
+// table, which for this file is a table of its own on the test run's DynamoDB Local
+// (own-process-table, imported first, names it before lib/config is read): settings, lists
+// and totals are what this file wrote, and are asserted whole. The handlers that need the scan
+// worker, which runs on the stack with the stack's table, are in scan-handlers.test.ts.
+import '../support/own-process-table';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, it } from 'node:test';
+import pkg from '../../package.json';
 import { handler as fallback } from '../../functions/http/fallback';
 import { handler as health } from '../../functions/health/get';
 import { handler as getSettings } from '../../functions/settings/get';
@@ -13,28 +19,69 @@ import { handler as wsConnect } from '../../functions/ws/connect';
 import { handler as wsDisconnect } from '../../functions/ws/disconnect';
 import { handler as wsMessage } from '../../functions/ws/message';
 import * as library from '../../functions/library/api';
-import * as scans from '../../functions/scan/api';
 import * as catalog from '../../functions/catalog/api';
 import { handler as search } from '../../functions/search/get';
-import * as stream from '../../functions/stream/get';
 import { handler as artwork } from '../../functions/artwork/get';
 import { handler as subtitle } from '../../functions/subtitles/get';
-import { handler as scanWorker } from '../../functions/scan/worker';
 import { upkeep as libraryUpkeep } from '../../functions/scan/maintenance';
+import type { MovieItem, ShowItem } from '../../lib/catalog/model';
+import { DynamoCatalogStore } from '../../lib/catalog/store';
+import { config } from '../../lib/config';
+import { DynamoConnectionStore } from '../../lib/events/connections';
 import { rawHttp } from '../../lib/http/stack';
-import { makeTree, waitForJob } from '../support/media';
-import { tempDir } from '../support/instance';
+import type { Library } from '../../lib/library/model';
+import { DynamoLibraryStore } from '../../lib/library/store';
+import { tempDir, waitFor } from '../support/instance';
 import { lambdaContext, sampleEvent } from '../support/lambda';
+import { ownTable } from '../support/own-table';
+import { call } from '../support/stack';
 
 type Result = { statusCode: number; headers?: Record<string, string>; body?: string };
 const run = async (fn: (e: any, c: any) => Promise<unknown>, name: string, patch?: (e: any) => void) =>
   (await fn(sampleEvent(name, patch), lambdaContext(name))) as Result;
+const bodyOf = (res: Result) => JSON.parse(res.body!);
+
+const table = ownTable('handlers', config.db.tableName);
+const libraries = new DynamoLibraryStore(table.db);
+const catalogue = new DynamoCatalogStore(table.db);
+
+/** A fresh table holds no settings: these are the defaults, with no TMDB key anywhere (the test run sets none). */
+const DEFAULT_SETTINGS = {
+  metadata: { tmdbApiKeySet: false, tmdbApiKeyHint: null, tmdbApiKeySource: null, language: 'en-US' },
+  features: { metadataFetching: true, artwork: true, meshGradients: true, autoResumeScans: true, realtimeMonitoring: true },
+  preferences: { theme: 'system', pageSize: 10 },
+};
+
+const ZERO_TOTALS = { libraries: 0, movies: 0, tvShows: 0, seasons: 0, episodes: 0, totalSizeBytes: 0, totalDurationSeconds: 0, lastScanAt: null };
+
+const aLibrary = (createdAt: string, extra: Partial<Library> = {}): Library => ({
+  id: randomUUID().replaceAll('-', ''),
+  name: `Handler ${createdAt}`,
+  path: `/media/handler/${randomUUID()}`,
+  mediaType: 'movie',
+  createdAt,
+  lastScannedAt: null,
+  counts: { movies: 0, tvShows: 0, seasons: 0, episodes: 0, totalSizeBytes: 0 },
+  status: { state: 'online', reason: null, since: createdAt },
+  scanIntervalHours: 12,
+  monitoring: true,
+  nextScanAt: null,
+  ...extra,
+});
 
 describe('handlers with their sample events', () => {
-  it('health answers ok', async () => {
+  // A test that fails half-way leaves its libraries behind: the next starts without them all the same.
+  afterEach(async () => {
+    for (const l of await libraries.list()) await libraries.remove(l);
+  });
+
+  it('health answers ok, with the version and how long the service has run', async () => {
     const res = await run(health, 'health');
     assert.equal(res.statusCode, 200);
-    assert.equal(JSON.parse(res.body!).data.status, 'ok');
+    const { data } = bodyOf(res);
+    // Uptime counts from this process's start here (no runner sets SERVICE_STARTED_AT).
+    assert.ok(Number.isInteger(data.uptimeSeconds) && data.uptimeSeconds >= 0 && data.uptimeSeconds <= Math.ceil(process.uptime()), `uptime ${data.uptimeSeconds}`);
+    assert.deepEqual(data, { status: 'ok', database: 'ok', version: pkg.version, uptimeSeconds: data.uptimeSeconds });
   });
 
   it('getSettings answers the settings with CORS headers for the LAN origin', async () => {
@@ -42,23 +89,70 @@ describe('handlers with their sample events', () => {
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers!['Access-Control-Allow-Origin'], 'http://192.168.1.20:8080');
     assert.ok(res.headers!['RateLimit']);
-    assert.equal(typeof JSON.parse(res.body!).data.metadata.tmdbApiKeySet, 'boolean');
+    assert.deepEqual(bodyOf(res).data, DEFAULT_SETTINGS);
   });
 
   it('patchSettings applies its body, and reports a wrong type as a 400 problem', async () => {
-    assert.equal((await run(patchSettings, 'patchSettings')).statusCode, 200);
+    const KEY = 'handler-tmdb-key-0123-wxyz';
+    const changes = { metadata: { tmdbApiKey: KEY, language: 'de-DE' }, features: { autoResumeScans: false }, preferences: { theme: 'dark' } };
+    const changed = await run(patchSettings, 'patchSettings', (e) => (e.body = JSON.stringify(changes)));
+    assert.equal(changed.statusCode, 200, changed.body);
+    const patched = {
+      metadata: { tmdbApiKeySet: true, tmdbApiKeyHint: '****wxyz', tmdbApiKeySource: 'settings', language: 'de-DE' },
+      features: { ...DEFAULT_SETTINGS.features, autoResumeScans: false },
+      preferences: { ...DEFAULT_SETTINGS.preferences, theme: 'dark' },
+    };
+    assert.deepEqual(bodyOf(changed).data, patched);
+    assert.doesNotMatch(changed.body!, /0123/, 'never the key itself');
+    assert.deepEqual(bodyOf(await run(getSettings, 'getSettings')).data, patched, 'as stored');
+
+    // The sample's own body turns autoResumeScans back on and leaves the rest.
+    const sample = await run(patchSettings, 'patchSettings');
+    assert.equal(sample.statusCode, 200, sample.body);
+    const resumed = { ...patched, features: { ...patched.features, autoResumeScans: true } };
+    assert.deepEqual(bodyOf(sample).data, resumed);
+
     const bad = await run(patchSettings, 'patchSettings', (e) => (e.body = '{"features":{"autoResumeScans":"sometimes"}}'));
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.headers!['Content-Type'], 'application/problem+json');
-    assert.deepEqual(JSON.parse(bad.body!).errors, [{ field: 'body.features.autoResumeScans', message: 'must be boolean' }]);
+    assert.deepEqual(bodyOf(bad).errors, [{ field: 'body.features.autoResumeScans', message: 'must be boolean' }]);
+    assert.deepEqual(bodyOf(await run(getSettings, 'getSettings')).data, resumed, 'a refused patch changes nothing');
+
+    // Back to the defaults, key and all.
+    const reset = { metadata: { tmdbApiKey: null, language: 'en-US' }, preferences: { theme: 'system' } };
+    assert.deepEqual(bodyOf(await run(patchSettings, 'patchSettings', (e) => (e.body = JSON.stringify(reset)))).data, DEFAULT_SETTINGS);
   });
 
-  it('listLogs coerces its query and answers a list', async () => {
-    const res = await run(listLogs, 'listLogs');
-    assert.equal(res.statusCode, 200);
-    const body = JSON.parse(res.body!);
-    assert.ok(Array.isArray(body.data) && body.data.length <= 5);
-    assert.equal(body.meta.nextCursor, null);
+  it("listLogs coerces its query and answers the stack's records newest first, whole, at most `limit`", async () => {
+    // Six requests of this test's own to the stack, each with a request id its access-log record carries.
+    const tag = `handler-logs-${randomUUID()}`;
+    const ids = Array.from({ length: 6 }, (_, i) => `${tag}-${i + 1}`);
+    const from = Date.now();
+    for (const id of ids) assert.equal((await call('GET', '/api/v1/health', { headers: { 'x-request-id': id } })).status, 200);
+    const to = Date.now();
+    // The sample asks for level=info and limit=5, as strings: a handler that did not coerce them would answer 400.
+    const withQuery = (extra: Record<string, string>) => (e: any) => {
+      e.queryStringParameters = { ...e.queryStringParameters, ...extra };
+      e.rawQueryString = new URLSearchParams(e.queryStringParameters).toString();
+    };
+    // The runner collects the stack's records as they are written: wait for the last.
+    const body = await waitFor('the access-log records of the requests', async () => {
+      const res = await run(listLogs, 'listLogs', withQuery({ q: tag }));
+      assert.equal(res.statusCode, 200, res.body);
+      const b = bodyOf(res);
+      return b.data[0]?.requestId === ids.at(-1) ? b : undefined;
+    }, 20_000);
+    assert.deepEqual(body.data.map((r: any) => r.requestId), ids.slice(1).reverse(), 'the newest five, newest first');
+    for (const r of body.data) assert.ok(Date.parse(r.time) >= from - 1_000 && Date.parse(r.time) <= to + 1_000, `the record's time ${r.time}`);
+    assert.deepEqual(body, {
+      data: body.data.map((r: any, i: number) => ({
+        time: r.time, level: 'info', msg: 'request', requestId: ids[5 - i], method: 'GET', path: '/api/v1/health', status: 200, durationMs: r.durationMs, client: '127.0.0.1',
+      })),
+      meta: { total: 5, nextCursor: null },
+    });
+    // The level is a minimum: the access log's records are at info, so at warn there are none of them.
+    const warn = await run(listLogs, 'listLogs', withQuery({ q: tag, level: 'warn' }));
+    assert.deepEqual(bodyOf(warn), { data: [], meta: { total: 0, nextCursor: null } });
   });
 
   it('the docs functions answer the page, the document and an asset', async () => {
@@ -91,94 +185,121 @@ describe('handlers with their sample events', () => {
   });
 
   it('the WebSocket routes store, answer and forget a connection', async () => {
+    const connections = new DynamoConnectionStore(table.db);
+    const stored = async () => (await connections.list()).map(({ connectionId, client }) => ({ connectionId, client }));
+    const sample = { connectionId: 'sampleConnection0=', client: '192.168.1.31' };
+    assert.deepEqual(await stored(), []);
     assert.equal((await run(wsConnect, 'wsConnect')).statusCode, 200);
-    const refused = await run(wsConnect, 'wsConnect', (e) => (e.headers.Origin = 'https://evil.example'));
+    assert.deepEqual(await stored(), [sample]);
+    const refused = await run(wsConnect, 'wsConnect', (e) => {
+      e.headers.Origin = 'https://evil.example';
+      e.requestContext.connectionId = 'evilConnection0=';
+    });
     assert.equal(refused.statusCode, 403);
+    assert.deepEqual(await stored(), [sample], 'a refused connection is not stored');
     // The sample connection is not open on the test stack: the reply finds it gone, which is fine.
     assert.equal((await run(wsMessage, 'wsMessage')).statusCode, 200);
     assert.equal((await run(wsDisconnect, 'wsDisconnect')).statusCode, 200);
+    assert.deepEqual(await stored(), []);
   });
 
   it('the library functions create, read, total and delete a library', async () => {
     const dir = tempDir('handler-lib');
+    const before = Date.now();
     const created = await run(library.create, 'createLibrary', (e) => (e.body = JSON.stringify({ name: 'Handler', path: dir, mediaType: 'movie' })));
     assert.equal(created.statusCode, 201, created.body);
-    const { id } = JSON.parse(created.body!).data;
+    const view = bodyOf(created).data;
+    const { id, createdAt } = view;
+    assert.ok(Date.parse(createdAt) >= before && Date.parse(createdAt) <= Date.now(), `created at ${createdAt}`);
+    const expected = {
+      id, name: 'Handler', path: dir, mediaType: 'movie', itemCount: 0, lastScannedAt: null, createdAt,
+      status: 'online', statusReason: null, statusSince: createdAt,
+      scanIntervalHours: 12, nextScanAt: new Date(Date.parse(createdAt) + 12 * 3_600_000).toISOString(), monitoring: true,
+    };
+    assert.deepEqual(view, expected);
     const withId = (e: any) => {
       e.pathParameters.libraryId = id;
       e.rawPath = e.requestContext.http.path = `/api/v1/library/${id}`;
     };
-    assert.equal(JSON.parse((await run(library.get, 'getLibrary', withId)).body!).data.stats.movies, 0);
-    assert.ok(JSON.parse((await run(library.list, 'listLibraries')).body!).data.some((l: any) => l.id === id));
-    assert.equal(typeof JSON.parse((await run(library.stats, 'libraryStats')).body!).data.libraries, 'number');
+    const one = { ...ZERO_TOTALS, libraries: 1 };
+    assert.deepEqual(bodyOf(await run(library.get, 'getLibrary', withId)).data, { ...expected, stats: one });
+    assert.deepEqual(bodyOf(await run(library.list, 'listLibraries')), { data: [expected], meta: { total: 1, nextCursor: null } });
+    assert.deepEqual(bodyOf(await run(library.stats, 'libraryStats')).data, one);
+
+    // A scan's counts, recorded as the worker records them: the library and the totals show them.
+    const counts = { movies: 3, tvShows: 1, seasons: 2, episodes: 7, totalSizeBytes: 123_456_789, totalDurationSeconds: 3_600.4 };
+    await libraries.recordScan(id, counts, '2026-11-22T12:00:00.000Z');
+    const scanned = { ...expected, itemCount: 4, lastScannedAt: '2026-11-22T12:00:00.000Z' };
+    const totals = { libraries: 1, movies: 3, tvShows: 1, seasons: 2, episodes: 7, totalSizeBytes: 123_456_789, totalDurationSeconds: 3_600, lastScanAt: '2026-11-22T12:00:00.000Z' };
+    assert.deepEqual(bodyOf(await run(library.get, 'getLibrary', withId)).data, { ...scanned, stats: totals });
+    assert.deepEqual(bodyOf(await run(library.stats, 'libraryStats')).data, totals);
+
     const patched = await run(library.patch, 'patchLibrary', withId);
     assert.equal(patched.statusCode, 200, patched.body);
-    assert.deepEqual(
-      (({ name, scanIntervalHours, monitoring }) => ({ name, scanIntervalHours, monitoring }))(JSON.parse(patched.body!).data),
-      { name: 'Films', scanIntervalHours: 6, monitoring: true },
-    );
+    // The sample's name, interval and monitoring; the next scan moves to 6 h after the last.
+    const renamed = { ...scanned, name: 'Films', scanIntervalHours: 6, monitoring: true, nextScanAt: '2026-11-22T18:00:00.000Z' };
+    assert.deepEqual(bodyOf(patched).data, renamed);
+    assert.deepEqual(bodyOf(await run(library.list, 'listLibraries')), { data: [renamed], meta: { total: 1, nextCursor: null } });
     const empty = await run(library.patch, 'patchLibrary', (e) => (withId(e), (e.body = '{}')));
     assert.equal(empty.statusCode, 400, 'an empty patch changes nothing and says so');
     assert.equal((await run(library.remove, 'deleteLibrary', withId)).statusCode, 204);
     assert.equal((await run(library.patch, 'patchLibrary', withId)).statusCode, 404);
     assert.equal((await run(library.get, 'getLibrary', withId)).statusCode, 404);
+    assert.deepEqual(bodyOf(await run(library.list, 'listLibraries')), { data: [], meta: { total: 0, nextCursor: null } });
+    assert.deepEqual(bodyOf(await run(library.stats, 'libraryStats')).data, ZERO_TOTALS);
   });
 
-  it('the scan functions queue a job that the worker completes, and list, read and clean up jobs', async () => {
-    const dir = makeTree(tempDir('handler-scan'), ['Handler Movie (1999).mkv']);
-    const started = await run(scans.start, 'startScan', (e) => (e.body = JSON.stringify({ path: dir, mediaType: 'movie' })));
-    assert.equal(started.statusCode, 202, started.body);
-    const { jobId } = JSON.parse(started.body!).data;
-    assert.equal((await waitForJob(jobId)).counts.added, 1);
-    const withId = (e: any) => (e.pathParameters.jobId = jobId);
-    assert.equal(JSON.parse((await run(scans.job, 'getJob', withId)).body!).data.status, 'completed');
-    assert.ok(JSON.parse((await run(scans.jobs, 'listJobs')).body!).data.every((j: any) => j.status === 'completed'));
-    assert.equal((await run(scans.resume, 'resumeJob', withId)).statusCode, 409);
-    assert.equal((await run(scans.cleanup, 'cleanupJobs')).statusCode, 200);
-    // The sample worker event names a job that does not exist: the worker does nothing, and
-    // in particular creates no job.
-    const sample = sampleEvent<{ jobId: string }>('scanWorker');
-    await scanWorker(sample, lambdaContext('scanWorker'));
-    assert.equal((await run(scans.job, 'getJob', (e) => (e.pathParameters.jobId = sample.jobId))).statusCode, 404);
-  });
+  it('the catalogue and search functions answer exactly what the catalogue holds, and 404 for the sample ids', async () => {
+    const lib = aLibrary('2026-11-01T00:00:00.000Z');
+    const stamp = (id: string, addedAt: string) => ({ id, libraryId: lib.id, addedAt, updatedAt: addedAt, lastJob: 'job_handlers', lastChange: 'added' as const });
+    const titled = (title: string, year: number, colour: string) => ({
+      title, originalTitle: null, year, overview: `${title}, the overview.`, genres: ['Drama'], rating: 7.5, tmdbId: null,
+      meshGradientColors: [colour, '#202020', '#303030', '#404040'] as [string, string, string, string],
+    });
+    const file = (relPath: string) => [{ relPath, size: 1_000, mtimeMs: 1_700_000_000_000, part: null }];
+    const knight: MovieItem = { ...stamp('mv_handlersknight', '2026-11-20T10:00:00.000Z'), ...titled('The Dark Knight', 2008, '#101010'), entity: 'movie', files: file('The Dark Knight (2008).mkv') };
+    const heat: MovieItem = { ...stamp('mv_handlersheat', '2026-11-21T10:00:00.000Z'), ...titled('Heat', 1995, '#111111'), entity: 'movie', files: file('Heat (1995).mkv') };
+    const matter: ShowItem = { ...stamp('tv_handlersmatter', '2026-11-19T10:00:00.000Z'), ...titled('Dark Matter', 2015, '#121212'), entity: 'tvshow' };
+    // A list entry as the contract shows it (written out here, not built by the code under test).
+    const entry = (item: MovieItem | ShowItem) => ({
+      id: item.id,
+      type: item.entity,
+      media: {
+        id: item.id, type: item.entity, title: item.title, originalTitle: null, year: item.year, overview: item.overview, genres: ['Drama'], rating: 7.5,
+        posterUrl: null, backdropUrl: null, meshGradientColors: item.meshGradientColors, addedAt: item.addedAt,
+      },
+    });
+    try {
+      const nothing = await run(search, 'search');
+      assert.deepEqual(bodyOf(nothing), { data: [], meta: { total: 0, nextCursor: null } }, 'an empty catalogue');
+      // What a scan leaves: the library with its counts, the items, and the catalogue's version moved.
+      await libraries.create(lib);
+      await libraries.recordScan(lib.id, { movies: 2, tvShows: 1, seasons: 0, episodes: 0, totalSizeBytes: 2_000 }, '2026-11-21T10:00:00.000Z');
+      await catalogue.put([knight, heat, matter]);
+      await catalogue.bumpVersion();
 
-  it('the catalogue and search functions answer lists, and 404 for the sample ids', async () => {
-    for (const [fn, name] of [[catalog.listMovies, 'listMovies'], [catalog.listShows, 'listShows'], [search, 'search']] as const) {
-      const res = await run(fn, name);
-      assert.equal(res.statusCode, 200, name);
-      assert.ok(Array.isArray(JSON.parse(res.body!).data), name);
+      const movies = await run(catalog.listMovies, 'listMovies');
+      assert.equal(movies.statusCode, 200, movies.body);
+      assert.deepEqual(bodyOf(movies), { data: [entry(heat), entry(knight)], meta: { total: 2, nextCursor: null } }, 'newest first');
+      assert.deepEqual(bodyOf(await run(catalog.listShows, 'listShows')), { data: [entry(matter)], meta: { total: 1, nextCursor: null } });
+      // A page of one: the total is still the library's, and the cursor leads to the rest.
+      const first = bodyOf(await run(catalog.listMovies, 'listMovies', (e) => (e.queryStringParameters = { limit: '1' })));
+      assert.deepEqual({ ...first, meta: { ...first.meta, nextCursor: null } }, { data: [entry(heat)], meta: { total: 2, nextCursor: null } });
+      assert.equal(typeof first.meta.nextCursor, 'string');
+      const rest = bodyOf(await run(catalog.listMovies, 'listMovies', (e) => (e.queryStringParameters = { limit: '1', cursor: first.meta.nextCursor })));
+      assert.deepEqual(rest, { data: [entry(knight)], meta: { total: 2, nextCursor: null } });
+
+      // "dark kni": both words, the second as the start of one; Dark Matter has no word starting "kni".
+      const hits = await run(search, 'search');
+      assert.equal(hits.statusCode, 200, hits.body);
+      assert.deepEqual(bodyOf(hits), { data: [{ ...entry(knight), matchedOn: 'title', matchedText: 'The Dark Knight' }], meta: { total: 1, nextCursor: null } });
+
+      assert.equal((await run(catalog.getMovie, 'getMovie')).statusCode, 404);
+      assert.equal((await run(catalog.getShow, 'getShow')).statusCode, 404);
+    } finally {
+      await catalogue.remove([knight.id, heat.id, matter.id]);
+      await libraries.remove(lib);
     }
-    assert.equal((await run(catalog.getMovie, 'getMovie')).statusCode, 404);
-    assert.equal((await run(catalog.getShow, 'getShow')).statusCode, 404);
-  });
-
-  it('the stream function alone answers its bytes in the response, at most 4 MiB each', async () => {
-    const size = 5 * 1024 * 1024 + 7;
-    const bytes = Buffer.alloc(size, 0);
-    for (let i = 0; i < size; i += 4096) bytes[i] = (i / 4096) & 0xff;
-    const dir = tempDir('handler-stream');
-    (await import('node:fs')).writeFileSync(join(dir, 'Inline Stream (2001).mp4'), bytes);
-    const job = await waitForJob(JSON.parse((await run(scans.start, 'startScan', (e) => (e.body = JSON.stringify({ path: dir, mediaType: 'movie' })))).body!).data.jobId);
-    const movie = JSON.parse((await run(catalog.listMovies, 'listMovies', (e) => (e.queryStringParameters = { limit: '100' }))).body!).data.find((m: any) => m.media.title === 'Inline Stream');
-    assert.equal(job.counts.added, 1);
-    const withId = (range?: string) => (e: any) => {
-      e.pathParameters.mediaId = movie.id;
-      if (range) e.headers.range = range;
-      else delete e.headers.range;
-    };
-    const ranged = await run(stream.handler, 'stream', withId('bytes=100-199'));
-    assert.equal(ranged.statusCode, 206);
-    assert.ok(Buffer.from(ranged.body!, 'base64').equals(bytes.subarray(100, 200)));
-    // No range on a file over 4 MiB: the first 4 MiB as a 206 the player continues from.
-    const whole = await run(stream.handler, 'stream', withId());
-    assert.equal(whole.statusCode, 206);
-    assert.equal(whole.headers!['Content-Range'], `bytes 0-${4 * 1024 * 1024 - 1}/${size}`);
-    assert.ok(Buffer.from(whole.body!, 'base64').equals(bytes.subarray(0, 4 * 1024 * 1024)));
-    const head = await run(stream.head, 'streamHead', withId());
-    assert.equal(head.statusCode, 200);
-    assert.equal(head.headers!['Content-Length'], String(size));
-    assert.equal(head.body, '');
-    assert.equal((await run(stream.handler, 'stream')).statusCode, 404);
   });
 
   it('the artwork function validates its query and answers 404 for the sample id, with CORS and no rate-limit count', async () => {
@@ -208,10 +329,24 @@ describe('handlers with their sample events', () => {
   });
 
   it('libraryUpkeep with its sample event (nothing changed) runs the schedule and lists the libraries to watch', async () => {
-    const result = (await libraryUpkeep(sampleEvent('libraryUpkeep'), lambdaContext('libraryUpkeep'))) as any;
-    assert.ok(Array.isArray(result.watch) && Array.isArray(result.started) && Array.isArray(result.busy), JSON.stringify(result));
-    // An EventBridge schedule's own event is read as "nothing changed".
-    const scheduled = (await libraryUpkeep({ 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} }, lambdaContext('libraryUpkeep'))) as any;
-    assert.ok(Array.isArray(scheduled.watch));
+    // Oldest first, as the libraries are listed: one watched, one away (watched, and said to be offline), one not watched.
+    // None is due, so the schedule starts nothing.
+    const watched = aLibrary('2026-11-02T00:00:00.000Z', { nextScanAt: new Date(Date.now() + 3_600_000).toISOString() });
+    const away = aLibrary('2026-11-03T00:00:00.000Z', { status: { state: 'offline', reason: 'The folder is missing', since: '2026-11-04T00:00:00.000Z' } });
+    const unwatched = aLibrary('2026-11-04T00:00:00.000Z', { monitoring: false, scanIntervalHours: 0 });
+    try {
+      for (const l of [unwatched, away, watched]) await libraries.create(l);
+      const expected = {
+        watch: [{ libraryId: watched.id, path: watched.path, offline: false }, { libraryId: away.id, path: away.path, offline: true }],
+        started: [],
+        busy: [],
+      };
+      assert.deepEqual(await libraryUpkeep(sampleEvent('libraryUpkeep'), lambdaContext('libraryUpkeep')), expected);
+      // An EventBridge schedule's own event is read as "nothing changed".
+      const scheduled = await libraryUpkeep({ 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} }, lambdaContext('libraryUpkeep'));
+      assert.deepEqual(scheduled, expected);
+    } finally {
+      for (const l of [watched, away, unwatched]) await libraries.remove(l);
+    }
   });
 });

@@ -1,13 +1,14 @@
-// The scan job store against the test run's real DynamoDB Local.
+// The scan job store against the test run's real DynamoDB Local, on a table of this file's
+// own (test/support/own-table.ts), so the lists it gives are compared whole.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { db } from '../../lib/db/client';
 import { AppError } from '../../lib/errors';
 import { advance, complete, interrupt, newJob, start } from '../../lib/scan/transitions';
 import { DynamoScanJobStore } from '../../lib/scan/job-store';
+import { ownTable } from '../support/own-table';
 
-const store = new DynamoScanJobStore(db);
+const store = new DynamoScanJobStore(ownTable('job-store').db);
 const T0 = Date.parse('2026-11-22T12:00:00Z');
 const aPath = () => `/media/${randomUUID()}`;
 const job = (path: string, now = T0) => newJob({ jobId: randomUUID().replaceAll('-', ''), libraryId: path.replace(/[^A-Za-z0-9]/g, '_'), path, mediaType: 'movie' }, now);
@@ -53,17 +54,28 @@ describe('scan job store', () => {
     assert.equal((await store.get(created.value.jobId))!.value.phase, 'analyzing');
   });
 
+});
+
+describe('scan job store: listing', () => {
+  // A table of its own again: the jobs the tests above left are not in these lists.
+  const store = new DynamoScanJobStore(ownTable('job-list').db);
+
   it('lists jobs newest first, optionally by status, and removes finished ones', async () => {
-    const base = Date.now() + 10 * 365 * 86_400_000; // later than any other test's jobs
+    assert.deepEqual(await store.list({ limit: 100 }), [], 'no job yet');
     const made = [];
-    for (let i = 0; i < 3; i++) made.push(await store.create(job(aPath(), base + i)));
-    const done = await store.save(made[0]!, complete(start(made[0]!.value, base + 5), base + 6));
-    const newest = await store.list({ limit: 3 });
-    assert.deepEqual(newest.map((j) => j.jobId), [made[2]!.value.jobId, made[1]!.value.jobId, made[0]!.value.jobId]);
-    const completed = await store.list({ status: 'completed', limit: 100 });
-    assert.ok(completed.some((j) => j.jobId === done.value.jobId));
-    assert.ok(completed.every((j) => j.status === 'completed'));
+    // Created oldest first, so the order cannot come from the ids.
+    for (let i = 0; i < 3; i++) made.push(await store.create(job(aPath(), T0 + i)));
+    const done = await store.save(made[0]!, complete(start(made[0]!.value, T0 + 5), T0 + 6));
+    const [newer, middle] = [made[2]!.value, made[1]!.value];
+    assert.deepEqual(await store.list({ limit: 100 }), [newer, middle, done.value], 'each job whole, as last saved, newest first');
+    assert.deepEqual(await store.list({ limit: 2 }), [newer, middle]);
+    assert.deepEqual(await store.list({ status: 'completed', limit: 100 }), [done.value]);
+    assert.deepEqual(await store.list({ status: 'queued', limit: 100 }), [newer, middle]);
+    assert.deepEqual(await store.list({ status: 'queued', limit: 1 }), [newer]);
+    assert.deepEqual(await store.list({ status: 'running', limit: 100 }), []);
     await store.remove(done);
     assert.equal(await store.get(done.value.jobId), undefined);
+    assert.deepEqual(await store.list({ limit: 100 }), [newer, middle]);
+    assert.deepEqual(await store.list({ status: 'completed', limit: 100 }), []);
   });
 });
