@@ -1,6 +1,18 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import { call, jsonBody } from '../support/stack';
+import { after, before, describe, it } from 'node:test';
+import { startInstance, type Instance } from '../support/instance';
+import { call as stackCall, jsonBody } from '../support/stack';
+
+// An instance of its own: a TMDB key set here for a moment must not reach the scans other test
+// files run meanwhile on the shared stack.
+let instance: Instance;
+before(async () => {
+  instance = await startInstance({ env: { LOG_LEVEL: 'info' } });
+});
+after(async () => {
+  await instance?.stop();
+});
+const call = (method: string, path: string, opts: Parameters<typeof stackCall>[2] = {}) => stackCall(method, path, { ...opts, base: instance.url });
 
 const KEY = 'tmdbkey-0123456789-wxyz';
 
@@ -67,7 +79,6 @@ describe('logs', () => {
     assert.deepEqual(times, [...times].sort().reverse());
     const everything = await call('GET', '/api/v1/logs?limit=1000&level=trace');
     assert.doesNotMatch(everything.text, /0123456789/);
-    // Scans of other test files share this stack: a key left set would send them to the provider.
     await call('PATCH', '/api/v1/settings', jsonBody({ metadata: { tmdbApiKey: null } }));
   });
 
