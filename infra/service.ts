@@ -8,6 +8,7 @@ import pino from 'pino';
 import { config, LOCAL_CREDENTIALS } from '../lib/config';
 import { createDb } from '../lib/db/client';
 import { REDACT_PATHS, type Log } from '../lib/log';
+import { writeRuntime } from '../lib/runtime';
 import { waitForDynamo, dynamoLocalCommand, javaVersion } from './dynamodb/local';
 import { ensureTable } from './ensure-table';
 import { createFrontDoor } from './front-door';
@@ -197,16 +198,19 @@ export const startService = async (signal: AbortSignal = new AbortController().s
 
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      NODE_ENV: config.mode,
-      DATA_DIR: dataDir,
-      LOG_DIR: logDir,
-      DYNAMODB_ENDPOINT: dynamodbEndpoint,
-      TABLE_NAME: config.db.tableName,
-      WS_MANAGEMENT_ENDPOINT: `http://127.0.0.1:${wsPort}`,
-      LAMBDA_ENDPOINT: state.lambdaEndpoint,
-      STREAM_DELIVERY: 'front-door',
-      RATE_LIMIT_AT: countAtEdge ? 'edge' : 'table',
-      SERVICE_STARTED_AT: String(Date.now()),
+      // How the handlers run: behind this front door, on this database.
+      ...writeRuntime({
+        mode: config.mode,
+        dataDir,
+        logDir,
+        dynamodbEndpoint,
+        tableName: config.db.tableName,
+        wsManagementEndpoint: `http://127.0.0.1:${wsPort}`,
+        lambdaEndpoint: state.lambdaEndpoint,
+        streamDelivery: 'front-door',
+        rateLimitAt: countAtEdge ? 'edge' : 'table',
+        serviceStartedAt: Date.now(),
+      }),
       // Offline runs the bundles built above, without serverless-esbuild (serverless.yml).
       SERVERLESS_PLUGINS: 'prebuilt',
       HANDLERS_DIR: relative(PROJECT_DIR, build.dir),

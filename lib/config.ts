@@ -1,9 +1,10 @@
 // The only module that reads process.env. Everything is parsed once, every problem is
-// collected into one error, and the result is frozen; adapters receive what they need.
+// collected into one error, and the result is frozen; adapters receive what they need. What
+// the local runner tells the handlers about how they run is read through lib/runtime.ts.
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
 import pkg from '../package.json';
 import { TMDB_DEFAULTS } from './metadata/tmdb/config';
+import { readRuntime } from './runtime';
 
 const issues: string[] = [];
 
@@ -44,7 +45,7 @@ const url = (key: string, dflt?: string): string | undefined => {
   }
 };
 
-export type Mode = 'development' | 'production';
+export type { Mode } from './runtime';
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -64,17 +65,15 @@ const boxHosts = (): string[] => {
   return [...new Set([...listed.filter((h) => !bad.includes(h)), machine, `${machine}.local`])];
 };
 
-const mode = oneOf<Mode>('NODE_ENV', ['development', 'production'], 'production');
-
-const dataDir = resolve(str('DATA_DIR') ?? 'data');
-const dynamodbEndpoint = url('DYNAMODB_ENDPOINT');
+const runtime = readRuntime(process.env, issues);
+const { mode, dataDir, dynamodbEndpoint } = runtime;
 const cloudWatchLogsEndpoint = url('CLOUDWATCH_LOGS_ENDPOINT');
 const ssmEndpoint = url('SSM_ENDPOINT');
 
 export const config = Object.freeze({
   version: pkg.version,
-  /** When the service (not this process) started: the local runner sets it for its children. */
-  startedAt: Number(str('SERVICE_STARTED_AT') ?? Date.now() - process.uptime() * 1000),
+  /** When the service (not this process) started: the local runner says it to its children. */
+  startedAt: runtime.serviceStartedAt ?? Date.now() - process.uptime() * 1000,
   mode,
   /** What the origin rules need: the mode, and the names the box answers on besides its addresses. */
   http: Object.freeze({ mode, boxHosts: Object.freeze(boxHosts()) }),
@@ -82,7 +81,7 @@ export const config = Object.freeze({
   host: str('HOST') ?? '0.0.0.0',
   dataDir,
   /** Where the local runner collects JSON log lines; unset in the cloud, where logs go to CloudWatch. */
-  logDir: str('LOG_DIR'),
+  logDir: runtime.logDir,
   /** In the cloud, without LOG_DIR: the one CloudWatch Logs group every function of the stack logs into. */
   cloudWatchLogs: Object.freeze({
     logGroup: str('LOG_GROUP'),
@@ -92,7 +91,7 @@ export const config = Object.freeze({
   }),
   logLevel: oneOf<LogLevel>('LOG_LEVEL', LOG_LEVELS, 'info'),
   db: Object.freeze({
-    tableName: str('TABLE_NAME') ?? 'media',
+    tableName: runtime.tableName,
     endpoint: dynamodbEndpoint,
     region: str('AWS_REGION') ?? 'us-east-1',
     localCredentials: dynamodbEndpoint && !str('AWS_ACCESS_KEY_ID') ? LOCAL_CREDENTIALS : undefined,
@@ -102,10 +101,10 @@ export const config = Object.freeze({
     windowMs: int('RATE_LIMIT_WINDOW_MS', 900_000, 1000),
     /**
      * Where requests are counted: `table` (shared by every process and instance) or `edge`,
-     * where the local front door counts them and the handlers do not (the runner sets it when
+     * where the local front door counts them and the handlers do not (the runner says so when
      * its instance owns the embedded database, so no other instance shares the count).
      */
-    at: oneOf('RATE_LIMIT_AT', ['table', 'edge'] as const, 'table'),
+    at: runtime.rateLimitAt,
   }),
   tmdb: Object.freeze({
     apiKey: str('TMDB_API_KEY'),
@@ -141,13 +140,13 @@ export const config = Object.freeze({
   /** How serverless-offline runs handlers locally (see README: in-process by measurement). */
   offlineMode: oneOf('OFFLINE_MODE', ['in-process', 'worker-threads'] as const, 'in-process'),
   /** Where WebSocket messages are posted (API Gateway management API, or offline's WebSocket port). */
-  wsManagementEndpoint: url('WS_MANAGEMENT_ENDPOINT'),
+  wsManagementEndpoint: runtime.wsManagementEndpoint,
   /**
    * How stream bytes leave: `inline` in the response (Lambda alone: 4 MiB at most), or
    * `front-door`, where the handler names the file and byte range and the local front door
-   * sends them itself (the runner sets this).
+   * sends them itself (the runner says so).
    */
-  streamDelivery: oneOf('STREAM_DELIVERY', ['inline', 'front-door'] as const, 'inline'),
+  streamDelivery: runtime.streamDelivery,
   subtitles: Object.freeze({
     /** ffmpeg, which takes embedded text subtitles out of a video: a name on PATH, an absolute path, or `off`. */
     ffmpeg: str('FFMPEG_PATH') ?? 'ffmpeg',
@@ -158,7 +157,7 @@ export const config = Object.freeze({
   }),
   scan: Object.freeze({
     /** Offline's Lambda port locally; unset in the cloud (the SDK's own endpoint). */
-    lambdaEndpoint: url('LAMBDA_ENDPOINT'),
+    lambdaEndpoint: runtime.lambdaEndpoint,
     workerFunction: str('SCAN_WORKER_FUNCTION') ?? 'media-library-local-scanWorker',
     /** At most this long per worker invocation before it checkpoints and re-invokes itself (0: until near its timeout). */
     sliceMs: int('SCAN_SLICE_MS', 0, 0),
