@@ -126,8 +126,6 @@ export const config = Object.freeze({
     endpoint: url('S3_ENDPOINT'),
     /** When set, the only bucket libraries may live in. */
     bucket: str('MEDIA_BUCKET'),
-    /** How long a presigned stream URL lives: long enough for a paused film, short enough to leak little. */
-    streamUrlSeconds: int('STREAM_URL_TTL_SECONDS', 4 * 3600, 60, 7 * 24 * 3600),
     /**
      * Artwork answers larger than this leave as a 302 to a presigned URL of the stored variant
      * rather than in the function's response (Lambda carries about 4.5 MB of binary, base64);
@@ -141,12 +139,17 @@ export const config = Object.freeze({
   offlineMode: oneOf('OFFLINE_MODE', ['in-process', 'worker-threads'] as const, 'in-process'),
   /** Where WebSocket messages are posted (API Gateway management API, or offline's WebSocket port). */
   wsManagementEndpoint: runtime.wsManagementEndpoint,
-  /**
-   * How stream bytes leave: `inline` in the response (Lambda alone: 4 MiB at most), or
-   * `front-door`, where the handler names the file and byte range and the local front door
-   * sends them itself (the runner says so).
-   */
-  streamDelivery: runtime.streamDelivery,
+  /** How stream bytes leave (lib/stream/deliver.ts). */
+  stream: Object.freeze({
+    /**
+     * Bytes the service sends go `inline` in the response (Lambda alone: 4 MiB at most), or
+     * through the `front-door`, where the handler names the file and byte range and the local
+     * front door sends them itself (the runner says so).
+     */
+    delivery: runtime.streamDelivery,
+    /** With MEDIA_STORAGE=s3: how long a presigned stream URL lives, long enough for a paused film, short enough to leak little. */
+    urlSeconds: int('STREAM_URL_TTL_SECONDS', 4 * 3600, 60, 7 * 24 * 3600),
+  }),
   subtitles: Object.freeze({
     /** ffmpeg, which takes embedded text subtitles out of a video: a name on PATH, an absolute path, or `off`. */
     ffmpeg: str('FFMPEG_PATH') ?? 'ffmpeg',
