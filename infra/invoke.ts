@@ -9,11 +9,12 @@ import { join } from 'node:path';
 import { config, LOCAL_CREDENTIALS } from '../lib/config';
 import { createDb } from '../lib/db/client';
 import { writeRuntime } from '../lib/runtime';
-import { dynamoLocalCommand, waitForDynamo } from './dynamodb/local';
-import { ensureTable } from './ensure-table';
-import { isAlive, stopGroup } from './managed-process';
-import { freePort } from './ports';
-import { PROJECT_DIR, readState } from './service';
+import { dynamoLocalCommand, waitForDynamo } from './runner/dynamodb/local';
+import { ensureTable } from './runner/ensure-table';
+import { isAlive, stopGroup } from './runner/managed-process';
+import { freePort } from './runner/ports';
+import { PROJECT_DIR } from './project';
+import { readState } from './runner/state';
 
 interface Target {
   env: Record<string, string>;

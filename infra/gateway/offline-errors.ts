@@ -4,8 +4,8 @@
 // Every answer a handler gives carries X-Request-Id (the HTTP stack's first middleware sets
 // it), so an answer without one is the machinery's.
 import type { IncomingMessage } from 'node:http';
-import { matchRoute } from '../lib/api/operations';
-import { isJsonContentType } from '../lib/http/json-body';
+import { matchRoute } from '../../lib/api/operations';
+import { isJsonContentType } from '../../lib/http/json-body';
 import {
   bodyTooLarge,
   gatewayTimeout,
@@ -15,7 +15,7 @@ import {
   routeNotFound,
   unsupportedMediaType,
   type AppError,
-} from '../lib/errors';
+} from '../../lib/errors';
 
 /** Enough of a machinery answer to tell what it was; the rest is drained. */
 export const MACHINERY_BODY_LIMIT = 16 * 1024;

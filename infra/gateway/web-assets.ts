@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isClientRoute } from '../web/src/routes';
+import { isClientRoute } from '../../web/src/routes';
 
 /** Where the build writes the client and the front door reads it. */
 export const webDistOf = (projectDir: string) => join(projectDir, 'web', 'dist');

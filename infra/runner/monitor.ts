@@ -11,13 +11,13 @@ import { readdir, stat, statfs } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import type { AsyncSubscription, Event } from '@parcel/watcher';
-import { LOCAL_CREDENTIALS } from '../lib/config';
-import { holdsEntries } from '../lib/storage/local-paths';
-import type { Log } from '../lib/log';
+import { LOCAL_CREDENTIALS } from '../../lib/config';
+import { holdsEntries } from '../../lib/storage/local-paths';
+import type { Log } from '../../lib/log';
 import {
   busyWait, changeMatters, nearestRemaining, networkShareProblem, PendingChanges, quietWait, RETRY_WATCH_MS, rootNeedsScan, stillWritten, watchProblem,
-} from '../lib/scan/monitor-rules';
-import type { UpkeepInput, UpkeepResult } from '../lib/scan/upkeep';
+} from '../../lib/scan/monitor-rules';
+import type { UpkeepInput, UpkeepResult } from '../../lib/scan/upkeep';
 
 export const UPKEEP_FUNCTION = 'media-library-local-libraryUpkeep';
 

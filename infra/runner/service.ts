@@ -1,27 +1,26 @@
 // Starts the whole local service: DynamoDB Local (unless DYNAMODB_ENDPOINT points at
 // another), the table, serverless-offline with the handlers, and the front door on
 // HOST:PORT. Stopping stops every process it started. Used by `npm start`, tests and bench.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join, relative } from 'node:path';
 import pino from 'pino';
-import { config, LOCAL_CREDENTIALS } from '../lib/config';
-import { createDb } from '../lib/db/client';
-import { REDACT_PATHS, type Log } from '../lib/log';
-import { writeRuntime } from '../lib/runtime';
+import { config, LOCAL_CREDENTIALS } from '../../lib/config';
+import { createDb } from '../../lib/db/client';
+import { REDACT_PATHS, type Log } from '../../lib/log';
+import { writeRuntime } from '../../lib/runtime';
 import { waitForDynamo, dynamoLocalCommand, javaVersion } from './dynamodb/local';
 import { ensureTable } from './ensure-table';
-import { createFrontDoor } from './front-door';
-import { webDistOf } from './web-assets';
+import { createFrontDoor } from '../gateway/front-door';
+import { webDistOf } from '../gateway/web-assets';
 import { LogCollector } from './log-collector';
-import { isAlive, ManagedProcess, stopGroup } from './managed-process';
-import { ensureBuilt, findProjectDir } from './build.mjs';
+import { ManagedProcess } from './managed-process';
+import { ensureBuilt } from '../build.mjs';
+import { PROJECT_DIR } from '../project';
 import { freePorts } from './ports';
 import { LibraryMonitor } from './monitor';
 import { recoverScans } from './recover-scans';
-
-/** Found from this file's place, also when it runs bundled under .build/<key>/. */
-export const PROJECT_DIR = findProjectDir();
+import { claimDataDir, readState, stateFile, type RunnerState } from './state';
 
 /**
  * V8's young generation at 1 MiB per semi-space instead of 16: serverless-offline settled at
@@ -29,41 +28,6 @@ export const PROJECT_DIR = findProjectDir();
  * `npm start` gives the runner the same flag (package.json).
  */
 export const NODE_FLAGS = ['--max-semi-space-size=1'];
-
-/** What a running instance records in DATA_DIR, for tools (invoke, tests) and stale-run cleanup. */
-export interface RunnerState {
-  pid: number;
-  port: number;
-  startedAt: number;
-  dynamodbEndpoint: string;
-  offlineHttp: string;
-  offlineWebsocket: string;
-  lambdaEndpoint: string;
-  /** Process-group leaders this instance started, by role. */
-  processes: { dynamodb?: number; offline?: number };
-}
-
-export const stateFile = (dataDir: string) => join(dataDir, 'runner.json');
-
-export const readState = (dataDir: string): RunnerState | undefined => {
-  try {
-    return JSON.parse(readFileSync(stateFile(dataDir), 'utf8')) as RunnerState;
-  } catch {
-    return undefined;
-  }
-};
-
-/** Refuses a DATA_DIR in use by a live instance; stops what a crashed one left behind. */
-const claimDataDir = async (dataDir: string, log: Log) => {
-  const previous = readState(dataDir);
-  if (!previous) return;
-  if (previous.pid !== process.pid && isAlive(previous.pid)) {
-    throw new Error(`DATA_DIR ${dataDir} is in use by a running instance (pid ${previous.pid}, port ${previous.port})`);
-  }
-  const orphans = Object.values(previous.processes).filter(isAlive);
-  if (orphans.length) log.warn({ orphans }, 'stopping processes left by an instance that did not shut down');
-  await Promise.all(orphans.map((pid) => stopGroup(pid, 2_000)));
-};
 
 export interface RunningService {
   url: string;

@@ -1,6 +1,6 @@
 // The local stand-in for API Gateway: one public port for REST and the WebSocket.
 // Routes of the contract go to serverless-offline's HTTP port, upgrades on /ws to its
-// WebSocket port, the web client's pages and assets are sent from web/dist (infra/web-assets.ts),
+// WebSocket port, the web client's pages and assets are sent from web/dist (web-assets.ts),
 // everything else gets the service's own 404 problem (never offline's
 // route list, never its Lambda invoke API). It also does what API Gateway does before a
 // function runs: caps the payload (10 MiB) and sets X-Forwarded-For from the socket.
@@ -8,14 +8,14 @@ import { randomUUID } from 'node:crypto';
 import { Agent, createServer, maxHeaderSize, STATUS_CODES, type ClientRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Readable, type Duplex } from 'node:stream';
 import { createProxyServer } from 'http-proxy-3';
-import { matchRoute, type OperationDef } from '../lib/api/operations';
-import { AppError, bodyTooLarge, dependencyUnavailable, headersTooLarge, notFound, rateLimited, routeNotFound, serviceStarting, unreadableRequest } from '../lib/errors';
-import { problemHeaders, toProblem } from '../lib/http/problem';
-import { countHit, memoryHitCounter, rateLimitHeaders, type RateLimitSettings } from '../lib/http/rate-limit';
-import { requestIdFrom } from '../lib/http/request-context';
-import type { Log } from '../lib/log';
-import { FORWARDED_RANGE_HEADER } from '../lib/stream/send-file';
-import { isHandlerAnswer, MACHINERY_BODY_LIMIT, machineryProblem } from './machinery-answer';
+import { matchRoute, type OperationDef } from '../../lib/api/operations';
+import { AppError, bodyTooLarge, dependencyUnavailable, headersTooLarge, notFound, rateLimited, routeNotFound, serviceStarting, unreadableRequest } from '../../lib/errors';
+import { problemHeaders, toProblem } from '../../lib/http/problem';
+import { countHit, memoryHitCounter, rateLimitHeaders, type RateLimitSettings } from '../../lib/http/rate-limit';
+import { requestIdFrom } from '../../lib/http/request-context';
+import type { Log } from '../../lib/log';
+import { FORWARDED_RANGE_HEADER } from '../../lib/stream/send-file';
+import { isHandlerAnswer, MACHINERY_BODY_LIMIT, machineryProblem } from './offline-errors';
 import { relayOrSendFile, sendBytes } from './send-file';
 import { StreamGrants } from './stream-grants';
 import { sendWebFile, webFileOf } from './web-assets';

@@ -2,8 +2,8 @@
 // (functions/scan/maintenance.ts). A failure here is logged, never fatal: the jobs stay as they
 // are and cleanup can still interrupt them.
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import { LOCAL_CREDENTIALS } from '../lib/config';
-import type { Log } from '../lib/log';
+import { LOCAL_CREDENTIALS } from '../../lib/config';
+import type { Log } from '../../lib/log';
 
 export const RECOVER_FUNCTION = 'media-library-local-scanRecover';
 
