@@ -169,7 +169,7 @@ export const config = Object.freeze({
     /** ... or folders this deep below the library's root. */
     maxDepth: int('SCAN_MAX_DEPTH', 64, 2, 1_000),
   }),
-  /** The runner's folder monitor and schedule (infra/runner/monitor.ts, its rules in lib/scan/monitor-rules.ts). */
+  /** The runner's folder monitor and schedule (infra/runner/monitor/, its rules in lib/scan/monitor-rules.ts). */
   monitor: Object.freeze({
     /** Off: no folder is watched and no schedule runs in this instance (a test stack sharing folders with its tests). */
     enabled: oneOf('LIBRARY_MONITOR', ['on', 'off'] as const, 'on') === 'on',

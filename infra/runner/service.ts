@@ -1,33 +1,23 @@
-// Starts the whole local service: DynamoDB Local (unless DYNAMODB_ENDPOINT points at
-// another), the table, serverless-offline with the handlers, and the front door on
-// HOST:PORT. Stopping stops every process it started. Used by `npm start`, tests and bench.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+// Starts the whole local service: DynamoDB Local (unless DYNAMODB_ENDPOINT points at another),
+// the table, serverless-offline with the handlers, and the front door on HOST:PORT. Stopping
+// stops every process it started. Used by `npm start`, the tests and the benchmarks. Each step
+// is a function of its own below; startService is their order.
+import { mkdirSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { join, relative } from 'node:path';
-import pino from 'pino';
-import { config, LOCAL_CREDENTIALS } from '../../lib/config';
-import { createDb } from '../../lib/db/client';
-import { REDACT_PATHS, type Log } from '../../lib/log';
-import { writeRuntime } from '../../lib/runtime';
-import { waitForDynamo, dynamoLocalCommand, javaVersion } from './dynamodb/local';
-import { ensureTable } from './ensure-table';
+import { join } from 'node:path';
+import { config } from '../../lib/config';
+import type { Log } from '../../lib/log';
+import { ensureBuilt, type Build } from '../build.mjs';
 import { createFrontDoor } from '../gateway/front-door';
 import { webDistOf } from '../gateway/web-assets';
-import { LogCollector } from './log-collector';
-import { ManagedProcess } from './managed-process';
-import { ensureBuilt } from '../build.mjs';
 import { PROJECT_DIR } from '../project';
+import { startDatabase } from './database';
+import { LibraryMonitor } from './monitor/library-monitor';
+import { startOffline } from './offline';
 import { freePorts } from './ports';
-import { LibraryMonitor } from './monitor';
-import { recoverScans } from './recover-scans';
-import { claimDataDir, readState, stateFile, type RunnerState } from './state';
-
-/**
- * V8's young generation at 1 MiB per semi-space instead of 16: serverless-offline settled at
- * 200 MiB right after start instead of 289, by measurement (docs/benchmarks.md, footprint).
- * `npm start` gives the runner the same flag (package.json).
- */
-export const NODE_FLAGS = ['--max-semi-space-size=1'];
+import type { RunContext } from './run-context';
+import { openRunnerLog } from './runner-log';
+import { claimDataDir, initialState, releaseDataDir, saveState, type RunnerState } from './state';
 
 export interface RunningService {
   url: string;
@@ -37,17 +27,43 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-const waitForHttp = async (url: string, timeoutMs: number) => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await fetch(url, { signal: AbortSignal.timeout(5_000) });
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw new Error(`${url} did not answer`, { cause: err });
-      await new Promise((r) => setTimeout(r, 150));
-    }
-  }
+interface OpenFrontDoor {
+  markReady(): void;
+  close(): Promise<void>;
+}
+
+/** A start-up step gives way as soon as `signal` aborts. */
+const abortable = (signal: AbortSignal) => {
+  const aborted = new Promise<never>((_, reject) => {
+    const stop = () => reject(new Error('stopped while starting'));
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+  });
+  aborted.catch(() => {});
+  return <T>(work: Promise<T>) => Promise.race([work, aborted]);
+};
+
+/** The log, DATA_DIR claimed, the internal ports taken: what every later step shares. */
+const prepare = async (signal: AbortSignal): Promise<RunContext> => {
+  const { dataDir } = config;
+  const logDir = config.logDir ?? join(dataDir, 'logs');
+  mkdirSync(dataDir, { recursive: true });
+  const { log, collector } = openRunnerLog(logDir, { level: config.logLevel, pretty: config.mode === 'development' });
+  await claimDataDir(dataDir, log);
+  const [dynamodb, http, websocket, lambda] = (await freePorts(4)) as [number, number, number, number];
+  const ports = { dynamodb, http, websocket, lambda };
+  const state = initialState(config.port, ports, config.db.endpoint);
+  return {
+    dataDir, logDir, log, collector, ports, state, processes: [],
+    // An instance on its own embedded database is the only one counting: its front door does it,
+    // in memory, with no database write per request; instances sharing a DYNAMODB_ENDPOINT count in the table.
+    rateLimitAt: config.db.endpoint ? 'table' : 'edge',
+    record: (role, pid) => {
+      state.processes[role] = pid;
+      saveState(dataDir, state);
+    },
+    step: abortable(signal),
+  };
 };
 
 const listen = (server: Server, port: number, host: string) =>
@@ -60,188 +76,98 @@ const listen = (server: Server, port: number, host: string) =>
   });
 
 /**
+ * The public port, first: a port in use fails at once, and until the handlers are up clients
+ * get a 503 problem rather than a refused connection.
+ */
+const openFrontDoor = async (run: RunContext): Promise<OpenFrontDoor> => {
+  const frontDoor = createFrontDoor({
+    httpTarget: run.state.offlineHttp,
+    wsTarget: run.state.offlineWebsocket,
+    log: run.log,
+    webDir: webDistOf(PROJECT_DIR),
+    ...(run.rateLimitAt === 'edge' ? { rateLimit: config.rateLimit } : {}),
+  });
+  await listen(frontDoor.server, config.port, config.host);
+  return {
+    markReady: frontDoor.markReady,
+    close: async () => {
+      frontDoor.server.closeAllConnections();
+      await new Promise<void>((r) => frontDoor.server.close(() => r()));
+    },
+  };
+};
+
+/** The handlers' bundles: built once per code version, reused by every later start. */
+const bundleHandlers = async (run: RunContext): Promise<Build> => {
+  const build = await run.step(ensureBuilt(PROJECT_DIR));
+  run.log.info({ key: build.key, built: build.built, ms: Math.round(build.ms) }, build.built ? 'handlers bundled' : 'handler bundles reused');
+  return build;
+};
+
+/** The database, and the handlers beside it (they need it only once requests come). */
+const startBackends = async (run: RunContext, build: Build) => {
+  const databaseReady = startDatabase(run);
+  await run.step(Promise.all([databaseReady, startOffline(run, build, databaseReady)]));
+};
+
+const startMonitor = (run: RunContext): LibraryMonitor | undefined => {
+  if (!config.monitor.enabled) return undefined;
+  const monitor = new LibraryMonitor({ lambdaEndpoint: run.state.lambdaEndpoint, log: run.log, tickMs: config.monitor.tickMs, quietMs: config.monitor.quietMs });
+  monitor.start();
+  return monitor;
+};
+
+const markStarted = (run: RunContext) => {
+  run.state.startedAt = Date.now();
+  saveState(run.dataDir, run.state);
+  run.log.info({ port: config.port, mode: config.mode, dataDir: run.dataDir }, 'service started');
+};
+
+/** Stops the monitor, the front door and every process started, newest first. */
+const stopStarted = async (run: RunContext, frontDoor: OpenFrontDoor, monitor?: LibraryMonitor) => {
+  await monitor?.stop();
+  await frontDoor.close();
+  await Promise.all(run.processes.reverse().map((p) => p.stop()));
+};
+
+const running = (run: RunContext, frontDoor: OpenFrontDoor, monitor: LibraryMonitor | undefined): RunningService => {
+  let stopped = false;
+  return {
+    url: `http://127.0.0.1:${config.port}`,
+    port: config.port,
+    state: run.state,
+    log: run.log,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await stopStarted(run, frontDoor, monitor);
+      run.log.info('service stopped');
+      releaseDataDir(run.dataDir);
+      // Where bundles lived before they were kept per code version.
+      rmSync(join(run.dataDir, '.build'), { recursive: true, force: true });
+      run.collector.close();
+    },
+  };
+};
+
+/**
  * Starts the service. Aborting `signal` while it starts (Ctrl-C during start-up) stops
  * whatever was already started and rejects, so no process is left behind.
  */
 export const startService = async (signal: AbortSignal = new AbortController().signal): Promise<RunningService> => {
-  const { dataDir } = config;
-  const logDir = config.logDir ?? join(dataDir, 'logs');
-  mkdirSync(dataDir, { recursive: true });
-  const collector = new LogCollector({ dir: logDir, pretty: config.mode === 'development' });
-  const log: Log = pino(
-    { level: config.logLevel, base: { pid: process.pid, component: 'runner' }, timestamp: pino.stdTimeFunctions.isoTime,
-      redact: { paths: REDACT_PATHS, censor: '[redacted]' }, formatters: { level: (label) => ({ level: label }) } },
-    { write: (line: string) => collector.record(line) },
-  );
-  await claimDataDir(dataDir, log);
-
-  const [dbPort, httpPort, wsPort, lambdaPort] = await freePorts(4);
-  const state: RunnerState = {
-    pid: process.pid,
-    port: config.port,
-    startedAt: Date.now(),
-    dynamodbEndpoint: config.db.endpoint ?? `http://127.0.0.1:${dbPort}`,
-    offlineHttp: `http://127.0.0.1:${httpPort}`,
-    offlineWebsocket: `ws://127.0.0.1:${wsPort}`,
-    lambdaEndpoint: `http://127.0.0.1:${lambdaPort}`,
-    processes: {},
-  };
-  const saveState = () => writeFileSync(stateFile(dataDir), JSON.stringify(state, null, 2));
-  const started: ManagedProcess[] = [];
-  const stopAll = async () => {
-    await Promise.all(started.reverse().map((p) => p.stop()));
-  };
-
-  // The public port first: a port in use fails at once, and until the handlers are up
-  // clients get a 503 problem rather than a refused connection.
-  // An instance on its own embedded database is the only one counting: its front door does it,
-  // in memory, with no database write per request; instances sharing a DYNAMODB_ENDPOINT count in the table.
-  const countAtEdge = !config.db.endpoint;
-  const frontDoor = createFrontDoor({
-    httpTarget: state.offlineHttp,
-    wsTarget: state.offlineWebsocket,
-    log,
-    webDir: webDistOf(PROJECT_DIR),
-    ...(countAtEdge ? { rateLimit: config.rateLimit } : {}),
-  });
-  await listen(frontDoor.server, config.port, config.host);
-  const closeFrontDoor = async () => {
-    frontDoor.server.closeAllConnections();
-    await new Promise<void>((r) => frontDoor.server.close(() => r()));
-  };
-
-  const aborted = new Promise<never>((_, reject) => {
-    const stop = () => reject(new Error('stopped while starting'));
-    if (signal.aborted) stop();
-    else signal.addEventListener('abort', stop, { once: true });
-  });
-  aborted.catch(() => {});
-  /** Each start-up step gives way as soon as the start is aborted. */
-  const step = <T>(work: Promise<T>) => Promise.race([work, aborted]);
-
+  const run = await prepare(signal);
+  const frontDoor = await openFrontDoor(run);
   try {
-    // ---- the handlers' bundles: built once per code version, reused by every later start ----
-    const build = await step(ensureBuilt(PROJECT_DIR));
-    log.info({ key: build.key, built: build.built, ms: Math.round(build.ms) }, build.built ? 'handlers bundled' : 'handler bundles reused');
-
-    // ---- the database, and the handlers beside it (they need it only once requests come) ----
-    const { dynamodbEndpoint } = state;
-    let databaseReady: Promise<void>;
-    if (!config.db.endpoint) {
-      const version = javaVersion();
-      if (!version || version < 17) {
-        throw new Error('The embedded database needs Java 17 or newer: run `npm install` as root (it installs it) or `apt-get install openjdk-17-jdk-headless`, or set DYNAMODB_ENDPOINT');
-      }
-      const dbDir = join(dataDir, 'db');
-      mkdirSync(dbDir, { recursive: true });
-      // Emptied at every start: what a killed JVM left there is of no use.
-      const jvmTmp = join(dataDir, 'tmp', 'dynamodb');
-      rmSync(jvmTmp, { recursive: true, force: true });
-      mkdirSync(jvmTmp, { recursive: true });
-      const cmd = dynamoLocalCommand(dbPort!, dbDir, jvmTmp);
-      if (!cmd.loopbackOnly) log.warn('no JDK compiler: DynamoDB Local listens on every interface (install a JDK to keep it on 127.0.0.1)');
-      const dynamo = new ManagedProcess({
-        name: 'dynamodb-local', command: cmd.command, args: cmd.args, options: { cwd: cmd.cwd }, log, restart: true,
-        onOutput: (child) => child.stderr?.on('data', (d: Buffer) => log.debug({ process: 'dynamodb-local' }, d.toString().trim())),
-        onStart: async (child) => {
-          // Recorded before it is ready, so a crash during start-up leaves no orphan unknown.
-          state.processes.dynamodb = child.pid;
-          saveState();
-          await waitForDynamo(dynamodbEndpoint);
-          // In memory or after a crash the table may be new: create what is missing.
-          await ensureTable(createDb({ ...config.db, endpoint: dynamodbEndpoint, localCredentials: LOCAL_CREDENTIALS }).raw, config.db.tableName);
-        },
-      });
-      started.push(dynamo);
-      databaseReady = dynamo.start();
-    } else {
-      databaseReady = ensureTable(createDb(config.db).raw, config.db.tableName).then(() => undefined);
-    }
-    // Awaited below; until then a failure must not count as unhandled.
-    databaseReady.catch(() => undefined);
-
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      // How the handlers run: behind this front door, on this database.
-      ...writeRuntime({
-        mode: config.mode,
-        dataDir,
-        logDir,
-        dynamodbEndpoint,
-        tableName: config.db.tableName,
-        wsManagementEndpoint: `http://127.0.0.1:${wsPort}`,
-        lambdaEndpoint: state.lambdaEndpoint,
-        streamDelivery: 'front-door',
-        rateLimitAt: countAtEdge ? 'edge' : 'table',
-        serviceStartedAt: Date.now(),
-      }),
-      // Offline runs the bundles built above, without serverless-esbuild (serverless.yml).
-      SERVERLESS_PLUGINS: 'prebuilt',
-      HANDLERS_DIR: relative(PROJECT_DIR, build.dir),
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      // Offline's own notices (its route table with internal ports, a line per invocation)
-      // mislead and cost ~9% of its CPU under load; its warnings and errors still show.
-      SLS_LOG_LEVEL: 'warning',
-      SLS_TELEMETRY_DISABLED: '1',
-      SLS_NOTIFICATIONS_MODE: 'off',
-    };
-    const offlineArgs = [
-      ...NODE_FLAGS,
-      join(PROJECT_DIR, 'node_modules/serverless/bin/serverless.js'), 'offline', 'start', '--stage', 'local',
-      '--host', '127.0.0.1', '--httpPort', String(httpPort), '--websocketPort', String(wsPort), '--lambdaPort', String(lambdaPort),
-      ...(config.offlineMode === 'in-process' ? ['--useInProcess'] : []),
-    ];
-    const offline = new ManagedProcess({
-      name: 'serverless-offline', command: process.execPath, args: offlineArgs, options: { cwd: PROJECT_DIR, env }, log, restart: true,
-      onOutput: (child) => {
-        collector.attach(child.stdout, 'offline', 'stdout');
-        collector.attach(child.stderr, 'offline', 'stderr');
-      },
-      onStart: async (child) => {
-        state.processes.offline = child.pid;
-        saveState();
-        await waitForHttp(`http://127.0.0.1:${httpPort}/api/v1/health`, 120_000);
-        // No scan worker survives a (re)start of the handlers: pick up what they left.
-        await databaseReady;
-        await recoverScans(state.lambdaEndpoint, log);
-      },
-    });
-    started.push(offline);
-    await step(Promise.all([databaseReady, offline.start()]));
-
+    const build = await bundleHandlers(run);
+    await startBackends(run, build);
     frontDoor.markReady();
-    const monitor = config.monitor.enabled
-      ? new LibraryMonitor({ lambdaEndpoint: state.lambdaEndpoint, log, tickMs: config.monitor.tickMs, quietMs: config.monitor.quietMs })
-      : undefined;
-    monitor?.start();
-    state.startedAt = Date.now();
-    saveState();
-    log.info({ port: config.port, mode: config.mode, dataDir }, 'service started');
-
-    let stopped = false;
-    return {
-      url: `http://127.0.0.1:${config.port}`,
-      port: config.port,
-      state,
-      log,
-      stop: async () => {
-        if (stopped) return;
-        stopped = true;
-        await monitor?.stop();
-        await closeFrontDoor();
-        await stopAll();
-        log.info('service stopped');
-        if (readState(dataDir)?.pid === process.pid) rmSync(stateFile(dataDir), { force: true });
-        // Where bundles lived before they were kept per code version.
-        rmSync(join(dataDir, '.build'), { recursive: true, force: true });
-        collector.close();
-      },
-    };
+    const monitor = startMonitor(run);
+    markStarted(run);
+    return running(run, frontDoor, monitor);
   } catch (err) {
-    await closeFrontDoor();
-    await stopAll();
-    if (readState(dataDir)?.pid === process.pid) rmSync(stateFile(dataDir), { force: true });
-    collector.close();
+    await stopStarted(run, frontDoor);
+    releaseDataDir(run.dataDir);
+    run.collector.close();
     throw err;
   }
 };

@@ -1,5 +1,5 @@
 // The folder monitor, in the runner. Each library with monitoring on is watched recursively
-// (@parcel/watcher: inotify on Linux; docs/benchmarks.md has why this one). Changes collect per
+// (folder-watch.ts: @parcel/watcher, inotify on Linux). Changes collect per
 // library and, once its folder has been quiet for MONITOR_QUIET_MS and no changed file is still
 // growing, go to the upkeep function as one folder to scan: a burst of 500 files is one job.
 // Every MONITOR_TICK_MS the upkeep function also runs the schedule and says which libraries to
@@ -7,25 +7,24 @@
 // records the library offline or brings it back. What cannot be watched (the inotify limit, a
 // network share) is said in the library's status; the schedule covers it. What matters, when
 // and which folder are the rules' to say (lib/scan/monitor-rules.ts); this is their adapter.
-import { readdir, stat, statfs } from 'node:fs/promises';
-import { sep } from 'node:path';
-import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import type { AsyncSubscription, Event } from '@parcel/watcher';
-import { LOCAL_CREDENTIALS } from '../../lib/config';
-import { holdsEntries } from '../../lib/storage/local-paths';
-import type { Log } from '../../lib/log';
+import { stat } from 'node:fs/promises';
+import type { LambdaClient } from '@aws-sdk/client-lambda';
+import type { Log } from '../../../lib/log';
 import {
   busyWait, changeMatters, nearestRemaining, networkShareProblem, PendingChanges, quietWait, RETRY_WATCH_MS, rootNeedsScan, stillWritten, watchProblem,
-} from '../../lib/scan/monitor-rules';
-import type { UpkeepInput, UpkeepResult } from '../../lib/scan/upkeep';
+} from '../../../lib/scan/monitor-rules';
+import type { UpkeepInput, UpkeepResult } from '../../../lib/scan/upkeep';
+import { holdsEntries } from '../../../lib/storage/local-paths';
+import { invokeAndWait, localFunction, localLambda } from '../local-lambda';
+import { changedFolders, filesystemType, watchFolder, type FolderEvent, type FolderWatch } from './folder-watch';
 
-export const UPKEEP_FUNCTION = 'media-library-local-libraryUpkeep';
+const UPKEEP_FUNCTION = localFunction('libraryUpkeep');
 
 interface Watched {
   libraryId: string;
   path: string;
   offline: boolean;
-  subscription?: AsyncSubscription;
+  subscription?: FolderWatch;
   /** Why it is not (fully) watched, for the library's status; null when it is. */
   problem: string | null;
   retryAt: number;
@@ -44,21 +43,6 @@ export interface MonitorOptions {
   quietMs: number;
 }
 
-/** Folders below `roots` (at most 2,000 looked at) whose contents changed since `since`. */
-const changedFolders = async (roots: string[], since: number): Promise<string[]> => {
-  const changed: string[] = [];
-  const queue = [...roots];
-  for (let looked = 0; queue.length && looked < 2_000; looked++) {
-    const dir = queue.shift()!;
-    const info = await stat(dir).catch(() => undefined);
-    if (!info?.isDirectory()) continue;
-    if (info.mtimeMs >= since) changed.push(dir);
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const e of entries) if (e.isDirectory()) queue.push(`${dir}${sep}${e.name}`);
-  }
-  return changed;
-};
-
 export class LibraryMonitor {
   private readonly watched = new Map<string, Watched>();
   private readonly ready: Array<{ libraryId: string; path: string }> = [];
@@ -68,7 +52,7 @@ export class LibraryMonitor {
   private readonly client: LambdaClient;
 
   constructor(private readonly options: MonitorOptions) {
-    this.client = new LambdaClient({ endpoint: options.lambdaEndpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
+    this.client = localLambda(options.lambdaEndpoint);
   }
 
   start() {
@@ -107,11 +91,11 @@ export class LibraryMonitor {
   }
 
   private async invoke(input: UpkeepInput): Promise<UpkeepResult> {
-    const out = await this.client.send(new InvokeCommand({ FunctionName: UPKEEP_FUNCTION, InvocationType: 'RequestResponse', Payload: JSON.stringify(input) }));
-    const result = out.Payload ? JSON.parse(Buffer.from(out.Payload).toString('utf8')) : null;
-    if (out.FunctionError || !result) throw new Error(`library upkeep failed: ${JSON.stringify(result)}`);
-    if (result.started?.length) this.options.log.info({ started: result.started }, 'scans started by the monitor or the schedule');
-    return result as UpkeepResult;
+    const { result, failed } = await invokeAndWait(this.client, UPKEEP_FUNCTION, input);
+    if (failed || !result) throw new Error(`library upkeep failed: ${JSON.stringify(result)}`);
+    const upkeep = result as UpkeepResult;
+    if (upkeep.started?.length) this.options.log.info({ started: upkeep.started }, 'scans started by the monitor or the schedule');
+    return upkeep;
   }
 
   /** Watches what the upkeep function lists, and stops watching the rest. */
@@ -162,11 +146,8 @@ export class LibraryMonitor {
 
   private async subscribe(w: Watched) {
     try {
-      const { subscribe } = await import('@parcel/watcher');
-      // Named, so the watcher does not first look for watchman through a shell (a child left unreaped).
-      const options = process.platform === 'linux' ? { backend: 'inotify' as const } : {};
-      w.subscription = await subscribe(w.path, (err, events) => this.onEvents(w, err, events), options);
-      w.problem = networkShareProblem(w.path, await statfs(w.path).then((s) => s.type, () => undefined));
+      w.subscription = await watchFolder(w.path, (err, events) => this.onEvents(w, err, events));
+      w.problem = networkShareProblem(w.path, await filesystemType(w.path));
       this.options.log.info({ libraryId: w.libraryId, path: w.path }, 'watching a library folder');
     } catch (err) {
       w.problem = watchProblem(w.path, err);
@@ -181,7 +162,7 @@ export class LibraryMonitor {
     await sub?.unsubscribe().catch(() => undefined);
   }
 
-  private onEvents(w: Watched, err: Error | null, events: Event[]) {
+  private onEvents(w: Watched, err: Error | null, events: FolderEvent[]) {
     if (err) {
       w.problem = watchProblem(w.path, err);
       w.retryAt = Date.now() + RETRY_WATCH_MS;
