@@ -12,7 +12,7 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { createServer } from 'node:http';
-import { freePort } from '../infra/ports';
+import { freePort } from '../infra/runner/ports';
 import { startInstance, type Instance } from '../test/support/instance';
 import { runArtworkDelivery } from './artwork-delivery';
 import { runCatalog } from './catalog';

@@ -8,8 +8,8 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { freePort } from '../infra/ports';
-import { stopGroup } from '../infra/managed-process';
+import { freePort } from '../infra/runner/ports';
+import { stopGroup } from '../infra/runner/managed-process';
 import { startInstance } from '../test/support/instance';
 import { machineLine, median, sampleRss, writeDoc } from './support';
 

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { PROJECT_DIR } from '../infra/service';
+import { PROJECT_DIR } from '../infra/project';
 
 export const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 export const RUNS = 3;

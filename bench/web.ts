@@ -13,7 +13,7 @@ import { launchChromium } from '../test/support/browser';
 import { startInstance } from '../test/support/instance';
 import { scan } from '../test/support/media';
 import { detailedQuadrants, paintedJpeg, seededRandom, type Rgb } from '../test/support/posters';
-import { PROJECT_DIR } from '../infra/service';
+import { PROJECT_DIR } from '../infra/project';
 import { machineLine, median, writeDoc } from './support';
 import { generateMovies, writeTree } from './tree';
 

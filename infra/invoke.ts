@@ -8,11 +8,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { config, LOCAL_CREDENTIALS } from '../lib/config';
 import { createDb } from '../lib/db/client';
-import { dynamoLocalCommand, waitForDynamo } from './dynamodb/local';
-import { ensureTable } from './ensure-table';
-import { isAlive, stopGroup } from './managed-process';
-import { freePort } from './ports';
-import { PROJECT_DIR, readState } from './service';
+import { writeRuntime } from '../lib/runtime';
+import { dynamoLocalCommand, waitForDynamo } from './runner/dynamodb/local';
+import { ensureTable } from './runner/ensure-table';
+import { isAlive, stopGroup } from './runner/managed-process';
+import { freePort } from './runner/ports';
+import { PROJECT_DIR } from './project';
+import { readState } from './runner/state';
 
 interface Target {
   env: Record<string, string>;
@@ -25,11 +27,11 @@ const target = async (): Promise<Target> => {
   if (running && isAlive(running.pid)) {
     process.stderr.write(`Using the instance running on ${config.dataDir} (port ${running.port})\n`);
     return {
-      env: {
-        DYNAMODB_ENDPOINT: running.dynamodbEndpoint,
-        WS_MANAGEMENT_ENDPOINT: running.offlineWebsocket.replace(/^ws/, 'http'),
-        LOG_DIR: join(config.dataDir, 'logs'),
-      },
+      env: writeRuntime({
+        dynamodbEndpoint: running.dynamodbEndpoint,
+        wsManagementEndpoint: running.offlineWebsocket.replace(/^ws/, 'http'),
+        logDir: join(config.dataDir, 'logs'),
+      }),
       release: async () => {},
     };
   }
@@ -42,7 +44,7 @@ const target = async (): Promise<Target> => {
   process.stderr.write(`No instance is running on ${config.dataDir}: using a throwaway in-memory database\n`);
   await waitForDynamo(endpoint);
   await ensureTable(createDb({ ...config.db, endpoint, localCredentials: LOCAL_CREDENTIALS }).raw, config.db.tableName);
-  return { env: { DYNAMODB_ENDPOINT: endpoint }, release: () => stopGroup(child.pid!) };
+  return { env: writeRuntime({ dynamodbEndpoint: endpoint }), release: () => stopGroup(child.pid!) };
 };
 
 const main = async () => {

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { buildRuntimeLayer } from './runtime-layer';
-import { PROJECT_DIR } from './service';
+import { PROJECT_DIR } from './project';
 
 buildRuntimeLayer();
 const { status } = spawnSync(

@@ -5,7 +5,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { config } from '../lib/config';
-import { startService, type RunningService } from './service';
+import { startService, type RunningService } from './runner/service';
 
 const lanAddresses = () =>
   Object.values(networkInterfaces())

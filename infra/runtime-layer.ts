@@ -6,7 +6,7 @@
 // here (packaging on a Mac, say) is an error that says how to get it.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { PROJECT_DIR } from './service';
+import { PROJECT_DIR } from './project';
 
 /** Lambda's x86_64 (see docs/cloud.md, "Why x86_64": the layer is loaded and run here before it ships). */
 export const LAMBDA_TARGET = { os: 'linux', cpu: 'x64', libc: 'glibc' } as const;

@@ -2,7 +2,7 @@
 // launcher is a Java source file). Where it is missing and we may install packages (root
 // with apt-get), install it; otherwise say exactly what to do. Never fails the install.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { javaCanRunSource, javaVersion } from './dynamodb/local';
+import { javaCanRunSource, javaVersion } from './runner/dynamodb/local';
 
 const PACKAGE = 'openjdk-17-jdk-headless';
 

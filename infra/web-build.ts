@@ -11,8 +11,8 @@ import { build, stop } from 'esbuild';
 import openapiTS, { astToString } from 'openapi-typescript';
 import pkg from '../package.json';
 import { buildOpenApi } from '../lib/api/openapi';
-import { PROJECT_DIR } from './service';
-import { webDistOf } from './web-assets';
+import { PROJECT_DIR } from './project';
+import { webDistOf } from './gateway/web-assets';
 
 const WEB_DIR = join(PROJECT_DIR, 'web');
 const WEB_DIST = webDistOf(PROJECT_DIR);

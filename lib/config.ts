@@ -1,9 +1,10 @@
 // The only module that reads process.env. Everything is parsed once, every problem is
-// collected into one error, and the result is frozen; adapters receive what they need.
+// collected into one error, and the result is frozen; adapters receive what they need. What
+// the local runner tells the handlers about how they run is read through lib/runtime.ts.
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
 import pkg from '../package.json';
 import { TMDB_DEFAULTS } from './defaults';
+import { readRuntime } from './runtime';
 
 const issues: string[] = [];
 
@@ -44,7 +45,7 @@ const url = (key: string, dflt?: string): string | undefined => {
   }
 };
 
-export type Mode = 'development' | 'production';
+export type { Mode } from './runtime';
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -64,17 +65,15 @@ const boxHosts = (): string[] => {
   return [...new Set([...listed.filter((h) => !bad.includes(h)), machine, `${machine}.local`])];
 };
 
-const mode = oneOf<Mode>('NODE_ENV', ['development', 'production'], 'production');
-
-const dataDir = resolve(str('DATA_DIR') ?? 'data');
-const dynamodbEndpoint = url('DYNAMODB_ENDPOINT');
+const runtime = readRuntime(process.env, issues);
+const { mode, dataDir, dynamodbEndpoint } = runtime;
 const cloudWatchLogsEndpoint = url('CLOUDWATCH_LOGS_ENDPOINT');
 const ssmEndpoint = url('SSM_ENDPOINT');
 
 export const config = Object.freeze({
   version: pkg.version,
-  /** When the service (not this process) started: the local runner sets it for its children. */
-  startedAt: Number(str('SERVICE_STARTED_AT') ?? Date.now() - process.uptime() * 1000),
+  /** When the service (not this process) started: the local runner says it to its children. */
+  startedAt: runtime.serviceStartedAt ?? Date.now() - process.uptime() * 1000,
   mode,
   /** What the origin rules need: the mode, and the names the box answers on besides its addresses. */
   http: Object.freeze({ mode, boxHosts: Object.freeze(boxHosts()) }),
@@ -82,7 +81,7 @@ export const config = Object.freeze({
   host: str('HOST') ?? '0.0.0.0',
   dataDir,
   /** Where the local runner collects JSON log lines; unset in the cloud, where logs go to CloudWatch. */
-  logDir: str('LOG_DIR'),
+  logDir: runtime.logDir,
   /** In the cloud, without LOG_DIR: the one CloudWatch Logs group every function of the stack logs into. */
   cloudWatchLogs: Object.freeze({
     logGroup: str('LOG_GROUP'),
@@ -92,7 +91,7 @@ export const config = Object.freeze({
   }),
   logLevel: oneOf<LogLevel>('LOG_LEVEL', LOG_LEVELS, 'info'),
   db: Object.freeze({
-    tableName: str('TABLE_NAME') ?? 'media',
+    tableName: runtime.tableName,
     endpoint: dynamodbEndpoint,
     region: str('AWS_REGION') ?? 'us-east-1',
     localCredentials: dynamodbEndpoint && !str('AWS_ACCESS_KEY_ID') ? LOCAL_CREDENTIALS : undefined,
@@ -102,10 +101,10 @@ export const config = Object.freeze({
     windowMs: int('RATE_LIMIT_WINDOW_MS', 900_000, 1000),
     /**
      * Where requests are counted: `table` (shared by every process and instance) or `edge`,
-     * where the local front door counts them and the handlers do not (the runner sets it when
+     * where the local front door counts them and the handlers do not (the runner says so when
      * its instance owns the embedded database, so no other instance shares the count).
      */
-    at: oneOf('RATE_LIMIT_AT', ['table', 'edge'] as const, 'table'),
+    at: runtime.rateLimitAt,
   }),
   tmdb: Object.freeze({
     apiKey: str('TMDB_API_KEY'),
@@ -127,8 +126,6 @@ export const config = Object.freeze({
     endpoint: url('S3_ENDPOINT'),
     /** When set, the only bucket libraries may live in. */
     bucket: str('MEDIA_BUCKET'),
-    /** How long a presigned stream URL lives: long enough for a paused film, short enough to leak little. */
-    streamUrlSeconds: int('STREAM_URL_TTL_SECONDS', 4 * 3600, 60, 7 * 24 * 3600),
     /**
      * Artwork answers larger than this leave as a 302 to a presigned URL of the stored variant
      * rather than in the function's response (Lambda carries about 4.5 MB of binary, base64);
@@ -141,13 +138,18 @@ export const config = Object.freeze({
   /** How serverless-offline runs handlers locally (see docs/running-at-home.md: in-process by measurement). */
   offlineMode: oneOf('OFFLINE_MODE', ['in-process', 'worker-threads'] as const, 'in-process'),
   /** Where WebSocket messages are posted (API Gateway management API, or offline's WebSocket port). */
-  wsManagementEndpoint: url('WS_MANAGEMENT_ENDPOINT'),
-  /**
-   * How stream bytes leave: `inline` in the response (Lambda alone: 4 MiB at most), or
-   * `front-door`, where the handler names the file and byte range and the local front door
-   * sends them itself (the runner sets this).
-   */
-  streamDelivery: oneOf('STREAM_DELIVERY', ['inline', 'front-door'] as const, 'inline'),
+  wsManagementEndpoint: runtime.wsManagementEndpoint,
+  /** How stream bytes leave (lib/stream/deliver.ts). */
+  stream: Object.freeze({
+    /**
+     * Bytes the service sends go `inline` in the response (Lambda alone: 4 MiB at most), or
+     * through the `front-door`, where the handler names the file and byte range and the local
+     * front door sends them itself (the runner says so).
+     */
+    delivery: runtime.streamDelivery,
+    /** With MEDIA_STORAGE=s3: how long a presigned stream URL lives, long enough for a paused film, short enough to leak little. */
+    urlSeconds: int('STREAM_URL_TTL_SECONDS', 4 * 3600, 60, 7 * 24 * 3600),
+  }),
   subtitles: Object.freeze({
     /** ffmpeg, which takes embedded text subtitles out of a video: a name on PATH, an absolute path, or `off`. */
     ffmpeg: str('FFMPEG_PATH') ?? 'ffmpeg',
@@ -158,7 +160,7 @@ export const config = Object.freeze({
   }),
   scan: Object.freeze({
     /** Offline's Lambda port locally; unset in the cloud (the SDK's own endpoint). */
-    lambdaEndpoint: url('LAMBDA_ENDPOINT'),
+    lambdaEndpoint: runtime.lambdaEndpoint,
     workerFunction: str('SCAN_WORKER_FUNCTION') ?? 'media-library-local-scanWorker',
     /** At most this long per worker invocation before it checkpoints and re-invokes itself (0: until near its timeout). */
     sliceMs: int('SCAN_SLICE_MS', 0, 0),
@@ -167,7 +169,7 @@ export const config = Object.freeze({
     /** ... or folders this deep below the library's root. */
     maxDepth: int('SCAN_MAX_DEPTH', 64, 2, 1_000),
   }),
-  /** The runner's folder monitor and schedule (infra/monitor.ts). */
+  /** The runner's folder monitor and schedule (infra/runner/monitor/, its rules in lib/scan/monitor-rules.ts). */
   monitor: Object.freeze({
     /** Off: no folder is watched and no schedule runs in this instance (a test stack sharing folders with its tests). */
     enabled: oneOf('LIBRARY_MONITOR', ['on', 'off'] as const, 'on') === 'on',

@@ -1,5 +1,5 @@
 // One pino root. Handlers log JSON lines to stdout, as Lambda expects; locally the runner
-// collects those lines into DATA_DIR/logs (see infra/log-collector.ts). Secrets are redacted
+// collects those lines into DATA_DIR/logs (see infra/runner/log-collector.ts). Secrets are redacted
 // here, once, so no code path can write them.
 import pino, { type Logger } from 'pino';
 import { config } from './config';

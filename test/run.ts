@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { PROJECT_DIR } from '../infra/service';
+import { PROJECT_DIR } from '../infra/project';
 import { buildWeb } from '../infra/web-build';
 import { startInstance } from './support/instance';
 

@@ -1,5 +1,5 @@
 // The one table (single-table design). Its definition lives in lib/db/table.json, which both
-// serverless.yml (CloudFormation) and the local bootstrap (infra/ensure-table.ts) read.
+// serverless.yml (CloudFormation) and the local bootstrap (infra/runner/ensure-table.ts) read.
 //
 // Access patterns, and what serves each:
 //   settings document ........................ GetItem  pk=settings          sk=settings

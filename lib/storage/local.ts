@@ -53,6 +53,22 @@ export const localMediaStorage = ({ dataDir, limits }: LocalStorageOptions): Med
     const located = await this.locate(root, relPath);
     return located?.path ? fileByteSource(located.path, located.size) : undefined;
   },
+  async readRange(file, start, end) {
+    if (!file.path) throw new Error('not a file on this machine');
+    const handle = await open(file.path, 'r');
+    try {
+      const buffer = Buffer.alloc(Math.max(0, end - start + 1));
+      let read = 0;
+      while (read < buffer.length) {
+        const { bytesRead } = await handle.read(buffer, read, buffer.length - read, start + read);
+        if (bytesRead === 0) break;
+        read += bytesRead;
+      }
+      return buffer.subarray(0, read);
+    } finally {
+      await handle.close();
+    }
+  },
   async readSmall(root, relPath, maxBytes) {
     const located = await this.locate(root, relPath);
     if (!located?.path || located.size > maxBytes) return undefined;

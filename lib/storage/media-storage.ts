@@ -36,6 +36,8 @@ export interface MediaStorage {
   readSmall(root: string, relPath: string, maxBytes: number): Promise<Buffer | undefined>;
   /** The file behind a library-relative path, or undefined when it is gone or leads outside the root. */
   locate(root: string, relPath: string): Promise<LocatedFile | undefined>;
+  /** Bytes `start` to `end` (inclusive) of a located file: fewer when it has shrunk since. */
+  readRange(file: LocatedFile, start: number, end: number): Promise<Buffer>;
   /**
    * A short-lived URL that serves the file's bytes with ranges by itself (a presigned URL);
    * undefined where the service sends the bytes.

@@ -126,6 +126,13 @@ export const s3Storage = (options: S3StorageOptions, client: S3Client = s3Client
       };
     },
 
+    async readRange(file, start, end) {
+      if (!file.object) throw new Error('not an object in a bucket');
+      if (end < start) return Buffer.alloc(0);
+      const out = await client.send(new GetObjectCommand({ Bucket: file.object.bucket, Key: file.object.key, Range: `bytes=${start}-${end}` }));
+      return Buffer.from(await out.Body!.transformToByteArray());
+    },
+
     async readSmall(input, relPath, maxBytes) {
       const located = await this.locate(input, relPath);
       if (!located?.object || located.size > maxBytes) return undefined;

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { PROJECT_DIR } from '../../infra/service';
+import { PROJECT_DIR } from '../../infra/project';
 import { browserSkip, launchChromium } from '../support/browser';
 import { FakeTmdb, type FakeTmdbServer } from '../support/fake-tmdb';
 import { startInstance, tempDir, type Instance } from '../support/instance';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { PROJECT_DIR } from '../../infra/service';
+import { PROJECT_DIR } from '../../infra/project';
 import { tempDir } from '../support/instance';
 
 const invoke = (...args: string[]) =>

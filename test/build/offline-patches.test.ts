@@ -5,14 +5,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import { freePorts } from '../../infra/ports';
-import { PROJECT_DIR } from '../../infra/service';
+import { freePorts } from '../../infra/runner/ports';
+import { PROJECT_DIR } from '../../infra/project';
 import { waitFor } from '../support/instance';
 import { call } from '../support/stack';
 import { LOCAL_CREDENTIALS } from '../../lib/config';
 import type { Server } from 'node:http';
 import pino from 'pino';
-import { createFrontDoor } from '../../infra/front-door';
+import { createFrontDoor } from '../../infra/gateway/front-door';
 
 let offline: ChildProcess;
 let lambda: LambdaClient;

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { allOperations } from '../../lib/api/operations';
-import { PROJECT_DIR } from '../../infra/service';
+import { PROJECT_DIR } from '../../infra/project';
 import { call, stack } from '../support/stack';
 
 describe('docs', () => {

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand, waitUntilTableExists, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { after, describe, it } from 'node:test';
-import { ensureTable } from '../../infra/ensure-table';
+import { ensureTable } from '../../infra/runner/ensure-table';
 import { config } from '../../lib/config';
 import { createDb } from '../../lib/db/client';
 import { TABLE_DEFINITION } from '../../lib/db/table';

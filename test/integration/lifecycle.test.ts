@@ -4,13 +4,14 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { dynamoLocalCommand, waitForDynamo } from '../../infra/dynamodb/local';
-import { stopGroup } from '../../infra/managed-process';
-import { freePort } from '../../infra/ports';
+import { dynamoLocalCommand, waitForDynamo } from '../../infra/runner/dynamodb/local';
+import { stopGroup } from '../../infra/runner/managed-process';
+import { freePort } from '../../infra/runner/ports';
 import { isAlive, processesMentioning } from '../support/processes';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_DIR, type RunnerState } from '../../infra/service';
+import { PROJECT_DIR } from '../../infra/project';
+import type { RunnerState } from '../../infra/runner/state';
 import { instanceEnv, startInstance, tempDir, waitFor } from '../support/instance';
 import { call, jsonBody } from '../support/stack';
 

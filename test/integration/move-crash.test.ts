@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { killGroup } from '../../infra/managed-process';
+import { killGroup } from '../../infra/runner/managed-process';
 import { startInstance, tempDir, waitFor, type Instance } from '../support/instance';
 import { allPages, DONE, getJob, makeTree, waitForJob } from '../support/media';
 import { call, jsonBody } from '../support/stack';

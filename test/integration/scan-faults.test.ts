@@ -13,7 +13,7 @@ import { createDb } from '../../lib/db/client';
 import { MAX_AUTO_RESUMES } from '../../lib/scan/job';
 import { newJob, start } from '../../lib/scan/transitions';
 import { DynamoScanJobStore } from '../../lib/scan/job-store';
-import { killGroup } from '../../infra/managed-process';
+import { killGroup } from '../../infra/runner/managed-process';
 import { startInstance, tempDir, waitFor, type Instance } from '../support/instance';
 import { allPages, DONE, getJob, makeTree, waitForJob } from '../support/media';
 import { call, jsonBody } from '../support/stack';

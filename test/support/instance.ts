@@ -5,8 +5,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../infra/ports';
-import { PROJECT_DIR, type RunnerState } from '../../infra/service';
+import { freePort } from '../../infra/runner/ports';
+import { PROJECT_DIR } from '../../infra/project';
+import type { RunnerState } from '../../infra/runner/state';
 
 export interface Instance {
   url: string;

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
-import { PROJECT_DIR } from '../../infra/service';
+import { PROJECT_DIR } from '../../infra/project';
 
 export const sampleEvent = <T = any>(name: string, patch: (e: any) => void = () => {}): T => {
   const event = JSON.parse(readFileSync(join(PROJECT_DIR, 'events', `${name}.json`), 'utf8'));

@@ -5,7 +5,7 @@
 // a table that already existed, is refused rather than created, adopted or deleted.
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { after, before } from 'node:test';
-import { ensureTable } from '../../infra/ensure-table';
+import { ensureTable } from '../../infra/runner/ensure-table';
 import { config } from '../../lib/config';
 import { createDb, type Db } from '../../lib/db/client';
 import { OWN_TABLE_PREFIX, ownTableName } from './own-table-name';

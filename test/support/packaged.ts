@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PROJECT_DIR } from '../../infra/service';
+import { PROJECT_DIR } from '../../infra/project';
 import { waitFor } from './instance';
 
 export const packaged = async (): Promise<string> => {

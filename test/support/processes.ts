@@ -1,7 +1,7 @@
 // Looking for processes from the outside, as a user with `ps` would.
 import { readdirSync, readFileSync } from 'node:fs';
 
-export { isAlive } from '../../infra/managed-process';
+export { isAlive } from '../../infra/runner/managed-process';
 
 /** Live processes whose command line or environment mentions `needle` (e.g. a DATA_DIR). */
 export const processesMentioning = (needle: string): number[] =>

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { CreateBucketCommand, DeleteObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { PROJECT_DIR } from '../../infra/service';
+import { PROJECT_DIR } from '../../infra/project';
 import { tempDir } from './instance';
 
 /** s3rver's built-in credentials. */

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { isAlive } from '../../../infra/managed-process';
+import { isAlive } from '../../../infra/runner/managed-process';
 import { waitFor } from '../../support/instance';
 
 describe('isAlive', () => {

@@ -6,7 +6,7 @@ import { writeFileSync, truncateSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { sendBytes } from '../../../infra/send-file';
+import { sendBytes } from '../../../infra/gateway/send-file';
 import { rootLogger } from '../../../lib/log';
 import { tempDir } from '../../support/instance';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { FilterLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
-import { PROJECT_DIR } from '../../../infra/service';
+import { PROJECT_DIR } from '../../../infra/project';
 import { LOCAL_CREDENTIALS } from '../../../lib/config';
 import { AppError } from '../../../lib/errors';
 import { toProblem } from '../../../lib/http/problem';

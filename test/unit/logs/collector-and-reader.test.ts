@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { LogCollector } from '../../../infra/log-collector';
+import { LogCollector } from '../../../infra/runner/log-collector';
 import { readLogs } from '../../../lib/logs/reader';
 import { tempDir } from '../../support/instance';
 

@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { PROJECT_DIR } from '../../../infra/service';
+import { PROJECT_DIR } from '../../../infra/project';
 import { discoverTree } from '../../../lib/storage/discover';
 
 const NO_LIMITS = { maxEntries: 1_000_000, maxDepth: 64 };

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { usableDirectory, within } from '../../../lib/storage/local-paths';
-import { PROJECT_DIR } from '../../../infra/service';
+import { PROJECT_DIR } from '../../../infra/project';
 
 const rejects = (path: string, reason: RegExp) =>
   assert.rejects(usableDirectory(path), (err: any) => err.status === 422 && err.code === 'path-not-usable' && reason.test(err.message));

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { PROJECT_DIR } from '../../../infra/service';
+import { PROJECT_DIR } from '../../../infra/project';
 import { walk, WalkLimitError, type WalkOptions, type WalkSkipReason } from '../../../lib/storage/walk';
 
 const NO_LIMITS = { maxEntries: 1_000_000, maxDepth: 64 };

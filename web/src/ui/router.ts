@@ -1,5 +1,5 @@
 // The page's address is the screen: history API navigation, no reload. The box serves
-// index.html at each of these paths (infra/web-assets.ts), so a reload or a shared link works.
+// index.html at each of these paths (infra/gateway/web-assets.ts), so a reload or a shared link works.
 import { useEffect, useState } from 'preact/hooks';
 import { CLIENT_ROUTES } from '../routes';
 

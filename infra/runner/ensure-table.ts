@@ -10,7 +10,7 @@ import {
   type CreateTableCommandInput,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { TABLE_DEFINITION } from '../lib/db/table';
+import { TABLE_DEFINITION } from '../../lib/db/table';
 
 const describe = async (client: DynamoDBClient, name: string) => {
   try {

@@ -3,7 +3,7 @@
 // with SIGTERM then SIGKILL.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import type { Log } from '../lib/log';
+import type { Log } from '../../lib/log';
 
 export interface ManagedOptions {
   name: string;

@@ -5,7 +5,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isClientRoute } from '../web/src/routes';
+import { dependencyUnavailable, notFound } from '../../lib/errors';
+import { isClientRoute } from '../../web/src/routes';
+import { sendProblem } from './problems';
 
 /** Where the build writes the client and the front door reads it. */
 export const webDistOf = (projectDir: string) => join(projectDir, 'web', 'dist');
@@ -48,5 +50,17 @@ export const sendWebFile = async (distDir: string, file: WebFile, req: IncomingM
     ...(file.kind === 'page' ? PAGE_HEADERS : { 'Cache-Control': 'public, max-age=31536000, immutable', 'X-Content-Type-Options': 'nosniff' }),
   });
   res.end(req.method === 'HEAD' ? undefined : body);
+  return true;
+};
+
+/**
+ * Answers a request for the web client's files from `distDir`: false when the path is none of
+ * its own (the request goes on to the API); a file that is not there is a problem.
+ */
+export const serveWebClient = async (distDir: string, req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> => {
+  const file = webFileOf(req.method ?? 'GET', path);
+  if (!file) return false;
+  if (await sendWebFile(distDir, file, req, res)) return true;
+  sendProblem(req, res, file.kind === 'page' ? dependencyUnavailable('web client (not built: run npm run build:web)') : notFound(`The asset ${path}`));
   return true;
 };

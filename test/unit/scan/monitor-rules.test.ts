@@ -1,8 +1,11 @@
-// What the folder monitor collects between two scans of a library (infra/changes.ts): the one
-// folder to scan next, and the files that may still be growing. Pure: paths only, nothing on disk.
+// The folder monitor's rules (lib/scan/monitor-rules.ts): what it collects between two scans of a
+// library (the one folder to scan next, the files that may still be growing), when changes go to
+// a scan, and what a library's status says of a folder it cannot watch. Pure: nothing on disk.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { commonFolder, PendingChanges } from '../../../infra/changes';
+import {
+  busyWait, changeMatters, commonFolder, nearestRemaining, networkShareProblem, PendingChanges, quietWait, rootNeedsScan, stillWritten, watchProblem,
+} from '../../../lib/scan/monitor-rules';
 
 const ROOT = '/media/Movies';
 
@@ -132,5 +135,62 @@ describe('PendingChanges', () => {
     assert.deepEqual([pending.written().length, pending.createdPaths().length], [0, 0]);
     pending.add(`${ROOT}/Dump/again.mkv`, 'create', 3_000);
     assert.deepEqual(pending.createdPaths(), [`${ROOT}/Dump/again.mkv`], 'room again after take()');
+  });
+});
+
+describe('when changes go to a scan', () => {
+  it("ignores what happens below a hidden name inside the root, not the root's own", () => {
+    assert.equal(changeMatters(ROOT, `${ROOT}/Heat (1995)/Heat (1995).mkv`), true);
+    assert.equal(changeMatters(ROOT, `${ROOT}/.Trash-1000/files/Heat (1995).mkv`), false);
+    assert.equal(changeMatters(ROOT, `${ROOT}/Heat (1995)/.Heat (1995).mkv.part`), false);
+    assert.equal(changeMatters('/media/.hidden-root', '/media/.hidden-root/Heat (1995).mkv'), true);
+  });
+
+  it('waits until the folder has been quiet for the whole period, and for files still being written', () => {
+    assert.equal(quietWait(1_000, 2_000, 3_000), 2_000);
+    assert.equal(quietWait(1_000, 4_000, 3_000), 0);
+    assert.equal(quietWait(1_000, 9_000, 3_000), 0);
+    assert.equal(stillWritten([500, 1_500], 4_000, 3_000), true, 'written 2.5 s ago, within the 3 s period');
+    assert.equal(stillWritten([500, 0], 4_000, 3_000), false, 'gone files count as old');
+    assert.equal(busyWait(100), 5_000);
+    assert.equal(busyWait(8_000), 8_000);
+  });
+
+  it('scans a library whose root went away or came back, or disagrees with its status at the first look', () => {
+    const cases: Array<[seen: boolean, lastSeen: boolean | undefined, offline: boolean, scan: boolean]> = [
+      [true, undefined, false, false], // online and there
+      [false, undefined, false, true], // online, yet gone or empty
+      [true, undefined, true, true], // offline, yet back
+      [false, undefined, true, false], // offline and still away
+      [true, true, false, false],
+      [false, true, false, true], // went away
+      [true, false, true, true], // came back
+      [false, false, true, false],
+    ];
+    for (const [seen, lastSeen, offline, scan] of cases) assert.equal(rootNeedsScan(seen, lastSeen, offline), scan, JSON.stringify({ seen, lastSeen, offline }));
+  });
+
+  it('scans the nearest folder still there, the root at most', async () => {
+    const there = new Set([ROOT, `${ROOT}/Archive`]);
+    const isFolder = async (path: string) => there.has(path);
+    assert.equal(await nearestRemaining(ROOT, `${ROOT}/Archive/Heat (1995)/Extras`, isFolder), `${ROOT}/Archive`);
+    assert.equal(await nearestRemaining(ROOT, `${ROOT}/Archive`, isFolder), `${ROOT}/Archive`);
+    assert.equal(await nearestRemaining(ROOT, `${ROOT}/Gone`, async () => false), ROOT);
+  });
+});
+
+describe("what a library's status says of its folder", () => {
+  it("names the inotify limit and how to raise it, or the watcher's own message", () => {
+    assert.equal(
+      watchProblem(ROOT, new Error('inotify_add_watch failed: No space left on device (ENOSPC)')),
+      `${ROOT} cannot be watched: the system's limit of watched folders is reached (raise fs.inotify.max_user_watches); the schedule rescans it`,
+    );
+    assert.equal(watchProblem(ROOT, new Error('Permission denied')), `${ROOT} cannot be watched (Permission denied); the schedule rescans it`);
+  });
+
+  it('says a network share may miss changes made elsewhere, and nothing of a local disk', () => {
+    assert.equal(networkShareProblem(ROOT, 0x6969), `${ROOT} is on a network share (NFS): changes made from other machines may not be noticed; the schedule rescans it`);
+    assert.equal(networkShareProblem(ROOT, 0xef53), null, 'ext4');
+    assert.equal(networkShareProblem(ROOT, undefined), null);
   });
 });

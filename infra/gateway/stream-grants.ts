@@ -7,9 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { answerStream } from '../lib/stream/respond';
-import type { SendFile } from '../lib/stream/send-file';
-import type { LocalStreamTarget } from '../lib/stream/resolve';
+import { answerStream } from '../../lib/stream/respond';
+import type { SendFile } from '../../lib/stream/send-file';
+import type { LocalStreamTarget } from '../../lib/stream/resolve';
 
 const MAX_GRANTS = 1_000;
 // Headers that belong to one response, not to the grant.

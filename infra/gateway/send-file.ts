@@ -3,8 +3,8 @@
 // sends the bytes from disk itself, so video never passes through a Lambda response.
 import { open, type FileHandle } from 'node:fs/promises';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { parseSendFile, SEND_FILE_HEADER } from '../lib/stream/send-file';
-import type { Log } from '../lib/log';
+import { parseSendFile, SEND_FILE_HEADER } from '../../lib/stream/send-file';
+import type { Log } from '../../lib/log';
 import type { StreamGrants } from './stream-grants';
 
 const HEADER = SEND_FILE_HEADER.toLowerCase();

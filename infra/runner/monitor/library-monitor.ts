@@ -1,33 +1,30 @@
 // The folder monitor, in the runner. Each library with monitoring on is watched recursively
-// (@parcel/watcher: inotify on Linux; docs/benchmarks.md has why this one). Changes collect per
+// (folder-watch.ts: @parcel/watcher, inotify on Linux). Changes collect per
 // library and, once its folder has been quiet for MONITOR_QUIET_MS and no changed file is still
 // growing, go to the upkeep function as one folder to scan: a burst of 500 files is one job.
 // Every MONITOR_TICK_MS the upkeep function also runs the schedule and says which libraries to
 // watch, and each root is looked at: a disk that went away or came back gets a scan, which
 // records the library offline or brings it back. What cannot be watched (the inotify limit, a
-// network share) is said in the library's status; the schedule covers it.
-import { readdir, stat, statfs } from 'node:fs/promises';
-import { dirname, sep } from 'node:path';
-import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import type { AsyncSubscription, Event } from '@parcel/watcher';
-import { LOCAL_CREDENTIALS } from '../lib/config';
-import { holdsEntries } from '../lib/storage/local-paths';
-import type { Log } from '../lib/log';
-import type { UpkeepInput, UpkeepResult } from '../lib/scan/upkeep';
-import { PendingChanges } from './changes';
+// network share) is said in the library's status; the schedule covers it. What matters, when
+// and which folder are the rules' to say (lib/scan/monitor-rules.ts); this is their adapter.
+import { stat } from 'node:fs/promises';
+import type { LambdaClient } from '@aws-sdk/client-lambda';
+import type { Log } from '../../../lib/log';
+import {
+  busyWait, changeMatters, nearestRemaining, networkShareProblem, PendingChanges, quietWait, RETRY_WATCH_MS, rootNeedsScan, stillWritten, watchProblem,
+} from '../../../lib/scan/monitor-rules';
+import type { UpkeepInput, UpkeepResult } from '../../../lib/scan/upkeep';
+import { holdsEntries } from '../../../lib/storage/local-paths';
+import { invokeAndWait, localFunction, localLambda } from '../local-lambda';
+import { changedFolders, filesystemType, watchFolder, type FolderEvent, type FolderWatch } from './folder-watch';
 
-export const UPKEEP_FUNCTION = 'media-library-local-libraryUpkeep';
-
-/** Filesystems whose changes made on other machines send no events here. */
-const NETWORK_FS: Record<number, string> = { 0x6969: 'NFS', 0x517b: 'SMB', 0xff534d42: 'CIFS', 0xfe534d42: 'SMB2', 0x65735546: 'FUSE' };
-/** A folder that could not be watched is tried again after this long. */
-const RETRY_WATCH_MS = 5 * 60_000;
+const UPKEEP_FUNCTION = localFunction('libraryUpkeep');
 
 interface Watched {
   libraryId: string;
   path: string;
   offline: boolean;
-  subscription?: AsyncSubscription;
+  subscription?: FolderWatch;
   /** Why it is not (fully) watched, for the library's status; null when it is. */
   problem: string | null;
   retryAt: number;
@@ -46,30 +43,6 @@ export interface MonitorOptions {
   quietMs: number;
 }
 
-const isHidden = (path: string) => path.split(sep).some((s) => s.startsWith('.'));
-
-const watchProblem = (path: string, err: unknown) => {
-  const message = (err as Error).message ?? String(err);
-  return /ENOSPC|inotify|too many|limit/iu.test(message)
-    ? `${path} cannot be watched: the system's limit of watched folders is reached (raise fs.inotify.max_user_watches); the schedule rescans it`
-    : `${path} cannot be watched (${message}); the schedule rescans it`;
-};
-
-/** Folders below `roots` (at most 2,000 looked at) whose contents changed since `since`. */
-const changedFolders = async (roots: string[], since: number): Promise<string[]> => {
-  const changed: string[] = [];
-  const queue = [...roots];
-  for (let looked = 0; queue.length && looked < 2_000; looked++) {
-    const dir = queue.shift()!;
-    const info = await stat(dir).catch(() => undefined);
-    if (!info?.isDirectory()) continue;
-    if (info.mtimeMs >= since) changed.push(dir);
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const e of entries) if (e.isDirectory()) queue.push(`${dir}${sep}${e.name}`);
-  }
-  return changed;
-};
-
 export class LibraryMonitor {
   private readonly watched = new Map<string, Watched>();
   private readonly ready: Array<{ libraryId: string; path: string }> = [];
@@ -79,7 +52,7 @@ export class LibraryMonitor {
   private readonly client: LambdaClient;
 
   constructor(private readonly options: MonitorOptions) {
-    this.client = new LambdaClient({ endpoint: options.lambdaEndpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
+    this.client = localLambda(options.lambdaEndpoint);
   }
 
   start() {
@@ -112,17 +85,17 @@ export class LibraryMonitor {
     for (const change of changed.filter((c) => result.busy.includes(c.libraryId))) {
       // Its scan runs: these changes go with the next one.
       const w = this.watched.get(change.libraryId);
-      if (w) this.arm(w, Math.max(this.options.quietMs, 5_000), change.path);
+      if (w) this.arm(w, busyWait(this.options.quietMs), change.path);
     }
     await this.reconcile(result.watch);
   }
 
   private async invoke(input: UpkeepInput): Promise<UpkeepResult> {
-    const out = await this.client.send(new InvokeCommand({ FunctionName: UPKEEP_FUNCTION, InvocationType: 'RequestResponse', Payload: JSON.stringify(input) }));
-    const result = out.Payload ? JSON.parse(Buffer.from(out.Payload).toString('utf8')) : null;
-    if (out.FunctionError || !result) throw new Error(`library upkeep failed: ${JSON.stringify(result)}`);
-    if (result.started?.length) this.options.log.info({ started: result.started }, 'scans started by the monitor or the schedule');
-    return result as UpkeepResult;
+    const { result, failed } = await invokeAndWait(this.client, UPKEEP_FUNCTION, input);
+    if (failed || !result) throw new Error(`library upkeep failed: ${JSON.stringify(result)}`);
+    const upkeep = result as UpkeepResult;
+    if (upkeep.started?.length) this.options.log.info({ started: upkeep.started }, 'scans started by the monitor or the schedule');
+    return upkeep;
   }
 
   /** Watches what the upkeep function lists, and stops watching the rest. */
@@ -145,8 +118,7 @@ export class LibraryMonitor {
   /** A root that went away or came back (or disagrees with the library's status at the first look) gets a scan of the whole library. */
   private async lookAtRoot(w: Watched) {
     const seen = await holdsEntries(w.path).catch(() => false);
-    const first = w.rootSeen === undefined;
-    if (first ? seen === w.offline : seen !== w.rootSeen) this.ready.push({ libraryId: w.libraryId, path: w.path });
+    if (rootNeedsScan(seen, w.rootSeen, w.offline)) this.ready.push({ libraryId: w.libraryId, path: w.path });
     w.rootSeen = seen;
     // An unmounted disk takes its watches with it: watch again once it is back.
     if (!seen && w.subscription) await this.unwatch(w);
@@ -174,12 +146,8 @@ export class LibraryMonitor {
 
   private async subscribe(w: Watched) {
     try {
-      const { subscribe } = await import('@parcel/watcher');
-      // Named, so the watcher does not first look for watchman through a shell (a child left unreaped).
-      const options = process.platform === 'linux' ? { backend: 'inotify' as const } : {};
-      w.subscription = await subscribe(w.path, (err, events) => this.onEvents(w, err, events), options);
-      const network = await statfs(w.path).then((s) => NETWORK_FS[s.type], () => undefined);
-      w.problem = network ? `${w.path} is on a network share (${network}): changes made from other machines may not be noticed; the schedule rescans it` : null;
+      w.subscription = await watchFolder(w.path, (err, events) => this.onEvents(w, err, events));
+      w.problem = networkShareProblem(w.path, await filesystemType(w.path));
       this.options.log.info({ libraryId: w.libraryId, path: w.path }, 'watching a library folder');
     } catch (err) {
       w.problem = watchProblem(w.path, err);
@@ -194,7 +162,7 @@ export class LibraryMonitor {
     await sub?.unsubscribe().catch(() => undefined);
   }
 
-  private onEvents(w: Watched, err: Error | null, events: Event[]) {
+  private onEvents(w: Watched, err: Error | null, events: FolderEvent[]) {
     if (err) {
       w.problem = watchProblem(w.path, err);
       w.retryAt = Date.now() + RETRY_WATCH_MS;
@@ -202,7 +170,7 @@ export class LibraryMonitor {
       return;
     }
     const now = Date.now();
-    for (const e of events) if (!isHidden(e.path.slice(w.path.length))) w.pending.add(e.path, e.type, now);
+    for (const e of events) if (changeMatters(w.path, e.path)) w.pending.add(e.path, e.type, now);
     if (!w.pending.empty) this.arm(w, this.options.quietMs);
   }
 
@@ -217,19 +185,17 @@ export class LibraryMonitor {
   private async settle(w: Watched) {
     if (this.stopped || w.pending.empty) return;
     const { quietMs } = this.options;
-    const quietFor = Date.now() - w.pending.lastAt;
-    if (quietFor < quietMs) return this.arm(w, quietMs - quietFor);
+    const wait = quietWait(w.pending.lastAt, Date.now(), quietMs);
+    if (wait > 0) return this.arm(w, wait);
     const times = await Promise.all(w.pending.written().map((f) => stat(f).then((s) => s.mtimeMs, () => 0)));
-    if (times.some((t) => t > Date.now() - quietMs)) return this.arm(w, quietMs);
+    if (stillWritten(times, Date.now(), quietMs)) return this.arm(w, quietMs);
     const isFolder = (path: string) => stat(path).then((s) => s.isDirectory(), () => false);
     // The watcher adds a watch for a new folder but does not list it, and never watches the
     // subfolders of one moved in: the scan walks them (it scans their parent), and watching
     // again takes them in.
     const created = w.pending.createdPaths();
     const newFolders = (await Promise.all(created.map(async (p) => ((await isFolder(p)) ? p : undefined)))).filter((p): p is string => p !== undefined);
-    let folder = w.pending.take();
-    // A folder removed meanwhile: its nearest remaining parent (the root at most).
-    while (folder !== w.path && !(await isFolder(folder))) folder = dirname(folder);
+    const folder = await nearestRemaining(w.path, w.pending.take(), isFolder);
     this.ready.push({ libraryId: w.libraryId, path: folder });
     this.requestTick();
     if (newFolders.length && w.subscription) await this.rewatch(w, newFolders);

@@ -3,9 +3,9 @@
 // own JSON), reaches clients as the service's own problem+json, as every other error does.
 // Every answer a handler gives carries X-Request-Id (the HTTP stack's first middleware sets
 // it), so an answer without one is the machinery's.
-import type { IncomingMessage } from 'node:http';
-import { matchRoute } from '../lib/api/operations';
-import { isJsonContentType } from '../lib/http/json-body';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { matchRoute } from '../../lib/api/operations';
+import { isJsonContentType } from '../../lib/http/json-body';
 import {
   bodyTooLarge,
   gatewayTimeout,
@@ -15,10 +15,12 @@ import {
   routeNotFound,
   unsupportedMediaType,
   type AppError,
-} from '../lib/errors';
+} from '../../lib/errors';
+import type { Log } from '../../lib/log';
+import { pathOf, sendProblem } from './problems';
 
 /** Enough of a machinery answer to tell what it was; the rest is drained. */
-export const MACHINERY_BODY_LIMIT = 16 * 1024;
+const MACHINERY_BODY_LIMIT = 16 * 1024;
 
 export const isHandlerAnswer = (res: IncomingMessage) => typeof res.headers['x-request-id'] === 'string';
 
@@ -46,7 +48,7 @@ const parse = (body: string): LambdaError | undefined => {
 export const machineryProblem = (req: IncomingMessage, status: number, body: string, maxBodyBytes: number): AppError => {
   const lambda = parse(body);
   const message = typeof lambda?.errorMessage === 'string' ? lambda.errorMessage : '';
-  const path = (req.url ?? '/').split('?')[0]!;
+  const path = pathOf(req);
   const method = req.method ?? 'GET';
   if (status === 504 || lambda?.errorType === 'LambdaTimeoutError' || /\[504\]/.test(message)) return gatewayTimeout();
   if (lambda?.errorType !== undefined || lambda?.errorMessage !== undefined || status >= 500) return internal();
@@ -62,4 +64,23 @@ export const machineryProblem = (req: IncomingMessage, status: number, body: str
     return routeNotFound(method, path);
   }
   return invalidRequest([{ field: 'request', message: 'could not be read by the HTTP layer (headers, method or payload)' }]);
+};
+
+/** The machinery's answer becomes the service's own problem; what it said goes to the log only. */
+export const translateMachineryAnswer = (proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse, log: Log, maxBodyBytes: number) => {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  proxyRes.on('data', (chunk: Buffer) => {
+    if (kept >= MACHINERY_BODY_LIMIT) return;
+    chunks.push(chunk);
+    kept += chunk.length;
+  });
+  proxyRes.once('end', () => {
+    const body = Buffer.concat(chunks).toString('utf8').slice(0, MACHINERY_BODY_LIMIT);
+    const problem = machineryProblem(req, proxyRes.statusCode ?? 502, body, maxBodyBytes);
+    const level = problem.status >= 500 ? 'error' : 'info';
+    log[level]({ method: req.method, path: pathOf(req), upstreamStatus: proxyRes.statusCode, upstream: body.slice(0, 500), status: problem.status }, 'the HTTP layer answered without a handler');
+    sendProblem(req, res, problem);
+  });
+  proxyRes.once('error', () => sendProblem(req, res, machineryProblem(req, 502, '', maxBodyBytes)));
 };

@@ -1,0 +1,78 @@
+// The local stand-in for API Gateway (and for the CDN before the web client): one public port
+// for REST, the WebSocket and the web client's files. Each policy is a module of its own,
+// applied here in this order:
+//   the web client's pages and assets ....... web-assets.ts
+//   the route table (no dot segments) ....... path-checks.ts      else a 404 problem
+//   the handlers not up yet ................. a 503 problem
+//   the rate limit at the edge .............. edge-rate-limit.ts
+//   the payload cap, bodies none is wanted .. body-size.ts, no-body.ts
+//   forwarding headers ...................... forwarded-headers.ts
+//   stream requests ......................... stream-route.ts     (stream-grants.ts, send-file.ts)
+//   every other route, to the handlers ...... offline-proxy.ts    (offline-errors.ts)
+//   /ws upgrades ............................ websocket.ts
+//   what Node's parser refuses .............. client-errors.ts
+// What it answers itself is the service's own problem (problems.ts): never offline's route
+// list, never its Lambda invoke API.
+import { createServer, type Server } from 'node:http';
+import { routeNotFound, serviceStarting } from '../../lib/errors';
+import type { RateLimitSettings } from '../../lib/http/rate-limit';
+import type { Log } from '../../lib/log';
+import { capBody, GATEWAY_MAX_BODY_BYTES } from './body-size';
+import { answerClientError } from './client-errors';
+import { edgeRateLimit } from './edge-rate-limit';
+import { setForwarded } from './forwarded-headers';
+import { withoutUnwantedBody } from './no-body';
+import { cancelUpstream, offlineProxies } from './offline-proxy';
+import { hasDotSegment, routeOf } from './path-checks';
+import { pathOf, sendProblem } from './problems';
+import { isStreamOperation, streamRoute } from './stream-route';
+import { serveWebClient } from './web-assets';
+import { askToUpgrade, upgradeToWebSocket, WS_PATH } from './websocket';
+
+export interface FrontDoorOptions {
+  httpTarget: string;
+  wsTarget: string;
+  log: Log;
+  maxBodyBytes?: number;
+  /** Count requests here, per client address (the instance owns its database: nobody else counts). */
+  rateLimit?: RateLimitSettings;
+  /** The built web client (web/dist), sent at its own addresses and /assets/*. */
+  webDir?: string;
+}
+
+export interface FrontDoor {
+  server: Server;
+  /** Until called, every request gets a 503 "starting" problem without touching offline. */
+  markReady(): void;
+}
+
+export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
+  let ready = false;
+  const maxBodyBytes = opts.maxBodyBytes ?? GATEWAY_MAX_BODY_BYTES;
+  const proxies = offlineProxies({ httpTarget: opts.httpTarget, wsTarget: opts.wsTarget, log: opts.log, maxBodyBytes });
+  const handlers = proxies();
+  const stream = streamRoute(proxies, opts.log);
+  const admit = edgeRateLimit(opts.rateLimit);
+
+  const server = createServer(async (req, res) => {
+    const method = req.method ?? 'GET';
+    const path = pathOf(req);
+    if (path === WS_PATH) return askToUpgrade(res);
+    if (opts.webDir && !hasDotSegment(path) && (await serveWebClient(opts.webDir, req, res, path))) return;
+    const route = routeOf(method, path);
+    if (route.kind === 'none') return sendProblem(req, res, routeNotFound(method, path));
+    if (!ready) return sendProblem(req, res, serviceStarting());
+    const op = route.kind === 'found' ? route.op : undefined;
+    // Counted before the body is looked at (it stays paused meanwhile); a limited client's body is read into the void.
+    if (op && !(await admit(req, res, op))) return void req.resume();
+    if (!capBody(req, res, maxBodyBytes, cancelUpstream)) return;
+    setForwarded(req);
+    const body = withoutUnwantedBody(req, op);
+    if (op && isStreamOperation(op)) return void stream(req, res, body);
+    handlers.web(req, res, body);
+  });
+  server.on('clientError', answerClientError);
+  server.on('upgrade', upgradeToWebSocket(() => ready, handlers));
+  server.keepAliveTimeout = 65_000;
+  return { server, markReady: () => void (ready = true) };
+};

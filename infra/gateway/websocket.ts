@@ -1,0 +1,27 @@
+// The WebSocket at /ws, as API Gateway's WebSocket API: an upgrade there goes to offline's
+// WebSocket port once the handlers are up (503 before, 404 on any other path), with the
+// gateway's forwarding headers; a plain request on /ws is a client that forgot to upgrade.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { setForwarded } from './forwarded-headers';
+import type { OfflineProxy } from './offline-proxy';
+import { pathOf } from './problems';
+
+export const WS_PATH = '/ws';
+
+/** A 426 that says how to use /ws. */
+export const askToUpgrade = (res: ServerResponse) => {
+  res.writeHead(426, { Upgrade: 'websocket', Connection: 'Upgrade', 'Content-Type': 'text/plain', 'X-Request-Id': randomUUID() });
+  res.end('Upgrade to a WebSocket to use /ws\n');
+};
+
+/** The server's `upgrade` listener. */
+export const upgradeToWebSocket = (ready: () => boolean, proxy: OfflineProxy) => (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+  if (pathOf(req) !== WS_PATH || !ready()) {
+    socket.end(`HTTP/1.1 ${ready() ? '404 Not Found' : '503 Service Unavailable'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    return;
+  }
+  setForwarded(req);
+  proxy.ws(req, socket, head);
+};

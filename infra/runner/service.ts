@@ -1,0 +1,173 @@
+// Starts the whole local service: DynamoDB Local (unless DYNAMODB_ENDPOINT points at another),
+// the table, serverless-offline with the handlers, and the front door on HOST:PORT. Stopping
+// stops every process it started. Used by `npm start`, the tests and the benchmarks. Each step
+// is a function of its own below; startService is their order.
+import { mkdirSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { config } from '../../lib/config';
+import type { Log } from '../../lib/log';
+import { ensureBuilt, type Build } from '../build.mjs';
+import { createFrontDoor } from '../gateway/front-door';
+import { webDistOf } from '../gateway/web-assets';
+import { PROJECT_DIR } from '../project';
+import { startDatabase } from './database';
+import { LibraryMonitor } from './monitor/library-monitor';
+import { startOffline } from './offline';
+import { freePorts } from './ports';
+import type { RunContext } from './run-context';
+import { openRunnerLog } from './runner-log';
+import { claimDataDir, initialState, releaseDataDir, saveState, type RunnerState } from './state';
+
+export interface RunningService {
+  url: string;
+  port: number;
+  state: RunnerState;
+  log: Log;
+  stop(): Promise<void>;
+}
+
+interface OpenFrontDoor {
+  markReady(): void;
+  close(): Promise<void>;
+}
+
+/** A start-up step gives way as soon as `signal` aborts. */
+const abortable = (signal: AbortSignal) => {
+  const aborted = new Promise<never>((_, reject) => {
+    const stop = () => reject(new Error('stopped while starting'));
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+  });
+  aborted.catch(() => {});
+  return <T>(work: Promise<T>) => Promise.race([work, aborted]);
+};
+
+/** The log, DATA_DIR claimed, the internal ports taken: what every later step shares. */
+const prepare = async (signal: AbortSignal): Promise<RunContext> => {
+  const { dataDir } = config;
+  const logDir = config.logDir ?? join(dataDir, 'logs');
+  mkdirSync(dataDir, { recursive: true });
+  const { log, collector } = openRunnerLog(logDir, { level: config.logLevel, pretty: config.mode === 'development' });
+  await claimDataDir(dataDir, log);
+  const [dynamodb, http, websocket, lambda] = (await freePorts(4)) as [number, number, number, number];
+  const ports = { dynamodb, http, websocket, lambda };
+  const state = initialState(config.port, ports, config.db.endpoint);
+  return {
+    dataDir, logDir, log, collector, ports, state, processes: [],
+    // An instance on its own embedded database is the only one counting: its front door does it,
+    // in memory, with no database write per request; instances sharing a DYNAMODB_ENDPOINT count in the table.
+    rateLimitAt: config.db.endpoint ? 'table' : 'edge',
+    record: (role, pid) => {
+      state.processes[role] = pid;
+      saveState(dataDir, state);
+    },
+    step: abortable(signal),
+  };
+};
+
+const listen = (server: Server, port: number, host: string) =>
+  new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+
+/**
+ * The public port, first: a port in use fails at once, and until the handlers are up clients
+ * get a 503 problem rather than a refused connection.
+ */
+const openFrontDoor = async (run: RunContext): Promise<OpenFrontDoor> => {
+  const frontDoor = createFrontDoor({
+    httpTarget: run.state.offlineHttp,
+    wsTarget: run.state.offlineWebsocket,
+    log: run.log,
+    webDir: webDistOf(PROJECT_DIR),
+    ...(run.rateLimitAt === 'edge' ? { rateLimit: config.rateLimit } : {}),
+  });
+  await listen(frontDoor.server, config.port, config.host);
+  return {
+    markReady: frontDoor.markReady,
+    close: async () => {
+      frontDoor.server.closeAllConnections();
+      await new Promise<void>((r) => frontDoor.server.close(() => r()));
+    },
+  };
+};
+
+/** The handlers' bundles: built once per code version, reused by every later start. */
+const bundleHandlers = async (run: RunContext): Promise<Build> => {
+  const build = await run.step(ensureBuilt(PROJECT_DIR));
+  run.log.info({ key: build.key, built: build.built, ms: Math.round(build.ms) }, build.built ? 'handlers bundled' : 'handler bundles reused');
+  return build;
+};
+
+/** The database, and the handlers beside it (they need it only once requests come). */
+const startBackends = async (run: RunContext, build: Build) => {
+  const databaseReady = startDatabase(run);
+  await run.step(Promise.all([databaseReady, startOffline(run, build, databaseReady)]));
+};
+
+const startMonitor = (run: RunContext): LibraryMonitor | undefined => {
+  if (!config.monitor.enabled) return undefined;
+  const monitor = new LibraryMonitor({ lambdaEndpoint: run.state.lambdaEndpoint, log: run.log, tickMs: config.monitor.tickMs, quietMs: config.monitor.quietMs });
+  monitor.start();
+  return monitor;
+};
+
+const markStarted = (run: RunContext) => {
+  run.state.startedAt = Date.now();
+  saveState(run.dataDir, run.state);
+  run.log.info({ port: config.port, mode: config.mode, dataDir: run.dataDir }, 'service started');
+};
+
+/** Stops the monitor, the front door and every process started, newest first. */
+const stopStarted = async (run: RunContext, frontDoor: OpenFrontDoor, monitor?: LibraryMonitor) => {
+  await monitor?.stop();
+  await frontDoor.close();
+  await Promise.all(run.processes.reverse().map((p) => p.stop()));
+};
+
+const running = (run: RunContext, frontDoor: OpenFrontDoor, monitor: LibraryMonitor | undefined): RunningService => {
+  let stopped = false;
+  return {
+    url: `http://127.0.0.1:${config.port}`,
+    port: config.port,
+    state: run.state,
+    log: run.log,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await stopStarted(run, frontDoor, monitor);
+      run.log.info('service stopped');
+      releaseDataDir(run.dataDir);
+      // Where bundles lived before they were kept per code version.
+      rmSync(join(run.dataDir, '.build'), { recursive: true, force: true });
+      run.collector.close();
+    },
+  };
+};
+
+/**
+ * Starts the service. Aborting `signal` while it starts (Ctrl-C during start-up) stops
+ * whatever was already started and rejects, so no process is left behind.
+ */
+export const startService = async (signal: AbortSignal = new AbortController().signal): Promise<RunningService> => {
+  const run = await prepare(signal);
+  const frontDoor = await openFrontDoor(run);
+  try {
+    const build = await bundleHandlers(run);
+    await startBackends(run, build);
+    frontDoor.markReady();
+    const monitor = startMonitor(run);
+    markStarted(run);
+    return running(run, frontDoor, monitor);
+  } catch (err) {
+    await stopStarted(run, frontDoor);
+    releaseDataDir(run.dataDir);
+    run.collector.close();
+    throw err;
+  }
+};
