@@ -14,6 +14,7 @@
 import { type Dirent, readdir, realpath as realpathCallback, stat } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { ascending } from '../util/order';
 
 export interface WalkLimits {
   /** Directory entries seen, of any kind and whether kept or not. */
@@ -120,7 +121,7 @@ class Walk {
         round = await this.followLinks();
         await this.reportSkips();
       }
-      return await sortPaced(this.kept, compare, this.pacer);
+      return await sortPaced(this.kept, ascending, this.pacer);
     } finally {
       signal?.removeEventListener('abort', abort);
     }
@@ -258,9 +259,7 @@ class Walk {
   }
 }
 
-/** The order of Array#sort without a comparer (UTF-16 code units). */
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const byRel = (a: { rel: string }, b: { rel: string }) => compare(a.rel, b.rel);
+const byRel = (a: { rel: string }, b: { rel: string }) => ascending(a.rel, b.rel);
 
 /**
  * Array#sort in slices, with pauses between them: sorting 100,000 paths in one go holds the

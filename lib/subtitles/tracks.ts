@@ -7,6 +7,7 @@ import type { EpisodeItem, MovieItem } from '../catalog/model';
 import type { SubtitleStream } from '../media/technical-info';
 import { languageLabel } from '../text/languages';
 import { parseSubtitleName, type SubtitleName } from '../naming/subtitle-name';
+import { ascending } from '../util/order';
 import type { SubtitleFormat } from './webvtt';
 
 export interface SubtitleTrack {
@@ -136,7 +137,7 @@ const byPreference = (a: ListedTrack, b: ListedTrack) => {
     Number(x.language === null) - Number(y.language === null) ||
     x.label.localeCompare(y.label, 'en') ||
     Number(x.source === 'embedded') - Number(y.source === 'embedded') ||
-    (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)
+    ascending(x.id, y.id)
   );
 };
 

@@ -9,7 +9,7 @@ import { lastSegment, splitExtension } from '../../naming/path';
 import { DEFAULT_RULES } from '../../naming/rules';
 import { splitPart } from '../../naming/stack';
 import type { DiscoveredFile } from '../../storage/discover';
-import { byCodeUnit } from './items';
+import { ascending } from '../../util/order';
 import { inScope } from './removals';
 
 export interface SidecarInput {
@@ -105,7 +105,7 @@ export const sidecarsOf = (input: SidecarInput): Sidecars => {
     localOf: (item) => {
       const local = filesOf(item);
       const localStamp = Object.entries(local)
-        .sort(([a], [b]) => byCodeUnit(a, b))
+        .sort(([a], [b]) => ascending(a, b))
         .flatMap(([kind, paths]: [string, string | string[]]) => [paths].flat().map((path) => `${kind}:${path}@${times.get(path) ?? 0}`))
         .join('|');
       return { local, localStamp };
