@@ -15,6 +15,7 @@ import { type Dirent, readdir, realpath as realpathCallback, stat } from 'node:f
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ascending } from '../util/order';
+import { isInside, selfAndAncestors } from '../util/paths';
 
 export interface WalkLimits {
   /** Directory entries seen, of any kind and whether kept or not. */
@@ -292,18 +293,6 @@ const mergePaced = async <T>(first: T[], second: T[], order: (a: T, b: T) => num
   while (j < second.length) out.push(second[j++]!);
   return out;
 };
-
-/** `inner` is `outer` or below it; both canonical. */
-const isInside = (outer: string, inner: string) => inner === outer || inner.startsWith(outer === '/' ? '/' : `${outer}/`);
-
-function* selfAndAncestors(path: string): Generator<string> {
-  for (let folder = path; ; ) {
-    yield folder;
-    if (folder === '/') return;
-    const slash = folder.lastIndexOf('/');
-    folder = slash <= 0 ? '/' : folder.slice(0, slash);
-  }
-}
 
 /**
  * Hands the event loop back every `every` steps, counted across all reads in flight: each
