@@ -7,12 +7,8 @@
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { IGNORE_MARKER, ignoreReason, isVideoFile } from '../naming';
+import { IGNORE_MARKER, ignoreReason, isSidecarFile, isVideoFile } from '../naming';
 import { walk, type WalkLimits } from './walk';
-
-/** Files next to the videos that say something about them: Kodi NFOs, local artwork and subtitles. */
-const SIDECAR = /\.(?:nfo|jpe?g|png|webp|srt|vtt|ass|ssa|sub|idx|sup)$/iu;
-export const isSidecarFile = (relPath: string) => SIDECAR.test(relPath);
 
 export interface DiscoveredFile {
   /** Relative to the library root, `/`-separated, as named on disk. */
