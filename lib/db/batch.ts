@@ -5,7 +5,7 @@
 import { BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { guarded, type Db } from './client';
 import type { Key } from './table';
-import { eachLimited } from '../util/each-limited';
+import { eachLimited } from '../util/pool';
 
 type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
 

@@ -8,6 +8,7 @@ import { tokenize } from '../text/normalize';
 import { mostRecentFirst } from './order';
 import { TokenTable, type TokenRange } from './token-table';
 import { titleTokens } from './tokens';
+import { nextTurn } from '../util/pace';
 
 export { normalize, tokenize } from '../text/normalize';
 
@@ -165,7 +166,6 @@ class Gathered<T> {
 
 /** Items between pauses of an incremental build: a few milliseconds of work. */
 const GATHER_STEP = 2_000;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Gathers the items' texts into entries and tables their tokens, yielding between steps of a few milliseconds. */
 function* gather<T extends Searchable>(items: Iterable<T>): Generator<void, Gathered<T>> {
