@@ -9,7 +9,8 @@ const literals = <T extends readonly string[]>(values: T) => Type.Unsafe<T[numbe
 
 const Nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) => Type.Union([schema, Type.Null()], options);
 const IsoTime = Type.String({ format: 'date-time' });
-const Id = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' });
+/** A catalogue, library or job id, in a path or a body: letters, digits, '_' and '-'. */
+export const Id = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' });
 const HexColor = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$' });
 const Limit = (dflt: number, max: number) => Type.Integer({ minimum: 1, maximum: max, default: dflt });
 const Cursor = Type.String({ minLength: 1, maxLength: 2048, description: 'Opaque cursor from `meta.nextCursor`' });
