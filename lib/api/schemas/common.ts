@@ -6,8 +6,13 @@ export const literals = <T extends readonly string[]>(values: T) => Type.Unsafe<
 
 export const Nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) => Type.Union([schema, Type.Null()], options);
 export const IsoTime = Type.String({ format: 'date-time' });
+const ID_PATTERN = '^[A-Za-z0-9_-]+$';
+const ID_MAX_LENGTH = 128;
 /** A catalogue, library or job id, in a path or a body: letters, digits, '_' and '-'. */
-export const Id = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' });
+export const Id = Type.String({ minLength: 1, maxLength: ID_MAX_LENGTH, pattern: ID_PATTERN });
+const ID_CHARACTERS = new RegExp(ID_PATTERN);
+/** Whether a string has Id's shape: for checks past the routes' own (a cache folder named by a media id). */
+export const isId = (value: string): boolean => value.length <= ID_MAX_LENGTH && ID_CHARACTERS.test(value);
 export const HexColor = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$' });
 export const Limit = (dflt: number, max: number) => Type.Integer({ minimum: 1, maximum: max, default: dflt });
 export const Cursor = Type.String({ minLength: 1, maxLength: 2048, description: 'Opaque cursor from `meta.nextCursor`' });
