@@ -3,6 +3,7 @@
 // catalogue's BatchGetItem retries its unprocessed keys the same way, `untilProcessed`).
 // Each item is written whole, so a batch that is retried or replayed after a crash writes
 // the same items again: callers make that idempotent by choosing keys, not by luck.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { guarded, type Db } from './client';
 import type { Key } from './table';
@@ -18,15 +19,13 @@ export type Write = { put: Record<string, unknown> & Key } | { delete: Key };
 
 const toRequest = (w: Write): WriteRequest => ('put' in w ? { PutRequest: { Item: w.put } } : { DeleteRequest: { Key: w.delete } });
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /**
  * One batch call after another until DynamoDB has taken every request: `send` makes one call
  * with what is pending and returns what the answer left unprocessed. Between calls a pause that
  * doubles (50 ms, 100 ms ... 1 s at most); after MAX_ATTEMPTS calls with something still left
  * it gives up, naming how many `what` (writes, keys) remain. `wait` is for tests.
  */
-export const untilProcessed = async <T>(what: string, requests: T[], send: (pending: T[]) => Promise<T[]>, wait = sleep): Promise<void> => {
+export const untilProcessed = async <T>(what: string, requests: T[], send: (pending: T[]) => Promise<T[]>, wait: (ms: number) => Promise<unknown> = sleep): Promise<void> => {
   let pending = requests;
   for (let attempt = 1; pending.length; attempt++) {
     pending = await send(pending);
