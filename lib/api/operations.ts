@@ -29,9 +29,8 @@ export interface OperationDef {
   undocumented?: boolean;
 }
 
-const IdParam = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' });
 const pathParams = <const N extends string>(names: readonly N[]) =>
-  Type.Object(Object.fromEntries(names.map((n) => [n, IdParam])) as { [K in N]: typeof IdParam }, { additionalProperties: false });
+  Type.Object(Object.fromEntries(names.map((n) => [n, S.Id])) as { [K in N]: typeof S.Id }, { additionalProperties: false });
 
 const op = <T extends OperationDef>(def: T) => def;
 
@@ -176,7 +175,7 @@ export const operations = {
     id: 'artwork', method: 'GET', path: '/api/v1/artwork/{mediaId}/{kind}', tag: 'artwork', counted: false, implemented: true,
     summary: 'Cached artwork, resized on demand',
     description: 'An item\'s poster or backdrop (movies, TV shows) or still (episodes), from the artwork cache, resized to the snapped width `w` and encoded in the format `Accept` asks for: WebP or AVIF only when named (`image/webp`, `image/avif`; WebP first when both are equally wanted, as it is far cheaper to encode), else the stored image\'s own format when it is JPEG or PNG, else JPEG. Each variant is rendered once and cached. `ETag` names the exact bytes (a strong validator); `If-None-Match` with it gives 304. `Vary: Accept`. With `v` equal to the current version the answer may be cached for a year (`immutable`), else for a day. With the artwork cache in the media bucket (MEDIA_STORAGE=s3), an image larger than ARTWORK_REDIRECT_ABOVE_BYTES (default 4 MiB: more than a Lambda response can carry; 0 for every image) is answered with a 302 to a presigned URL of the stored variant instead, valid for ARTWORK_URL_TTL_SECONDS (default 1 h), with `Cache-Control: private` for a minute less and no ETag; `If-None-Match` is still answered 304 here. Smaller images are answered here, which a wall of posters measured faster than redirects. 404 for an unknown id, a kind the item does not have, an item without that artwork, or artwork no longer in the cache (a rescan stores it again). Not counted by the rate limit.',
-    params: Type.Object({ mediaId: IdParam, kind: S.ArtworkKind }, { additionalProperties: false }),
+    params: Type.Object({ mediaId: S.Id, kind: S.ArtworkKind }, { additionalProperties: false }),
     query: S.ArtworkQuery, errors: [302, 304, 404],
     success: { status: 200, description: 'Image bytes: WebP, AVIF, JPEG or PNG, by Accept', contentType: 'image/*' },
   }),

@@ -17,6 +17,7 @@ import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { mkdir, open, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { isId } from '../api/schemas/common';
 import { s3StatusOf } from '../storage/s3-client';
 import type { ArtworkKind } from './model';
 import { sniffImage, variantKey, type ImageFormat, type OutputFormat } from './variants';
@@ -58,8 +59,6 @@ export class ArtworkKeyError extends Error {
 }
 
 // ---- keys ----------------------------------------------------------------------------------
-/** Catalogue ids: the route's own pattern (lib/api/operations.ts), checked again here. */
-const MEDIA_ID = /^[A-Za-z0-9_-]{1,128}$/;
 /** A content hash, hex or base64url: it names a folder and goes into an ETag as it is. */
 const ETAG = /^[A-Za-z0-9_-]{1,128}$/;
 const KINDS: readonly ArtworkKind[] = ['poster', 'backdrop', 'still'];
@@ -67,7 +66,8 @@ const KINDS: readonly ArtworkKind[] = ['poster', 'backdrop', 'still'];
 const KEY = /^[A-Za-z0-9_-]{1,128}(\/[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}){1,4}$/;
 
 const checkMediaId = (mediaId: string) => {
-  if (!MEDIA_ID.test(mediaId)) throw new ArtworkKeyError(`Not a media id: ${JSON.stringify(mediaId)}`);
+  // Catalogue ids: the route's own shape (lib/api/schemas/common.ts), checked again here.
+  if (!isId(mediaId)) throw new ArtworkKeyError(`Not a media id: ${JSON.stringify(mediaId)}`);
   return mediaId;
 };
 

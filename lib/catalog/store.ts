@@ -3,7 +3,7 @@
 // index. A version stamp moves whenever the catalogue changes, so a process holding a search
 // index knows, with one GetItem, whether it is still current.
 import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { batchWrite } from '../db/batch';
+import { batchWrite, untilProcessed } from '../db/batch';
 import { guarded, queryItems, type Db } from '../db/client';
 import { keys } from '../db/table';
 import { invalidRequest } from '../errors';
@@ -109,18 +109,17 @@ export class DynamoCatalogStore implements CatalogStore {
     });
   }
 
-  /** Several items by id (100 per call, unprocessed keys asked again); missing ids are left out. */
+  /** Several items by id (100 per call, unprocessed keys asked again, as writes are); missing ids are left out. */
   async getMany(ids: string[]): Promise<CatalogItem[]> {
     const { doc, tableName } = this.db();
     const found: CatalogItem[] = [];
     for (let i = 0; i < ids.length; i += 100) {
-      let wanted: Record<string, unknown>[] = ids.slice(i, i + 100).map((id) => ({ ...keys.media(id) }));
-      for (let attempt = 0; wanted.length; attempt++) {
-        if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1_000, 50 * 2 ** attempt)));
-        const out = await guarded(() => doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: wanted } } })));
+      const wanted: Record<string, unknown>[] = ids.slice(i, i + 100).map((id) => ({ ...keys.media(id) }));
+      await untilProcessed('keys', wanted, async (pending) => {
+        const out = await guarded(() => doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } })));
         found.push(...(out.Responses?.[tableName] ?? []).map((item) => strip<CatalogItem>(item)));
-        wanted = out.UnprocessedKeys?.[tableName]?.Keys ?? [];
-      }
+        return out.UnprocessedKeys?.[tableName]?.Keys ?? [];
+      });
     }
     return found;
   }

@@ -3,6 +3,7 @@
 export { parseEpisode } from './episode';
 export { IGNORE_MARKER, ignoreReason, type IgnoreReason } from './ignore';
 export { parseMovie } from './movie';
+export { IMAGE_EXTENSIONS, isSidecarFile } from './sidecar-extensions';
 export {
   DEFAULT_RULES,
   MAX_YEAR,

@@ -1,5 +1,10 @@
-// Splitting a library-relative path. Inputs use `/` separators; a backslash is a legal file name
-// character on the file systems we scan, so it is not treated as a separator.
+// Splitting a library-relative path, the one rule for every folder that splits names. Inputs use
+// `/` separators; a backslash is a legal file name character on the file systems we scan, so it
+// is not treated as a separator.
+//
+// A name's extension is what follows its last dot, when that dot is neither its first character
+// nor its last: ".hidden" and ".srt" are hidden files with no extension (a subtitle needs a name
+// before its format), "Movie." has none either, and ".hidden.srt" is a hidden ".srt" file.
 
 export interface SplitPath {
   /** Folder segments from the library root down to the file's parent. */
@@ -23,7 +28,7 @@ export function splitRelPath(relPath: string): SplitPath {
   return { dirs: segments, file };
 }
 
-/** "Movie.2010.MKV" → { base: "Movie.2010", ext: "mkv" }; ".mkv" has no base, so no extension. */
+/** "Movie.2010.MKV" → { base: "Movie.2010", ext: "mkv" }; ".mkv" has no base, so no extension (see above). */
 export function splitExtension(name: string): SplitName {
   const dot = name.lastIndexOf('.');
   if (dot <= 0 || dot === name.length - 1) return { base: name, ext: '' };
@@ -33,5 +38,10 @@ export function splitExtension(name: string): SplitName {
 /** The last segment of a path (the name itself when there is no `/`). */
 export function lastSegment(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** Everything before the last segment, without the `/` ('' when there is no `/`). */
+export function parentPath(path: string): string {
+  return path.slice(0, Math.max(0, path.lastIndexOf('/')));
 }
 

@@ -2,8 +2,9 @@
 // by name alone, after the Kodi and Jellyfin conventions (subtitle names: subtitle-name.ts). Pure: the caller lists each folder once and passes the names in.
 // Names match case-insensitively (and NFC/NFD alike), since libraries move between file
 // systems; results keep the folder as passed and the name as listed, so the caller can open them.
-import { lastSegment, splitExtension } from './path';
+import { lastSegment, parentPath, splitExtension } from './path';
 import { DEFAULT_RULES, type NamingRules } from './rules';
+import { IMAGE_EXTENSIONS } from './sidecar-extensions';
 import { splitPart } from './stack';
 import { foldName, parseSubtitleName, subtitleOwner } from './subtitle-name';
 
@@ -52,9 +53,6 @@ export const subtitlesByVideo = (files: readonly string[], videoBases: readonly 
   }
   return byVideo;
 };
-
-/** In order of preference when several exist. */
-export const IMAGE_EXTENSIONS: readonly string[] = Object.freeze(['jpg', 'jpeg', 'png', 'webp']);
 
 export interface MovieFolder {
   /** The video's library-relative path; for a stacked movie, any of its parts. */
@@ -159,8 +157,7 @@ function subtitlesOf(dir: string, input: MovieFolder | EpisodeFolder, own: reado
 
 /** The folder as the caller spelled it (the disk's Unicode form, to open it), and the base name. */
 function splitVideoPath(videoPath: string): { dir: string; base: string } {
-  const slash = videoPath.lastIndexOf('/');
-  return { dir: slash === -1 ? '' : videoPath.slice(0, slash), base: splitExtension(lastSegment(videoPath)).base };
+  return { dir: parentPath(videoPath), base: splitExtension(lastSegment(videoPath)).base };
 }
 
 /**

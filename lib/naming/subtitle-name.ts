@@ -2,6 +2,7 @@
 // conventions are Jellyfin's and Kodi's: the video's base name, then dot-separated tokens for
 // the language, flags ("forced", "sdh", "default") and a free title ("Commentary"), in any order.
 import { languageTag } from '../text/languages';
+import { lastSegment, splitExtension } from './path';
 
 export type SubtitleFileFormat = 'srt' | 'vtt' | 'ass' | 'ssa' | 'sub' | 'idx' | 'sup';
 
@@ -20,17 +21,19 @@ export interface SubtitleName {
   title: string | null;
 }
 
-const FORMATS: Readonly<Record<string, SubtitleFileFormat>> = {
-  '.srt': 'srt',
-  '.vtt': 'vtt',
-  '.ass': 'ass',
-  '.ssa': 'ssa',
-  '.sub': 'sub',
-  '.idx': 'idx',
-  '.sup': 'sup',
-};
+/** By extension (a Map, so an extension such as "constructor" finds nothing). */
+const FORMATS: ReadonlyMap<string, SubtitleFileFormat> = new Map([
+  ['srt', 'srt'],
+  ['vtt', 'vtt'],
+  ['ass', 'ass'],
+  ['ssa', 'ssa'],
+  ['sub', 'sub'],
+  ['idx', 'idx'],
+  ['sup', 'sup'],
+]);
 
-export const SUBTITLE_EXTENSIONS: ReadonlySet<string> = new Set(Object.keys(FORMATS));
+/** Lowercase, without the dot, as lib/naming/path.ts splits them (and as VIDEO_EXTENSIONS are). */
+export const SUBTITLE_EXTENSIONS: ReadonlySet<string> = new Set(FORMATS.keys());
 
 const TEXT_FORMATS: ReadonlySet<SubtitleFileFormat> = new Set<SubtitleFileFormat>(['srt', 'vtt', 'ass', 'ssa']);
 
@@ -57,12 +60,11 @@ const tokens = (s: string): string[] =>
  * name, so a folder of thousands of films is read in one pass, not files times videos.
  */
 export function subtitleOwner<T>(fileName: string, videos: ReadonlyMap<string, T>): T | null {
-  const name = foldName(fileName.replace(/^.*[/\\]/, ''));
-  const dot = name.lastIndexOf('.');
-  if (dot <= 0 || !FORMATS[name.slice(dot)]) return null;
-  for (let i = dot; i > 0; i--) {
-    if (i !== dot && !CHAR_SEP.test(name.charAt(i))) continue;
-    const owner = videos.get(name.slice(0, i));
+  const { base, ext } = splitExtension(foldName(lastSegment(fileName)));
+  if (!FORMATS.has(ext)) return null;
+  for (let i = base.length; i > 0; i--) {
+    if (i !== base.length && !CHAR_SEP.test(base.charAt(i))) continue;
+    const owner = videos.get(base.slice(0, i));
     if (owner !== undefined) return owner;
   }
   return null;
@@ -84,13 +86,10 @@ export function parseSubtitleName(
   opts: { inSubsFolder?: boolean } = {},
 ): SubtitleName | null {
   // macOS hands out NFD names: compare composed forms.
-  const name = fileName.normalize('NFC').replace(/^.*[/\\]/, '');
-  const dot = name.lastIndexOf('.');
-  if (dot <= 0) return null;
-  const format = FORMATS[name.slice(dot).toLowerCase()];
+  const { base, ext } = splitExtension(lastSegment(fileName.normalize('NFC')));
+  const format = FORMATS.get(ext);
   if (!format) return null;
 
-  const base = name.slice(0, dot);
   const video = videoBase.normalize('NFC');
   const head = base.slice(0, video.length);
   let rest: string;

@@ -3,7 +3,7 @@
 // before the items are written, so it costs no extra write. A file that cannot be read
 // (broken, truncated, not media) gets `tech: null` and is counted for this step only.
 import type { CatalogItem, FileRef } from '../catalog/model';
-import { eachLimited } from '../util/each-limited';
+import { eachLimited } from '../util/pool';
 import type { Log } from '../log';
 import { probeMedia } from '../media/probe';
 import type { TechnicalInfo } from '../media/technical-info';

@@ -1,6 +1,7 @@
 // The order matches of the same level come back in, fixed once when the index is built so a search
 // only compares positions. Total, so results never depend on the order items were given in.
 import { normalize } from '../text/normalize';
+import { ascending } from '../util/order';
 
 export interface Dated {
   readonly id: string;
@@ -38,9 +39,5 @@ export function mostRecentFirst<T extends Dated>(items: Iterable<T>): T[] {
 
 // Descending puts -Infinity last: no year, or an unreadable date.
 const orLast = (value: number) => (Number.isNaN(value) ? -Infinity : value);
-
-function ascending<V extends number | string>(a: V, b: V): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 const descending = (a: number, b: number) => ascending(b, a);

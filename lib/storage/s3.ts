@@ -4,8 +4,9 @@
 import { GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { pathNotUsable } from '../errors';
-import { IGNORE_MARKER, ignoreReason, isVideoFile } from '../naming';
-import { isSidecarFile, type DiscoveredFile } from './discover';
+import { IGNORE_MARKER, ignoreReason, isSidecarFile, isVideoFile } from '../naming';
+import { ascending } from '../util/order';
+import type { DiscoveredFile } from './discover';
 import type { LocatedFile, MediaStorage } from './media-storage';
 import { s3Client, s3StatusOf as statusOf, type S3ClientOptions } from './s3-client';
 import { formatS3Location, keyOf, parseS3Location, s3RelativeTo, type S3Location } from './s3-location';
@@ -15,7 +16,7 @@ export interface S3StorageOptions extends S3ClientOptions {
   bucket?: string | undefined;
 }
 
-const byPath = (a: DiscoveredFile, b: DiscoveredFile) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0);
+const byPath = (a: DiscoveredFile, b: DiscoveredFile) => ascending(a.relPath, b.relPath);
 
 export const s3Storage = (options: S3StorageOptions, client: S3Client = s3Client(options)): MediaStorage => {
   const location = (input: string): S3Location => {

@@ -4,6 +4,7 @@
 // of them, nor be inside one; the walk of a library never enters them ("fences").
 import { readFileSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { isInside } from '../util/paths';
 
 /** Fenced whether or not they are mounted (or exist): the names are fixed on Linux and mean the same elsewhere. */
 const FIXED_FENCES = ['/proc', '/sys', '/dev', '/run'];
@@ -139,6 +140,3 @@ const canonicalIfExists = (path: string) => {
     return resolve(path);
   }
 };
-
-/** `inner` is `outer` or below it; both canonical. */
-const isInside = (outer: string, inner: string) => inner === outer || inner.startsWith(outer === '/' ? '/' : `${outer}/`);

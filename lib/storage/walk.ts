@@ -9,11 +9,16 @@
 // between rounds in path order, so which link name a tree is found under does not depend on
 // which read happened to finish first.
 //
-// The reads use callbacks, not promises: fs/promises' readdir and a promise chain per folder
-// made the walk about a third slower on a tree of 7,000 folders.
+// The reads use callbacks, not promises (lib/util/pool.ts's JobPool): fs/promises' readdir and
+// a promise chain per folder made the walk about a third slower on a tree of 7,000 folders.
 import { type Dirent, readdir, realpath as realpathCallback, stat } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { ascending } from '../util/order';
+import { Pacer } from '../util/pace';
+import { isInside, selfAndAncestors } from '../util/paths';
+import { JobPool } from '../util/pool';
+import { sortPaced } from '../util/sort-paced';
 
 export interface WalkLimits {
   /** Directory entries seen, of any kind and whether kept or not. */
@@ -120,7 +125,7 @@ class Walk {
         round = await this.followLinks();
         await this.reportSkips();
       }
-      return await sortPaced(this.kept, compare, this.pacer);
+      return await sortPaced(this.kept, ascending, this.pacer);
     } finally {
       signal?.removeEventListener('abort', abort);
     }
@@ -258,152 +263,4 @@ class Walk {
   }
 }
 
-/** The order of Array#sort without a comparer (UTF-16 code units). */
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const byRel = (a: { rel: string }, b: { rel: string }) => compare(a.rel, b.rel);
-
-/**
- * Array#sort in slices, with pauses between them: sorting 100,000 paths in one go holds the
- * event loop for tens of milliseconds. Sorted runs of one turn's size, then merged pairwise.
- */
-const sortPaced = async <T>(items: T[], order: (a: T, b: T) => number, pacer: Pacer): Promise<T[]> => {
-  let runs: T[][] = [];
-  for (let start = 0; start < items.length; start += ENTRIES_PER_TURN) {
-    runs.push(items.slice(start, start + ENTRIES_PER_TURN).sort(order));
-    if (pacer.spent(ENTRIES_PER_TURN)) await pacer.nextTurn();
-  }
-  while (runs.length > 1) {
-    const merged: T[][] = [];
-    for (let i = 0; i < runs.length; i += 2) merged.push(i + 1 < runs.length ? await mergePaced(runs[i]!, runs[i + 1]!, order, pacer) : runs[i]!);
-    runs = merged;
-  }
-  return runs[0] ?? [];
-};
-
-/** Two sorted runs as one; on ties the first run's item first, so the sort stays stable. */
-const mergePaced = async <T>(first: T[], second: T[], order: (a: T, b: T) => number, pacer: Pacer): Promise<T[]> => {
-  const out: T[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < first.length && j < second.length) {
-    if (pacer.spent()) await pacer.nextTurn();
-    out.push(order(second[j]!, first[i]!) < 0 ? second[j++]! : first[i++]!);
-  }
-  while (i < first.length) out.push(first[i++]!);
-  while (j < second.length) out.push(second[j++]!);
-  return out;
-};
-
-/** `inner` is `outer` or below it; both canonical. */
-const isInside = (outer: string, inner: string) => inner === outer || inner.startsWith(outer === '/' ? '/' : `${outer}/`);
-
-function* selfAndAncestors(path: string): Generator<string> {
-  for (let folder = path; ; ) {
-    yield folder;
-    if (folder === '/') return;
-    const slash = folder.lastIndexOf('/');
-    folder = slash <= 0 ? '/' : folder.slice(0, slash);
-  }
-}
-
-/**
- * Hands the event loop back every `every` steps, counted across all reads in flight: each
- * read resumes in its own callback, and a count per read would let many of them run in one turn.
- */
-class Pacer {
-  private steps = 0;
-  private waiting: Array<() => void> | undefined;
-
-  constructor(private readonly every: number) {}
-
-  /** True when this turn's share is used up: stop, and go on from `resume`. */
-  spent(steps = 1): boolean {
-    return this.waiting !== undefined || (this.steps += steps) >= this.every;
-  }
-
-  nextTurn(): Promise<void> {
-    return new Promise((next) => this.resume(next));
-  }
-
-  /** Calls `next` on the next turn of the event loop, after whatever else is waiting there. */
-  resume(next: () => void) {
-    if (this.waiting === undefined) {
-      const waiting: Array<() => void> = (this.waiting = []);
-      setImmediate(() => {
-        this.waiting = undefined;
-        this.steps = 0;
-        for (const go of waiting) go();
-      });
-    }
-    this.waiting.push(next);
-  }
-}
-
-/** A piece of I/O work: it calls `done` once when finished, or throws from `JobPool.attempt`. */
-type Job = (done: () => void) => void;
-
-/**
- * Runs jobs that may add more jobs, at most `limit` at a time, newest first (depth first
- * keeps the queue of folders to read short). The first failure ends the run: nothing more
- * starts, callbacks still to come are ignored, and `finished` rejects at once.
- */
-class JobPool {
-  private readonly waiting: Job[] = [];
-  private running = 0;
-  private settle!: { resolve: () => void; reject: (reason: unknown) => void };
-  private readonly done = new Promise<void>((resolve, reject) => (this.settle = { resolve, reject }));
-  private stopped = false;
-
-  constructor(private readonly limit: number) {
-    // A failure before anyone awaits `finished` must not count as unhandled.
-    this.done.catch(() => undefined);
-  }
-
-  push(job: Job) {
-    if (this.stopped) return;
-    this.waiting.push(job);
-    this.startMore();
-  }
-
-  /** Runs one step of a job unless the run has ended; what it throws ends the run. */
-  attempt(step: () => void) {
-    if (this.stopped) return;
-    try {
-      step();
-    } catch (err) {
-      this.fail(err);
-    }
-  }
-
-  finished(): Promise<void> {
-    this.settleWhenIdle();
-    return this.done;
-  }
-
-  fail(reason: unknown) {
-    if (this.stopped) return;
-    this.stopped = true;
-    this.waiting.length = 0;
-    this.settle.reject(reason);
-  }
-
-  private startMore() {
-    while (!this.stopped && this.running < this.limit && this.waiting.length) {
-      const job = this.waiting.pop()!;
-      this.running++;
-      this.attempt(() => job(this.jobDone));
-    }
-  }
-
-  private readonly jobDone = () => {
-    this.running--;
-    this.startMore();
-    this.settleWhenIdle();
-  };
-
-  private settleWhenIdle() {
-    if (this.stopped || this.running > 0 || this.waiting.length > 0) return;
-    this.stopped = true;
-    this.settle.resolve();
-  }
-}
+const byRel = (a: { rel: string }, b: { rel: string }) => ascending(a.rel, b.rel);

@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { delimiter, isAbsolute, join } from 'node:path';
+import { isId } from '../api/schemas/common';
 import { MAX_SUBTITLE_BYTES } from './decode';
 
 export interface ExtractorOptions {
@@ -50,8 +51,6 @@ const FAILED_FOR_MS = 10 * 60_000;
 const cacheName = (map: string) => `${map.replaceAll(':', '_')}.vtt`;
 const versionOf = (video: VideoFile) => `${video.size.toString(16)}-${Math.trunc(video.mtimeMs).toString(16)}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Catalogue ids, the only folder names under the cache. */
-const MEDIA_ID = /^[A-Za-z0-9_-]{1,128}$/u;
 
 /** The executable's path, or null when there is none (a name is looked up on PATH, as a shell would). */
 export const findExecutable = (name: string): string | null => {
@@ -98,7 +97,8 @@ export class SubtitleExtractor implements SubtitleCache {
   async extract(video: VideoFile, wanted: string, maps: readonly string[], waitMs: number): Promise<Extracted> {
     const all = [...new Set([wanted, ...maps])];
     if (!all.every((m) => MAP.test(m))) throw new Error(`Not a stream specifier: ${JSON.stringify(all)}`);
-    if (!MEDIA_ID.test(video.mediaId)) throw new Error(`Not a media id: ${JSON.stringify(video.mediaId)}`);
+    // Catalogue ids, the only folder names under the cache.
+    if (!isId(video.mediaId)) throw new Error(`Not a media id: ${JSON.stringify(video.mediaId)}`);
     const dir = join(this.options.cacheDir, video.mediaId, versionOf(video));
     const deadline = Date.now() + waitMs;
     for (;;) {
@@ -118,7 +118,7 @@ export class SubtitleExtractor implements SubtitleCache {
 
   /** Drops everything kept for these items (called once they are gone). */
   async removeAll(mediaIds: readonly string[]): Promise<void> {
-    await Promise.all(mediaIds.filter((id) => MEDIA_ID.test(id)).map((id) => rm(join(this.options.cacheDir, id), { recursive: true, force: true })));
+    await Promise.all(mediaIds.filter(isId).map((id) => rm(join(this.options.cacheDir, id), { recursive: true, force: true })));
   }
 
   private async cached(dir: string, wanted: string): Promise<Extracted | undefined> {

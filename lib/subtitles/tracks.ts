@@ -6,7 +6,9 @@ import { createHash } from 'node:crypto';
 import type { EpisodeItem, MovieItem } from '../catalog/model';
 import type { SubtitleStream } from '../media/technical-info';
 import { languageLabel } from '../text/languages';
+import { lastSegment, parentPath, splitExtension } from '../naming/path';
 import { parseSubtitleName, type SubtitleName } from '../naming/subtitle-name';
+import { ascending } from '../util/order';
 import type { SubtitleFormat } from './webvtt';
 
 export interface SubtitleTrack {
@@ -55,11 +57,7 @@ const CONVERTIBLE: Readonly<Partial<Record<SubtitleName['format'], SubtitleForma
 const HEARING_IMPAIRED = /\b(?:sdh|cc|hoh|hearing[ -]impaired)\b/iu;
 const FORCED = /\bforced\b/iu;
 
-const fileBase = (path: string) => {
-  const name = path.slice(path.lastIndexOf('/') + 1);
-  return name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : name;
-};
-const folderOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf('/')));
+const fileBase = (path: string) => splitExtension(lastSegment(path)).base;
 
 export const externalTrackId = (relPath: string) => `ext-${createHash('sha256').update(relPath).digest('base64url').slice(0, 12)}`;
 
@@ -77,7 +75,7 @@ const labelOf = (language: string | null, title: string | null, flags: { forced:
 /** A subtitle file of the video at `videoPath`: what its name says. */
 const externalTrack = (relPath: string, videoPath: string): ListedTrack | undefined => {
   const videoBase = fileBase(videoPath);
-  const inSubsFolder = folderOf(relPath) !== folderOf(videoPath);
+  const inSubsFolder = parentPath(relPath) !== parentPath(videoPath);
   // A name carrying the video's is read after it; in Subs/ a free name is read whole.
   const name = parseSubtitleName(relPath, videoBase, { inSubsFolder }) ?? parseSubtitleName(relPath, '', { inSubsFolder: true });
   if (!name) return undefined;
@@ -136,7 +134,7 @@ const byPreference = (a: ListedTrack, b: ListedTrack) => {
     Number(x.language === null) - Number(y.language === null) ||
     x.label.localeCompare(y.label, 'en') ||
     Number(x.source === 'embedded') - Number(y.source === 'embedded') ||
-    (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)
+    ascending(x.id, y.id)
   );
 };
 

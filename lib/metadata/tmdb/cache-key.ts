@@ -2,6 +2,7 @@
 // part of the query, so another language is another entry, while another key (or a renewed
 // one) finds the same entries. `variant` names what else the cached shape depends on (the
 // certification region).
+import { ascending } from '../../util/order';
 
 /** Bump when the cached shapes change, so old entries are simply never read again. */
 const SHAPE_VERSION = 1;
@@ -11,7 +12,7 @@ const CREDENTIAL_PARAMS = new Set(['api_key', 'access_token']);
 export function cacheKey(path: string, query: Record<string, string>, variant = ''): string {
   const params = Object.entries(query)
     .filter(([name]) => !CREDENTIAL_PARAMS.has(name))
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    .sort(([a], [b]) => ascending(a, b));
   const search = new URLSearchParams(params).toString();
   return `tmdb:v${SHAPE_VERSION}${variant ? `:${variant}` : ''}:${path}${search ? `?${search}` : ''}`;
 }

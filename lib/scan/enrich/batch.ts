@@ -3,7 +3,7 @@
 // for the next scan, counted as failed; a refused key stops all provider calls for the rest of
 // the scan.
 import type { CatalogItem, ShowItem } from '../../catalog/model';
-import { eachLimited } from '../../util/each-limited';
+import { eachLimited } from '../../util/pool';
 import type { SidecarChange } from '../plan';
 import { describeEpisode, type SeasonCache } from './episodes';
 import { enrichSession, type EnrichDeps, type EnrichTally } from './session';

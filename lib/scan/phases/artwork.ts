@@ -8,7 +8,7 @@ import type { ArtworkKind, StoredArtwork } from '../../artwork/model';
 import { sourceKey, type ArtworkStore } from '../../artwork/store';
 import { sniffImage } from '../../artwork/variants';
 import type { CatalogItem, IndexEntry } from '../../catalog/model';
-import { eachLimited } from '../../util/each-limited';
+import { eachLimited } from '../../util/pool';
 import { openImage } from '../../media/image-input';
 import type { Colors } from '../../media/mesh-gradient';
 import { posterColors } from '../../media/poster-colors';

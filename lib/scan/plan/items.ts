@@ -7,6 +7,7 @@ import type { MediaKind } from '../../library/model';
 import type { Colors } from '../../media/mesh-gradient';
 import { parseEpisode, parseMovie, showDirOf } from '../../naming';
 import type { DiscoveredFile } from '../../storage/discover';
+import { ascending } from '../../util/order';
 import { NO_ALIASES, resolveId, type Aliases } from './aliases';
 
 export interface ItemsInput {
@@ -30,9 +31,6 @@ export interface DesiredItems {
 }
 
 export const nfc = (s: string) => s.normalize('NFC');
-
-/** Code-unit order: the same on every machine and far cheaper than a locale's collation. */
-export const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 const ref = (f: DiscoveredFile, part: number | null): FileRef => ({ relPath: f.relPath, size: f.size, mtimeMs: f.mtimeMs, part });
 const showKeyOf = (title: string, year: number | null) => `${nfc(title).toLowerCase()}\u0000${year ?? ''}`;
@@ -64,7 +62,7 @@ const moviesOf = (input: ItemsInput, stamp: Stamper): DesiredItems => {
     const existing = items.get(id) as MovieItem | undefined;
     if (existing) {
       existing.files.push(ref(f, name.part));
-      existing.files.sort((a, b) => (a.part ?? 0) - (b.part ?? 0) || byCodeUnit(a.relPath, b.relPath));
+      existing.files.sort((a, b) => (a.part ?? 0) - (b.part ?? 0) || ascending(a.relPath, b.relPath));
     } else {
       items.set(id, { ...stamp.of(id), entity: 'movie', ...titled(name.title, name.year, name.tmdbId), files: [ref(f, name.part)] });
     }

@@ -6,11 +6,11 @@ import type { CatalogItem, EnrichState, IndexEntry } from '../../catalog/model';
 import type { MediaKind } from '../../library/model';
 import { episodeLocalFiles, movieLocalFiles, ownNames, showLocalFiles, subtitlesByVideo, SUBS_FOLDERS, type LocalFiles, type SubsFolder } from '../../naming/sidecars';
 import { parseEpisode, showDirOf } from '../../naming';
-import { lastSegment, splitExtension } from '../../naming/path';
+import { lastSegment, parentPath, splitExtension } from '../../naming/path';
 import { DEFAULT_RULES } from '../../naming/rules';
 import { splitPart } from '../../naming/stack';
 import type { DiscoveredFile } from '../../storage/discover';
-import { byCodeUnit } from './items';
+import { ascending } from '../../util/order';
 import { inScope } from './removals';
 
 export interface SidecarInput {
@@ -40,16 +40,14 @@ export interface SidecarChange {
   localStamp: string;
 }
 
-const dirOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
-const nameOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 const isSubs = (name: string) => SUBS_FOLDERS.has(name.toLowerCase());
 
 /** The `Subs/` folders (and folders inside them) among these, by the video folder they serve. */
 const subsFoldersOf = (folders: ReadonlyMap<string, string[]>): Map<string, SubsFolder[]> => {
   const byVideoDir = new Map<string, SubsFolder[]>();
   for (const [dir, files] of folders) {
-    const parent = dirOf(dir);
-    const at = isSubs(nameOf(dir)) && dir !== '' ? { videoDir: parent, inner: null } : isSubs(nameOf(parent)) && parent !== '' ? { videoDir: dirOf(parent), inner: nameOf(dir) } : undefined;
+    const parent = parentPath(dir);
+    const at = isSubs(lastSegment(dir)) && dir !== '' ? { videoDir: parent, inner: null } : isSubs(lastSegment(parent)) && parent !== '' ? { videoDir: parentPath(parent), inner: lastSegment(dir) } : undefined;
     if (at) byVideoDir.set(at.videoDir, [...(byVideoDir.get(at.videoDir) ?? []), { dir, inner: at.inner, files }]);
   }
   return byVideoDir;
@@ -60,9 +58,9 @@ export const sidecarsOf = (input: SidecarInput): Sidecars => {
   const times = new Map<string, number>();
   for (const { relPath: path, mtimeMs } of input.sidecars) {
     times.set(path, mtimeMs);
-    const list = folders.get(dirOf(path));
-    if (list) list.push(nameOf(path));
-    else folders.set(dirOf(path), [nameOf(path)]);
+    const list = folders.get(parentPath(path));
+    if (list) list.push(lastSegment(path));
+    else folders.set(parentPath(path), [lastSegment(path)]);
   }
   const subsFolders = subsFoldersOf(folders);
   // Movies per folder, a stack's parts counting once: folder-wide names serve a lone movie only.
@@ -71,11 +69,11 @@ export const sidecarsOf = (input: SidecarInput): Sidecars => {
   const videoBases = new Map<string, string[]>();
   for (const f of input.files) {
     const base = splitExtension(lastSegment(f.relPath)).base;
-    const list = videoBases.get(dirOf(f.relPath));
+    const list = videoBases.get(parentPath(f.relPath));
     if (list) list.push(...ownNames(base));
-    else videoBases.set(dirOf(f.relPath), ownNames(base));
+    else videoBases.set(parentPath(f.relPath), ownNames(base));
     if (input.mediaType === 'movie') {
-      movieNames.set(dirOf(f.relPath), (movieNames.get(dirOf(f.relPath)) ?? new Set()).add(splitPart(base, DEFAULT_RULES).name.trim().toLowerCase()));
+      movieNames.set(parentPath(f.relPath), (movieNames.get(parentPath(f.relPath)) ?? new Set()).add(splitPart(base, DEFAULT_RULES).name.trim().toLowerCase()));
     }
   }
   // A show's folder: from the files of this scan, else from its episodes in the index.
@@ -107,7 +105,7 @@ export const sidecarsOf = (input: SidecarInput): Sidecars => {
     }
     const videoPath = item.files?.[0]?.relPath;
     if (videoPath === undefined) return {};
-    const dir = dirOf(videoPath);
+    const dir = parentPath(videoPath);
     const beside = { videoPath, folderFiles: folders.get(dir) ?? [], subsFolders: subsFolders.get(dir) ?? [], subtitlesIn: subtitlesIn(dir) };
     if (item.entity === 'episode') return episodeLocalFiles(beside);
     return movieLocalFiles({ ...beside, moviesInFolder: movieNames.get(dir)?.size ?? 1 });
@@ -116,7 +114,7 @@ export const sidecarsOf = (input: SidecarInput): Sidecars => {
     localOf: (item) => {
       const local = filesOf(item);
       const localStamp = Object.entries(local)
-        .sort(([a], [b]) => byCodeUnit(a, b))
+        .sort(([a], [b]) => ascending(a, b))
         .flatMap(([kind, paths]: [string, string | string[]]) => [paths].flat().map((path) => `${kind}:${path}@${times.get(path) ?? 0}`))
         .join('|');
       return { local, localStamp };

@@ -2,7 +2,7 @@
 // colours and enrichment state; shows first (their episodes refer to them), then path order.
 import type { CatalogItem, Change, FileRef, IndexEntry } from '../../catalog/model';
 import { titleColors } from '../../media/mesh-gradient';
-import { byCodeUnit } from './items';
+import { ascending } from '../../util/order';
 
 export interface PlannedWrite {
   item: CatalogItem;
@@ -21,7 +21,7 @@ const sameFiles = (a: FileRef[] | undefined, b: FileRef[]) =>
 const firstPath = (item: CatalogItem) => (item.entity === 'tvshow' ? '' : item.files[0]?.relPath ?? '');
 
 const writeOrder = (a: CatalogItem, b: CatalogItem) =>
-  a.entity === 'tvshow' && b.entity !== 'tvshow' ? -1 : b.entity === 'tvshow' && a.entity !== 'tvshow' ? 1 : byCodeUnit(firstPath(a), firstPath(b)) || byCodeUnit(a.id, b.id);
+  a.entity === 'tvshow' && b.entity !== 'tvshow' ? -1 : b.entity === 'tvshow' && a.entity !== 'tvshow' ? 1 : ascending(firstPath(a), firstPath(b)) || ascending(a.id, b.id);
 
 const withColors = (item: CatalogItem): CatalogItem => (item.entity === 'episode' ? item : { ...item, meshGradientColors: titleColors(item.title) });
 

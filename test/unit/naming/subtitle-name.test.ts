@@ -125,6 +125,10 @@ const rows: Row[] = [
   [['Movie (2001).en.nfo', MOVIE], null, 'metadata'],
   [['Movie (2001)', MOVIE], null, 'no extension'],
   [['.srt', MOVIE, true], null, 'a hidden file with no name'],
+  [['.hidden.srt', MOVIE, true], srt({ title: 'hidden' }), 'a hidden file with a name is a subtitle by its name (the scan leaves hidden files out before)'],
+  [['Movie (2001).en.', MOVIE], null, 'a name ending in a dot has no extension'],
+  [['Movie (2001).en.constructor', MOVIE], null, 'an extension that names a property of every object is no format'],
+  [['Movie (2001).en.SRT', MOVIE], en(), 'the extension in any case'],
 ];
 
 describe('parseSubtitleName', () => {
@@ -135,8 +139,8 @@ describe('parseSubtitleName', () => {
 });
 
 describe('SUBTITLE_EXTENSIONS', () => {
-  it('lists every format, lower case with the dot', () =>
-    assert.deepEqual([...SUBTITLE_EXTENSIONS].sort(), ['.ass', '.idx', '.srt', '.ssa', '.sub', '.sup', '.vtt']));
+  it('lists every format, lower case without the dot, as VIDEO_EXTENSIONS does', () =>
+    assert.deepEqual([...SUBTITLE_EXTENSIONS].sort(), ['ass', 'idx', 'srt', 'ssa', 'sub', 'sup', 'vtt']));
 });
 
 describe('languageTag', () => {
@@ -183,6 +187,8 @@ describe('subtitleOwner', () => {
     ['Heat.en.nfo', null],
     ['Subs/Heat.de.srt', 'Heat'],
     ['.srt', null],
+    ['Heat.', null],
+    ['Heat.constructor', null],
   ];
   for (const [file, owner] of rows) {
     it(`${file} -> ${owner}`, () => {

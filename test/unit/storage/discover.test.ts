@@ -1,12 +1,12 @@
 // Discovery tells which folders it could not read, so a scan removes nothing below them.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { PROJECT_DIR } from '../../../infra/project';
-import { discoverTree } from '../../../lib/storage/discover';
+import { discoverTree, statAll } from '../../../lib/storage/discover';
 
 const NO_LIMITS = { maxEntries: 1_000_000, maxDepth: 64 };
 
@@ -46,5 +46,25 @@ describe('discovery: folders that cannot be read', () => {
     mkdirSync(join(root, 'Heat (1995)'), { recursive: true });
     writeFileSync(join(root, 'Heat (1995)', 'Heat (1995).mkv'), 'x');
     assert.deepEqual((await discoverTree(root, { limits: NO_LIMITS })).unreadable, []);
+  });
+});
+
+describe('statAll', () => {
+  const base = mkdtempSync(join(tmpdir(), 'stat-all-'));
+  after(() => rmSync(base, { recursive: true, force: true }));
+
+  it('answers in path order with sizes, leaving out vanished files, folders and a file met again under another path', async () => {
+    // Prepare: 300 files (more than are stated at once), a hard link to one of them, a folder.
+    const names = Array.from({ length: 300 }, (_, i) => `f${String(i).padStart(3, '0')}.mkv`);
+    names.forEach((name, i) => writeFileSync(join(base, name), 'x'.repeat(i % 7)));
+    linkSync(join(base, 'f010.mkv'), join(base, 'g-link.mkv'));
+    mkdirSync(join(base, 'folder.mkv'));
+    // Act
+    const found = await statAll(base, [...names, 'gone.mkv', 'g-link.mkv', 'folder.mkv']);
+    // Assess
+    assert.deepEqual(
+      found.map(({ relPath, size }) => ({ relPath, size })),
+      names.map((relPath, i) => ({ relPath, size: i % 7 })),
+    );
   });
 });

@@ -1,0 +1,38 @@
+// The schemas that get a name in the OpenAPI document's components, in the document's order.
+import type { TSchema } from '@sinclair/typebox';
+import { ListMeta, Problem } from './common';
+import { Health } from './health';
+import { Library, LibraryCreate, LibraryPatch, LibraryStats } from './library';
+import { LogRecord } from './logs';
+import { Episode, FileInfo, Media, MediaEntry, MovieDetail, MovieMetadata, SearchHit, ShowDetail, ShowMetadata, SubtitleTrack } from './media';
+import { JobErrorSchema, ScanJob, ScanRequest } from './scans';
+import { Features, Preferences, Settings, SettingsPatch } from './settings';
+
+/** Schemas that get a name in the OpenAPI document's components. */
+export const NAMED_SCHEMAS: Record<string, TSchema> = {
+  Problem,
+  ListMeta,
+  Media,
+  MediaEntry,
+  SearchHit,
+  FileInfo,
+  SubtitleTrack,
+  MovieMetadata,
+  ShowMetadata,
+  MovieDetail,
+  Episode,
+  ShowDetail,
+  ScanRequest,
+  ScanJob,
+  JobError: JobErrorSchema,
+  Library,
+  LibraryCreate,
+  LibraryPatch,
+  LibraryStats,
+  Features,
+  Preferences,
+  Settings,
+  SettingsPatch,
+  LogRecord,
+  Health,
+};

@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { eachLimited, JobPool } from '../../../lib/util/pool';
+
+/** A promise with its resolve and reject at hand. */
+const deferred = () => {
+  let resolve!: () => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+  return { promise, resolve, reject };
+};
+
+/** Lets every promise callback queued so far run. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('eachLimited', () => {
+  it('never has more than the limit in flight', async () => {
+    // Prepare
+    let inFlight = 0;
+    let most = 0;
+    // Act
+    await eachLimited(Array.from({ length: 50 }, (_, i) => i), 4, async (i) => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((resolve) => setTimeout(resolve, i % 3));
+      inFlight--;
+    });
+    // Assess
+    assert.equal(most, 4);
+  });
+
+  it('starts the next item as soon as one finishes, not when the slowest of a batch does', async () => {
+    // Prepare: item 0 is slow; the rest finish when told.
+    const gates = Array.from({ length: 6 }, deferred);
+    const started: number[] = [];
+    const run = eachLimited([0, 1, 2, 3, 4, 5], 2, async (i) => {
+      started.push(i);
+      await gates[i]!.promise;
+    });
+    await settle();
+    assert.deepEqual(started, [0, 1]);
+    // Act: the fast ones finish one by one while 0 is still running.
+    for (const i of [1, 2, 3, 4]) {
+      gates[i]!.resolve();
+      await settle();
+    }
+    // Assess: every item has started though the first is still in flight.
+    assert.deepEqual(started, [0, 1, 2, 3, 4, 5]);
+    gates[5]!.resolve();
+    gates[0]!.resolve();
+    await run;
+  });
+
+  it('hands each item its index, in order of start', async () => {
+    const seen: string[] = [];
+    await eachLimited(['a', 'b', 'c'], 1, async (item, index) => void seen.push(`${index}:${item}`));
+    assert.deepEqual(seen, ['0:a', '1:b', '2:c']);
+  });
+
+  it('rejects with the first failure and starts nothing after it', async () => {
+    // Prepare
+    const started: number[] = [];
+    // Act
+    const run = eachLimited([0, 1, 2, 3, 4], 1, async (i) => {
+      started.push(i);
+      if (i === 1) throw new Error('item 1 failed');
+    });
+    // Assess
+    await assert.rejects(run, /item 1 failed/);
+    await settle();
+    assert.deepEqual(started, [0, 1]);
+  });
+
+  it('resolves at once for no items', async () => {
+    let called = false;
+    await eachLimited([], 4, async () => void (called = true));
+    assert.equal(called, false);
+  });
+});
+
+describe('JobPool', () => {
+  it('runs jobs that add more jobs, newest first, within the limit', async () => {
+    // Prepare: a tree of jobs, each finishing on a later turn.
+    const pool = new JobPool(2);
+    const order: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const job = (name: string, children: string[]) => (done: () => void) => {
+      order.push(name);
+      most = Math.max(most, ++inFlight);
+      setImmediate(() =>
+        pool.attempt(() => {
+          for (const child of children) pool.push(job(child, []));
+          inFlight--;
+          done();
+        }),
+      );
+    };
+    // Act
+    pool.push(job('a', ['a1', 'a2']));
+    pool.push(job('b', []));
+    await pool.finished();
+    // Assess: a and b run at once; a's children go ahead of nothing else waiting, the newest first.
+    assert.deepEqual(order, ['a', 'b', 'a2', 'a1']);
+    assert.equal(most, 2);
+  });
+
+  it('ends the run at the first throw: nothing more starts and finished rejects', async () => {
+    const pool = new JobPool(1);
+    const started: string[] = [];
+    pool.push((done) => {
+      started.push('first');
+      setImmediate(() => pool.attempt(() => { throw new Error('read failed'); }));
+      void done;
+    });
+    pool.push(() => started.push('second'));
+    await assert.rejects(pool.finished(), /read failed/);
+    assert.deepEqual(started, ['first']);
+  });
+
+  it('ignores what a job does after the run ended', async () => {
+    const pool = new JobPool(2);
+    let later = false;
+    pool.push((done) => setImmediate(() => pool.attempt(() => ((later = true), done()))));
+    pool.fail(new Error('aborted'));
+    await assert.rejects(pool.finished(), /aborted/);
+    await settle();
+    assert.equal(later, false);
+  });
+
+  it('starts jobs added together in the order given', async () => {
+    const pool = new JobPool(1);
+    const order: number[] = [];
+    pool.pushAll([0, 1, 2].map((i) => (done: () => void) => (order.push(i), setImmediate(done))));
+    await pool.finished();
+    assert.deepEqual(order, [0, 1, 2]);
+  });
+});
