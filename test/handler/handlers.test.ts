@@ -29,7 +29,7 @@ import { DynamoCatalogStore } from '../../lib/catalog/store';
 import { config } from '../../lib/config';
 import { DynamoConnectionStore } from '../../lib/events/connections';
 import { rawHttp } from '../../lib/http/stack';
-import type { Library } from '../../lib/library/model';
+import { aLibrary } from '../support/library-fixture';
 import { DynamoLibraryStore } from '../../lib/library/store';
 import { tempDir, waitFor } from '../support/instance';
 import { lambdaContext, sampleEvent } from '../support/lambda';
@@ -54,20 +54,6 @@ const DEFAULT_SETTINGS = {
 
 const ZERO_TOTALS = { libraries: 0, movies: 0, tvShows: 0, seasons: 0, episodes: 0, totalSizeBytes: 0, totalDurationSeconds: 0, lastScanAt: null };
 
-const aLibrary = (createdAt: string, extra: Partial<Library> = {}): Library => ({
-  id: randomUUID().replaceAll('-', ''),
-  name: `Handler ${createdAt}`,
-  path: `/media/handler/${randomUUID()}`,
-  mediaType: 'movie',
-  createdAt,
-  lastScannedAt: null,
-  counts: { movies: 0, tvShows: 0, seasons: 0, episodes: 0, totalSizeBytes: 0 },
-  status: { state: 'online', reason: null, since: createdAt },
-  scanIntervalHours: 12,
-  monitoring: true,
-  nextScanAt: null,
-  ...extra,
-});
 
 describe('handlers with their sample events', () => {
   // A test that fails half-way leaves its libraries behind: the next starts without them all the same.

@@ -17,6 +17,7 @@ import { DynamoCatalogStore, type CatalogStore } from '../../lib/catalog/store';
 import { keys } from '../../lib/db/table';
 import { AppError } from '../../lib/errors';
 import type { Library, LibraryCounts, MediaKind } from '../../lib/library/model';
+import { aLibrary as libraryFixture } from '../support/library-fixture';
 import { DynamoLibraryStore, type LibraryStore } from '../../lib/library/store';
 import type { TechnicalInfo } from '../../lib/media/technical-info';
 import { ownTable } from '../support/own-table';
@@ -433,19 +434,8 @@ export const catalogContract = (store: CatalogStore) => {
 
 /** A contract's store is its own and starts empty: see the top of this file. */
 export const libraryContract = (store: LibraryStore) => {
-  const aLibrary = (createdAt = new Date().toISOString(), path = `/media/contract/${uid()}`): Library => ({
-    id: `lib_sc${uid()}`,
-    name: `Contract ${uid().slice(0, 6)}`,
-    path,
-    mediaType: 'movie',
-    createdAt,
-    lastScannedAt: null,
-    counts: { movies: 0, tvShows: 0, seasons: 0, episodes: 0, totalSizeBytes: 0 },
-    status: { state: 'online', reason: null, since: createdAt },
-    scanIntervalHours: 12,
-    monitoring: true,
-    nextScanAt: null,
-  });
+  const aLibrary = (createdAt?: string, path = `/media/contract/${uid()}`) => libraryFixture(createdAt, { path });
+
 
   it('creates a library and reads it back whole, by id and in the list', async () => {
     const library: Library = { ...aLibrary(), name: 'Filmé "quoted"', path: `/media/contract/${uid()}/with space/ünï`, mediaType: 'tvshow' };
