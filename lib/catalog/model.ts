@@ -1,8 +1,7 @@
 // The catalogue's items as stored (one item per movie, show and episode); what clients see of
 // them is built in lib/views/. Identity is derived from the library and the relative path
 // (lib/catalog/ids.ts), so writing an item twice can only overwrite it, never duplicate it.
-import type { ArtworkSet, ArtworkWanted, StoredArtwork } from '../artwork/model';
-import type { MediaKind } from '../library/model';
+import type { ArtworkSet, ArtworkWanted } from '../artwork/model';
 import type { Colors } from '../media/mesh-gradient';
 import type { TechnicalInfo } from '../media/technical-info';
 import type { LocalFiles } from '../naming/sidecars';

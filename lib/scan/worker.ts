@@ -9,7 +9,7 @@ import type { Log } from '../log';
 import { NO_ENRICHMENT, openScan, type Enrichment, type ScanStores } from './context';
 import { failureOf, isTakenOver } from './failure';
 import type { WorkerInvoker, WorkerPayload } from './invoker';
-import { isFinished, phaseOrder, type ScanJob } from './job';
+import { isFinished, phaseOrder } from './job';
 import type { ScanJobStore } from './job-store';
 import { markOffline } from './offline';
 import { libraryUpdated, settleCancel, summaryOf } from './outcome';
