@@ -10,6 +10,7 @@
 // seasons stay the root's show beside it.
 import { lastSegment } from './path';
 import type { TitleYear } from './title';
+import { normalize } from '../text/normalize';
 
 /** Where an episode's show was named: its own top folder, the library's root folder, or its file name. */
 export type ShowFrom = 'folder' | 'root' | 'file';
@@ -33,10 +34,8 @@ export function belongsToRoot(inSeasonFolder: boolean, fromFile: TitleYear, root
   return yearsAgree && sameTitleKey(fromFile.title) === sameTitleKey(root.title);
 }
 
-/** Letters and digits only, lowercase, accents off: release names drop them ("Greys.Anatomy" for "Grey's Anatomy"). */
-function sameTitleKey(title: string): string {
-  return title.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
-}
+/** The title as search compares it, without its spaces: release names drop them ("Greys.Anatomy" for "Grey's Anatomy"). */
+const sameTitleKey = (title: string): string => normalize(title).replaceAll(' ', '');
 
 /** The show's own folder as the path spells it: its top folder, '' for the root, undefined when it has none. */
 export function showDirOf(relPath: string, from: ShowFrom): string | undefined {
