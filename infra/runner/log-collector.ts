@@ -16,8 +16,11 @@ export interface CollectorOptions {
 }
 
 export class LogCollector {
-  private fd: number;
+  /** Closed after a write failed (a full disk, a disk gone); opened again at the next record. */
+  private fd: number | undefined;
   private size: number;
+  /** Lines lost since the last write that worked: said once, in the log, when writing works again. */
+  private dropped = 0;
   private readonly file: string;
   private readonly maxBytes: number;
   private readonly keep: number;
@@ -33,12 +36,29 @@ export class LogCollector {
     if (opts.pretty) this.pretty = prettyFactory({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
   }
 
-  /** One JSON record (already redacted by the writer's pino). */
+  /**
+   * One JSON record (already redacted by the writer's pino). A record that cannot be written
+   * (ENOSPC, EIO) is dropped and counted, never thrown: the runner that collects the log also
+   * holds the front door, and a full disk must not take the service down with it.
+   */
   record(line: string) {
     const data = line.endsWith('\n') ? line : `${line}\n`;
-    if (this.size + data.length > this.maxBytes) this.rotate();
-    this.size += writeSync(this.fd, data);
     if (this.pretty) process.stdout.write(this.pretty(data));
+    try {
+      if (this.size + data.length > this.maxBytes) this.rotate();
+      this.fd ??= this.reopen();
+      if (this.dropped > 0) this.write(droppedRecord(this.dropped));
+      this.dropped = 0;
+      this.write(data);
+    } catch {
+      this.dropped++;
+      this.closeQuietly();
+    }
+  }
+
+  /** Lines dropped since the last write that worked. */
+  get droppedLines() {
+    return this.dropped;
   }
 
   /**
@@ -54,8 +74,28 @@ export class LogCollector {
     });
   }
 
+  private write(data: string) {
+    this.size += writeSync(this.fd!, data);
+  }
+
+  private reopen(): number {
+    const fd = openSync(this.file, 'a');
+    this.size = statSync(this.file).size;
+    return fd;
+  }
+
+  private closeQuietly() {
+    if (this.fd === undefined) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      /* already unusable */
+    }
+    this.fd = undefined;
+  }
+
   private rotate() {
-    closeSync(this.fd);
+    this.closeQuietly();
     rmSync(join(this.opts.dir, `service.${this.keep}.log`), { force: true });
     for (let n = this.keep - 1; n >= 1; n--) {
       try {
@@ -65,11 +105,14 @@ export class LogCollector {
       }
     }
     renameSync(this.file, join(this.opts.dir, 'service.1.log'));
-    this.fd = openSync(this.file, 'a');
-    this.size = 0;
+    this.fd = this.reopen();
   }
 
   close() {
-    closeSync(this.fd);
+    this.closeQuietly();
   }
 }
+
+/** The record that says how many lines a failing disk cost, in the log's own shape. */
+const droppedRecord = (lines: number) =>
+  `${JSON.stringify({ level: 'warn', time: new Date().toISOString(), source: 'runner', lines, msg: 'log lines dropped: the log could not be written' })}\n`;

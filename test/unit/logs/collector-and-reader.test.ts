@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { LogCollector } from '../../../infra/runner/log-collector';
 import { readLogs } from '../../../lib/logs/reader';
@@ -37,6 +38,31 @@ describe('log collector and reader', () => {
     assert.equal((await readLogs(dir, { limit: 4 })).length, 4);
     const first = (await readLogs(dir, { limit: 1 }))[0]!;
     assert.equal('pid' in first, false, 'process ids are left out');
+  });
+
+  it('drops and counts the lines a full disk refuses, and says so once when it can write again', async () => {
+    // Prepare: the log file is /dev/full, where every write fails with ENOSPC, as on a full disk.
+    const dir = tempDir('logs');
+    symlinkSync('/dev/full', join(dir, 'service.log'));
+    const collector = new LogCollector({ dir, pretty: false });
+    // Act: three records while the disk is full, then space is back and two more come.
+    for (let n = 0; n < 3; n++) collector.record(line(n, 'info', `lost ${n}`));
+    const droppedWhileFull = collector.droppedLines;
+    rmSync(join(dir, 'service.log'));
+    for (let n = 3; n < 5; n++) collector.record(line(n, 'info', `kept ${n}`));
+    collector.close();
+    // Assess: nothing thrown, the three counted, then one warning for them before the new lines.
+    assert.equal(droppedWhileFull, 3);
+    assert.equal(collector.droppedLines, 0);
+    const records = (await readLogs(dir, { limit: 10 })).reverse();
+    assert.deepEqual(
+      records.map((r) => [r.level, r.msg, (r as unknown as { lines?: number }).lines]),
+      [
+        ['warn', 'log lines dropped: the log could not be written', 3],
+        ['info', 'kept 3', undefined],
+        ['info', 'kept 4', undefined],
+      ],
+    );
   });
 
   it('answers an empty list when there are no logs yet', async () => {
