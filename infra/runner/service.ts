@@ -60,7 +60,7 @@ const prepare = async (signal: AbortSignal): Promise<RunContext> => {
     rateLimitAt: config.db.endpoint ? 'table' : 'edge',
     record: (role, pid) => {
       state.processes[role] = pid;
-      saveState(dataDir, state);
+      if (!saveState(dataDir, state)) log.warn({ role, pid }, 'runner.json could not be saved; the previous one stays');
     },
     step: abortable(signal),
   };
@@ -119,7 +119,7 @@ const startMonitor = (run: RunContext): LibraryMonitor | undefined => {
 
 const markStarted = (run: RunContext) => {
   run.state.startedAt = Date.now();
-  saveState(run.dataDir, run.state);
+  if (!saveState(run.dataDir, run.state)) run.log.warn('runner.json could not be saved; the previous one stays');
   run.log.info({ port: config.port, mode: config.mode, dataDir: run.dataDir }, 'service started');
 };
 

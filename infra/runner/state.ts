@@ -2,7 +2,7 @@
 // endpoints (for tools: `npm run invoke`, the tests) and the process groups it started, so
 // that a second instance on the same DATA_DIR is refused and the leftovers of one killed
 // outright are stopped at the next start.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Log } from '../../lib/log';
 import { isAlive, stopGroup } from './managed-process';
@@ -62,7 +62,26 @@ export const initialState = (port: number, ports: InternalPorts, dynamodbEndpoin
   processes: {},
 });
 
-export const saveState = (dataDir: string, state: RunnerState) => writeFileSync(stateFile(dataDir), JSON.stringify(state, null, 2));
+/** Where a save is written before it is renamed over the state file. */
+export const pendingStateFile = (dataDir: string) => `${stateFile(dataDir)}.${process.pid}.tmp`;
+
+/**
+ * Writes the state to a temporary name and renames it over the file, so the file is never left
+ * empty or half-written (a full disk, a kill mid-write). False when it could not be saved: the
+ * previous file stays whole, and the next save tries again; the running instance keeps its
+ * state in memory either way.
+ */
+export const saveState = (dataDir: string, state: RunnerState): boolean => {
+  const pending = pendingStateFile(dataDir);
+  try {
+    writeFileSync(pending, JSON.stringify(state, null, 2));
+    renameSync(pending, stateFile(dataDir));
+    return true;
+  } catch {
+    rmSync(pending, { force: true });
+    return false;
+  }
+};
 
 /** Gives DATA_DIR back: the state file goes, when it is this process's. */
 export const releaseDataDir = (dataDir: string) => {
