@@ -55,18 +55,12 @@ export const localMediaStorage = ({ dataDir, limits }: LocalStorageOptions): Med
   },
   async readRange(file, start, end) {
     if (!file.path) throw new Error('not a file on this machine');
-    const handle = await open(file.path, 'r');
+    const source = await fileByteSource(file.path, file.size);
     try {
-      const buffer = Buffer.alloc(Math.max(0, end - start + 1));
-      let read = 0;
-      while (read < buffer.length) {
-        const { bytesRead } = await handle.read(buffer, read, buffer.length - read, start + read);
-        if (bytesRead === 0) break;
-        read += bytesRead;
-      }
-      return buffer.subarray(0, read);
+      const bytes = await source.read(start, Math.max(0, end - start + 1));
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     } finally {
-      await handle.close();
+      await source.close();
     }
   },
   async readSmall(root, relPath, maxBytes) {
