@@ -13,6 +13,7 @@
 //   what Node's parser refuses .............. client-errors.ts
 // What it answers itself is the service's own problem (problems.ts): never offline's route
 // list, never its Lambda invoke API.
+import type { Duplex } from 'node:stream';
 import { createServer, type Server } from 'node:http';
 import { routeNotFound, serviceStarting } from '../../lib/errors';
 import type { RateLimitSettings } from '../../lib/http/rate-limit';
@@ -44,6 +45,8 @@ export interface FrontDoor {
   server: Server;
   /** Until called, every request gets a 503 "starting" problem without touching offline. */
   markReady(): void;
+  /** Stops listening and ends every connection, WebSockets included. */
+  close(): Promise<void>;
 }
 
 export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
@@ -72,7 +75,14 @@ export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
     handlers.web(req, res, body);
   });
   server.on('clientError', answerClientError);
-  server.on('upgrade', upgradeToWebSocket(() => ready, handlers));
+  const sockets = new Set<Duplex>();
+  server.on('upgrade', upgradeToWebSocket(() => ready, handlers, sockets));
   server.keepAliveTimeout = 65_000;
-  return { server, markReady: () => void (ready = true) };
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+      for (const socket of sockets) socket.destroy();
+    });
+  return { server, markReady: () => void (ready = true), close };
 };

@@ -14,6 +14,7 @@ import { PROJECT_DIR } from '../../infra/project';
 import type { RunnerState } from '../../infra/runner/state';
 import { instanceEnv, startInstance, tempDir, waitFor } from '../support/instance';
 import { call, jsonBody } from '../support/stack';
+import { WsClient } from '../support/ws';
 
 describe('lifecycle of an instance', () => {
   const dataDir = tempDir('life');
@@ -27,9 +28,12 @@ describe('lifecycle of an instance', () => {
     assert.equal(patched.status, 200);
     const { processes } = instance.state();
     assert.ok(processes.dynamodb && processes.offline);
+    // A client still connected (a browser left open) does not hold the stop up.
+    const ws = await WsClient.open(instance.url.replace('http', 'ws') + '/ws');
 
     // npm itself dies by the signal, as it does in a terminal; what matters is what is left.
     await instance.stop('SIGINT');
+    await waitFor('the WebSocket to be closed by the stop', async () => (ws.socket.readyState === ws.socket.CLOSED ? true : undefined), 15_000);
     await waitFor('every process to end', async () => (processesMentioning(dataDir).length === 0 ? true : undefined), 15_000);
     assert.equal(isAlive(processes.dynamodb!), false);
     assert.equal(isAlive(processes.offline!), false);
