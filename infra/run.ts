@@ -42,6 +42,14 @@ const main = async () => {
     process.exit(0);
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(signal));
+  // The runner holds the front door and every child: an error nobody caught (a failed write, a
+  // child's stream) is logged and lived with, never the end of the service.
+  const survive = (kind: string) => (err: unknown) => {
+    if (service) service.log.error({ err, kind }, 'unexpected error in the runner; it carries on');
+    else process.stderr.write(`Unexpected error while starting (${kind}): ${err instanceof Error ? err.message : String(err)}\n`);
+  };
+  process.on('uncaughtException', survive('uncaught exception'));
+  process.on('unhandledRejection', survive('unhandled rejection'));
 
   try {
     service = await startService(starting.signal);

@@ -169,6 +169,20 @@ export const config = Object.freeze({
     /** ... or folders this deep below the library's root. */
     maxDepth: int('SCAN_MAX_DEPTH', 64, 2, 1_000),
   }),
+  /** The disk holding DATA_DIR (docs/running-at-home.md, "When the disk fills"). */
+  disk: Object.freeze({
+    /** Free space is low below the smaller of these: health says degraded, caches give their space back. */
+    lowBelow: Object.freeze({ bytes: int('DISK_LOW_MIB', 500, 1, 1 << 20) * 1024 * 1024, percent: int('DISK_LOW_PERCENT', 1, 0, 50) }),
+    /** How often the runner looks at the free space. */
+    checkMs: int('DISK_CHECK_MS', 2_000, 100, 60_000),
+    /**
+     * Kept in DATA_DIR and given up when the disk fills, so the service can still record that it
+     * did (0: none). Only with the embedded database: the runner that starts it keeps the reserve.
+     */
+    reserveBytes: int('DISK_RESERVE_MIB', 8, 0, 1024) * 1024 * 1024,
+    /** Where the embedded database keeps its files (the runner says so); unset when the database is elsewhere. */
+    databaseDir: runtime.databaseDir,
+  }),
   /** The runner's folder monitor and schedule (infra/runner/monitor/, its rules in lib/scan/monitor-rules.ts). */
   monitor: Object.freeze({
     /** Off: no folder is watched and no schedule runs in this instance (a test stack sharing folders with its tests). */

@@ -51,6 +51,7 @@ export const PROBLEMS = {
   'gateway-timeout': [504, 'The request took too long'],
   'media-offline': [503, 'The media is offline'],
   'subtitle-pending': [503, 'The subtitle track is still being extracted'],
+  'disk-full': [507, "The disk holding the service's data is full", 'both'],
   // A scan job's own failures (`error.code` of a failed job, and `scan:error`).
   'library-gone': [410, 'The library was deleted during the scan', 'job'],
   'path-not-found': [422, 'The scanned folder cannot be read any more', 'job'],
@@ -134,6 +135,14 @@ export const mediaOffline = (what: string, retryAfterSeconds = 60) =>
   Object.assign(problem('media-offline', `${what} is on a disk or share that is offline; try again when it is back`), { retryAfterSeconds });
 export const subtitlePending = (what: string, retryAfterSeconds: number) =>
   Object.assign(problem('subtitle-pending', `${what} is being taken out of the video file; ask again in a few seconds`), { retryAfterSeconds });
+/** A write that found no room on the disk holding `dir` (DATA_DIR): nothing was written; reads go on working. */
+export const diskFull = (dir: string, retryAfterSeconds = 60) =>
+  Object.assign(
+    problem('disk-full', `The disk holding ${dir} is full: nothing was written. Reading still works; free some space on it and try again`),
+    { retryAfterSeconds, dir },
+  );
+export const isDiskFull = (err: unknown) => err instanceof AppError && err.code === 'disk-full';
+
 export const gatewayTimeout = () => problem('gateway-timeout', 'The function did not answer in time; the request may be retried');
 
 /** An untyped error: rendered as a bare 500, never with its message. */

@@ -33,6 +33,8 @@ export interface Runtime {
   logDir: string | undefined;
   /** DYNAMODB_ENDPOINT: the DynamoDB to use (the runner's embedded one); unset for AWS. */
   dynamodbEndpoint: string | undefined;
+  /** DATABASE_DIR: where the embedded database keeps its files (DATA_DIR/db); unset when the database is not on this box's disk. */
+  databaseDir: string | undefined;
   /** TABLE_NAME: the one table (default `media`). */
   tableName: string;
   /** WS_MANAGEMENT_ENDPOINT: where WebSocket messages are posted (API Gateway's management API, or offline's WebSocket port). */
@@ -101,6 +103,7 @@ const VARIABLES: { [K in keyof Runtime]: Variable<Runtime[K]> } = {
   dataDir: folder('DATA_DIR', 'data'),
   logDir: optionalText('LOG_DIR'),
   dynamodbEndpoint: url('DYNAMODB_ENDPOINT'),
+  databaseDir: optionalText('DATABASE_DIR'),
   tableName: text('TABLE_NAME', 'media'),
   wsManagementEndpoint: url('WS_MANAGEMENT_ENDPOINT'),
   lambdaEndpoint: url('LAMBDA_ENDPOINT'),

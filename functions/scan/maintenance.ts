@@ -5,16 +5,25 @@
 // - `upkeep`, the library's upkeep (lib/scan/upkeep.ts): at home the runner invokes it every few
 //   seconds with what its folder watchers saw; in the cloud an EventBridge schedule invokes it
 //   (with an event of its own, read as "nothing changed"), so scheduled rescans run in both.
+// - `disk`, run by the local runner when the free space of DATA_DIR turns low or has room again
+//   (infra/runner/disk-watch.ts): caches give their space back, scans paused for space go on,
+//   and clients get `system:status`. There is no such disk in the cloud.
 import middy from '@middy/core';
 import { config } from '../../lib/config';
+import { db } from '../../lib/db/client';
 import { services, settingsStore } from '../../lib/deps';
 import { getStoredSettings } from '../../lib/settings/service';
+import { dataDisk, diskStatus, systemStatus } from '../../lib/health/service';
+import { reclaimCaches, resumePausedForSpace } from '../../lib/scan/disk-full';
 import { recoverJobs } from '../../lib/scan/recovery';
 import { runUpkeep, type UpkeepInput } from '../../lib/scan/upkeep';
 
 export const recover = middy(async () => {
   const settings = await getStoredSettings(settingsStore);
-  const result = await recoverJobs(services, settings.features.autoResumeScans);
+  const recovered = await recoverJobs(services, settings.features.autoResumeScans);
+  // Scans paused for space go on once there is room, restart or not.
+  const low = diskStatus(dataDisk())?.state === 'low';
+  const result = { ...recovered, resumedAfterSpace: low ? 0 : await resumePausedForSpace(services) };
   if (result.interrupted || result.requeued) services.log.info({ ...result, version: config.version }, 'scan jobs recovered after a restart');
   return result;
 });
@@ -32,4 +41,13 @@ export const upkeep = middy(async (event: unknown) => {
   const result = await runUpkeep(services, inputOf(event), { monitoring: settings.features.realtimeMonitoring });
   if (result.started.length) services.log.info({ started: result.started }, 'library upkeep started scans');
   return result;
+});
+
+export const disk = middy(async () => {
+  const status = await systemStatus(db(), dataDisk());
+  const low = status.disk?.state === 'low';
+  const freedBytes = low ? await reclaimCaches(services, services.log) : 0;
+  const resumed = low ? 0 : await resumePausedForSpace(services);
+  await services.events.emit({ type: 'system:status', ...status });
+  return { state: status.disk?.state ?? 'unknown', freedBytes, resumed };
 });

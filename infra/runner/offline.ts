@@ -33,6 +33,7 @@ const offlineEnv = (run: RunContext, build: Build): NodeJS.ProcessEnv => ({
     dataDir: run.dataDir,
     logDir: run.logDir,
     dynamodbEndpoint: run.state.dynamodbEndpoint,
+    databaseDir: config.db.endpoint ? undefined : join(run.dataDir, 'db'),
     tableName: config.db.tableName,
     wsManagementEndpoint: `http://127.0.0.1:${run.ports.websocket}`,
     lambdaEndpoint: run.state.lambdaEndpoint,

@@ -12,6 +12,7 @@ import { createFrontDoor } from '../gateway/front-door';
 import { webDistOf } from '../gateway/web-assets';
 import { PROJECT_DIR } from '../project';
 import { startDatabase } from './database';
+import { DiskWatch } from './disk-watch';
 import { LibraryMonitor } from './monitor/library-monitor';
 import { startOffline } from './offline';
 import { freePorts } from './ports';
@@ -90,10 +91,7 @@ const openFrontDoor = async (run: RunContext): Promise<OpenFrontDoor> => {
   await listen(frontDoor.server, config.port, config.host);
   return {
     markReady: frontDoor.markReady,
-    close: async () => {
-      frontDoor.server.closeAllConnections();
-      await new Promise<void>((r) => frontDoor.server.close(() => r()));
-    },
+    close: frontDoor.close,
   };
 };
 
@@ -110,6 +108,19 @@ const startBackends = async (run: RunContext, build: Build) => {
   await run.step(Promise.all([databaseReady, startOffline(run, build, databaseReady)]));
 };
 
+/** The reserve first, before the database writes a byte; the reports once the handlers can take them. */
+const watchDisk = async (run: RunContext): Promise<DiskWatch> => {
+  const watch = new DiskWatch({
+    dataDir: run.dataDir,
+    limits: config.disk.lowBelow,
+    reserveBytes: config.db.endpoint ? 0 : config.disk.reserveBytes,
+    everyMs: config.disk.checkMs,
+    log: run.log,
+  });
+  await watch.keepReserve();
+  return watch;
+};
+
 const startMonitor = (run: RunContext): LibraryMonitor | undefined => {
   if (!config.monitor.enabled) return undefined;
   const monitor = new LibraryMonitor({ lambdaEndpoint: run.state.lambdaEndpoint, log: run.log, tickMs: config.monitor.tickMs, quietMs: config.monitor.quietMs });
@@ -123,14 +134,15 @@ const markStarted = (run: RunContext) => {
   run.log.info({ port: config.port, mode: config.mode, dataDir: run.dataDir }, 'service started');
 };
 
-/** Stops the monitor, the front door and every process started, newest first. */
-const stopStarted = async (run: RunContext, frontDoor: OpenFrontDoor, monitor?: LibraryMonitor) => {
+/** Stops the watchers, the front door and every process started, newest first. */
+const stopStarted = async (run: RunContext, frontDoor: OpenFrontDoor, monitor?: LibraryMonitor, disk?: DiskWatch) => {
+  disk?.stop();
   await monitor?.stop();
   await frontDoor.close();
   await Promise.all(run.processes.reverse().map((p) => p.stop()));
 };
 
-const running = (run: RunContext, frontDoor: OpenFrontDoor, monitor: LibraryMonitor | undefined): RunningService => {
+const running = (run: RunContext, frontDoor: OpenFrontDoor, monitor: LibraryMonitor | undefined, disk: DiskWatch): RunningService => {
   let stopped = false;
   return {
     url: `http://127.0.0.1:${config.port}`,
@@ -140,7 +152,7 @@ const running = (run: RunContext, frontDoor: OpenFrontDoor, monitor: LibraryMoni
     stop: async () => {
       if (stopped) return;
       stopped = true;
-      await stopStarted(run, frontDoor, monitor);
+      await stopStarted(run, frontDoor, monitor, disk);
       run.log.info('service stopped');
       releaseDataDir(run.dataDir);
       // Where bundles lived before they were kept per code version.
@@ -157,15 +169,17 @@ const running = (run: RunContext, frontDoor: OpenFrontDoor, monitor: LibraryMoni
 export const startService = async (signal: AbortSignal = new AbortController().signal): Promise<RunningService> => {
   const run = await prepare(signal);
   const frontDoor = await openFrontDoor(run);
+  const disk = await watchDisk(run);
   try {
     const build = await bundleHandlers(run);
     await startBackends(run, build);
     frontDoor.markReady();
     const monitor = startMonitor(run);
+    disk.start(run.state.lambdaEndpoint);
     markStarted(run);
-    return running(run, frontDoor, monitor);
+    return running(run, frontDoor, monitor, disk);
   } catch (err) {
-    await stopStarted(run, frontDoor);
+    await stopStarted(run, frontDoor, undefined, disk);
     releaseDataDir(run.dataDir);
     run.collector.close();
     throw err;

@@ -38,6 +38,7 @@ const STATUS_TEXT: Record<number, string> = {
   500: 'Internal error (no details are exposed)',
   501: 'Not implemented in this version yet',
   503: 'A dependency (the database) is unavailable',
+  507: "The disk holding the service's data (DATA_DIR) is full: nothing was written, reads go on working; see Retry-After",
 };
 
 const problemResponse = (status: number) => ({ $ref: `#/components/responses/Problem${status}` });
@@ -62,6 +63,7 @@ const errorStatuses = (op: OperationDef) => {
   if (op.params || op.query || op.body) set.add(400);
   if (op.body) [413, 415].forEach((s) => set.add(s));
   if (!op.implemented) set.add(501);
+  if (op.method !== 'GET') set.add(507);
   return [...set].sort();
 };
 

@@ -169,7 +169,8 @@ export const operations = {
   health: op({
     id: 'health', method: 'GET', path: '/api/v1/health', tag: 'health', counted: false, implemented: true,
     summary: 'Service health; 503 with the same body when the database is down',
-    success: { status: 200, description: 'Healthy (503 when degraded)', schema: S.Health },
+    description: '`status` is `degraded` when the database is down (then the answer is 503) or when the disk holding the data folder is low on space (`disk.state` `low`, still 200: every read works, writes that find no room answer 507). `reasons` says why in words. The same state is pushed as `system:status` on /ws when it changes.',
+    success: { status: 200, description: 'Healthy or degraded by a low disk (503 when the database is down)', schema: S.Health },
   }),
   artwork: op({
     id: 'artwork', method: 'GET', path: '/api/v1/artwork/{mediaId}/{kind}', tag: 'artwork', counted: false, implemented: true,

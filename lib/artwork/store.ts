@@ -15,9 +15,11 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { mkdir, open, readFile, rename, rm, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { isId } from '../api/schemas/common';
+import { diskFull } from '../errors';
+import { isNoSpace } from '../util/disk-space';
 import { s3StatusOf } from '../storage/s3-client';
 import type { ArtworkKind } from './model';
 import { sniffImage, variantKey, type ImageFormat, type OutputFormat } from './variants';
@@ -34,6 +36,11 @@ export interface ArtworkStore {
   get(key: string): Promise<StoredBytes | undefined>;
   /** Everything stored for one item (sources and variants); nothing stored is not an error. */
   removeAll(mediaId: string): Promise<void>;
+  /**
+   * Gives back the space of every rendered variant and stray temporary file (variants are
+   * rendered again when asked for; sources stay): the bytes freed. Only where space can run out.
+   */
+  dropVariants?(): Promise<number>;
   /**
    * A URL anyone may GET for `expiresInSeconds`, serving the key's bytes with the content type
    * they were put with, or undefined when the key holds nothing. Only where the bytes can be
@@ -140,9 +147,9 @@ export const localArtworkStore = (root: string): ArtworkStore => {
     async put(key, bytes, contentType) {
       const path = pathOf(key);
       checkImage(key, bytes, contentType);
-      await mkdir(dirname(path), { recursive: true });
       const temp = join(dirname(path), `.${randomBytes(6).toString('hex')}.tmp`);
       try {
+        await mkdir(dirname(path), { recursive: true });
         const file = await open(temp, 'wx');
         try {
           await file.writeFile(bytes);
@@ -153,7 +160,7 @@ export const localArtworkStore = (root: string): ArtworkStore => {
         await rename(temp, path);
       } catch (error) {
         await unlink(temp).catch(() => {});
-        throw error;
+        throw isNoSpace(error) ? diskFull(base) : error;
       }
     },
 
@@ -172,6 +179,23 @@ export const localArtworkStore = (root: string): ArtworkStore => {
 
     async removeAll(mediaId) {
       await rm(join(base, checkMediaId(mediaId)), { recursive: true, force: true });
+    },
+
+    async dropVariants() {
+      let freed = 0;
+      const list = (dir: string) => readdir(dir).catch(() => [] as string[]);
+      for (const item of await list(base)) {
+        for (const folder of await list(join(base, item))) {
+          for (const name of await list(join(base, item, folder))) {
+            if (name === 'source') continue;
+            const path = join(base, item, folder, name);
+            const size = await stat(path).then((s) => s.size, () => 0);
+            await rm(path, { force: true });
+            freed += size;
+          }
+        }
+      }
+      return freed;
     },
   };
 };

@@ -5,7 +5,8 @@
 // the same items again: callers make that idempotent by choosing keys, not by luck.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { guarded, type Db } from './client';
+import { dependencyUnavailable } from '../errors';
+import { databaseDiskFull, guarded, type Db } from './client';
 import type { Key } from './table';
 import { eachLimited } from '../util/pool';
 
@@ -19,6 +20,9 @@ export type Write = { put: Record<string, unknown> & Key } | { delete: Key };
 
 const toRequest = (w: Write): WriteRequest => ('put' in w ? { PutRequest: { Item: w.put } } : { DeleteRequest: { Key: w.delete } });
 
+/** What was left unprocessed for good: no room on its disk (507), else a database that cannot keep up (503, worth waiting for). */
+const refused = (detail: string) => databaseDiskFull() ?? dependencyUnavailable('database', new Error(detail));
+
 /**
  * One batch call after another until DynamoDB has taken every request: `send` makes one call
  * with what is pending and returns what the answer left unprocessed. Between calls a pause that
@@ -29,7 +33,7 @@ export const untilProcessed = async <T>(what: string, requests: T[], send: (pend
   let pending = requests;
   for (let attempt = 1; pending.length; attempt++) {
     pending = await send(pending);
-    if (pending.length && attempt >= MAX_ATTEMPTS) throw new Error(`${pending.length} ${what} still unprocessed after ${attempt} attempts`);
+    if (pending.length && attempt >= MAX_ATTEMPTS) throw refused(`${pending.length} ${what} still unprocessed after ${attempt} attempts`);
     if (pending.length) await wait(Math.min(1_000, 25 * 2 ** attempt));
   }
 };

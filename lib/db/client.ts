@@ -4,7 +4,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
-import { dependencyUnavailable } from '../errors';
+import { dependencyUnavailable, diskFull, type AppError } from '../errors';
+import { diskSpace, NEARLY_FULL_BYTES, releaseReserve } from '../util/disk-space';
 
 export interface DbSettings {
   tableName: string;
@@ -57,11 +58,29 @@ export const isUnavailable = (err: unknown): boolean => {
   return /socket hang up|ECONNREFUSED|ECONNRESET/.test(e.message);
 };
 
-/** Runs one database call, translating "unreachable" into a 503 the HTTP stack can render. */
+/**
+ * The embedded database answers a write it has no room for with a bare 500 (InternalFailure:
+ * its SQLite said SQLITE_FULL), or hands a batch's items back unprocessed. Either while its
+ * disk is all but full is a full disk: the reserve is given up, so that what records the fact
+ * (a paused scan) finds room, and the 507 to send is returned; undefined otherwise.
+ */
+export const databaseDiskFull = (): AppError | undefined => {
+  const dir = config.disk.databaseDir;
+  const space = dir ? diskSpace(dir) : undefined;
+  if (!space || space.freeBytes >= NEARLY_FULL_BYTES) return undefined;
+  releaseReserve(config.dataDir);
+  return diskFull(config.dataDir);
+};
+
+const isServerFailure = (err: unknown) => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 500;
+
+/** Runs one database call, translating "unreachable" into a 503 and "no room" into a 507 the HTTP stack can render. */
 export const guarded = async <T>(call: () => Promise<T>): Promise<T> => {
   try {
     return await call();
   } catch (err) {
+    const full = isServerFailure(err) ? databaseDiskFull() : undefined;
+    if (full) throw full;
     if (isUnavailable(err)) throw dependencyUnavailable('database', err);
     throw err;
   }

@@ -90,6 +90,15 @@ export const interrupt = (job: ScanJob, now: number): ScanJob => {
   return { ...job, status: 'interrupted', updatedAt: iso(now), finishedAt: iso(now) };
 };
 
+/**
+ * A queued or running job that cannot write (a full disk): interrupted with the reason, and
+ * resumed from its checkpoint when the cause is gone (lib/scan/disk-full.ts).
+ */
+export const pause = (job: ScanJob, error: JobError, now: number): ScanJob => {
+  if (isFinished(job)) throw jobStateConflict(job.jobId, job.status, 'pause');
+  return { ...job, status: 'interrupted', error, updatedAt: iso(now), finishedAt: iso(now) };
+};
+
 /** A running job with no worker left: cancelled when that was asked for, else interrupted (resumable). */
 export const endOrphan = (job: ScanJob, now: number): ScanJob => (job.cancelRequested ? cancel(job, now) : interrupt(job, now));
 

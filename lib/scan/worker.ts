@@ -3,10 +3,11 @@
 // is saved with the version it read, so a second worker on the same job (a duplicate event, a
 // resume racing a cleanup) loses its first save and stops, and nothing is written twice that
 // is not the same item with the same key. The phases themselves are lib/scan/phases/.
-import { isDatabaseDown } from '../errors';
+import { AppError, isDatabaseDown, isDiskFull } from '../errors';
 import type { EventSink } from '../events/sink';
 import type { Log } from '../log';
 import { NO_ENRICHMENT, openScan, type Enrichment, type ScanStores } from './context';
+import { pauseForSpace } from './disk-full';
 import { failureOf, isTakenOver } from './failure';
 import type { WorkerInvoker, WorkerPayload } from './invoker';
 import { isFinished, phaseOrder } from './job';
@@ -44,6 +45,8 @@ export const runWorker = async (deps: WorkerDeps, payload: WorkerPayload, deadli
     try {
       return await runJob(deps, current, deadline, log, (run) => (current = { jobId: current.jobId, run }));
     } catch (err) {
+      // No room to write: the job pauses until the runner sees space again (lib/scan/disk-full.ts).
+      if (isDiskFull(err)) return pauseForSpace(deps, current.jobId, diskOf(err), log);
       if (!isDatabaseDown(err)) throw err;
       const since = current.waitingSince ?? clock();
       log.warn({ err }, 'the database went away during the scan; waiting for it');
@@ -62,6 +65,8 @@ export const runWorker = async (deps: WorkerDeps, payload: WorkerPayload, deadli
     }
   }
 };
+
+const diskOf = (err: unknown) => ((err as AppError & { dir?: string }).dir ?? 'the data folder');
 
 const waitForDatabase = async (deps: WorkerDeps, jobId: string, since: number, deadline: number, clock: () => number) => {
   while (clock() - since < DATABASE_WAIT_MS) {
@@ -128,7 +133,7 @@ const runJob = async (deps: WorkerDeps, payload: WorkerPayload, deadline: number
       if (await settleCancel(deps, payload.jobId, run, clock(), latest.counts)) return log.info({ counts: latest.counts }, 'scan cancelled');
       return log.info('scan job changed by another writer; this worker stops');
     }
-    if (isDatabaseDown(err)) throw err;
+    if (isDatabaseDown(err) || isDiskFull(err)) throw err;
     const error = failureOf(err);
     log.error({ err, code: error.code }, 'scan failed');
     // Before the job says so: whoever sees it failed sees the library offline too.

@@ -34,6 +34,8 @@ export interface VideoFile {
 /** What the scan needs of the cache: to drop what removed items had. */
 export interface SubtitleCache {
   removeAll(mediaIds: readonly string[]): Promise<void>;
+  /** Gives back the space of every finished extraction; the bytes freed. */
+  clear?(): Promise<number>;
 }
 
 export type Extracted = { state: 'ready'; text: string } | { state: 'pending' } | { state: 'failed'; reason: string };
@@ -47,6 +49,18 @@ const MAP = /^0:(?:s:)?\d{1,3}$/u;
 const POLL_MS = 100;
 /** A run may try again this long after a failure (a file being copied may be readable later). */
 const FAILED_FOR_MS = 10 * 60_000;
+
+/** A marker is whole or absent (a full disk must not leave half a list of streams): written aside, then renamed. */
+const writeAtomic = async (path: string, text: string) => {
+  const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, text);
+    await rename(temp, path);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+};
 
 const cacheName = (map: string) => `${map.replaceAll(':', '_')}.vtt`;
 const versionOf = (video: VideoFile) => `${video.size.toString(16)}-${Math.trunc(video.mtimeMs).toString(16)}`;
@@ -121,6 +135,26 @@ export class SubtitleExtractor implements SubtitleCache {
     await Promise.all(mediaIds.filter(isId).map((id) => rm(join(this.options.cacheDir, id), { recursive: true, force: true })));
   }
 
+  /**
+   * Gives back the space of every finished extraction (taken out again when asked for); one
+   * running now keeps its folder. The bytes freed.
+   */
+  async clear(): Promise<number> {
+    const { cacheDir } = this.options;
+    const list = (dir: string) => readdir(dir).catch(() => [] as string[]);
+    let freed = 0;
+    for (const item of await list(cacheDir)) {
+      for (const version of await list(join(cacheDir, item))) {
+        const dir = join(cacheDir, item, version);
+        const names = await list(dir);
+        if (names.includes(LOCK)) continue;
+        for (const name of names) freed += await stat(join(dir, name)).then((s) => s.size, () => 0);
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+    return freed;
+  }
+
   private async cached(dir: string, wanted: string): Promise<Extracted | undefined> {
     const text = await readFile(join(dir, cacheName(wanted)), 'utf8').catch(() => undefined);
     if (text !== undefined) return { state: 'ready', text };
@@ -165,11 +199,11 @@ export class SubtitleExtractor implements SubtitleCache {
       const args = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', video.path, ...outputs];
       const failure = await this.ffmpeg(args);
       if (failure) {
-        await writeFile(join(dir, FAILED), failure);
+        await writeAtomic(join(dir, FAILED), failure);
         return;
       }
       for (const map of maps) await rename(join(work, cacheName(map)), join(dir, cacheName(map))).catch(() => undefined);
-      await writeFile(join(dir, COMPLETE), maps.join('\n'));
+      await writeAtomic(join(dir, COMPLETE), maps.join('\n'));
       await rm(join(dir, FAILED), { force: true });
       // Older versions of the same item's file are of no use now.
       const parent = join(this.options.cacheDir, video.mediaId);
@@ -177,7 +211,7 @@ export class SubtitleExtractor implements SubtitleCache {
       await Promise.all(versions.filter((v) => join(parent, v) !== dir).map((v) => rm(join(parent, v), { recursive: true, force: true })));
     } catch (err) {
       // Nobody may be waiting for this run: its failure is kept where the next request finds it.
-      await writeFile(join(dir, FAILED), `the extraction stopped: ${(err as Error).message}`).catch(() => undefined);
+      await writeAtomic(join(dir, FAILED), `the extraction stopped: ${(err as Error).message}`).catch(() => undefined);
     } finally {
       await rm(work, { recursive: true, force: true });
       await rm(join(dir, LOCK), { force: true });

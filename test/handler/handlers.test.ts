@@ -67,7 +67,8 @@ describe('handlers with their sample events', () => {
     const { data } = bodyOf(res);
     // Uptime counts from this process's start here (no runner sets SERVICE_STARTED_AT).
     assert.ok(Number.isInteger(data.uptimeSeconds) && data.uptimeSeconds >= 0 && data.uptimeSeconds <= Math.ceil(process.uptime()), `uptime ${data.uptimeSeconds}`);
-    assert.deepEqual(data, { status: 'ok', database: 'ok', version: pkg.version, uptimeSeconds: data.uptimeSeconds });
+    // No runner here: DATA_DIR is the working folder's `data`, whose disk is reported when it exists.
+    assert.deepEqual(data, { status: 'ok', database: 'ok', version: pkg.version, uptimeSeconds: data.uptimeSeconds, reasons: [], ...(data.disk ? { disk: data.disk } : {}) });
   });
 
   it('getSettings answers the settings with CORS headers for the LAN origin', async () => {

@@ -18,8 +18,14 @@ describe('health', () => {
     const res = await call('GET', '/api/v1/health');
     assert.equal(res.status, 200);
     assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
-    assert.deepEqual(Object.keys(res.json.data).sort(), ['database', 'status', 'uptimeSeconds', 'version']);
+    assert.deepEqual(Object.keys(res.json.data).sort(), ['database', 'disk', 'reasons', 'status', 'uptimeSeconds', 'version']);
     assert.equal(res.json.data.status, 'ok');
+    assert.deepEqual(res.json.data.reasons, []);
+    // The stack's data folder: its disk, with room (the full disk is test/integration/disk-full.test.ts).
+    const { disk } = res.json.data;
+    assert.equal(disk.path, stack.dataDir);
+    assert.equal(disk.state, 'ok');
+    assert.ok(disk.freeBytes > disk.lowBelowBytes && disk.totalBytes >= disk.freeBytes, JSON.stringify(disk));
     assert.equal(res.json.data.database, 'ok');
     assert.equal(res.headers.ratelimit, undefined);
   });

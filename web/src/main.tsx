@@ -10,6 +10,7 @@ import { Search } from './screens/search';
 import { Settings } from './screens/settings';
 import { ShowScreen } from './screens/show';
 import { navigate, onLinkClick, useRoute, type Route } from './ui/router';
+import { StatusBanner } from './ui/status-banner';
 import './styles.css';
 
 /** Typing searches once typing pauses; the address follows, without piling up history. */
@@ -82,6 +83,7 @@ const App = () => {
           <a href="/logs">Log</a>
         </nav>
       </header>
+      <StatusBanner />
       <Screen route={route} />
     </div>
   );

@@ -1,6 +1,7 @@
 // Messages on /ws: the events the service pushes, and what a client may send.
 import { Type, type Static } from '@sinclair/typebox';
 import { IsoTime } from './common';
+import { DiskStatus, HealthReason } from './health';
 import { JobErrorSchema, ScanPhase } from './scans';
 
 const Timestamp = IsoTime;
@@ -70,6 +71,16 @@ export const WsEvents = {
   ),
   'library:created': Type.Object({ type: Type.Literal('library:created'), libraryId: Type.String(), timestamp: Timestamp }, { description: 'A library was created' }),
   'library:deleted': Type.Object({ type: Type.Literal('library:deleted'), libraryId: Type.String(), timestamp: Timestamp }, { description: 'A library was deleted' }),
+  'system:status': Type.Object(
+    {
+      type: Type.Literal('system:status'),
+      status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+      disk: Type.Optional(DiskStatus),
+      reasons: Type.Array(HealthReason),
+      timestamp: Timestamp,
+    },
+    { description: "The service's health changed: the disk holding its data ran low on space or has room again (what GET /api/v1/health says)" },
+  ),
   pong: Type.Object({ type: Type.Literal('pong') }),
   error: Type.Object({
     type: Type.Literal('error'),

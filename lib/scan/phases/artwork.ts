@@ -8,6 +8,7 @@ import type { ArtworkKind, StoredArtwork } from '../../artwork/model';
 import { sourceKey, type ArtworkStore } from '../../artwork/store';
 import { sniffImage } from '../../artwork/variants';
 import type { CatalogItem, IndexEntry } from '../../catalog/model';
+import { isDiskFull } from '../../errors';
 import { eachLimited } from '../../util/pool';
 import { openImage } from '../../media/image-input';
 import type { Colors } from '../../media/mesh-gradient';
@@ -67,6 +68,8 @@ const collect = async (c: Collecting, item: CatalogItem): Promise<CatalogItem> =
       c.tally.stored++;
       if (kind === 'poster' && c.ctx.enrichment.meshGradients) colors = { meshGradientColors: await posterColors(bytes), colorsFrom: stored.etag };
     } catch (err) {
+      // No room for it is no fault of the picture: the scan pauses and this item is done again.
+      if (isDiskFull(err)) throw err;
       c.tally.failed++;
       c.ctx.log.warn({ err, itemId: item.id, kind, source: want.source, from: want.from }, 'artwork not usable; skipped');
     }

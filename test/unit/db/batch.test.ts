@@ -21,14 +21,19 @@ describe('untilProcessed', () => {
     assert.deepEqual(waited, [50, 100]);
   });
 
-  it('gives up after 8 calls with something still left, saying how much', async () => {
+  it('gives up after 8 calls with something still left: the database is unavailable, and the cause says how much', async () => {
     // Prepare: DynamoDB never takes anything.
     let calls = 0;
     const { waited, wait } = pauses();
     // Act
     const run = untilProcessed('keys', [1, 2], async (pending) => (calls++, pending), wait);
     // Assess
-    await assert.rejects(run, { message: '2 keys still unprocessed after 8 attempts' });
+    await assert.rejects(run, (err: Error & { code?: string; status?: number }) => {
+      assert.equal(err.code, 'dependency-unavailable');
+      assert.equal(err.status, 503);
+      assert.equal((err.cause as Error).message, '2 keys still unprocessed after 8 attempts');
+      return true;
+    });
     assert.equal(calls, 8);
     assert.deepEqual(waited, [50, 100, 200, 400, 800, 1000, 1000]);
   });
