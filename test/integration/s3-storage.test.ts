@@ -145,9 +145,9 @@ describe('media in a bucket', () => {
   });
 
   it('wrote nothing under DATA_DIR from a handler: only the runner\'s database, its state and the log', () => {
-    // The runner keeps DynamoDB Local's files (db, tmp/dynamodb), runner.json and the log collector's logs/.
+    // The runner keeps DynamoDB Local's files (db, tmp/dynamodb), runner.json, the log collector's logs/ and the disk reserve.
     const entries = readdirSync(instance.dataDir).sort();
-    assert.deepEqual(entries.filter((e) => !['db', 'logs', 'runner.json', 'tmp'].includes(e)), []);
+    assert.deepEqual(entries.filter((e) => !['.space-reserve', 'db', 'logs', 'runner.json', 'tmp'].includes(e)), []);
     assert.deepEqual(readdirSync(join(instance.dataDir, 'tmp')), ['dynamodb']);
   });
 });

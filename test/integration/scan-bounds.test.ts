@@ -84,7 +84,9 @@ describe('folders a scan may not touch, and trees that must not take the service
     assert.equal(job.counts.added, files.length + 1);
     assert.equal(job.counts.failed, 0);
     assert.ok(asked >= 2, `health asked ${asked} times`);
-    assert.ok(slowestMs < 1_000, `health took ${Math.round(slowestMs)} ms during the scan`);
+    // A liveness bound, not a speed one (the bench measures speed): a walk that held the event loop
+    // would hold health for the whole scan; two test files and the stack share two cores here.
+    assert.ok(slowestMs < 5_000, `health took ${Math.round(slowestMs)} ms during the scan`);
     assert.equal((await call('DELETE', `/api/v1/library/${job.libraryId}`)).status, 204);
   });
 
