@@ -47,6 +47,8 @@ export interface AudioStream {
   channels: number | null;
   /** A BCP 47 tag as MediaInfoLib gives it ('en', 'fr', 'pt-BR'): it turns ISO 639-2 codes such as `eng` or `ger` into the short form. */
   language: string | null;
+  /** Marked to be played by default (Matroska's flag). Absent on files probed before it was kept. */
+  default?: boolean;
 }
 
 export interface SubtitleStream {
@@ -75,7 +77,7 @@ export const toTechnicalInfo = (report: MediaInfoReport): TechnicalInfo | undefi
     container: general && text(general, 'Format') ? containerName(general) : null,
     bitrate: rounded(general?.OverallBitRate, 0),
     video: videos[0] ? videoStream(videos[0]) : null,
-    audio: audios.map(audioStream),
+    audio: audios.map((t) => audioStream(t, general)),
     subtitles: ofType('Text').map((t) => subtitleStream(t, general)),
   };
 };
@@ -117,29 +119,32 @@ const hdrFormat = (track: ReportTrack): HdrFormat | null => {
   return null;
 };
 
-const audioStream = (track: ReportTrack): AudioStream => {
+const audioStream = (track: ReportTrack, general: ReportTrack | undefined): AudioStream => {
   const format = text(track, 'Format')!;
   const layer = text(track, 'Format_Profile');
   return {
     codec: format === 'MPEG Audio' ? (layer === 'Layer 2' ? 'mp2' : 'mp3') : shortName(AUDIO_CODECS, format),
     channels: rounded(track.Channels, 0),
     language: language(track),
+    default: isMatroska(general) && flag(track, 'Default'),
   };
 };
+
+/** "Yes / Yes" when a track is described twice: the first says it. */
+const flag = (track: ReportTrack, field: string) => text(track, field)?.split('/')[0]?.trim() === 'Yes';
+/** Only Matroska's default flag means "play this one": an MP4's "enabled" flag says nothing of the kind. */
+const isMatroska = (general: ReportTrack | undefined) => general !== undefined && /matroska|webm/iu.test(text(general, 'Format') ?? '');
 
 const subtitleStream = (track: ReportTrack, general: ReportTrack | undefined): SubtitleStream => {
   const format = text(track, 'Format');
   const order = text(track, 'StreamOrder');
-  // "Yes / Yes" when a track is described twice: the first says it.
-  const flag = (field: string) => text(track, field)?.split('/')[0]?.trim() === 'Yes';
-  const matroska = general !== undefined && /matroska|webm/iu.test(text(general, 'Format') ?? '');
   return {
     codec: format ? shortName(SUBTITLE_CODECS, format) : null,
     language: language(track),
     streamIndex: order !== undefined && /^\d+$/u.test(order) ? Number(order) : null,
     title: text(track, 'Title') ?? null,
-    forced: flag('Forced'),
-    default: matroska && flag('Default'),
+    forced: flag(track, 'Forced'),
+    default: isMatroska(general) && flag(track, 'Default'),
   };
 };
 

@@ -48,10 +48,11 @@ const named = (names: Readonly<Record<string, string>>, name: string) => names[n
 const spoken = (codec: string) => (codec.length <= 4 ? codec.toUpperCase() : codec);
 const layout = (channels: number) => (channels === 1 ? 'mono' : channels === 2 ? 'stereo' : channels === 6 ? '5.1' : channels === 8 ? '7.1' : `${channels} channels`);
 
-/** The track played: the one asked for when it exists, else the first (the technical info does not yet keep a default flag). */
+/** The track played: the one asked for when it exists, else the file's default, else the first. */
 const chosenTrack = (audio: readonly AudioStream[], asked: number | undefined): number | null => {
   if (audio.length === 0) return null;
-  return asked !== undefined && asked >= 0 && asked < audio.length ? asked : 0;
+  if (asked !== undefined && asked >= 0 && asked < audio.length) return asked;
+  return Math.max(0, audio.findIndex((a) => a.default === true));
 };
 
 const videoReasons = (info: TechnicalInfo, client: ClientProfile): Reason[] => {

@@ -54,7 +54,7 @@ export const FileInfo = Type.Object(
       Type.Object({ codec: Type.String(), width: Nullable(Type.Integer()), height: Nullable(Type.Integer()), frameRate: Nullable(Type.Number()), bitDepth: Nullable(Type.Integer()), hdr: Nullable(Type.String()) }, { additionalProperties: true }),
       { description: "The first part's first video stream (h264, hevc, vp9, av1 ...)" },
     ),
-    audio: Type.Array(Type.Object({ codec: Type.String(), channels: Nullable(Type.Integer()), language: Nullable(Type.String()) }, { additionalProperties: true }), {
+    audio: Type.Array(Type.Object({ codec: Type.String(), channels: Nullable(Type.Integer()), language: Nullable(Type.String()), default: Type.Optional(Type.Boolean({ description: 'The track played unless a person picks another (Matroska\'s flag); absent on files scanned before it was kept' })) }, { additionalProperties: true }), {
       description: 'Audio streams of the first part, in file order; languages as BCP 47 tags (en, de) or null',
     }),
     subtitles: Type.Array(Type.Object({ codec: Nullable(Type.String()), language: Nullable(Type.String()) }, { additionalProperties: true }), {

@@ -60,7 +60,7 @@ describe('probing media files', { skip }, () => {
     assert.equal(info.container, 'mp4');
     assert.deepEqual(info.video, { codec: 'h264', width: 320, height: 240, frameRate: 25, bitDepth: 8, hdr: null });
     // ffmpeg wrote ISO 639-2 `eng`; MediaInfoLib reports the BCP 47 form.
-    assert.deepEqual(info.audio, [{ codec: 'aac', channels: 1, language: 'en' }]);
+    assert.deepEqual(info.audio, [{ codec: 'aac', channels: 1, language: 'en', default: false }]);
     assert.deepEqual(info.subtitles, []);
     assert.ok(info.bitrate && info.bitrate > 0);
   });
@@ -75,8 +75,9 @@ describe('probing media files', { skip }, () => {
       { codec: hasHevcEncoder() ? 'hevc' : 'h264', width: 320, height: 240 },
     );
     assert.deepEqual(info.audio, [
-      { codec: 'ac3', channels: 1, language: 'en' },
-      { codec: 'aac', channels: 1, language: 'fr' },
+      // ffmpeg marks the first track of each kind the default.
+      { codec: 'ac3', channels: 1, language: 'en', default: true },
+      { codec: 'aac', channels: 1, language: 'fr', default: false },
     ]);
     assert.deepEqual(info.subtitles, [{ codec: 'srt', language: 'de', streamIndex: 3, title: null, forced: false, default: false }]);
   });
@@ -87,7 +88,8 @@ describe('probing media files', { skip }, () => {
     assertDuration(info, 3);
     assert.equal(info.container, 'webm');
     assert.deepEqual({ codec: info.video?.codec, width: info.video?.width, height: info.video?.height }, { codec: 'vp9', width: 320, height: 240 });
-    assert.deepEqual(info.audio, [{ codec: 'opus', channels: 1, language: null }]);
+    // MediaInfoLib reports no default flag on this one track.
+    assert.deepEqual(info.audio, [{ codec: 'opus', channels: 1, language: null, default: false }]);
   });
 
   it('reads the header, the index at the end and the first frames of a longer file, not all of it', async () => {

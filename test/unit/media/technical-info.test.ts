@@ -17,7 +17,7 @@ describe('technical info from a MediaInfoLib report', () => {
         general({ OverallBitRate: '242092.4' }),
         video({ Format: 'HEVC', FrameRate: '23.976', BitDepth: '10', HDR_Format: 'SMPTE ST 2086', HDR_Format_Compatibility: 'HDR10', transfer_characteristics: 'PQ' }),
         audio({ Format: 'E-AC-3', Channels: '6', Language: 'en' }),
-        audio({ Format: 'MLP FBA', Channels: '8', Language: 'und' }),
+        audio({ Format: 'MLP FBA', Channels: '8', Language: 'und', Default: 'Yes' }),
         { '@type': 'Text', Format: 'PGS', Language: 'pt-BR', StreamOrder: '3', Default: 'Yes', Forced: 'No' },
         { '@type': 'Text', Format: 'UTF-8', Language: 'en', StreamOrder: '4', Title: 'SDH', Default: 'No', Forced: 'Yes / Yes' },
         { '@type': 'Text', Format: 'EIA-608', StreamOrder: '0-0' },
@@ -31,8 +31,9 @@ describe('technical info from a MediaInfoLib report', () => {
       bitrate: 242092,
       video: { codec: 'hevc', width: 1920, height: 1080, frameRate: 23.976, bitDepth: 10, hdr: 'hdr10' },
       audio: [
-        { codec: 'eac3', channels: 6, language: 'en' },
-        { codec: 'truehd', channels: 8, language: null },
+        { codec: 'eac3', channels: 6, language: 'en', default: false },
+        // The track to play unless a person picks another.
+        { codec: 'truehd', channels: 8, language: null, default: true },
       ],
       subtitles: [
         { codec: 'pgs', language: 'pt-BR', streamIndex: 3, title: null, forced: false, default: true },
@@ -49,6 +50,9 @@ describe('technical info from a MediaInfoLib report', () => {
     assert.equal(mp4?.subtitles[0]?.default, false);
     const mkv = toTechnicalInfo(report(general({ Format: 'WebM' }), video({ Format: 'VP9' }), track));
     assert.equal(mkv?.subtitles[0]?.default, true);
+    const sound = { '@type': 'Audio', Format: 'AAC', Channels: '2', Default: 'Yes' };
+    assert.equal(toTechnicalInfo(report(general({ Format: 'MPEG-4' }), video({ Format: 'AVC' }), sound))?.audio[0]?.default, false);
+    assert.equal(toTechnicalInfo(report(general({ Format: 'Matroska' }), video({ Format: 'AVC' }), sound))?.audio[0]?.default, true);
   });
 
   const containers: Array<[fields: Record<string, unknown>, container: string]> = [

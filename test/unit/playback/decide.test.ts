@@ -56,12 +56,13 @@ describe('playback decision', () => {
     assert.deepEqual(big.reasons.map((r) => r.detail), ['converting the video: 2160p → 1080p', 'converting the audio: 5.1 → stereo']);
   });
 
-  it('plays the audio track asked for, else the first; a track out of range is the first', () => {
-    const twoTracks = file('matroska', video('h264'), [audio('ac3'), audio('aac', 2)]);
+  it("plays the audio track asked for, else the file's default, else the first", () => {
+    const twoTracks = file('matroska', video('h264'), [audio('aac', 2), { ...audio('ac3'), default: true }]);
     const webmClient: ClientProfile = { ...BROWSER_PROFILE, containers: [...BROWSER_PROFILE.containers, 'matroska'] };
-    assert.deepEqual(codes(twoTracks, webmClient), { method: 'remux', codes: ['audio-codec'], video: 'copy', audio: 'convert', audioTrack: 0 });
-    assert.deepEqual(codes(twoTracks, webmClient, 1), { method: 'direct', codes: [], video: 'copy', audio: 'copy', audioTrack: 1 });
-    assert.equal(codes(twoTracks, webmClient, 7).audioTrack, 0);
+    assert.deepEqual(codes(twoTracks, webmClient), { method: 'remux', codes: ['audio-codec'], video: 'copy', audio: 'convert', audioTrack: 1 });
+    assert.deepEqual(codes(twoTracks, webmClient, 0), { method: 'direct', codes: [], video: 'copy', audio: 'copy', audioTrack: 0 });
+    assert.equal(codes(twoTracks, webmClient, 7).audioTrack, 1, 'a track out of range is the default');
+    assert.equal(codes(file('matroska', video('h264'), [audio('aac', 2), audio('ac3')]), webmClient).audioTrack, 0, 'no default: the first');
   });
 
   it('a film with no sound, and a file the scan could not read', () => {
