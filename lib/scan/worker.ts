@@ -3,7 +3,7 @@
 // is saved with the version it read, so a second worker on the same job (a duplicate event, a
 // resume racing a cleanup) loses its first save and stops, and nothing is written twice that
 // is not the same item with the same key. The phases themselves are lib/scan/phases/.
-import { AppError, isDatabaseDown, isDiskFull } from '../errors';
+import { isDatabaseDown, isDiskFull, type AppError } from '../errors';
 import type { EventSink } from '../events/sink';
 import type { Log } from '../log';
 import { NO_ENRICHMENT, openScan, type Enrichment, type ScanStores } from './context';
@@ -142,7 +142,8 @@ const runJob = async (deps: WorkerDeps, payload: WorkerPayload, deadline: number
       const now = await deps.jobs.get(payload.jobId);
       if (now && !isFinished(now.value)) await deps.jobs.save(now, fail(now.value, error, clock()));
     } catch (saveErr) {
-      if (isDatabaseDown(saveErr)) throw saveErr;
+      // No room even to say so: it pauses for space, and the resumed run meets the failure again.
+      if (isDatabaseDown(saveErr) || isDiskFull(saveErr)) throw saveErr;
       log.error({ err: saveErr }, 'could not record the scan failure');
     }
     await deps.events.emit({ type: 'scan:error', jobId: payload.jobId, error });
