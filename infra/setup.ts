@@ -1,30 +1,59 @@
-// Runs after `npm install`: the embedded database needs Java 17+ with a JDK (its loopback
-// launcher is a Java source file). Where it is missing and we may install packages (root
-// with apt-get), install it; otherwise say exactly what to do. Never fails the install.
+// Runs after `npm install`: what the service needs from the system, installed where it is
+// missing and we may install packages (root with apt-get), else said exactly what to do.
+// - Java 17+ with a JDK, for the embedded database (its loopback launcher is a Java source file);
+// - ffmpeg, which takes subtitle streams out of videos (and will convert what a client cannot play).
+// Never fails the install.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { findExecutable } from '../lib/subtitles/extract';
 import { javaCanRunSource, javaVersion } from './runner/dynamodb/local';
 
-const PACKAGE = 'openjdk-17-jdk-headless';
+interface Need {
+  /** What it is for, in a sentence's words. */
+  what: string;
+  /** Debian's package. */
+  pkg: string;
+  /** Without an alternative: say what to do instead. */
+  otherwise: string;
+  missing(): boolean;
+}
+
+const NEEDS: Need[] = [
+  {
+    what: 'The embedded database needs Java 17+ with a JDK',
+    pkg: 'openjdk-17-jdk-headless',
+    otherwise: 'or point DYNAMODB_ENDPOINT at another DynamoDB',
+    missing: () => {
+      if (process.env.DYNAMODB_ENDPOINT) return false; // an external DynamoDB needs no Java here
+      const version = javaVersion();
+      return !(version && version >= 17 && javaCanRunSource());
+    },
+  },
+  {
+    what: 'Taking subtitles out of videos needs ffmpeg',
+    pkg: 'ffmpeg',
+    otherwise: 'or set FFMPEG_PATH to an ffmpeg binary (FFMPEG_PATH=off goes without)',
+    // FFMPEG_PATH=off is a choice; an absolute path or a name on PATH that runs is enough.
+    missing: () => process.env.FFMPEG_PATH !== 'off' && findExecutable(process.env.FFMPEG_PATH || 'ffmpeg') === null,
+  },
+];
 
 const main = () => {
-  const version = javaVersion();
-  if (version && version >= 17 && javaCanRunSource()) return;
-  if (process.env.DYNAMODB_ENDPOINT) return; // an external DynamoDB needs no Java here
+  const missing = NEEDS.filter((n) => n.missing());
+  if (missing.length === 0) return;
   const canApt = process.getuid?.() === 0 && spawnSync('apt-get', ['--version']).status === 0;
   if (!canApt) {
-    process.stderr.write(
-      `\nThe embedded database needs Java 17+ with a JDK. Install it (e.g. \`sudo apt-get install ${PACKAGE}\`)\n` +
-        'or point DYNAMODB_ENDPOINT at another DynamoDB.\n\n',
-    );
+    for (const n of missing) process.stderr.write(`\n${n.what}. Install it (e.g. \`sudo apt-get install ${n.pkg}\`)\n${n.otherwise}.\n`);
+    process.stderr.write('\n');
     return;
   }
-  process.stderr.write(`Installing ${PACKAGE} for the embedded database...\n`);
+  const packages = missing.map((n) => n.pkg);
+  process.stderr.write(`Installing ${packages.join(' and ')}...\n`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   try {
     execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', PACKAGE], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { stdio: 'inherit', env });
   } catch {
-    process.stderr.write(`Could not install ${PACKAGE}; install it by hand or set DYNAMODB_ENDPOINT.\n`);
+    for (const n of missing) process.stderr.write(`Could not install ${n.pkg}: install it by hand, ${n.otherwise}.\n`);
   }
 };
 
