@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -511,10 +511,21 @@ const signedMs = (ms: number) => `${ms >= 0 ? '+' : ''}${ms.toFixed(1)}`;
 const table = (head: string[], rows: (string | number)[][]) =>
   [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 
-async function machineLine(load: number) {
+/** The share of CPU time left idle over `ms`, from /proc/stat: the load average lags by minutes, this does not. */
+async function idleShare(ms = 2000) {
+  const read = () => readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const before = read();
+  await sleep(ms);
+  const after = read();
+  const delta = after.map((v, i) => v - before[i]!);
+  const total = delta.reduce((a, b) => a + b, 0);
+  return total ? (delta[3]! + delta[4]!) / total : 1; // idle + iowait
+}
+
+async function machineLine(idleBefore: number, idleAfter: number) {
   const ffmpegVersion = (await output(['ffmpeg', '-hide_banner', '-version'])).split('\n')[0]!.replace(/ Copyright.*/, '');
   return `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${ffmpegVersion}, ` +
-    `Node ${process.version}; 1-minute load average ${load.toFixed(2)} at the start.`;
+    `Node ${process.version}; the CPUs were ${(100 * idleBefore).toFixed(0)} % idle in the 2 s before the run and ${(100 * idleAfter).toFixed(0)} % in the 2 s after it.`;
 }
 
 /** Replaces the marked section of docs/playback-design.md, creating the file around it the first time. */
@@ -529,8 +540,8 @@ function writeDoc(section: string) {
 }
 
 async function main() {
-  const load = loadavg()[0]!;
-  if (load > 0.5) console.warn(`load average ${load.toFixed(2)}: something else runs, the figures will be low`);
+  const idleBefore = await idleShare();
+  if (idleBefore < 0.9) console.warn(`the CPUs are only ${(100 * idleBefore).toFixed(0)} % idle: something else runs, the figures will be low`);
   scratch = mkdtempSync(join(tmpdir(), 'mls-playback-design-'));
   const began = performance.now();
   const step = (name: string) => console.log(`[${((performance.now() - began) / 1000).toFixed(0)} s] ${name}`);
@@ -561,7 +572,7 @@ async function main() {
     const together = [[b.rows[2]!], await concurrent(src, 2), await concurrent(src, 3)];
 
     step('report');
-    const section = report({ machine: await machineLine(load), src, index, plan: film.plan, segments: [...film.rows, ...film720.rows, ...transcodes],
+    const section = report({ machine: await machineLine(idleBefore, await idleShare()), src, index, plan: film.plan, segments: [...film.rows, ...film720.rows, ...transcodes],
       seek, checks: [remuxJoin, naiveJoin, transcodeJoin], b, together, totalS: (performance.now() - began) / 1000 });
     console.log(`\n${section}`);
     writeDoc(section);
