@@ -6,7 +6,7 @@
 // test is skipped, and with MLS_REQUIRE_DISK_FULL=1 (CI) a refused mount fails it instead.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { diskSpace } from '../../lib/util/disk-space';
@@ -37,12 +37,24 @@ const mountTmpfs = (at: string): string | undefined => {
   }
 };
 
-/** Fills the disk to its last `leftKiB` with a file of its own, as a download would. */
+/**
+ * Fills the disk to its last `leftKiB` with files of its own, as downloads would. The service
+ * writes meanwhile (its log, a paused job), so what was free a moment ago may not fit: measure
+ * again and take what is left, a few times.
+ */
 const fill = (dir: string, name: string, leftKiB: number) => {
-  const free = diskSpace(dir)!.freeBytes;
-  const bytes = free - leftKiB * 1024;
-  if (bytes > 0) execFileSync('fallocate', ['-l', String(bytes), join(dir, name)]);
+  for (let part = 0; part < 20; part++) {
+    const bytes = diskSpace(dir)!.freeBytes - leftKiB * 1024;
+    if (bytes < 4096) return;
+    try {
+      execFileSync('fallocate', ['-l', String(bytes), join(dir, `${name}.${part}`)], { stdio: 'pipe' });
+    } catch {
+      // Taken meanwhile: measure again.
+    }
+  }
 };
+
+const downloads = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('downloads-'));
 
 const cannotMount = (() => {
   const probe = tempDir('mount-probe');
@@ -158,8 +170,7 @@ describe('a full disk', { skip: cannotMount }, () => {
     assert.equal((await getJob(jobId, base)).status, 'interrupted', 'a paused scan waits for space');
 
     // Space back: the scan goes on by itself and ends with every film exactly once.
-    rmSync(join(disk, 'downloads-1'));
-    rmSync(join(disk, 'downloads-2'));
+    for (const file of downloads(disk)) rmSync(join(disk, file));
     const done = await waitFor('the scan to complete', async () => {
       await look();
       const job = await getJob(jobId, base);
