@@ -5,11 +5,15 @@ import type { Db } from '../db/client';
 import { keys } from '../db/table';
 import { diskSpace, lowSpaceBelow, type LowSpaceLimits } from '../util/disk-space';
 
-/** True when the database answers a read; any failure, including a timeout, means down. */
+/**
+ * True when the database answers a read; any failure, including a timeout, means down. A
+ * database that is gone refuses at once; the timeout is for one that hangs, and is the other
+ * requests' own (lib/db/client.ts), so a busy box is not reported down by health alone.
+ */
 export const probeDatabase = async (db: Db): Promise<boolean> => {
   try {
     await db.doc.send(new GetCommand({ TableName: db.tableName, Key: keys.healthProbe() }), {
-      abortSignal: AbortSignal.timeout(1_500),
+      abortSignal: AbortSignal.timeout(3_000),
     });
     return true;
   } catch {

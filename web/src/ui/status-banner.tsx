@@ -1,6 +1,7 @@
 // A line at the top of every screen while the box is degraded (its disk low on space, its
-// database down), in the service's own words: what GET /api/v1/health says, kept current by
-// `system:status` on /ws and, should the socket be down, a look every minute.
+// database down), in the service's own words: what GET /api/v1/health says when the page
+// opens, kept current by `system:status` on /ws, and looked at again every minute while it
+// says something is wrong (should the socket be down when it is put right).
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../api/schema';
 import { useEvents } from './events';
@@ -23,14 +24,17 @@ export const StatusBanner = () => {
   const [reasons, setReasons] = useState<Reason[]>([]);
   useEffect(() => {
     let live = true;
-    const look = () => void readHealth().then((r) => live && r && setReasons(r));
-    look();
-    const timer = setInterval(look, LOOK_EVERY_MS);
+    void readHealth().then((r) => live && r && setReasons(r));
     return () => {
       live = false;
-      clearInterval(timer);
     };
   }, []);
+  const wrong = reasons.length > 0;
+  useEffect(() => {
+    if (!wrong) return undefined;
+    const timer = setInterval(() => void readHealth().then((r) => r && setReasons(r)), LOOK_EVERY_MS);
+    return () => clearInterval(timer);
+  }, [wrong]);
   useEvents((event) => {
     if (event.type === 'system:status') setReasons((event.reasons as Reason[] | undefined) ?? []);
   });
