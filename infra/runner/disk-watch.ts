@@ -3,6 +3,7 @@
 // asks the handlers' `diskSpace` function to act: caches give their space back, scans paused
 // for space go on, clients get `system:status` (functions/scan/maintenance.ts).
 import { existsSync } from 'node:fs';
+import { diskStatus } from '../../lib/health/service';
 import type { Log } from '../../lib/log';
 import { diskSpace, keepReserve, lowSpaceBelow, reserveFile, type LowSpaceLimits } from '../../lib/util/disk-space';
 import { invokeAndWait, localFunction, localLambda } from './local-lambda';
@@ -29,11 +30,10 @@ export class DiskWatch {
 
   constructor(private readonly opts: DiskWatchOptions) {}
 
-  /** The state now, the reserve counted as used when it is missing (lib/util/disk-space.ts). */
-  state(): { state: State; freeBytes: number } | undefined {
-    const space = diskSpace(this.opts.dataDir, this.opts.reserveBytes);
-    if (!space) return undefined;
-    return { state: space.freeBytes < lowSpaceBelow(space.totalBytes, this.opts.limits) ? 'low' : 'ok', freeBytes: space.freeBytes };
+  /** The state now, as health reads it: the reserve counted as used when it is missing. */
+  state() {
+    const { dataDir, limits, reserveBytes } = this.opts;
+    return diskStatus({ dir: dataDir, limits, reserveBytes });
   }
 
   /** Puts the reserve in place when it is missing and fits; before anything else writes, at start. */

@@ -12,14 +12,14 @@
 // bucket in the cloud (MEDIA_STORAGE=s3), where a Lambda has no disk that lasts. The bucket
 // keeps the content type as the object's Content-Type; the disk sniffs it from the bytes. Only
 // the bucket can hand out a URL that serves its bytes without the service (a presigned GET).
-import { randomBytes } from 'node:crypto';
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { isId } from '../api/schemas/common';
 import { diskFull } from '../errors';
 import { isNoSpace } from '../util/disk-space';
+import { writeWhole } from '../util/write-whole';
 import { s3StatusOf } from '../storage/s3-client';
 import type { ArtworkKind } from './model';
 import { sniffImage, variantKey, type ImageFormat, type OutputFormat } from './variants';
@@ -147,19 +147,10 @@ export const localArtworkStore = (root: string): ArtworkStore => {
     async put(key, bytes, contentType) {
       const path = pathOf(key);
       checkImage(key, bytes, contentType);
-      const temp = join(dirname(path), `.${randomBytes(6).toString('hex')}.tmp`);
       try {
         await mkdir(dirname(path), { recursive: true });
-        const file = await open(temp, 'wx');
-        try {
-          await file.writeFile(bytes);
-          await file.sync();
-        } finally {
-          await file.close();
-        }
-        await rename(temp, path);
+        await writeWhole(path, bytes);
       } catch (error) {
-        await unlink(temp).catch(() => {});
         throw isNoSpace(error) ? diskFull(base) : error;
       }
     },

@@ -10,9 +10,10 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { isId } from '../api/schemas/common';
+import { writeWhole } from '../util/write-whole';
 import { MAX_SUBTITLE_BYTES } from './decode';
 
 export interface ExtractorOptions {
@@ -49,18 +50,6 @@ const MAP = /^0:(?:s:)?\d{1,3}$/u;
 const POLL_MS = 100;
 /** A run may try again this long after a failure (a file being copied may be readable later). */
 const FAILED_FOR_MS = 10 * 60_000;
-
-/** A marker is whole or absent (a full disk must not leave half a list of streams): written aside, then renamed. */
-const writeAtomic = async (path: string, text: string) => {
-  const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, text);
-    await rename(temp, path);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
-  }
-};
 
 const cacheName = (map: string) => `${map.replaceAll(':', '_')}.vtt`;
 const versionOf = (video: VideoFile) => `${video.size.toString(16)}-${Math.trunc(video.mtimeMs).toString(16)}`;
@@ -199,11 +188,11 @@ export class SubtitleExtractor implements SubtitleCache {
       const args = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', video.path, ...outputs];
       const failure = await this.ffmpeg(args);
       if (failure) {
-        await writeAtomic(join(dir, FAILED), failure);
+        await writeWhole(join(dir, FAILED), failure);
         return;
       }
       for (const map of maps) await rename(join(work, cacheName(map)), join(dir, cacheName(map))).catch(() => undefined);
-      await writeAtomic(join(dir, COMPLETE), maps.join('\n'));
+      await writeWhole(join(dir, COMPLETE), maps.join('\n'));
       await rm(join(dir, FAILED), { force: true });
       // Older versions of the same item's file are of no use now.
       const parent = join(this.options.cacheDir, video.mediaId);
@@ -211,7 +200,7 @@ export class SubtitleExtractor implements SubtitleCache {
       await Promise.all(versions.filter((v) => join(parent, v) !== dir).map((v) => rm(join(parent, v), { recursive: true, force: true })));
     } catch (err) {
       // Nobody may be waiting for this run: its failure is kept where the next request finds it.
-      await writeAtomic(join(dir, FAILED), `the extraction stopped: ${(err as Error).message}`).catch(() => undefined);
+      await writeWhole(join(dir, FAILED), `the extraction stopped: ${(err as Error).message}`).catch(() => undefined);
     } finally {
       await rm(work, { recursive: true, force: true });
       await rm(join(dir, LOCK), { force: true });

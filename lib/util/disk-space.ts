@@ -35,8 +35,6 @@ export interface LowSpaceLimits {
 
 export const lowSpaceBelow = (totalBytes: number, limits: LowSpaceLimits) => Math.min(limits.bytes, Math.floor((totalBytes * limits.percent) / 100));
 
-export const isLow = (space: DiskSpace, limits: LowSpaceLimits) => space.freeBytes < lowSpaceBelow(space.totalBytes, limits);
-
 /** Less free than this and a write that failed without saying why failed for space (a database's own files). */
 export const NEARLY_FULL_BYTES = 4 * 1024 * 1024;
 
