@@ -4,7 +4,7 @@
 // - ffmpeg, which takes subtitle streams out of videos (and will convert what a client cannot play).
 // Never fails the install.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { findExecutable } from '../lib/subtitles/extract';
+import { findExecutable } from '../lib/util/executable';
 import { javaCanRunSource, javaVersion } from './runner/dynamodb/local';
 
 interface Need {

@@ -1,7 +1,7 @@
 // The only module that reads process.env. Everything is parsed once, every problem is
 // collected into one error, and the result is frozen; adapters receive what they need. What
 // the local runner tells the handlers about how they run is read through lib/runtime.ts.
-import { hostname } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import pkg from '../package.json';
 import { TMDB_DEFAULTS } from './defaults';
 import { readRuntime } from './runtime';
@@ -69,6 +69,10 @@ const runtime = readRuntime(process.env, issues);
 const { mode, dataDir, dynamodbEndpoint } = runtime;
 const cloudWatchLogsEndpoint = url('CLOUDWATCH_LOGS_ENDPOINT');
 const ssmEndpoint = url('SSM_ENDPOINT');
+
+/** ffmpeg, for embedded subtitles and conversions: a name on PATH, an absolute path, or `off`. */
+const FFMPEG = str('FFMPEG_PATH') ?? 'ffmpeg';
+const CORES = availableParallelism();
 
 export const config = Object.freeze({
   version: pkg.version,
@@ -151,12 +155,31 @@ export const config = Object.freeze({
     urlSeconds: int('STREAM_URL_TTL_SECONDS', 4 * 3600, 60, 7 * 24 * 3600),
   }),
   subtitles: Object.freeze({
-    /** ffmpeg, which takes embedded text subtitles out of a video: a name on PATH, an absolute path, or `off`. */
-    ffmpeg: str('FFMPEG_PATH') ?? 'ffmpeg',
+    ffmpeg: FFMPEG,
     /** A subtitle request waits this long for an extraction, then answers 503 with Retry-After while it carries on. */
     extractWaitMs: int('SUBTITLE_EXTRACT_WAIT_MS', 15_000, 0, 120_000),
     /** An extraction (a whole file read once) is stopped after this long. */
     extractTimeoutMs: int('SUBTITLE_EXTRACT_TIMEOUT_MS', 10 * 60_000, 1_000, 3_600_000),
+  }),
+  /** Conversions while a file is watched (docs/playback-design.md); the figures are this box's by measurement. */
+  playback: Object.freeze({
+    ffmpeg: FFMPEG,
+    /** Transcodes at once: two 1080p run faster than real time on 2 cores, three do not. */
+    maxTranscodes: int('PLAYBACK_MAX_TRANSCODES', CORES, 0, 64),
+    /** Remuxes at once: a 6 s segment costs 0.2-0.5 s of one core. */
+    maxRemuxes: int('PLAYBACK_MAX_REMUXES', CORES * 4, 0, 256),
+    /** A session nobody asked anything of for this long ends, and its files go. */
+    idleSeconds: int('PLAYBACK_IDLE_SECONDS', 60, 5, 3600),
+    /** Segments kept per session (the least recently asked for go first) ... */
+    sessionSegments: int('PLAYBACK_SESSION_SEGMENTS', 12, 2, 10_000),
+    /** ... and in all, under DATA_DIR/playback. */
+    cacheBytes: int('PLAYBACK_CACHE_MIB', 2048, 16, 1 << 20) * 1024 * 1024,
+    /** Transcodes send no taller picture than this unless the client asks for less. */
+    maxHeight: int('PLAYBACK_MAX_HEIGHT', 1080, 144, 4320),
+    /** x264's preset: veryfast made 1080p at 1.86x real time here, a segment at a time. */
+    preset: oneOf('PLAYBACK_X264_PRESET', ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium'] as const, 'veryfast'),
+    /** One segment's run is stopped after this long (the function answers 504 and the player asks again). */
+    segmentTimeoutMs: int('PLAYBACK_SEGMENT_TIMEOUT_MS', 25_000, 1_000, 120_000),
   }),
   scan: Object.freeze({
     /** Offline's Lambda port locally; unset in the cloud (the SDK's own endpoint). */

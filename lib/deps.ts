@@ -16,6 +16,11 @@ import { rootLogger } from './log';
 import { configuredStorage } from './storage';
 import { artworkStore } from './artwork';
 import { SubtitleExtractor } from './subtitles/extract';
+import { PlaybackService } from './playback/service';
+import { SegmentCache } from './playback/segment-cache';
+import { DynamoSessionStore } from './playback/sessions';
+import { DynamoTimingStore } from './playback/timing-store';
+import { ffprobeBeside, findExecutable } from './util/executable';
 import { DynamoProviderCache } from './metadata/provider-cache';
 import { createTmdbClient } from './metadata/tmdb/client';
 import { effectiveKey } from './settings/model';
@@ -78,6 +83,39 @@ const extractor =
     ? new SubtitleExtractor({ ffmpeg: config.subtitles.ffmpeg, cacheDir: join(config.dataDir, 'subtitles'), timeoutMs: config.subtitles.extractTimeoutMs })
     : null;
 export const subtitleExtractor = (): SubtitleExtractor | null => extractor;
+
+// Conversions while a file is watched: segments kept in DATA_DIR/playback on a home box; none in the cloud.
+const segmentCache =
+  config.mediaStorage === 'local'
+    ? new SegmentCache({ dir: join(config.dataDir, 'playback'), perSession: config.playback.sessionSegments, maxBytes: config.playback.cacheBytes })
+    : null;
+export const playbackSegments = (): SegmentCache | null => segmentCache;
+
+let playback: PlaybackService | undefined;
+export const playbackService = (): PlaybackService => {
+  if (playback) return playback;
+  const { ffmpeg, maxTranscodes, maxRemuxes, idleSeconds, maxHeight, preset, segmentTimeoutMs } = config.playback;
+  const executable = findExecutable(ffmpeg);
+  return (playback = new PlaybackService({
+    catalog: catalogStore,
+    libraries: libraryStore,
+    storage: services.storage,
+    sessions: new DynamoSessionStore(db),
+    timings: new DynamoTimingStore(db),
+    segments: segmentCache,
+    settings: {
+      ffmpeg: executable,
+      ffprobe: ffprobeBeside(executable ?? ffmpeg),
+      capacity: { remux: maxRemuxes, transcode: maxTranscodes },
+      idleMs: idleSeconds * 1000,
+      maxHeight,
+      preset,
+      segmentTimeoutMs,
+      niceness: 10,
+    },
+    log: rootLogger,
+  }));
+};
 
 /** Everything the services need: each takes the part it uses. */
 export type Services = WorkerDeps & RemovalDeps;

@@ -44,6 +44,7 @@ export const PROBLEMS = {
   'headers-too-large': [431, 'Request headers too large'],
   'path-not-usable': [422, 'The path cannot be used'],
   'media-type-mismatch': [422, 'The media type does not match the library'],
+  'unplayable': [422, 'The file cannot be played'],
   'rate-limited': [429, 'Too many requests'],
   'internal': [500, 'Internal server error', 'both'],
   'not-implemented': [501, 'Not implemented yet'],
@@ -51,6 +52,8 @@ export const PROBLEMS = {
   'gateway-timeout': [504, 'The request took too long'],
   'media-offline': [503, 'The media is offline'],
   'subtitle-pending': [503, 'The subtitle track is still being extracted'],
+  'playback-busy': [503, 'Every conversion the server can run at once is running'],
+  'conversion-unavailable': [501, 'This server cannot convert media'],
   'disk-full': [507, "The disk holding the service's data is full", 'both'],
   // A scan job's own failures (`error.code` of a failed job, and `scan:error`).
   'library-gone': [410, 'The library was deleted during the scan', 'job'],
@@ -135,6 +138,15 @@ export const mediaOffline = (what: string, retryAfterSeconds = 60) =>
   Object.assign(problem('media-offline', `${what} is on a disk or share that is offline; try again when it is back`), { retryAfterSeconds });
 export const subtitlePending = (what: string, retryAfterSeconds: number) =>
   Object.assign(problem('subtitle-pending', `${what} is being taken out of the video file; ask again in a few seconds`), { retryAfterSeconds });
+/** A file ffmpeg cannot read (damaged, truncated, not media after all), with its reason. */
+export const unplayable = (what: string, reason: string) => problem('unplayable', `${what} cannot be played: ${reason}`);
+/** Every conversion slot of that kind is taken: the client may try again shortly. */
+export const playbackBusy = (kind: 'remux' | 'transcode', running: number, retryAfterSeconds = 15) =>
+  Object.assign(
+    problem('playback-busy', `The server is already converting ${running} ${kind === 'transcode' ? 'videos' : 'files'} for other players, as many as it can at once; try again in a moment`),
+    { retryAfterSeconds },
+  );
+export const conversionUnavailable = (reason: string) => problem('conversion-unavailable', `This file must be converted for this player, and ${reason}`);
 /** A write that found no room on the disk holding `dir` (DATA_DIR): nothing was written; reads go on working. */
 export const diskFull = (dir: string, retryAfterSeconds = 60) =>
   Object.assign(

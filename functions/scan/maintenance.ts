@@ -11,7 +11,7 @@
 import middy from '@middy/core';
 import { config } from '../../lib/config';
 import { db } from '../../lib/db/client';
-import { services, settingsStore } from '../../lib/deps';
+import { playbackSegments, services, settingsStore } from '../../lib/deps';
 import { getStoredSettings } from '../../lib/settings/service';
 import { dataDisk, diskStatus, systemStatus } from '../../lib/health/service';
 import { reclaimCaches, resumePausedForSpace } from '../../lib/scan/disk-full';
@@ -46,7 +46,7 @@ export const upkeep = middy(async (event: unknown) => {
 export const disk = middy(async () => {
   const status = await systemStatus(db(), dataDisk());
   const low = status.disk?.state === 'low';
-  const freedBytes = low ? await reclaimCaches(services, services.log) : 0;
+  const freedBytes = low ? await reclaimCaches({ ...services, playbackSegments: playbackSegments() ?? undefined }, services.log) : 0;
   const resumed = low ? 0 : await resumePausedForSpace(services);
   await services.events.emit({ type: 'system:status', ...status });
   return { state: status.disk?.state ?? 'unknown', freedBytes, resumed };

@@ -13,7 +13,8 @@ import { pathOf, sendProblem } from './problems';
 import { relayOrSendFile, sendBytes } from './send-file';
 import { StreamGrants } from './stream-grants';
 
-export const isStreamOperation = (op: OperationDef) => op.id === 'stream' || op.id === 'streamHead';
+/** Operations whose answers may name a file the front door sends itself: streams, and conversions' segments. */
+export const isStreamOperation = (op: OperationDef) => op.id === 'stream' || op.id === 'streamHead' || op.id === 'playbackSegment';
 
 /** The stream route: serves a request from a grant, or asks the handler. */
 export const streamRoute = (proxies: OfflineProxies, log: Log) => {

@@ -17,10 +17,11 @@ export type WebFile = { kind: 'page' } | { kind: 'asset'; name: string };
 const ASSET = /^\/assets\/([\w-]+\.(?:js|css))$/;
 const TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', html: 'text/html; charset=utf-8' };
 
-// Everything the page loads comes from the box itself; style attributes carry the gradients.
+// Everything the page loads comes from the box itself; style attributes carry the gradients;
+// hls.js plays conversions from a blob: MediaSource, transmuxing in a blob: worker.
 const PAGE_HEADERS = {
   'Cache-Control': 'no-cache',
-  'Content-Security-Policy': "default-src 'self'; img-src 'self' data:; media-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
+  'Content-Security-Policy': "default-src 'self'; img-src 'self' data:; media-src 'self' blob:; worker-src 'self' blob:; connect-src 'self'; style-src 'self' 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
   'Referrer-Policy': 'same-origin',
   'X-Content-Type-Options': 'nosniff',
 };

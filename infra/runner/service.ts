@@ -13,6 +13,7 @@ import { webDistOf } from '../gateway/web-assets';
 import { PROJECT_DIR } from '../project';
 import { startDatabase } from './database';
 import { DiskWatch } from './disk-watch';
+import { PlaybackSweep } from './playback-sweep';
 import { LibraryMonitor } from './monitor/library-monitor';
 import { startOffline } from './offline';
 import { freePorts } from './ports';
@@ -135,14 +136,15 @@ const markStarted = (run: RunContext) => {
 };
 
 /** Stops the watchers, the front door and every process started, newest first. */
-const stopStarted = async (run: RunContext, frontDoor: OpenFrontDoor, monitor?: LibraryMonitor, disk?: DiskWatch) => {
+const stopStarted = async (run: RunContext, frontDoor: OpenFrontDoor, monitor?: LibraryMonitor, disk?: DiskWatch, sweep?: PlaybackSweep) => {
   disk?.stop();
+  sweep?.stop();
   await monitor?.stop();
   await frontDoor.close();
   await Promise.all(run.processes.reverse().map((p) => p.stop()));
 };
 
-const running = (run: RunContext, frontDoor: OpenFrontDoor, monitor: LibraryMonitor | undefined, disk: DiskWatch): RunningService => {
+const running = (run: RunContext, frontDoor: OpenFrontDoor, monitor: LibraryMonitor | undefined, disk: DiskWatch, sweep: PlaybackSweep): RunningService => {
   let stopped = false;
   return {
     url: `http://127.0.0.1:${config.port}`,
@@ -152,7 +154,7 @@ const running = (run: RunContext, frontDoor: OpenFrontDoor, monitor: LibraryMoni
     stop: async () => {
       if (stopped) return;
       stopped = true;
-      await stopStarted(run, frontDoor, monitor, disk);
+      await stopStarted(run, frontDoor, monitor, disk, sweep);
       run.log.info('service stopped');
       releaseDataDir(run.dataDir);
       // Where bundles lived before they were kept per code version.
@@ -170,16 +172,18 @@ export const startService = async (signal: AbortSignal = new AbortController().s
   const run = await prepare(signal);
   const frontDoor = await openFrontDoor(run);
   const disk = await watchDisk(run);
+  const sweep = new PlaybackSweep(run.dataDir, run.log);
   try {
+    await sweep.start();
     const build = await bundleHandlers(run);
     await startBackends(run, build);
     frontDoor.markReady();
     const monitor = startMonitor(run);
     disk.start(run.state.lambdaEndpoint);
     markStarted(run);
-    return running(run, frontDoor, monitor, disk);
+    return running(run, frontDoor, monitor, disk, sweep);
   } catch (err) {
-    await stopStarted(run, frontDoor, undefined, disk);
+    await stopStarted(run, frontDoor, undefined, disk, sweep);
     releaseDataDir(run.dataDir);
     run.collector.close();
     throw err;

@@ -33,11 +33,12 @@ const STATUS_TEXT: Record<number, string> = {
   413: 'Body larger than 1 MiB',
   415: 'Body is not application/json',
   416: 'Range not satisfiable (Content-Range: bytes */SIZE)',
-  422: 'Well-formed but impossible (path missing, not a directory or unreadable)',
+  422: 'Well-formed but impossible (path missing, not a directory or unreadable; a media file that cannot be played)',
   429: 'Rate limited; see Retry-After',
   500: 'Internal error (no details are exposed)',
-  501: 'Not implemented in this version yet',
-  503: 'A dependency (the database) is unavailable',
+  501: 'Not implemented in this version yet, or not possible on this server (no ffmpeg to convert with)',
+  503: 'A dependency (the database) is unavailable, or the server is busy; see Retry-After',
+  504: 'The function did not finish in time (a conversion took too long); ask again',
   507: "The disk holding the service's data (DATA_DIR) is full: nothing was written, reads go on working; see Retry-After",
 };
 
@@ -106,6 +107,7 @@ const TAGS: Record<string, string> = {
   movies: 'Movies, newest first, and their details',
   tvshows: 'TV shows with seasons and episodes',
   stream: 'Video bytes with HTTP range support',
+  playback: 'Playing any file on any client: direct, or converted while it plays (HLS)',
   scan: 'Scan jobs: start, follow, resume, clean up',
   library: 'Libraries (folders of movies or shows) and their totals',
   settings: 'Service settings (the TMDB key is write-only)',

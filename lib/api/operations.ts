@@ -187,6 +187,42 @@ export const operations = {
     params: pathParams(['mediaId', 'trackId']), query: Type.Object({ offsetMs: Type.Optional(Type.Integer({ minimum: -3_600_000, maximum: 3_600_000, description: 'Milliseconds added to every cue\'s times, -1 h to +1 h' })) }, { additionalProperties: false }), errors: [304, 404, 503],
     success: { status: 200, description: 'The track as text/vtt; charset=utf-8', contentType: 'text/vtt' },
   }),
+  playback: op({
+    id: 'playback', method: 'POST', path: '/api/v1/playback/{mediaId}', tag: 'playback', counted: true, implemented: true,
+    summary: 'How to play a movie or an episode on this client: direct, or converted while it plays',
+    description:
+      'Decides from the technical info the scan read and what the client says it plays (`client`; without it, what every current browser plays: containers `mp4`, `webm`, `hls`; video `h264`, `vp9`, `av1`; audio `aac`, `mp3`, `opus`, `flac`). ' +
+      '`direct` when the container, the video and the chosen audio track are all the client\'s (and within `maxHeight`/`maxAudioChannels`): `url` is the stream URL and nothing is started. ' +
+      '`remux` when the video can be copied and only the container or the audio must change (audio to AAC stereo); `transcode` when the video must change too (to 8-bit H.264 no taller than `maxHeight`, 1080 at most by default). ' +
+      'For both, `url` is an HLS playlist (MPEG-TS segments) of the whole duration, listed before anything is converted, so a player can seek anywhere at once: each segment is made when it is asked for (a remux segment in about half a second, a 6 s transcode segment in about 3 s on a 2-core box), cut at the file\'s keyframes for a remux. ' +
+      '`reasons` say in words what did not fit. A session nobody asks anything of for PLAYBACK_IDLE_SECONDS (60) ends by itself and its files go; DELETE ends it at once. ' +
+      'At most PLAYBACK_MAX_TRANSCODES transcodes (default: one per core) and PLAYBACK_MAX_REMUXES remuxes (four per core) run at once: one more gets 503 `playback-busy` with Retry-After. ' +
+      'A file ffmpeg cannot read gets 422 `unplayable` with the reason, here when it is found out here, else from the playlist or segment. 501 `conversion-unavailable` where the server cannot convert (no ffmpeg; media in a bucket in the cloud). 503 `media-offline` when its disk is away.',
+    params: pathParams(['mediaId']), body: S.PlaybackRequest, errors: [400, 404, 422, 501, 503],
+    success: { status: 200, description: 'How to play it', schema: S.PlaybackInfo },
+  }),
+  playbackPlaylist: op({
+    id: 'playbackPlaylist', method: 'GET', path: '/api/v1/playback/sessions/{sessionId}/index.m3u8', tag: 'playback', counted: false, implemented: true,
+    summary: "A conversion session's HLS playlist",
+    description: 'An HLS VOD media playlist (version 3) listing every segment of the film with its duration; segment URIs are relative (`segments/<n>.ts`). Asking for it keeps the session alive, as asking for a segment does. 404 once the session has ended. Not counted by the rate limit.',
+    params: pathParams(['sessionId']), errors: [404],
+    success: { status: 200, description: 'The playlist', contentType: 'application/vnd.apple.mpegurl' },
+  }),
+  playbackSegment: op({
+    id: 'playbackSegment', method: 'GET', path: '/api/v1/playback/sessions/{sessionId}/segments/{segment}', tag: 'playback', counted: false, implemented: true,
+    summary: 'One segment of a conversion, made when first asked for',
+    description: 'MPEG-TS (`video/mp2t`), made by one short ffmpeg run over its own time range the first time it is asked for, then kept for the session (PLAYBACK_SESSION_SEGMENTS per session, PLAYBACK_CACHE_MIB in all; the least recently asked for go first and are made again if asked for). Ranges are answered as for a stream. 404 for a segment past the end or a session that ended; 422 `unplayable` when ffmpeg cannot convert that part of the file; 504 when making it took longer than PLAYBACK_SEGMENT_TIMEOUT_MS (ask again). Not counted by the rate limit.',
+    params: Type.Object({ sessionId: S.Id, segment: Type.String({ pattern: '^[0-9]{1,6}\\.ts$', description: '`<n>.ts`, 0-based' }) }, { additionalProperties: false }),
+    errors: [404, 416, 422, 504],
+    success: { status: 200, description: 'The segment', contentType: 'video/mp2t' },
+  }),
+  playbackEnd: op({
+    id: 'playbackEnd', method: 'DELETE', path: '/api/v1/playback/sessions/{sessionId}', tag: 'playback', counted: false, implemented: true,
+    summary: 'End a conversion session now',
+    description: 'The player closed: the session ends, its slot is free for another player, and its files go. 404 when it had already ended. Not counted by the rate limit.',
+    params: pathParams(['sessionId']), errors: [404],
+    success: { status: 204, description: 'Ended' },
+  }),
   docsPage: op({
     id: 'docsPage', method: 'GET', path: '/api/docs', tag: 'docs', counted: false, implemented: true,
     summary: 'Interactive API documentation (works offline)', success: { status: 200, description: 'HTML page', contentType: 'text/html' },

@@ -72,6 +72,9 @@ export const databaseDiskFull = (): AppError | undefined => {
   return diskFull(config.dataDir);
 };
 
+/** A conditional write whose condition did not hold (not a fault: another writer was first). */
+export const isConditionFailed = (err: unknown) => (err as Error).name === 'ConditionalCheckFailedException';
+
 const isServerFailure = (err: unknown) => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 500;
 
 /** Runs one database call, translating "unreachable" into a 503 and "no room" into a 507 the HTTP stack can render. */

@@ -22,6 +22,10 @@
 //   a library's index as of its last scan .... Query    pk=manifest#<libraryId>  sk=part#<jobId>#<n> (gzipped parts)
 //   catalogue version stamp (search cache) ... GetItem  pk=catalog          sk=version
 //   provider response by request (TTL) ....... GetItem  pk=provider#<hash of the request>  sk=response
+//   conversion slots of a kind (capacity) .... Query    pk=playback          sk begins_with slot#<kind>#  (TTL);
+//                                              a session is its slot: GetItem pk=playback sk=slot#<kind>#<n>,
+//                                              claimed and kept by conditional writes
+//   a file's keyframe index (TTL) ............ GetItem  pk=keyframes#<mediaId>#<part>  sk=<size>-<mtime>
 //
 // Only this module builds keys: every key names its entity, so a stray item says what it is.
 import definition from './table.json';
@@ -60,6 +64,9 @@ export const keys = {
   libraryIndex: (libraryId: string) => ({ index: 'gsi2', pk: `lib#${libraryId}` }),
   providerResponse: (hash: string): Key => ({ pk: `provider#${hash}`, sk: 'response' }),
   catalogVersion: (): Key => ({ pk: 'catalog', sk: 'version' }),
+  playbackSlots: (kind: string) => ({ pk: 'playback', skPrefix: `slot#${kind}#` }),
+  playbackSlot: (kind: string, slot: number): Key => ({ pk: 'playback', sk: `slot#${kind}#${String(slot).padStart(3, '0')}` }),
+  keyframes: (mediaId: string, part: number, version: string): Key => ({ pk: `keyframes#${mediaId}#${part}`, sk: version }),
   manifestParts: (libraryId: string) => ({ pk: `manifest#${libraryId}` }),
   manifestPart: (libraryId: string, jobId: string, part: number): Key => ({
     pk: `manifest#${libraryId}`,

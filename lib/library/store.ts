@@ -1,7 +1,7 @@
 // Libraries in the one table. A library and its path are written in one transaction, so two
 // racing creates of the same folder cannot both succeed.
 import { GetCommand, TransactWriteCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import { guarded, queryItems, type Db } from '../db/client';
+import { guarded, isConditionFailed, queryItems, type Db } from '../db/client';
 import { keys } from '../db/table';
 import { libraryExists } from '../errors';
 import { DEFAULT_SCAN_INTERVAL_HOURS, nextScanAfter, type Library, type LibraryCounts, type LibraryStatus, type LibraryUpkeep } from './model';
@@ -42,7 +42,6 @@ const toLibrary = (item: Record<string, unknown>): Library => {
   return withUpkeep(library as unknown as Library);
 };
 
-const isConditionFailed = (err: unknown) => (err as Error).name === 'ConditionalCheckFailedException';
 
 export class DynamoLibraryStore implements LibraryStore {
   constructor(private readonly db: () => Db) {}

@@ -44,11 +44,13 @@ export const pauseForSpace = async (deps: { jobs: ScanJobStore; events: EventSin
 export interface Caches {
   artworks?: { dropVariants?(): Promise<number> } | undefined;
   subtitleCache?: { clear?(): Promise<number> } | undefined;
+  playbackSegments?: { clear(): Promise<number> } | undefined;
 }
 
-/** Caches give their space back first when it runs low: rendered artwork and extracted subtitles. The bytes freed. */
+/** Caches give their space back first when it runs low: rendered artwork, extracted subtitles, conversions' segments. The bytes freed. */
 export const reclaimCaches = async (caches: Caches, log: Log): Promise<number> => {
-  const freed = ((await caches.artworks?.dropVariants?.()) ?? 0) + ((await caches.subtitleCache?.clear?.()) ?? 0);
+  const freed =
+    ((await caches.artworks?.dropVariants?.()) ?? 0) + ((await caches.subtitleCache?.clear?.()) ?? 0) + ((await caches.playbackSegments?.clear()) ?? 0);
   log.warn({ freedBytes: freed }, 'the disk is low on space: caches gave theirs back');
   return freed;
 };

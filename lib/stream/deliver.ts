@@ -15,6 +15,11 @@ export interface DeliveryOptions {
   delivery: StreamDelivery;
   /** How long a presigned URL lives. */
   urlSeconds: number;
+  /**
+   * Whether the front door may serve later ranges of the URL alone (a grant); off where every
+   * request must reach the handler (a conversion's segment keeps its session alive).
+   */
+  grants?: boolean;
 }
 
 /** What the handler answers: status, headers and the body (bytes, or empty). */
@@ -44,8 +49,8 @@ const presignedRedirect = async (storage: MediaStorage, target: StreamTarget, ur
 };
 
 /** The gateway in front sends the range from the file on disk, and may serve later ranges of the URL on this grant. */
-const internalRedirect = (target: StreamTarget & { path: string }, answer: StreamAnswer, bytes: { start: number; end: number }, method: 'GET' | 'HEAD'): StreamReply => {
-  const spec: SendFile = { path: target.path, ...bytes, head: method === 'HEAD', grant: { target, seconds: GRANT_SECONDS } };
+const internalRedirect = (target: StreamTarget & { path: string }, answer: StreamAnswer, bytes: { start: number; end: number }, method: 'GET' | 'HEAD', grant: boolean): StreamReply => {
+  const spec: SendFile = { path: target.path, ...bytes, head: method === 'HEAD', ...(grant ? { grant: { target, seconds: GRANT_SECONDS } } : {}) };
   return { status: answer.status, headers: { ...answer.headers, [SEND_FILE_HEADER]: JSON.stringify(spec) }, body: '' };
 };
 
@@ -63,7 +68,7 @@ export const deliverStream = async (storage: MediaStorage, target: StreamTarget,
   if (redirect) return redirect;
   const answer = answerStream(target, request);
   if (!answer.bytes) return { status: answer.status, headers: answer.headers, body: '' };
-  if (options.delivery === 'front-door' && target.path) return internalRedirect({ ...target, path: target.path }, answer, answer.bytes, request.method);
+  if (options.delivery === 'front-door' && target.path) return internalRedirect({ ...target, path: target.path }, answer, answer.bytes, request.method, options.grants ?? true);
   if (request.method === 'HEAD') return { status: answer.status, headers: answer.headers, body: '' };
   return inline(storage, target, answer, answer.bytes);
 };

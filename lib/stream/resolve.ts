@@ -3,7 +3,7 @@
 // resolved (the storage adapter checks that). A file whose library folder is offline is a 503
 // media-offline with Retry-After; anything else is a 404 that says no more than "not found".
 import { lookup } from 'mime-types';
-import { containerOf } from '../catalog/model';
+import { containerOf, type FileRef } from '../catalog/model';
 import type { CatalogStore } from '../catalog/store';
 import { mediaOffline, notFound } from '../errors';
 import type { Library } from '../library/model';
@@ -47,11 +47,12 @@ export const locateInLibrary = async (storage: MediaStorage, library: Library, r
   throw gone();
 };
 
-export const resolveStream = async (
+/** The file of a movie or an episode (part 1 unless another is named) with the catalogue's record of it. */
+export const resolveFile = async (
   deps: { catalog: CatalogStore; libraries: LibraryStore; storage: MediaStorage },
   mediaId: string,
   part = 1,
-): Promise<StreamTarget> => {
+): Promise<{ file: FileRef; target: StreamTarget }> => {
   const gone = () => notFound(`Media ${mediaId}${part > 1 ? ` part ${part}` : ''}`);
   const item = await deps.catalog.get(mediaId);
   if (!item || item.entity === 'tvshow') throw gone();
@@ -60,10 +61,14 @@ export const resolveStream = async (
   const library = await deps.libraries.get(item.libraryId);
   if (!library) throw gone();
   const located = await locateInLibrary(deps.storage, library, file.relPath, `Media ${mediaId}`, gone);
-  return {
+  const target = {
     ...located,
     contentType: contentTypeOf(file.relPath),
     etag: `"${located.size.toString(16)}-${Math.trunc(located.mtimeMs).toString(16)}"`,
     lastModified: new Date(Math.trunc(located.mtimeMs / 1000) * 1000).toUTCString(),
   };
+  return { file, target };
 };
+
+export const resolveStream = async (deps: { catalog: CatalogStore; libraries: LibraryStore; storage: MediaStorage }, mediaId: string, part = 1): Promise<StreamTarget> =>
+  (await resolveFile(deps, mediaId, part)).target;

@@ -7,12 +7,11 @@
 //
 // Layout: <cacheDir>/<mediaId>/<video version>/<stream>.vtt, where the version is the video's
 // size and mtime: a replaced file gets a fresh folder, and the old ones go with it.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import { isId } from '../api/schemas/common';
+import { findExecutable, lastLine, runBounded } from '../util/executable';
 import { writeWhole } from '../util/write-whole';
 import { MAX_SUBTITLE_BYTES } from './decode';
 
@@ -54,21 +53,6 @@ const FAILED_FOR_MS = 10 * 60_000;
 const cacheName = (map: string) => `${map.replaceAll(':', '_')}.vtt`;
 const versionOf = (video: VideoFile) => `${video.size.toString(16)}-${Math.trunc(video.mtimeMs).toString(16)}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The executable's path, or null when there is none (a name is looked up on PATH, as a shell would). */
-export const findExecutable = (name: string): string | null => {
-  if (name === '' || name === 'off') return null;
-  const candidates = isAbsolute(name) ? [name] : (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, name));
-  for (const candidate of candidates) {
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return null;
-};
 
 const processAlive = (pid: number) => {
   try {
@@ -208,24 +192,12 @@ export class SubtitleExtractor implements SubtitleCache {
   }
 
   /** Runs ffmpeg; the reason it failed, or undefined when it did not. */
-  private ffmpeg(args: string[]): Promise<string | undefined> {
-    return new Promise((resolve) => {
-      const child = spawn(this.executable ?? this.options.ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-      let stderr = '';
-      child.stderr.setEncoding('utf8');
-      child.stderr.on('data', (chunk: string) => {
-        stderr = (stderr + chunk).slice(-2_000);
-      });
-      const timer = setTimeout(() => child.kill('SIGKILL'), this.options.timeoutMs);
-      child.on('error', (err) => {
-        clearTimeout(timer);
-        resolve(`ffmpeg could not be started: ${err.message}`);
-      });
-      child.on('close', (code, signal) => {
-        clearTimeout(timer);
-        if (code === 0) resolve(undefined);
-        else resolve(signal === 'SIGKILL' ? `ffmpeg took longer than ${this.options.timeoutMs} ms` : `ffmpeg exited with ${code ?? signal}: ${stderr.trim().split('\n').at(-1) ?? ''}`);
-      });
-    });
+  private async ffmpeg(args: string[]): Promise<string | undefined> {
+    const { timeoutMs } = this.options;
+    const run = await runBounded(this.executable ?? this.options.ffmpeg, args, { timeoutMs });
+    if (run.code === 0) return undefined;
+    if (run.startError) return `ffmpeg could not be started: ${run.startError}`;
+    if (run.timedOut) return `ffmpeg took longer than ${timeoutMs} ms`;
+    return `ffmpeg exited with ${run.code ?? 'a signal'}: ${lastLine(run.stderr)}`;
   }
 }

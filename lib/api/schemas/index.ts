@@ -7,6 +7,7 @@ export * from './library';
 export * from './logs';
 export * from './media';
 export * from './named';
+export * from './playback';
 export * from './queries';
 export * from './scans';
 export * from './settings';

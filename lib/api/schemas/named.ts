@@ -5,6 +5,7 @@ import { Health } from './health';
 import { Library, LibraryCreate, LibraryPatch, LibraryStats } from './library';
 import { LogRecord } from './logs';
 import { Episode, FileInfo, Media, MediaEntry, MovieDetail, MovieMetadata, SearchHit, ShowDetail, ShowMetadata, SubtitleTrack } from './media';
+import { PlaybackInfo, PlaybackReason, PlaybackRequest } from './playback';
 import { JobErrorSchema, ScanJob, ScanRequest } from './scans';
 import { Features, Preferences, Settings, SettingsPatch } from './settings';
 
@@ -22,6 +23,9 @@ export const NAMED_SCHEMAS: Record<string, TSchema> = {
   MovieDetail,
   Episode,
   ShowDetail,
+  PlaybackRequest,
+  PlaybackReason,
+  PlaybackInfo,
   ScanRequest,
   ScanJob,
   JobError: JobErrorSchema,

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { statSync, writeFileSync, readdirSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { findExecutable, SubtitleExtractor, type VideoFile } from '../../../lib/subtitles/extract';
+import { SubtitleExtractor, type VideoFile } from '../../../lib/subtitles/extract';
+import { findExecutable } from '../../../lib/util/executable';
 import { tempDir } from '../../support/instance';
 import { hasFfmpeg, makeMkv } from '../../support/videos';
 

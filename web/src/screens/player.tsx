@@ -1,39 +1,133 @@
-// Playing a film or an episode: its stream URL in the browser's own player (it seeks by byte
-// ranges), its subtitle tracks as WebVTT where the service can serve them, from ?t= seconds.
-import { api, unwrap, type SubtitleTrack } from '../api/client';
-import { Show, useLoad } from '../ui/load';
+// Playing a film or an episode. The service is asked how this browser is to play it (what it
+// plays is probed, ui/playback.ts): as the file is, or converted while it plays (HLS); a line
+// says what is converted and why, a menu picks the audio track when there are several, the
+// subtitle tracks come as WebVTT, and the conversion ends when the player closes. Starts at
+// ?t= seconds.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, ApiError, unwrap, type SubtitleTrack } from '../api/client';
+import { ProblemView, Show, useLoad } from '../ui/load';
+import { attach, endSession, keepAlive, problemAt, startPlayback, type PlaybackInfo } from '../ui/playback';
 
-interface Playable {
-  title: string;
-  streamUrl: string;
-  subtitles: SubtitleTrack[];
+interface AudioChoice {
+  codec: string;
+  channels: number | null;
+  language: string | null;
 }
 
-const Video = ({ item, at }: { item: Playable; at: number }) => (
-  <main class="player">
-    <h1 class="screen-title">{item.title}</h1>
-    <video
-      src={item.streamUrl}
-      controls
-      autoplay
-      preload="metadata"
-      onLoadedMetadata={(event) => {
-        if (at > 0) (event.currentTarget as HTMLVideoElement).currentTime = at;
-      }}
-    >
-      {item.subtitles
-        .filter((track) => track.url)
-        .map((track) => (
-          <track key={track.id} kind="subtitles" src={track.url!} srclang={track.language ?? undefined} label={track.label} default={track.default} />
-        ))}
-    </video>
-  </main>
-);
+interface Playable {
+  id: string;
+  title: string;
+  subtitles: SubtitleTrack[];
+  audio: AudioChoice[];
+}
+
+const languageName = (tag: string | null) => {
+  if (!tag) return null;
+  try {
+    return new Intl.DisplayNames([navigator.language], { type: 'language' }).of(tag) ?? tag;
+  } catch {
+    return tag;
+  }
+};
+const channelsName = (n: number | null) => (n === 1 ? 'mono' : n === 2 ? 'stereo' : n === 6 ? '5.1' : n === 8 ? '7.1' : n ? `${n} ch` : '');
+const audioLabel = (a: AudioChoice, i: number) => [languageName(a.language) ?? `Track ${i + 1}`, `(${[a.codec.toUpperCase(), channelsName(a.channels)].filter(Boolean).join(' ')})`].join(' ');
+
+/** What the player shows under the title: the conversion, in the service's words. */
+const ConversionLine = ({ info }: { info: PlaybackInfo }) =>
+  info.method === 'direct' ? null : (
+    <p class="conversion" data-method={info.method}>
+      {info.reasons.map((r) => r.detail).join(' · ')}
+    </p>
+  );
+
+const Video = ({ item, at }: { item: Playable; at: number }) => {
+  const video = useRef<HTMLVideoElement>(null);
+  const [audioTrack, setAudioTrack] = useState<number | undefined>(undefined);
+  const [info, setInfo] = useState<PlaybackInfo | null>(null);
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  // Where to start: ?t= at first, then where the viewer was when the audio track changed.
+  const startAt = useRef(at);
+
+  useEffect(() => {
+    const element = video.current!;
+    let live = true;
+    let stop = () => undefined as void;
+    let info: PlaybackInfo | undefined;
+    const fail = (error: ApiError) => live && setFailure(error);
+    setFailure(null);
+    startPlayback(item.id, audioTrack)
+      .then(async (answer) => {
+        if (!live) return endSession(answer.sessionId ?? '');
+        info = answer;
+        setInfo(answer);
+        const onError = async (url: string | undefined) => {
+          const detail = (url && (await problemAt(url))) || (element.error ? `The browser could not play it (${element.error.message || `media error ${element.error.code}`}).` : undefined);
+          fail(new ApiError(422, 'This cannot be played', detail ?? 'The player stopped: the file may be damaged.', null));
+        };
+        element.onerror = () => void onError(answer.method === 'direct' ? answer.url : undefined);
+        element.onloadedmetadata = () => {
+          if (startAt.current > 0) element.currentTime = startAt.current;
+        };
+        const attached = await attach(element, answer, (url) => void onError(url));
+        const stopKeepAlive = keepAlive(answer);
+        stop = () => {
+          stopKeepAlive();
+          attached.detach();
+          if (answer.sessionId) endSession(answer.sessionId);
+        };
+        if (!live) stop();
+      })
+      .catch((error: unknown) => fail(error instanceof ApiError ? error : new ApiError(0, 'Something went wrong', String(error), null)));
+    const leave = () => info?.sessionId && endSession(info.sessionId);
+    window.addEventListener('pagehide', leave);
+    return () => {
+      live = false;
+      window.removeEventListener('pagehide', leave);
+      element.onerror = null;
+      stop();
+    };
+  }, [item.id, audioTrack, attempt]);
+
+  const chooseTrack = (index: number) => {
+    startAt.current = video.current?.currentTime ?? 0;
+    setAudioTrack(index);
+  };
+
+  return (
+    <main class="player">
+      <h1 class="screen-title">{item.title}</h1>
+      {info && <ConversionLine info={info} />}
+      {failure ? (
+        <ProblemView error={failure} retry={() => setAttempt((a) => a + 1)} />
+      ) : null}
+      <video ref={video} controls autoplay preload="metadata" hidden={failure !== null}>
+        {item.subtitles
+          .filter((track) => track.url)
+          .map((track) => (
+            <track key={track.id} kind="subtitles" src={track.url!} srclang={track.language ?? undefined} label={track.label} default={track.default} />
+          ))}
+      </video>
+      {item.audio.length > 1 && (
+        <label class="audio-track">
+          Audio{' '}
+          <select value={info?.audioTrack ?? ''} onChange={(event) => chooseTrack(Number((event.currentTarget as HTMLSelectElement).value))}>
+            {item.audio.map((a, i) => (
+              <option key={i} value={i}>
+                {audioLabel(a, i)}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+    </main>
+  );
+};
 
 export const Player = ({ id, at }: { id: string; at: number }) => {
   const [loaded, retry] = useLoad(async () => {
     const movie = (await unwrap(api.GET('/api/v1/movies/{movieId}', { params: { path: { movieId: id } } }))).data;
-    return { title: movie.media.title, streamUrl: movie.streamUrl, subtitles: movie.subtitles };
+    return { id, title: movie.media.title, subtitles: movie.subtitles, audio: movie.file?.audio ?? [] };
   }, [id]);
   return (
     <Show loaded={loaded} retry={retry} label="Loading the film">
@@ -48,7 +142,7 @@ export const EpisodePlayer = ({ showId, episodeId, at }: { showId: string; episo
     const episode = show.seasons.flatMap((s) => s.episodes).find((e) => e.id === episodeId);
     if (!episode) return null;
     const number = `S${String(episode.seasonNumber).padStart(2, '0')}E${String(episode.episodeNumber).padStart(2, '0')}`;
-    return { title: `${show.media.title} ${number}${episode.title ? ` · ${episode.title}` : ''}`, streamUrl: episode.streamUrl, subtitles: episode.subtitles };
+    return { id: episode.id, title: `${show.media.title} ${number}${episode.title ? ` · ${episode.title}` : ''}`, subtitles: episode.subtitles, audio: [] };
   }, [showId, episodeId]);
   return (
     <Show loaded={loaded} retry={retry} label="Loading the episode">

@@ -1,0 +1,152 @@
+// The segments conversions made, on disk under DATA_DIR/playback/<session>/<n>.ts, so a player
+// that asks again (a retry, a seek back) gets the same bytes at once. Bounded three ways, so a
+// film never piles up on the disk: at most `perSession` segments a session (the least recently
+// asked for go first), at most `maxBytes` in all (the oldest anywhere go first), and a session
+// nobody asked anything of for the idle time goes whole (the runner sweeps, sweep()). Each
+// session's folder holds a `.seen` marker whose time is its last request's.
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isNoSpace } from '../util/disk-space';
+import { diskFull } from '../errors';
+
+export interface SegmentCacheOptions {
+  dir: string;
+  perSession: number;
+  maxBytes: number;
+}
+
+const SEEN = '.seen';
+const SEGMENT = /^(\d{1,6})\.ts$/;
+const SESSION_DIR = /^[rt]\d{1,3}-[0-9a-f]{16}$/;
+
+interface CachedFile {
+  path: string;
+  size: number;
+  usedMs: number;
+}
+
+export class SegmentCache {
+  /** Segments being made by this process, so two requests for one segment share one ffmpeg. */
+  private readonly making = new Map<string, Promise<string>>();
+
+  constructor(readonly options: SegmentCacheOptions) {}
+
+  sessionDir(sessionId: string) {
+    if (!SESSION_DIR.test(sessionId)) throw new Error(`Not a session id: ${JSON.stringify(sessionId)}`);
+    return join(this.options.dir, sessionId);
+  }
+
+  /** Marks the session as asked for now (its folder made on the first request). */
+  async seen(sessionId: string): Promise<void> {
+    const marker = join(this.sessionDir(sessionId), SEEN);
+    const now = new Date();
+    await utimes(marker, now, now).catch(async () => {
+      await mkdir(this.sessionDir(sessionId), { recursive: true });
+      await writeFile(marker, '');
+    });
+  }
+
+  /**
+   * The segment's file, made by `make` (which writes the path it is given) when it is not kept
+   * already. A segment is renamed into place only once whole: a reader never sees half of one.
+   */
+  async segment(sessionId: string, index: number, make: (output: string) => Promise<void>): Promise<string> {
+    const path = join(this.sessionDir(sessionId), `${index}.ts`);
+    const kept = await stat(path).catch(() => undefined);
+    if (kept) {
+      const now = new Date();
+      await utimes(path, now, now).catch(() => undefined);
+      return path;
+    }
+    let pending = this.making.get(path);
+    if (!pending) {
+      pending = this.make(sessionId, path, make).finally(() => this.making.delete(path));
+      this.making.set(path, pending);
+    }
+    return pending;
+  }
+
+  private async make(sessionId: string, path: string, make: (output: string) => Promise<void>): Promise<string> {
+    const temp = join(this.sessionDir(sessionId), `.${randomBytes(6).toString('hex')}.tmp.ts`);
+    try {
+      await mkdir(this.sessionDir(sessionId), { recursive: true });
+      await make(temp);
+      await rename(temp, path);
+    } catch (err) {
+      await rm(temp, { force: true });
+      if (isNoSpace(err)) throw diskFull(this.options.dir);
+      throw err;
+    }
+    await this.trim(sessionId, path).catch(() => undefined);
+    return path;
+  }
+
+  /** Keeps the session and the whole cache within their caps; `keep` (just made) stays. */
+  private async trim(sessionId: string, keep: string): Promise<void> {
+    const own = (await this.files(this.sessionDir(sessionId))).filter((f) => f.path !== keep).sort((a, b) => a.usedMs - b.usedMs);
+    while (own.length >= this.options.perSession) await rm(own.shift()!.path, { force: true });
+    const all = (await this.allFiles()).filter((f) => f.path !== keep).sort((a, b) => a.usedMs - b.usedMs);
+    let total = all.reduce((sum, f) => sum + f.size, 0) + ((await stat(keep).catch(() => undefined))?.size ?? 0);
+    while (total > this.options.maxBytes && all.length > 0) {
+      const oldest = all.shift()!;
+      await rm(oldest.path, { force: true });
+      total -= oldest.size;
+    }
+  }
+
+  private async files(dir: string): Promise<CachedFile[]> {
+    const names = await readdir(dir).catch(() => [] as string[]);
+    const files = await Promise.all(
+      names.filter((n) => SEGMENT.test(n)).map(async (n) => {
+        const s = await stat(join(dir, n)).catch(() => undefined);
+        return s ? { path: join(dir, n), size: s.size, usedMs: s.mtimeMs } : undefined;
+      }),
+    );
+    return files.filter((f): f is CachedFile => f !== undefined);
+  }
+
+  private async sessions(): Promise<string[]> {
+    return (await readdir(this.options.dir).catch(() => [] as string[])).filter((n) => SESSION_DIR.test(n));
+  }
+
+  private async allFiles(): Promise<CachedFile[]> {
+    return (await Promise.all((await this.sessions()).map((s) => this.files(join(this.options.dir, s))))).flat();
+  }
+
+  /** Bytes kept now, in all sessions. */
+  async bytes(): Promise<number> {
+    return (await this.allFiles()).reduce((sum, f) => sum + f.size, 0);
+  }
+
+  /** Ends a session's files. */
+  async remove(sessionId: string): Promise<void> {
+    await rm(this.sessionDir(sessionId), { recursive: true, force: true });
+  }
+
+  /** Removes sessions idle for longer than `idleMs` (or every one, with 0: the runner's start); the sessions removed. */
+  async sweep(idleMs: number, now = Date.now()): Promise<string[]> {
+    const removed: string[] = [];
+    for (const id of await this.sessions()) {
+      const seen = await stat(join(this.options.dir, id, SEEN)).catch(() => undefined);
+      if (idleMs > 0 && seen && now - seen.mtimeMs <= idleMs) continue;
+      await this.remove(id);
+      removed.push(id);
+    }
+    // Anything else under the folder is no session's: a stray from an older version.
+    for (const name of await readdir(this.options.dir).catch(() => [] as string[])) {
+      if (!SESSION_DIR.test(name)) await rm(join(this.options.dir, name), { recursive: true, force: true });
+    }
+    return removed;
+  }
+
+  /** Gives back the space of every finished segment (a player asking again gets it made anew); the bytes freed. */
+  async clear(): Promise<number> {
+    let freed = 0;
+    for (const file of await this.allFiles()) {
+      await rm(file.path, { force: true });
+      freed += file.size;
+    }
+    return freed;
+  }
+}

@@ -1,0 +1,202 @@
+// Playback: what a player asks before it plays (decide.ts), and the conversions that make a file
+// it cannot play playable, as HLS, one short ffmpeg run per segment when the player asks for it
+// (docs/playback-design.md): a seek costs one segment, nothing runs ahead of the player, no
+// process outlives its request, and the same code runs in a function.
+import { stat } from 'node:fs/promises';
+import type { CatalogStore } from '../catalog/store';
+import { conversionUnavailable, gatewayTimeout, notFound, notFoundBecause, playbackBusy, unplayable } from '../errors';
+import type { LibraryStore } from '../library/store';
+import type { Log } from '../log';
+import type { MediaStorage } from '../storage';
+import { resolveFile, type StreamTarget } from '../stream/resolve';
+import { lastLine, runBounded } from '../util/executable';
+import { streamUrl } from '../views/urls';
+import { segmentCommand } from './commands';
+import { BROWSER_PROFILE, decide, type ClientProfile, type Reason } from './decide';
+import { probeTiming } from './keyframes';
+import { playlist, remuxPlan, transcodePlan, type VideoTiming } from './plan';
+import type { SegmentCache } from './segment-cache';
+import { parseSessionId, type ConversionKind, type Session, type SessionStore } from './sessions';
+import type { TimingStore } from './timing-store';
+
+export interface PlaybackSettings {
+  /** ffmpeg's path, or null where there is none (or conversions are off). */
+  ffmpeg: string | null;
+  ffprobe: string;
+  /** Conversions of each kind at once: the slots sessions claim. */
+  capacity: Record<ConversionKind, number>;
+  idleMs: number;
+  /** Transcodes: the tallest picture sent unless the client asks for less. */
+  maxHeight: number;
+  preset: string;
+  /** One segment's ffmpeg run is stopped after this long. */
+  segmentTimeoutMs: number;
+  /** Added to ffmpeg's nice value: conversions yield the CPU to requests. */
+  niceness: number;
+}
+
+export interface PlaybackDeps {
+  catalog: CatalogStore;
+  libraries: LibraryStore;
+  storage: MediaStorage;
+  sessions: SessionStore;
+  timings: TimingStore;
+  /** Where segments are kept; null where conversions cannot run (media in a bucket). */
+  segments: SegmentCache | null;
+  settings: PlaybackSettings;
+  log: Log;
+}
+
+export interface PlaybackRequest {
+  mediaId: string;
+  client?: ClientProfile | undefined;
+  audioTrack?: number | undefined;
+}
+
+export interface PlaybackAnswer {
+  method: 'direct' | 'remux' | 'transcode';
+  url: string;
+  mimeType: string;
+  reasons: Reason[];
+  sessionId: string | null;
+  durationSeconds: number | null;
+  audioTrack: number | null;
+}
+
+export const HLS_TYPE = 'application/vnd.apple.mpegurl';
+const SEGMENT_TYPE = 'video/mp2t';
+
+const sessionBase = (origin: string, id: string) => `${origin}/api/v1/playback/sessions/${id}`;
+const versionOf = (target: StreamTarget) => target.etag.replaceAll('"', '');
+const ended = (id: string) => notFoundBecause(`Playback session ${id} was not found: it ended (closed, or nothing asked for it for a minute). Ask POST /api/v1/playback/{mediaId} again`);
+
+/** Waiting room for segment runs: at most `limit` ffmpeg at once of a kind in this process. */
+class Gate {
+  private running = 0;
+  private readonly queue: Array<() => void> = [];
+  constructor(private readonly limit: number) {}
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= this.limit) await new Promise<void>((resolve) => this.queue.push(resolve));
+    this.running++;
+    try {
+      return await work();
+    } finally {
+      this.running--;
+      this.queue.shift()?.();
+    }
+  }
+}
+
+export class PlaybackService {
+  private readonly gates: Record<ConversionKind, Gate>;
+
+  constructor(private readonly deps: PlaybackDeps) {
+    const { capacity } = deps.settings;
+    this.gates = { remux: new Gate(Math.max(1, capacity.remux)), transcode: new Gate(Math.max(1, capacity.transcode)) };
+  }
+
+  /** POST /api/v1/playback/{mediaId}: direct when the client plays the file as it is, else a conversion session. */
+  async start(request: PlaybackRequest, origin: string): Promise<PlaybackAnswer> {
+    const { deps } = this;
+    const what = `Media ${request.mediaId}`;
+    const { file, target } = await resolveFile(deps, request.mediaId);
+    const decision = decide(file.tech ?? null, request.client ?? BROWSER_PROFILE, request.audioTrack);
+    const durationSeconds = file.tech?.durationSeconds ?? null;
+    if (decision.method === 'direct') {
+      return { method: 'direct', url: streamUrl(origin, request.mediaId), mimeType: target.contentType, reasons: [], sessionId: null, durationSeconds, audioTrack: decision.audioTrack };
+    }
+    const kind: ConversionKind = decision.method;
+    const { settings } = deps;
+    if (!target.path || !deps.segments) throw conversionUnavailable('this deployment converts nothing: its media are in a bucket, and conversions run on a home server only');
+    if (!settings.ffmpeg) throw conversionUnavailable('ffmpeg is not installed on the server (or FFMPEG_PATH=off)');
+    if (settings.capacity[kind] === 0) throw conversionUnavailable(`${kind === 'transcode' ? 'transcoding' : 'remuxing'} is off on this server (PLAYBACK_MAX_${kind.toUpperCase()}ES=0)`);
+
+    const timing = await this.timing(request.mediaId, target, kind === 'remux', what);
+    const segments = kind === 'remux' ? remuxPlan(timing) : transcodePlan(timing);
+    const maxHeight = Math.min(request.client?.maxHeight ?? settings.maxHeight, settings.maxHeight);
+    const plan = { mediaId: request.mediaId, part: 1, version: versionOf(target), audioTrack: decision.audioTrack, video: decision.video, audio: decision.audio, maxHeight, prerollS: timing.prerollS ?? 0, segments };
+    const session = await deps.sessions.start(kind, settings.capacity[kind], plan, settings.idleMs);
+    if (!session) throw playbackBusy(kind, settings.capacity[kind]);
+    await deps.segments.seen(session.id);
+    deps.log.info({ sessionId: session.id, mediaId: request.mediaId, method: kind, segments: segments.length, reasons: decision.reasons.map((r) => r.code) }, 'playback session started');
+    return {
+      method: kind,
+      url: `${sessionBase(origin, session.id)}/index.m3u8`,
+      mimeType: HLS_TYPE,
+      reasons: decision.reasons,
+      sessionId: session.id,
+      durationSeconds: durationSeconds ?? timing.durationS,
+      audioTrack: decision.audioTrack,
+    };
+  }
+
+  /** The session's HLS playlist: every segment of the film, listed before any is made. */
+  async playlist(sessionId: string): Promise<string> {
+    const session = await this.touch(sessionId);
+    return playlist(session.segments, (i) => `segments/${i}.ts`);
+  }
+
+  /** One segment, made now when it is not kept: the file to send. */
+  async segment(sessionId: string, index: number): Promise<StreamTarget> {
+    const session = await this.touch(sessionId);
+    const segment = session.segments[index];
+    if (!segment) throw notFound(`Segment ${index} of playback session ${sessionId}`);
+    const { target } = await resolveFile(this.deps, session.mediaId, session.part);
+    const what = `Media ${session.mediaId}`;
+    if (versionOf(target) !== session.version || !target.path) throw notFoundBecause(`${what} changed on disk since playback started; start it again`);
+    const cache = this.deps.segments!;
+    const path = await cache.segment(sessionId, index, (output) => this.gates[session.kind].run(() => this.convert(session, target.path!, index, output, what)));
+    const kept = await stat(path);
+    return {
+      path,
+      size: kept.size,
+      mtimeMs: kept.mtimeMs,
+      contentType: SEGMENT_TYPE,
+      etag: `"${sessionId}-${index}-${Math.trunc(kept.mtimeMs).toString(16)}"`,
+      lastModified: new Date(Math.trunc(kept.mtimeMs / 1000) * 1000).toUTCString(),
+    };
+  }
+
+  /** DELETE: the session ends now and its files go; false when it had already ended. */
+  async end(sessionId: string): Promise<boolean> {
+    if (!parseSessionId(sessionId)) return false;
+    const existed = await this.deps.sessions.end(sessionId);
+    await this.deps.segments?.remove(sessionId);
+    return existed;
+  }
+
+  private async touch(sessionId: string): Promise<Session> {
+    const session = await this.deps.sessions.touch(sessionId, this.deps.settings.idleMs);
+    if (!session) throw ended(sessionId);
+    await this.deps.segments?.seen(sessionId);
+    return session;
+  }
+
+  private async timing(mediaId: string, target: StreamTarget, withKeyframes: boolean, what: string): Promise<VideoTiming> {
+    const version = versionOf(target);
+    const kept = await this.deps.timings.get(mediaId, 1, version);
+    if (kept && (!withKeyframes || kept.keyframes.length > 0)) return kept;
+    const { ffprobe, segmentTimeoutMs } = this.deps.settings;
+    const timing = await probeTiming(target.path!, what, withKeyframes, { ffprobe, timeoutMs: segmentTimeoutMs });
+    await this.deps.timings.put(mediaId, 1, version, timing);
+    return timing;
+  }
+
+  private async convert(session: Session, input: string, index: number, output: string, what: string): Promise<void> {
+    const { settings, log } = this.deps;
+    const args = segmentCommand({
+      input, segment: session.segments[index]!, audioTrack: session.audioTrack, video: session.video,
+      maxHeight: session.maxHeight, prerollS: session.prerollS, preset: settings.preset, output,
+    });
+    const startedAt = Date.now();
+    const run = await runBounded(settings.ffmpeg!, args, { timeoutMs: settings.segmentTimeoutMs, niceness: settings.niceness });
+    if (run.startError) throw new Error(`ffmpeg could not be started: ${run.startError}`);
+    if (run.code !== 0) {
+      log.warn({ sessionId: session.id, segment: index, code: run.code, timedOut: run.timedOut, stderr: lastLine(run.stderr, input) }, 'a segment could not be made');
+      // Too slow is the box's fault, not the file's: the player may ask again.
+      if (run.timedOut) throw gatewayTimeout();
+      throw unplayable(what, lastLine(run.stderr, input) || `ffmpeg exited with ${run.code}`);
+    }
+    log.debug({ sessionId: session.id, segment: index, ms: Date.now() - startedAt }, 'segment made');
+  }
+}

@@ -1,0 +1,170 @@
+// Conversion sessions in the one table. The capacity is a fixed set of slots per kind (remux,
+// transcode), and a session *is* its slot: starting one claims a free slot with a conditional
+// write, so two players asking at once can never both get the last one, in one process or
+// many (the cloud). A slot whose session nobody asked anything of for the idle time is free
+// again; no sweeper is needed for the table (the runner removes the files, segment-cache.ts).
+import { randomBytes } from 'node:crypto';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { guarded, isConditionFailed, queryItems, type Db } from '../db/client';
+import { keys, TTL_ATTRIBUTE, ttlIn } from '../db/table';
+import type { Segment } from './plan';
+
+export type ConversionKind = 'remux' | 'transcode';
+
+/** What a session converts and how; fixed when it starts. */
+export interface SessionPlan {
+  mediaId: string;
+  part: number;
+  /** The source's version when planned (size-mtime): a replaced file ends the session. */
+  version: string;
+  audioTrack: number | null;
+  video: 'copy' | 'convert' | 'none';
+  audio: 'copy' | 'convert' | 'none';
+  maxHeight: number;
+  /** Seconds a transcode decodes before each cut (plan.ts). */
+  prerollS: number;
+  segments: Segment[];
+}
+
+export interface Session extends SessionPlan {
+  id: string;
+  kind: ConversionKind;
+  slot: number;
+  createdAt: number;
+  lastSeenAt: number;
+}
+
+/** `r3-<16 hex>`: the kind's letter and the slot, so a request finds its item without an index. */
+const ID = /^([rt])(\d{1,3})-[0-9a-f]{16}$/;
+const KIND_LETTER: Record<ConversionKind, string> = { remux: 'r', transcode: 't' };
+
+export const parseSessionId = (id: string): { kind: ConversionKind; slot: number } | undefined => {
+  const m = ID.exec(id);
+  return m ? { kind: m[1] === 'r' ? 'remux' : 'transcode', slot: Number(m[2]) } : undefined;
+};
+
+/** Segments stored compactly: [start, end] or [start, end, videoEnd] (a two-hour film is about 1,200). */
+type StoredSegment = [number, number] | [number, number, number];
+const packSegments = (segments: readonly Segment[]): StoredSegment[] =>
+  segments.map((s) => (s.videoEnd === undefined ? [s.start, s.end] : [s.start, s.end, s.videoEnd]));
+const unpackSegments = (stored: StoredSegment[]): Segment[] =>
+  stored.map(([start, end, videoEnd]) => (videoEnd === undefined ? { start, end } : { start, end, videoEnd }));
+
+export interface SessionStore {
+  /** Claims a free slot of the kind (one of `capacity`); undefined when all are taken by live sessions. */
+  start(kind: ConversionKind, capacity: number, plan: SessionPlan, idleMs: number): Promise<Session | undefined>;
+  /** The live session, its idle clock reset; undefined when it ended (or never was). */
+  touch(id: string, idleMs: number): Promise<Session | undefined>;
+  /** Ends it now; false when it had already ended. */
+  end(id: string): Promise<boolean>;
+  /** How many live sessions of the kind there are. */
+  live(kind: ConversionKind, idleMs: number): Promise<number>;
+}
+
+/** The table keeps a slot item a day past its last request at most; a live one is rewritten at every request. */
+const TTL_SECONDS = 24 * 3600;
+
+export class DynamoSessionStore implements SessionStore {
+  constructor(private readonly db: () => Db) {}
+
+  async start(kind: ConversionKind, capacity: number, plan: SessionPlan, idleMs: number): Promise<Session | undefined> {
+    const { doc, tableName } = this.db();
+    // Two tries: a slot seen free may be claimed by another player between the query and the write.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const now = Date.now();
+      const taken = new Set<number>();
+      for await (const item of queryItems(this.db(), {
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.playbackSlots(kind).pk, ':prefix': keys.playbackSlots(kind).skPrefix },
+        ProjectionExpression: 'slot, lastSeenAt',
+      })) {
+        if (Number(item.lastSeenAt) >= now - idleMs) taken.add(Number(item.slot));
+      }
+      const free = Array.from({ length: capacity }, (_, i) => i).filter((i) => !taken.has(i));
+      if (free.length === 0) return undefined;
+      for (const slot of free) {
+        const session: Session = { ...plan, id: `${KIND_LETTER[kind]}${slot}-${randomBytes(8).toString('hex')}`, kind, slot, createdAt: now, lastSeenAt: now };
+        try {
+          await guarded(() =>
+            doc.send(
+              new PutCommand({
+                TableName: tableName,
+                Item: { ...keys.playbackSlot(kind, slot), ...session, segments: packSegments(session.segments), sessionId: session.id, [TTL_ATTRIBUTE]: ttlIn(TTL_SECONDS, now) },
+                ConditionExpression: 'attribute_not_exists(pk) OR lastSeenAt < :expired',
+                ExpressionAttributeValues: { ':expired': now - idleMs },
+              }),
+            ),
+          );
+          return session;
+        } catch (err) {
+          if (!isConditionFailed(err)) throw err;
+        }
+      }
+    }
+    return undefined;
+  }
+
+  async touch(id: string, idleMs: number): Promise<Session | undefined> {
+    const at = parseSessionId(id);
+    if (!at) return undefined;
+    const { doc, tableName } = this.db();
+    const now = Date.now();
+    try {
+      const out = await guarded(() =>
+        doc.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.playbackSlot(at.kind, at.slot),
+            UpdateExpression: 'SET lastSeenAt = :now, #ttl = :ttl',
+            ConditionExpression: 'sessionId = :id AND lastSeenAt >= :expired',
+            ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
+            ExpressionAttributeValues: { ':now': now, ':ttl': ttlIn(TTL_SECONDS, now), ':id': id, ':expired': now - idleMs },
+            ReturnValues: 'ALL_NEW',
+          }),
+        ),
+      );
+      const item = out.Attributes as (Omit<Session, 'segments'> & { segments: StoredSegment[] }) | undefined;
+      return item ? { ...item, id, segments: unpackSegments(item.segments) } : undefined;
+    } catch (err) {
+      if (isConditionFailed(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async end(id: string): Promise<boolean> {
+    const at = parseSessionId(id);
+    if (!at) return false;
+    const { doc, tableName } = this.db();
+    try {
+      await guarded(() =>
+        doc.send(new DeleteCommand({ TableName: tableName, Key: keys.playbackSlot(at.kind, at.slot), ConditionExpression: 'sessionId = :id', ExpressionAttributeValues: { ':id': id } })),
+      );
+      return true;
+    } catch (err) {
+      if (isConditionFailed(err)) return false;
+      throw err;
+    }
+  }
+
+  async live(kind: ConversionKind, idleMs: number): Promise<number> {
+    const now = Date.now();
+    let count = 0;
+    for await (const item of queryItems(this.db(), {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.playbackSlots(kind).pk, ':prefix': keys.playbackSlots(kind).skPrefix },
+      ProjectionExpression: 'lastSeenAt',
+    })) {
+      if (Number(item.lastSeenAt) >= now - idleMs) count++;
+    }
+    return count;
+  }
+}
+
+/** A get without touching, for a check that must not keep a session alive. */
+export const readSession = async (db: Db, id: string): Promise<Session | undefined> => {
+  const at = parseSessionId(id);
+  if (!at) return undefined;
+  const out = await guarded(() => db.doc.send(new GetCommand({ TableName: db.tableName, Key: keys.playbackSlot(at.kind, at.slot), ConsistentRead: true })));
+  const item = out.Item as (Omit<Session, 'segments'> & { segments: StoredSegment[]; sessionId: string }) | undefined;
+  return item && item.sessionId === id ? { ...item, id, segments: unpackSegments(item.segments) } : undefined;
+};
