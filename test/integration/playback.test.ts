@@ -1,0 +1,236 @@
+// Playback's parts against the real things: the session slots on the test run's DynamoDB Local
+// (capacity held under racing starts, the idle end, DELETE), the segment cache's bounds on real
+// files, and the endpoints through the whole stack with files ffmpeg made (the answers, the
+// playlist, segments ffprobe reads back, 404/400/422, not counted by the rate limit); then an
+// instance of its own with a short idle time: an unasked session ends and its files go, and a
+// restart removes what a killed service left. The browser's side: test/browser/play-anything.test.ts.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { SegmentCache } from '../../lib/playback/segment-cache';
+import { DynamoSessionStore, type SessionPlan } from '../../lib/playback/sessions';
+import { startInstance, tempDir, waitFor, type Instance } from '../support/instance';
+import { mediaOf, scan } from '../support/media';
+import { ownTable } from '../support/own-table';
+import { makePlaybackLibrary } from '../support/playback-media';
+import { call, jsonBody, stack } from '../support/stack';
+import { hasFfmpeg, makeMp4 } from '../support/videos';
+
+const skip = hasFfmpeg() || process.env.MLS_REQUIRE_BROWSER ? false : 'needs ffmpeg (apt-get install ffmpeg)';
+const plan = (mediaId = 'mv_a'): SessionPlan => ({
+  mediaId, part: 1, version: '1-1', audioTrack: 0, video: 'copy', audio: 'convert', maxHeight: 1080, prerollS: 0,
+  segments: [{ start: 0, end: 6, videoEnd: 5.9 }, { start: 6, end: 9 }],
+});
+
+describe('playback sessions in the table', () => {
+  const sessions = new DynamoSessionStore(ownTable('playback-sessions').db);
+
+  it('gives each of racing starts its own slot, never more than the capacity', async () => {
+    const started = await Promise.all(Array.from({ length: 5 }, () => sessions.start('transcode', 2, plan(), 60_000)));
+    const got = started.filter((s) => s !== undefined);
+    assert.equal(got.length, 2);
+    assert.deepEqual(got.map((s) => s.slot).sort(), [0, 1]);
+    assert.equal(await sessions.live('transcode', 60_000), 2);
+    // Remuxes are counted apart.
+    assert.ok(await sessions.start('remux', 1, plan(), 60_000));
+    for (const s of got) assert.equal(await sessions.end(s.id), true);
+  });
+
+  it('keeps a session alive while asked for, ends one left unasked for the idle time, and frees its slot', async () => {
+    const first = await sessions.start('transcode', 1, plan('mv_first'), 400);
+    assert.ok(first);
+    const touched = await sessions.touch(first.id, 400);
+    assert.equal(touched?.mediaId, 'mv_first');
+    assert.deepEqual(touched?.segments, plan().segments, 'the plan comes back whole');
+    assert.equal(await sessions.start('transcode', 1, plan(), 400), undefined, 'the one slot is taken');
+    await new Promise((r) => setTimeout(r, 600));
+    assert.equal(await sessions.touch(first.id, 400), undefined, 'ended by itself');
+    const second = await sessions.start('transcode', 1, plan('mv_second'), 400);
+    assert.ok(second, 'the slot is free again');
+    assert.notEqual(second.id, first.id);
+    assert.equal(await sessions.touch(first.id, 400), undefined, 'the old id never comes back');
+    assert.equal(await sessions.end(second.id), true);
+    assert.equal(await sessions.end(second.id), false);
+    assert.equal(await sessions.touch('t0-nothexnothexnoth', 400), undefined);
+  });
+});
+
+describe('the segment cache', () => {
+  const id = (n: number) => `r${n}-${'0123456789abcdef'}`;
+  const write = (bytes: number) => async (out: string) => writeFileSync(out, Buffer.alloc(bytes));
+
+  it('keeps at most its segments per session, the least recently asked for going first', async () => {
+    const cache = new SegmentCache({ dir: tempDir('segments'), perSession: 3, maxBytes: 1 << 30 });
+    for (let i = 0; i < 5; i++) await cache.segment(id(0), i, write(10));
+    assert.deepEqual(readdirSync(cache.sessionDir(id(0))).filter((n) => n.endsWith('.ts')).sort(), ['2.ts', '3.ts', '4.ts']);
+    // Asked for again: made once, then served from the cache.
+    let made = 0;
+    await cache.segment(id(0), 3, async (out) => void (made++, writeFileSync(out, 'x')));
+    assert.equal(made, 0);
+  });
+
+  it('keeps the whole cache under its size, and two requests for one segment share one run', async () => {
+    const cache = new SegmentCache({ dir: tempDir('segments'), perSession: 100, maxBytes: 250 });
+    for (let i = 0; i < 3; i++) await cache.segment(id(1), i, write(100));
+    await cache.segment(id(2), 0, write(100));
+    assert.ok((await cache.bytes()) <= 250, `${await cache.bytes()} bytes kept`);
+    let runs = 0;
+    const slow = async (out: string) => {
+      runs++;
+      await new Promise((r) => setTimeout(r, 50));
+      writeFileSync(out, 'y');
+    };
+    await Promise.all([cache.segment(id(2), 5, slow), cache.segment(id(2), 5, slow)]);
+    assert.equal(runs, 1);
+  });
+
+  it('sweeps sessions idle for longer than the idle time (and everything at start), and gives space back on demand', async () => {
+    const dir = tempDir('segments');
+    const cache = new SegmentCache({ dir, perSession: 10, maxBytes: 1 << 30 });
+    await cache.seen(id(3));
+    await cache.segment(id(3), 0, write(10));
+    await cache.seen(id(4));
+    const old = new Date(Date.now() - 120_000);
+    utimesSync(join(dir, id(4), '.seen'), old, old);
+    mkdirSync(join(dir, 'stray'));
+    assert.deepEqual(await cache.sweep(60_000), [id(4)]);
+    assert.deepEqual(readdirSync(dir), [id(3)]);
+    assert.equal(await cache.clear(), 10);
+    assert.deepEqual(await cache.sweep(0), [id(3)]);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+});
+
+const ffprobe = (path: string) =>
+  JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,channels:format=format_name,duration', '-of', 'json', path], { encoding: 'utf8' })) as {
+    streams: { codec_type: string; codec_name: string; channels?: number }[];
+    format: { format_name: string; duration: string };
+  };
+
+describe('playback through the stack', { skip }, () => {
+  const ids = new Map<string, string>();
+  const post = (id: string, body: unknown = {}) => call('POST', `/api/v1/playback/${id}`, jsonBody(body));
+
+  before(async () => {
+    const dir = tempDir('playback');
+    makePlaybackLibrary(dir, { seconds: 8 });
+    makeMp4(join(dir, 'Pb Plain Mp4 (2012).mp4'), { seconds: 4 });
+    assert.equal((await scan({ path: dir, mediaType: 'movie' })).status, 'completed');
+    for (const m of mediaOf((await call('GET', '/api/v1/movies?limit=100')).json.data)) if (m.title.startsWith('Pb ')) ids.set(m.title, m.id);
+  });
+
+  it('answers direct for a file the client plays: the stream URL, no session', async () => {
+    const answer = await post(ids.get('Pb Plain Mp4')!);
+    assert.equal(answer.status, 200);
+    const data = answer.json.data;
+    assert.deepEqual({ method: data.method, sessionId: data.sessionId, reasons: data.reasons }, { method: 'direct', sessionId: null, reasons: [] });
+    assert.match(data.url, /\/api\/v1\/stream\//);
+    assert.equal(data.mimeType, 'video/mp4');
+    // A client that names what it plays is believed: Matroska with AC-3 plays on a TV that says so.
+    const tv = await post(ids.get('Pb Mkv Ac3')!, { client: { containers: ['matroska'], videoCodecs: ['h264'], audioCodecs: ['ac3'] } });
+    assert.equal(tv.json.data.method, 'direct');
+  });
+
+  it('remuxes Matroska with AC-3: an HLS playlist of the whole film, segments of H.264 copied and AAC stereo', async () => {
+    const answer = await post(ids.get('Pb Mkv Ac3')!);
+    assert.equal(answer.status, 200);
+    const data = answer.json.data;
+    assert.equal(data.method, 'remux');
+    assert.deepEqual(data.reasons.map((r: { code: string }) => r.code), ['container', 'audio-codec']);
+    assert.equal(data.mimeType, 'application/vnd.apple.mpegurl');
+    const list = await call('GET', new URL(data.url).pathname);
+    assert.equal(list.status, 200);
+    assert.match(String(list.headers['content-type']), /mpegurl/);
+    assert.equal(list.headers['ratelimit'], undefined, 'the playlist is not counted');
+    assert.ok(answer.headers['ratelimit'] !== undefined, 'the POST is');
+    const durations = [...list.text.matchAll(/#EXTINF:([\d.]+),/g)].map((m) => Number(m[1]));
+    assert.ok(Math.abs(durations.reduce((a, b) => a + b, 0) - data.durationSeconds) < 0.1, 'the playlist covers the whole film');
+    const base = new URL(data.url).pathname.replace(/index\.m3u8$/, '');
+    const response = await fetch(`${stack.url}${base}segments/1.ts`);
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'video/mp2t');
+    const file = join(tempDir('segment'), '1.ts');
+    writeFileSync(file, Buffer.from(await response.arrayBuffer()));
+    const probed = ffprobe(file);
+    assert.equal(probed.format.format_name, 'mpegts');
+    assert.deepEqual(probed.streams.map((s) => `${s.codec_type}:${s.codec_name}`).sort(), ['audio:aac', 'video:h264']);
+    assert.equal(probed.streams.find((s) => s.codec_type === 'audio')?.channels, 2);
+    assert.ok(Math.abs(Number(probed.format.duration) - durations[1]!) < 0.3, `segment 1 lasts ${probed.format.duration} s, listed ${durations[1]}`);
+    assert.equal((await call('GET', `${base}segments/${durations.length}.ts`)).status, 404, 'past the end');
+
+    const folder = join(stack.dataDir, 'playback', data.sessionId);
+    assert.ok(existsSync(folder));
+    assert.equal((await call('DELETE', `/api/v1/playback/sessions/${data.sessionId}`)).status, 204);
+    assert.ok(!existsSync(folder), 'its files went');
+    const ended = await call('GET', new URL(data.url).pathname);
+    assert.equal(ended.status, 404);
+    assert.match(ended.json.detail, /ended/);
+    assert.equal((await call('DELETE', `/api/v1/playback/sessions/${data.sessionId}`)).status, 404);
+  });
+
+  it('plays the track asked for, else the default one', async () => {
+    const id = ids.get('Pb Two Tracks')!;
+    const chosen = (await post(id)).json.data;
+    assert.equal(chosen.audioTrack, 1, 'the AC-3 track is marked default');
+    const aac = (await post(id, { audioTrack: 0 })).json.data;
+    assert.equal(aac.audioTrack, 0);
+    assert.deepEqual(aac.reasons.map((r: { code: string }) => r.code), ['container'], 'AAC plays: only the container changes');
+    for (const s of [chosen, aac]) await call('DELETE', `/api/v1/playback/sessions/${s.sessionId}`);
+  });
+
+  it('says a damaged file cannot be played, in words and without the server\'s paths', async () => {
+    const answer = await post(ids.get('Pb Damaged')!);
+    assert.equal(answer.status, 422);
+    assert.equal(answer.json.type, '/problems/unplayable');
+    assert.match(answer.json.detail, /cannot be played: /);
+    assert.doesNotMatch(answer.json.detail, /\//, 'no path');
+  });
+
+  it('refuses bad input: 404 for an unknown id or a show, 400 for a malformed profile', async () => {
+    assert.equal((await post('mv_doesnotexist')).status, 404);
+    const bad = await post(ids.get('Pb Mkv Ac3')!, { client: { containers: 'mp4' } });
+    assert.equal(bad.status, 400);
+    assert.equal((await post(ids.get('Pb Mkv Ac3')!, { audioTrack: -1 })).status, 400);
+    assert.equal((await call('GET', '/api/v1/playback/sessions/r0-0123456789abcdef/segments/x.ts')).status, 400);
+  });
+});
+
+describe('a session nobody asks for ends by itself; a restart clears what a killed service left', { skip }, () => {
+  let instance: Instance;
+  const dataDir = tempDir('playback-idle');
+
+  before(async () => {
+    instance = await startInstance({ dataDir, env: { PLAYBACK_IDLE_SECONDS: '5' } });
+  });
+  after(async () => {
+    await instance?.stop();
+  });
+
+  it('ends an unasked session after the idle time: its URLs answer 404 and its folder goes', async () => {
+    const dir = tempDir('playback-idle-media');
+    makePlaybackLibrary(dir, { seconds: 8 });
+    assert.equal((await scan({ path: dir, mediaType: 'movie' }, instance.url)).status, 'completed');
+    const id = mediaOf((await call('GET', '/api/v1/movies?limit=100', { base: instance.url })).json.data).find((m) => m.title === 'Pb Avi Xvid')!.id;
+    const data = (await call('POST', `/api/v1/playback/${id}`, { ...jsonBody({}), base: instance.url })).json.data;
+    assert.equal(data.method, 'transcode');
+    const base = new URL(data.url).pathname.replace(/index\.m3u8$/, '');
+    assert.equal((await call('GET', `${base}segments/0.ts`, { base: instance.url })).status, 200);
+    const folder = join(dataDir, 'playback', data.sessionId);
+    assert.ok(existsSync(folder));
+    // Asking would keep it alive: nothing is asked until the idle time has passed.
+    await waitFor('its folder to be swept', async () => (existsSync(folder) ? undefined : true), 30_000, 500);
+    assert.equal((await call('GET', new URL(data.url).pathname, { base: instance.url })).status, 404);
+  });
+
+  it('removes at start the conversion files a stopped or killed service left', async () => {
+    const left = join(dataDir, 'playback', 't1-00000000deadbeef');
+    mkdirSync(left, { recursive: true });
+    writeFileSync(join(left, '0.ts'), 'x');
+    await instance.stop('SIGKILL');
+    instance = await startInstance({ dataDir, env: { PLAYBACK_IDLE_SECONDS: '5' } });
+    assert.ok(!existsSync(left));
+  });
+});
+
