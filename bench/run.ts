@@ -7,8 +7,9 @@
 // (bench/monitor.ts) and a poster wall's artwork from a bucket, answered or redirected
 // (bench/artwork-delivery.ts) and what a cloud deploy does per 1,000 scanned files, counted at
 // DynamoDB, S3, the WebSocket API and Lambda (bench/cloud.ts), and the web client's home screen
-// on a 10,000-film library (bench/web.ts). Writes docs/benchmarks.md.
-// `tsx bench/run.ts runtime|footprint|catalog|search|stream|subtitles|metadata|monitor|artwork-delivery|cloud|web` runs one part only.
+// on a 10,000-film library (bench/web.ts), and playback: films remuxed and transcoded while they
+// are watched, over HTTP and in Chromium (bench/playback.ts). Writes docs/benchmarks.md.
+// `tsx bench/run.ts runtime|footprint|catalog|search|stream|subtitles|metadata|monitor|artwork-delivery|cloud|web|playback` runs one part only.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { createServer } from 'node:http';
@@ -21,6 +22,7 @@ import { runWeb } from './web';
 import { runFootprint } from './footprint';
 import { runMetadata } from './metadata';
 import { runMonitor } from './monitor';
+import { runPlayback } from './playback';
 import { runSearch } from './search';
 import { runStream } from './stream';
 import { runSubtitles } from './subtitles';
@@ -103,7 +105,7 @@ const runRuntime = async () => {
   writeDoc('runtime', section);
 };
 
-const PARTS = ['runtime', 'footprint', 'catalog', 'search', 'stream', 'subtitles', 'metadata', 'monitor', 'artwork-delivery', 'cloud', 'web'] as const;
+const PARTS = ['runtime', 'footprint', 'catalog', 'search', 'stream', 'subtitles', 'metadata', 'monitor', 'artwork-delivery', 'cloud', 'web', 'playback'] as const;
 
 const main = async () => {
   const only = process.argv[2];
@@ -119,6 +121,7 @@ const main = async () => {
   if (only === undefined || only === 'artwork-delivery') await runArtworkDelivery();
   if (only === undefined || only === 'cloud') await runCloud();
   if (only === undefined || only === 'web') await runWeb();
+  if (only === undefined || only === 'playback') await runPlayback();
 };
 
 main().catch((err) => {

@@ -8,7 +8,7 @@
 // pages close, with no ffmpeg left; more conversions than the box runs at once are told so.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -73,6 +73,7 @@ describe('every file plays in a real browser', { skip }, () => {
     const dir = tempDir('play-anything');
     fixtures = makePlaybackLibrary(dir, { seconds: 12 });
     makeMp4(join(dir, 'Pb Direct Mp4 (2011).mp4'), { seconds: 12 });
+    writeFileSync(join(dir, 'Pb Mkv Ac3 (2001).en.srt'), '1\n00:00:07,000 --> 00:00:09,500\nIn the middle\n');
     const job = await scan({ path: dir, mediaType: 'movie' });
     assert.equal(job.status, 'completed');
     for (const m of mediaOf((await call('GET', '/api/v1/movies?limit=100')).json.data)) ids.set(m.title, m.id);
@@ -138,6 +139,21 @@ describe('every file plays in a real browser', { skip }, () => {
 
   it('plays a conversion through hls.js where HLS is not native (forced with ?hls=js)', async () => {
     await playAndSeek(fixtures.find((f) => f.title === 'Pb Mkv Dts')!, '?hls=js');
+  });
+
+  it('keeps the subtitle tracks of a converted film, timed as the film', async () => {
+    const page = await open(ids.get('Pb Mkv Ac3')!);
+    try {
+      await playsPast(page, 0.5, null, 'Pb Mkv Ac3 with subtitles');
+      await page.evaluate(SEEK(7.5));
+      const cue = await waitFor('the cue at 7.5 s', async () => {
+        const texts = (await page.evaluate(`(() => { const t = document.querySelector('.player video').textTracks[0]; if (!t) return []; t.mode = 'hidden'; return [...(t.activeCues || [])].map((c) => c.text); })()`)) as string[];
+        return texts.length ? texts : undefined;
+      }, 15_000, 100);
+      assert.deepEqual(cue, ['In the middle']);
+    } finally {
+      await page.close();
+    }
   });
 
   it('offers the audio tracks of a film with two, the default one chosen', async () => {

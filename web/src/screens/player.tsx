@@ -48,6 +48,7 @@ const Video = ({ item, at }: { item: Playable; at: number }) => {
   const [attempt, setAttempt] = useState(0);
   // Where to start: ?t= at first, then where the viewer was when the audio track changed.
   const startAt = useRef(at);
+  const restarted = useRef(false);
 
   useEffect(() => {
     const element = video.current!;
@@ -62,10 +63,17 @@ const Video = ({ item, at }: { item: Playable; at: number }) => {
         info = answer;
         setInfo(answer);
         const onError = async (url: string | undefined) => {
-          const detail = (url && (await problemAt(url))) || (element.error ? `The browser could not play it (${element.error.message || `media error ${element.error.code}`}).` : undefined);
-          fail(new ApiError(422, 'This cannot be played', detail ?? 'The player stopped: the file may be damaged.', null));
+          const problem = url ? await problemAt(url) : undefined;
+          // The session ended while the page was away (nothing asked for a minute): a new one, where it was.
+          if (problem?.status === 404 && answer.sessionId && !restarted.current) {
+            restarted.current = true;
+            startAt.current = element.currentTime;
+            return live && setAttempt((a) => a + 1);
+          }
+          const detail = problem?.detail ?? (element.error ? `The browser could not play it (${element.error.message || `media error ${element.error.code}`}).` : undefined);
+          fail(new ApiError(problem?.status ?? 422, 'This cannot be played', detail ?? 'The player stopped: the file may be damaged.', null));
         };
-        element.onerror = () => void onError(answer.method === 'direct' ? answer.url : undefined);
+        element.onerror = () => void onError(answer.url);
         element.onloadedmetadata = () => {
           if (startAt.current > 0) element.currentTime = startAt.current;
         };

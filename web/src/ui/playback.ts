@@ -63,20 +63,25 @@ export const endSession = (sessionId: string) => {
   void fetch(`/api/v1/playback/sessions/${encodeURIComponent(sessionId)}`, { method: 'DELETE', keepalive: true }).catch(() => undefined);
 };
 
-/** Keeps a paused player's session alive: it ends after a minute nobody asks anything of it. */
+/**
+ * Keeps a paused player's session alive (it ends after a minute nobody asks anything of it),
+ * while its page is in view: a forgotten tab does not hold a conversion slot for good.
+ */
 export const keepAlive = (info: PlaybackInfo) => {
   if (!info.sessionId) return () => undefined;
-  const timer = setInterval(() => void fetch(info.url, { cache: 'no-store' }).catch(() => undefined), 30_000);
+  const timer = setInterval(() => {
+    if (document.visibilityState === 'visible') void fetch(info.url, { cache: 'no-store' }).catch(() => undefined);
+  }, 30_000);
   return () => clearInterval(timer);
 };
 
-/** The problem a failed URL answers, in the service's words (a segment that could not be made). */
-export const problemAt = async (url: string): Promise<string | undefined> => {
+/** What a failed URL answers, in the service's words (a segment that could not be made, a session that ended). */
+export const problemAt = async (url: string): Promise<{ status: number; detail: string } | undefined> => {
   try {
     const response = await fetch(url, { cache: 'no-store' });
     if (response.ok) return undefined;
-    const problem = (await response.json()) as { detail?: string; title?: string };
-    return problem.detail || problem.title;
+    const problem = (await response.json().catch(() => ({}))) as { detail?: string; title?: string };
+    return { status: response.status, detail: problem.detail || problem.title || response.statusText };
   } catch {
     return undefined;
   }
