@@ -8,7 +8,7 @@
 // samples) answers without reading the film, about 0.1 s whatever its size. A container
 // without an index (MPEG-TS) lands between keyframes; then the packet list is read through once
 // (0.8 s per GB measured, docs/playback-design.md), in bounded memory.
-import { unplayable } from '../errors';
+import { gatewayTimeout, unplayable } from '../errors';
 import { lastLine, runBounded } from '../util/executable';
 import { remuxPlan, SEGMENT_TARGET_S, type VideoTiming } from './plan';
 
@@ -47,6 +47,7 @@ interface StreamFacts {
   /** The file's first timestamp: every time here counts from it. */
   fileStartS: number;
   prerollS: number;
+  audioTracks: number;
 }
 
 const why = (stderr: string, path: string) => lastLine(stderr, path) || 'ffprobe found no video or audio it can read';
@@ -59,11 +60,13 @@ const readFacts = async (path: string, what: string, options: ProbeOptions): Pro
     { timeoutMs: options.timeoutMs, maxStdoutBytes: 256 * 1024 },
   );
   if (run.startError) throw new Error(`ffprobe could not be started: ${run.startError}`);
-  if (run.code !== 0) throw unplayable(what, run.timedOut ? 'reading it took too long' : why(run.stderr, path));
+  if (run.timedOut) throw gatewayTimeout();
+  if (run.code !== 0) throw unplayable(what, why(run.stderr, path));
   type Probe = { streams?: { codec_type?: string; r_frame_rate?: string; avg_frame_rate?: string; start_time?: string; has_b_frames?: number }[]; format?: { format_name?: string; duration?: string; start_time?: string } };
   const json = JSON.parse(run.stdout || '{}') as Probe;
   const video = json.streams?.find((s) => s.codec_type === 'video');
-  const audio = json.streams?.find((s) => s.codec_type === 'audio');
+  const audioTracks = json.streams?.filter((s) => s.codec_type === 'audio').length ?? 0;
+  const audio = audioTracks > 0;
   const durationS = Number(json.format?.duration);
   if (!(video || audio) || !(durationS > 0)) throw unplayable(what, video || audio ? 'its duration cannot be read' : why(run.stderr, path));
   const fps = rate(video?.avg_frame_rate) || rate(video?.r_frame_rate);
@@ -73,7 +76,7 @@ const readFacts = async (path: string, what: string, options: ProbeOptions): Pro
   const fileStartS = Number(json.format?.start_time) || 0;
   const startS = Math.max(0, (Number(video?.start_time) || fileStartS) - fileStartS);
   const prerollS = UNINDEXED.test(json.format?.format_name ?? '') ? PREROLL_S : 0;
-  return { durationS, startS, fileStartS, frameS, prerollS, reorderS: (video?.has_b_frames ?? 0) * frameS, hasVideo: video !== undefined };
+  return { durationS, startS, fileStartS, frameS, prerollS, audioTracks, reorderS: (video?.has_b_frames ?? 0) * frameS, hasVideo: video !== undefined };
 };
 
 const keyframeArgs = (path: string, intervals?: string) => [
@@ -92,7 +95,9 @@ const readKeyframes = async (path: string, facts: StreamFacts, what: string, opt
         if (kf) found.set(kf[0], [kf[0] - facts.fileStartS, kf[1] - facts.fileStartS]);
       },
     });
-    if (run.code !== 0) throw unplayable(what, run.timedOut ? 'finding its keyframes took too long' : why(run.stderr, path));
+    // Too slow is the disk's fault, not the file's: 504, and the player may ask again.
+    if (run.timedOut) throw gatewayTimeout();
+    if (run.code !== 0) throw unplayable(what, why(run.stderr, path));
     return [...found.values()].sort((a, b) => a[0] - b[0]);
   };
   const seeks = Math.max(1, Math.ceil(facts.durationS / SEGMENT_TARGET_S));
@@ -107,7 +112,7 @@ const readKeyframes = async (path: string, facts: StreamFacts, what: string, opt
 /** The timing a plan needs; keyframes only when asked (a remux copies the video and must cut at them). */
 export const probeTiming = async (path: string, what: string, withKeyframes: boolean, options: ProbeOptions): Promise<VideoTiming> => {
   const facts = await readFacts(path, what, options);
-  const timing = { durationS: facts.durationS, startS: facts.startS, frameS: facts.frameS, prerollS: facts.prerollS };
+  const timing = { durationS: facts.durationS, startS: facts.startS, frameS: facts.frameS, prerollS: facts.prerollS, audioTracks: facts.audioTracks };
   if (!withKeyframes || !facts.hasVideo) return { ...timing, keyframes: [] };
   const all = await readKeyframes(path, facts, what, options);
   if (all.length === 0) throw unplayable(what, 'its video has no keyframe to start from');

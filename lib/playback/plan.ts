@@ -12,6 +12,8 @@ export interface VideoTiming {
   durationS: number;
   /** The first video frame's presentation time, counted from the file's first timestamp (as ffmpeg's -ss counts). */
   startS: number;
+  /** Audio streams ffprobe found (absent on indexes kept before it was counted). */
+  audioTracks?: number;
   /** One frame's duration; 0 when the frame rate is unknown. */
   frameS: number;
   /**

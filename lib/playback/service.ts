@@ -109,12 +109,14 @@ export class PlaybackService {
     const { settings } = deps;
     if (!target.path || !deps.segments) throw conversionUnavailable('this deployment converts nothing: its media are in a bucket, and conversions run on a home server only');
     if (!settings.ffmpeg) throw conversionUnavailable('ffmpeg is not installed on the server (or FFMPEG_PATH=off)');
-    if (settings.capacity[kind] === 0) throw conversionUnavailable(`${kind === 'transcode' ? 'transcoding' : 'remuxing'} is off on this server (PLAYBACK_MAX_${kind.toUpperCase()}ES=0)`);
+    if (settings.capacity[kind] === 0) throw conversionUnavailable(kind === 'transcode' ? 'transcoding is off on this server (PLAYBACK_MAX_TRANSCODES=0)' : 'remuxing is off on this server (PLAYBACK_MAX_REMUXES=0)');
 
     const timing = await this.timing(request.mediaId, target, kind === 'remux', what);
     const segments = kind === 'remux' ? remuxPlan(timing) : transcodePlan(timing);
     const maxHeight = Math.min(request.client?.maxHeight ?? settings.maxHeight, settings.maxHeight);
-    const plan = { mediaId: request.mediaId, part: 1, version: versionOf(target), audioTrack: decision.audioTrack, video: decision.video, audio: decision.audio, maxHeight, prerollS: timing.prerollS ?? 0, segments };
+    // A file the scan could not read has no track list: ffprobe's count stands in for it.
+    const audioTrack = decision.audioTrack ?? (!file.tech && (timing.audioTracks ?? 0) > 0 ? Math.min(request.audioTrack ?? 0, timing.audioTracks! - 1) : null);
+    const plan = { mediaId: request.mediaId, part: 1, version: versionOf(target), audioTrack, video: decision.video, audio: decision.audio, maxHeight, prerollS: timing.prerollS ?? 0, segments };
     const session = await deps.sessions.start(kind, settings.capacity[kind], plan, settings.idleMs);
     if (!session) throw playbackBusy(kind, settings.capacity[kind]);
     await deps.segments.seen(session.id);
@@ -126,7 +128,7 @@ export class PlaybackService {
       reasons: decision.reasons,
       sessionId: session.id,
       durationSeconds: durationSeconds ?? timing.durationS,
-      audioTrack: decision.audioTrack,
+      audioTrack,
     };
   }
 
