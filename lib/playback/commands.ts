@@ -21,8 +21,13 @@ export interface SegmentJob {
 const sec = (s: number) => s.toFixed(6);
 // The audio of a conversion is always encoded, even where the client plays the original: a
 // copied stream cannot be cut exactly at a segment's start (copied AAC began 2 s early, at the
-// keyframe the seek landed on), and AAC stereo costs little.
-const AAC_STEREO = ['-c:a', 'aac', '-ac', '2', '-b:a', '160k'];
+// keyframe the seek landed on), and AAC stereo costs little. The encoder's priming (1024
+// samples) would put each segment's first audio packet 21 ms before its picture; a player
+// takes the first segment's earliest packet as time zero, so every later segment's picture
+// would start 21 ms after its place in the playlist, and Chromium's own HLS player, seeking
+// exactly onto a segment's start, then waits for a picture that never comes. The audio is
+// moved by the priming instead (a constant 21 ms, below what anyone hears).
+const AAC_STEREO = ['-af', 'asetpts=PTS+1024/SR/TB', '-c:a', 'aac', '-ac', '2', '-b:a', '160k'];
 const BASE = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y'];
 // MPEG-TS segments (HLS version 3: every player reads them); ffmpeg's 1.4 s mux delay is in every
 // segment alike, so they join.

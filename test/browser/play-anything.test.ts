@@ -137,6 +137,22 @@ describe('every file plays in a real browser', { skip }, () => {
     });
   }
 
+  // A skip button lands exactly on a segment's start: the picture there must already be in that segment.
+  for (const [title, at] of [['Pb Hevc Main10', 6], ['Pb Avi Xvid', 6], ['Pb Mkv Ac3', 4]] as const) {
+    it(`plays on after a seek exactly onto a segment's start (${title}, ${at} s)`, async (t) => {
+      const id = ids.get(title);
+      if (!id) return t.skip('this ffmpeg cannot make it (no libx265)');
+      const page = await open(id);
+      try {
+        const first = await playsPast(page, 0.5, null, title);
+        await page.evaluate(SEEK(at));
+        await playsPast(page, at + 1, first, `${title} after a seek to ${at} s`);
+      } finally {
+        await page.close();
+      }
+    });
+  }
+
   it('plays a conversion through hls.js where HLS is not native (forced with ?hls=js)', async () => {
     await playAndSeek(fixtures.find((f) => f.title === 'Pb Mkv Dts')!, '?hls=js');
   });
