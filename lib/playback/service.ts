@@ -66,6 +66,9 @@ export interface PlaybackAnswer {
 export const HLS_TYPE = 'application/vnd.apple.mpegurl';
 const SEGMENT_TYPE = 'video/mp2t';
 
+/** Segments made ahead of the one asked for: two remux segments (half a second of a core each), one transcode segment. */
+const LOOK_AHEAD: Record<ConversionKind, number> = { remux: 2, transcode: 1 };
+
 const sessionBase = (origin: string, id: string) => `${origin}/api/v1/playback/sessions/${id}`;
 const versionOf = (target: StreamTarget) => target.etag.replaceAll('"', '');
 const ended = (id: string) => notFoundBecause(`Playback session ${id} was not found: it ended (closed, or nothing asked for it for a minute). Ask POST /api/v1/playback/{mediaId} again`);
@@ -146,8 +149,8 @@ export class PlaybackService {
     const { target } = await resolveFile(this.deps, session.mediaId, session.part);
     const what = `Media ${session.mediaId}`;
     if (versionOf(target) !== session.version || !target.path) throw notFoundBecause(`${what} changed on disk since playback started; start it again`);
-    const cache = this.deps.segments!;
-    const path = await cache.segment(sessionId, index, (output) => this.gates[session.kind].run(() => this.convert(session, target.path!, index, output, what)));
+    const path = await this.make(session, target.path, index, what);
+    this.lookAhead(session, target.path, index, what);
     const kept = await stat(path);
     return {
       path,
@@ -165,6 +168,23 @@ export class PlaybackService {
     const existed = await this.deps.sessions.end(sessionId);
     await this.deps.segments?.remove(sessionId);
     return existed;
+  }
+
+  /** The segment's file, made now (one ffmpeg at a time of a kind per slot) unless kept or being made. */
+  private make(session: Session, input: string, index: number, what: string): Promise<string> {
+    return this.deps.segments!.segment(session.id, index, (output) => this.gates[session.kind].run(() => this.convert(session, input, index, output, what)));
+  }
+
+  /**
+   * The next segments, made while the player downloads this one: a player asks for them one
+   * after another (Chromium's own HLS player for three before its first frame), so making them
+   * only when asked puts every ffmpeg start on its path. At most LOOK_AHEAD of them, so nothing
+   * runs far ahead of the player; a failure here is met again when the player asks.
+   */
+  private lookAhead(session: Session, input: string, index: number, what: string) {
+    for (let next = index + 1; next <= index + LOOK_AHEAD[session.kind] && next < session.segments.length; next++) {
+      this.make(session, input, next, what).catch((err: unknown) => this.deps.log.debug({ err, sessionId: session.id, segment: next }, 'a segment made ahead failed'));
+    }
   }
 
   private async touch(sessionId: string): Promise<Session> {
