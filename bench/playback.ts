@@ -124,11 +124,13 @@ const FILES: Record<keyof Films, { file: string; year: number }> = {
   hevc: { file: 'Bench Hevc Main10 (2022).mkv', year: 2022 },
 };
 
-const makeFilms = async (dir: string, scratch: string) => {
-  await h264Film(scratch, join(dir, FILES.remux1080.file), '1920x1080', 5000);
-  await h264Film(scratch, join(dir, FILES.remux720.file), '1280x720', 2500);
-  await hevcFilm(scratch, join(dir, FILES.hevc.file));
-};
+/** The three at once: each encoder keeps about one core busy at these settings. */
+const makeFilms = (dir: string, scratch: string) =>
+  Promise.all([
+    h264Film(scratch, join(dir, FILES.remux1080.file), '1920x1080', 5000),
+    h264Film(scratch, join(dir, FILES.remux720.file), '1280x720', 2500),
+    hevcFilm(scratch, join(dir, FILES.hevc.file)),
+  ]);
 
 // ---------------------------------------------------------------------------------------------
 // The offline process and its ffmpeg children, from /proc
@@ -180,6 +182,29 @@ const ffmpegChildren = (pid: number) => {
     }
   }
   return found;
+};
+
+/**
+ * Waits (up to 30 s) until `pid` runs no ffmpeg, so a measurement starts alone: the service makes
+ * the next segments ahead of the one asked for (two for a remux, one for a transcode), and those
+ * run on after the answer, after a DELETE or a closed page too. The seconds waited.
+ */
+const quiet = async (pid: number, what?: string) => {
+  const t0 = performance.now();
+  while (ffmpegChildren(pid).length > 0 && performance.now() - t0 < 30_000) await sleep(50);
+  const waitedS = (performance.now() - t0) / 1000;
+  if (what && waitedS > 0.5) say(`waited ${f(waitedS, 1)} s for the last ffmpeg to end before ${what}`);
+  return waitedS;
+};
+
+/** The share of the machine's CPU time left idle over the next `ms` (from /proc/stat): others' work shows here. */
+const idleShare = async (ms = 2000) => {
+  const totals = () => readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const before = totals();
+  await sleep(ms);
+  const delta = totals().map((v, i) => v - before[i]!);
+  const all = delta.reduce((a, b) => a + b, 0);
+  return all > 0 ? (delta[3]! + delta[4]!) / all : 1;
 };
 
 /** Bytes a folder takes on disk (as du counts: allocated blocks) and its segment files; undefined when it is gone. */
@@ -240,6 +265,9 @@ interface Answer {
 const failure = async (what: string, res: Response) => new Error(`${what}: ${res.status} ${(await res.text().catch(() => '')).slice(0, 600)}`);
 
 class Player {
+  /** Segments answered 504 (too slow: the API says to ask again) and asked again, as `GET <path>: <body>`. */
+  readonly timeouts: string[] = [];
+
   constructor(private readonly base: string) {}
 
   async start(mediaId: string, client?: object): Promise<{ answer: Answer; ms: number }> {
@@ -263,11 +291,16 @@ class Player {
     return { durations, ms: performance.now() - t0 };
   }
 
-  /** One whole segment: the milliseconds from asking to its last byte, and its size. */
+  /** One whole segment: the milliseconds from asking to its last byte (a 504 asked again, twice at most), and its size. */
   async segment(playlistUrl: string, index: number): Promise<{ ms: number; bytes: number }> {
     const url = new URL(`segments/${index}.ts`, playlistUrl).href;
     const t0 = performance.now();
-    const res = await fetch(url);
+    let res = await fetch(url);
+    for (let retry = 0; res.status === 504 && retry < 2; retry++) {
+      this.timeouts.push(`GET ${new URL(url).pathname} after ${f((performance.now() - t0) / 1000, 1)} s: ${(await res.text()).slice(0, 200)}`);
+      say(`504, asked again: ${this.timeouts.at(-1)}`);
+      res = await fetch(url);
+    }
     if (res.status !== 200) throw await failure(`GET ${url}`, res);
     const bytes = (await res.arrayBuffer()).byteLength;
     if (bytes === 0) throw new Error(`GET ${url}: an empty segment`);
@@ -290,14 +323,14 @@ const segmentsFor = (durations: number[], filmS: number) => {
   return { count: n, seconds: sum };
 };
 
-/** The segment holding film second `t`. */
+/** Where each segment starts in the film. */
+const startsOf = (durations: number[]) => durations.map((_, i) => durations.slice(0, i).reduce((a, b) => a + b, 0));
+
+/** The index of the segment holding film second `t`. */
 const segmentAt = (durations: number[], t: number) => {
-  let start = 0;
-  for (let i = 0; i < durations.length; i++) {
-    if (t < start + durations[i]!) return { index: i, start };
-    start += durations[i]!;
-  }
-  return { index: durations.length - 1, start: start - durations.at(-1)! };
+  const starts = startsOf(durations);
+  const i = starts.findIndex((start, k) => t < start + durations[k]!);
+  return i < 0 ? durations.length - 1 : i;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -339,18 +372,29 @@ const timeToFirstSegment = async (player: Player, mediaId: string, c: Case): Pro
   }
 };
 
-/** Row 2: in a live session (its first segment made), segments near the middle never asked before. */
-const seeks = async (player: Player, mediaId: string, c: Case) => {
+/**
+ * Row 2: in a live session (its first segment made), segments near the middle never made before:
+ * from the furthest back, as the service makes the next ones ahead of each, and each asked with
+ * no ffmpeg running.
+ */
+const seeks = async (instance: Instance, player: Player, mediaId: string, c: Case) => {
+  const offline = instance.state().processes.offline!;
   const { answer } = await player.start(mediaId, c.client);
+  const folder = join(instance.dataDir, 'playback', answer.sessionId!);
   try {
     const { durations } = await player.playlist(answer.url);
     await player.segment(answer.url, 0);
     const total = durations.reduce((a, b) => a + b, 0);
     const runs: Array<{ index: number; at: number; ms: number }> = [];
-    for (const share of [0.6, 0.55, 0.65]) {
-      const { index, start } = segmentAt(durations, share * total);
-      if (runs.some((r) => r.index === index)) continue;
-      runs.push({ index, at: start, ms: (await player.segment(answer.url, index)).ms });
+    const starts = startsOf(durations);
+    for (const share of [0.65, 0.6, 0.55]) {
+      await quiet(offline);
+      // The segment there, or (in a short film, where the three share one) the nearest one not made yet.
+      const at = segmentAt(durations, share * total);
+      const free = (i: number) => i > 0 && i < durations.length && !runs.some((r) => r.index === i) && !existsSync(join(folder, `${i}.ts`));
+      const index = [0, 1, -1, 2, -2, 3, -3].map((d) => at + d).find(free);
+      if (index === undefined) continue;
+      runs.push({ index, at: starts[index]!, ms: (await player.segment(answer.url, index)).ms });
     }
     return { method: answer.method, runs, medianMs: median(runs.map((r) => r.ms)) };
   } finally {
@@ -367,6 +411,8 @@ interface SpeedRow {
   speed: number;
   cpuPerFilmS: number;
   peakRss: number;
+  /** The speed over the first `filmS` seconds of the run. */
+  speedOver: (filmS: number) => number;
 }
 
 /** Row 4: consecutive segments from the start for SPEED_FILM_S of film, one after another. */
@@ -381,13 +427,27 @@ const speed = async (instance: Instance, player: Player, mediaId: string, c: Cas
     const { count, seconds } = segmentsFor(durations, SPEED_FILM_S);
     const cpu0 = childrenCpuS(offline);
     const t0 = performance.now();
+    // When each segment was whole, so a shorter stretch from the start can be read off too.
+    const doneAtS: number[] = [];
+    let wallS = 0;
     const run = await sampled(offline, folder, async () => {
-      for (let i = 0; i < count; i++) await player.segment(answer.url, i);
+      for (let i = 0; i < count; i++) {
+        await player.segment(answer.url, i);
+        doneAtS.push((performance.now() - t0) / 1000);
+      }
+      wallS = (performance.now() - t0) / 1000;
+      // The CPU counts the segments made ahead of the last one asked for, once they are made.
+      await quiet(offline);
     });
-    const wallS = (performance.now() - t0) / 1000;
     const cpuS = childrenCpuS(offline) - cpu0;
-    const row: SpeedRow = { label: c.label, method: answer.method, segments: count, filmS: seconds, wallS, speed: seconds / wallS, cpuPerFilmS: cpuS / seconds, peakRss: run.peakRss };
-    say(`${c.label}: ${count} segments, ${f(seconds, 1)} s of film in ${f(wallS)} s = ${f(row.speed)}x, ${f(row.cpuPerFilmS)} CPU s per film s, ffmpeg peak ${run.peakRss} MiB`);
+    const made = Math.max(count - 1, ...readdirSync(folder).map((n) => /^(\d+)\.ts$/.exec(n)).filter((m) => m !== null).map((m) => Number(m[1]))) + 1;
+    const madeS = durations.slice(0, made).reduce((a, b) => a + b, 0);
+    const speedOver = (filmS: number) => {
+      const part = segmentsFor(durations, filmS);
+      return part.seconds / doneAtS[part.count - 1]!;
+    };
+    const row: SpeedRow = { label: c.label, method: answer.method, segments: count, filmS: seconds, wallS, speed: seconds / wallS, cpuPerFilmS: cpuS / madeS, peakRss: run.peakRss, speedOver };
+    say(`${c.label}: ${count} segments, ${f(seconds, 1)} s of film in ${f(wallS)} s = ${f(row.speed)}x; ${made} segments made, ${f(row.cpuPerFilmS)} CPU s per film s; ffmpeg peak ${run.peakRss} MiB`);
     if (!disk) return { row };
     // The disk: the rest of the film, one segment after another, past the session's cap.
     const rest = await sampled(offline, folder, async () => {
@@ -470,21 +530,31 @@ const FIRST_FRAME = `(() => {
   tick();
 })()`;
 
+/** A seek whose frame has not come by then is reported as stalled. */
+const SEEK_GIVE_UP_MS = 20_000;
+
 const SEEK = `new Promise((resolve, reject) => {
   const v = document.querySelector('.player video');
   const target = v.duration * 0.6;
   let seeked = false;
   v.addEventListener('seeked', () => { seeked = true; }, { once: true });
   const t0 = Date.now();
+  window.__bench.seekAt = t0;
   v.currentTime = target;
   const tick = () => {
-    if (seeked && v.currentTime > target + 0.1 && v.webkitVideoDecodedByteCount > 0) return resolve({ ms: Date.now() - t0, target });
+    if (seeked && v.currentTime > target + 0.1 && v.webkitVideoDecodedByteCount > 0) return resolve({ ms: Date.now() - t0, target, startedAt: t0 });
     if (v.error) return reject(new Error('media error ' + v.error.code + ' ' + v.error.message));
-    if (Date.now() - t0 > 60000) return reject(new Error('no frame after the seek in 60 s (at ' + v.currentTime + ' s)'));
+    if (Date.now() - t0 > ${SEEK_GIVE_UP_MS}) return resolve({ ms: NaN, target, stalledAt: v.currentTime, seeked });
     setTimeout(tick, 20);
   };
   tick();
 })`;
+
+const VIDEO_STATE = `(() => {
+  const v = document.querySelector('.player video');
+  return v && { src: v.currentSrc, time: v.currentTime, duration: v.duration, readyState: v.readyState, networkState: v.networkState, paused: v.paused,
+    video: v.webkitVideoDecodedByteCount, audio: v.webkitAudioDecodedByteCount, error: v.error && v.error.code + ' ' + v.error.message };
+})()`;
 
 const WHICH_HLS = `(() => {
   const hls = document.createElement('video').canPlayType('application/vnd.apple.mpegurl');
@@ -493,33 +563,73 @@ const WHICH_HLS = `(() => {
 
 interface BrowserRun {
   firstFrameMs: number;
+  /** Segments the page had whole before its first frame. */
+  segmentsBefore: number;
   seekMs: number;
+  /** Where the video stood when the seek was given up (NaN when it played on). */
+  stalledAt: number;
+  /** The seek's target, seconds. */
+  target: number;
+  /** A stalled seek in words: the video's state and the segments the page asked for meanwhile. */
+  stall?: string;
   method: string;
   endedOnClose: boolean;
 }
 
+/** A seek that gave no frame counts as slower than any that did. */
+const seekValue = (r: BrowserRun) => (Number.isFinite(r.stalledAt) ? Infinity : r.seekMs);
+const msOrStall = (n: number) => (n === Infinity ? 'stalled' : ms(n));
+const seekCell = (r: BrowserRun) =>
+  !Number.isFinite(r.stalledAt) ? ms(r.seekMs) : r.stalledAt < r.target - 1 ? `no frame past ${f(r.target, 1)} s: at ${f(r.stalledAt, 1)} s instead` : `stalled at ${f(r.stalledAt, 3)} s`;
+
 /** Row 3: one page: goto to the first frame, a seek to 60 % to its frame, close. */
-const browserRun = async (browser: Browser, instance: Instance, player: Player, mediaId: string): Promise<BrowserRun> => {
+const browserRun = async (browser: Browser, instance: Instance, player: Player, mediaId: string, label: string): Promise<BrowserRun> => {
   const page: Page = await browser.newPage();
   let answer: Answer | undefined;
-  page.on('response', (res) => {
-    if (res.request().method() === 'POST' && /\/api\/v1\/playback\/[^/]+$/.test(new URL(res.url()).pathname)) {
-      void res.json().then((body: { data?: Answer }) => (answer = body.data), () => undefined);
-    }
+  // What the page asked of the service and when (wall clock, as the page stamps its moments).
+  const log: Array<{ at: number; line: string; segmentDone: boolean }> = [];
+  const short = (url: string) => new URL(url).pathname.replace(/^.*\/sessions\/[^/]+\//, '');
+  page.on('request', (req) => {
+    if (req.url().includes('/api/v1/playback/')) log.push({ at: Date.now(), line: `${req.method()} ${short(req.url())}`, segmentDone: false });
   });
+  page.on('requestfailed', (req) => log.push({ at: Date.now(), line: `${req.method()} ${short(req.url())} failed: ${req.failure()?.errorText}`, segmentDone: false }));
+  page.on('response', (res) => {
+    if (!res.url().includes('/api/v1/playback/')) return;
+    const isSegment = res.url().includes('/segments/');
+    log.push({ at: Date.now(), line: `${res.status()} ${short(res.url())}`, segmentDone: false });
+    if (isSegment) void res.finished().then(() => log.push({ at: Date.now(), line: `whole ${short(res.url())}`, segmentDone: true }), () => undefined);
+    if (res.request().method() === 'POST') void res.json().then((body: { data?: Answer }) => (answer = body.data), () => undefined);
+  });
+  const show = (from: number) => log.filter((l) => l.at >= from).map((l) => `+${l.at - from} ms ${l.line}`).join(', ');
   let closed = false;
   try {
     await page.addInitScript(FIRST_FRAME);
     const t0 = Date.now();
     await page.goto(`${instance.url}/play/${mediaId}`);
-    try {
-      await page.waitForFunction('window.__bench && window.__bench.firstFrameAt > 0', null, { timeout: 60_000, polling: 50 });
-    } catch {
-      const shown = await page.locator('main').innerText().catch(() => '');
-      throw new Error(`/play/${mediaId}: no frame in 60 s; the page says: ${shown.slice(0, 300)}`);
+    // Polled from here: the page's CSP forbids the eval a string waitForFunction needs; the page stamps the moment itself.
+    let firstFrameAt = 0;
+    while (!firstFrameAt && Date.now() - t0 < 60_000) {
+      firstFrameAt = (await page.evaluate('window.__bench ? window.__bench.firstFrameAt : 0')) as number;
+      if (!firstFrameAt) await sleep(50);
     }
-    const firstFrameMs = (await page.evaluate('window.__bench.firstFrameAt')) as number - t0;
-    const seek = (await page.evaluate(SEEK)) as { ms: number };
+    if (!firstFrameAt) {
+      const shown = await page.locator('main').innerText().catch(() => '');
+      const state = await page.evaluate(VIDEO_STATE).catch(() => null);
+      throw new Error(`/play/${mediaId}: no frame in 60 s; the video: ${JSON.stringify(state)}; the page says: ${shown.slice(0, 300)}; requests: ${show(t0)}`);
+    }
+    const firstFrameMs = firstFrameAt - t0;
+    const segmentsBefore = log.filter((l) => l.segmentDone && l.at <= firstFrameAt).length;
+    const seek = (await page.evaluate(SEEK)) as { ms: number; target: number; stalledAt?: number; seeked?: boolean };
+    const seekAt = (await page.evaluate('window.__bench.seekAt')) as number;
+    let stall: string | undefined;
+    if (seek.stalledAt !== undefined || seek.ms > 5_000) {
+      const state = (await page.evaluate(VIDEO_STATE).catch(() => null)) as { readyState?: number } | null;
+      if (seek.stalledAt !== undefined) {
+        const asked = log.filter((l) => l.at >= seekAt && l.line.startsWith('GET segments/')).map((l) => l.line.replace(/^GET segments\/(\d+)\.ts$/, '$1'));
+        stall = `to ${f(seek.target, 3)} s; after ${SEEK_GIVE_UP_MS / 1000} s the video stood at ${f(seek.stalledAt, 4)} s, readyState ${state?.readyState ?? '?'}, \`seeked\` ${seek.seeked ? 'fired' : 'not fired'}; segments asked meanwhile: ${asked.join(', ') || 'none'}`;
+      }
+      say(`${label}: the seek to ${f(seek.target, 3)} s ${seek.stalledAt !== undefined ? `gave no frame past it in ${SEEK_GIVE_UP_MS / 1000} s (seeked ${seek.seeked ? 'fired' : 'not fired'}, at ${f(seek.stalledAt!, 4)} s)` : `took ${ms(seek.ms)} ms`}; the video: ${JSON.stringify(state)}; the page's requests from the seek: ${show(seekAt)}`);
+    }
     const sessionId = answer?.sessionId ?? null;
     await page.close({ runBeforeUnload: true });
     closed = true;
@@ -532,7 +642,7 @@ const browserRun = async (browser: Browser, instance: Instance, player: Player, 
       endedOnClose = !folderUsage(folder);
       if (!endedOnClose) await player.end(sessionId);
     }
-    return { firstFrameMs, seekMs: seek.ms, method: answer?.method ?? '?', endedOnClose };
+    return { firstFrameMs, segmentsBefore, seekMs: seek.ms, stalledAt: seek.stalledAt ?? NaN, target: seek.target, ...(stall ? { stall } : {}), method: answer?.method ?? '?', endedOnClose };
   } finally {
     if (!closed) await page.close();
   }
@@ -573,6 +683,7 @@ const ensureSection = () => {
 // ---------------------------------------------------------------------------------------------
 
 export const runPlayback = async () => {
+  const idleBefore = await idleShare();
   const began = performance.now();
   const elapsed = () => `${((performance.now() - began) / 1000).toFixed(0)} s`;
   const ffmpegVersion = execFileSync('ffmpeg', ['-hide_banner', '-version'], { encoding: 'utf8' }).split('\n')[0]!.replace(/ Copyright.*/, '');
@@ -584,18 +695,22 @@ export const runPlayback = async () => {
   const library = join(root, 'library');
   const scratch = join(root, 'scratch');
   let instance: Instance | undefined;
+  let starting: Promise<unknown> | undefined;
   let browser: Browser | undefined;
   try {
     mkdirSync(library);
     mkdirSync(scratch);
-    say(`making the films (${MINUTES} min each, HEVC ${HEVC_BLOCK_S * HEVC_BLOCKS} s)`);
+    say(`making the films (${MINUTES} min each, HEVC ${HEVC_BLOCK_S * HEVC_BLOCKS} s); the CPUs were ${f(100 * idleBefore, 0)} % idle`);
+    // The instance starts meanwhile.
+    starting = startInstance({ env: { RATE_LIMIT_MAX: '1000000000', PLAYBACK_MAX_TRANSCODES: '3', PLAYBACK_MAX_REMUXES: '8', TMDB_API_KEY: '' } }).then((started) => (instance = started));
     const t0 = performance.now();
     await makeFilms(library, scratch);
     const makeS = (performance.now() - t0) / 1000;
     const sizes = Object.fromEntries(Object.entries(FILES).map(([k, v]) => [k, statSync(join(library, v.file)).size / 1e6])) as Record<keyof Films, number>;
     say(`films made in ${f(makeS, 0)} s (${Object.values(sizes).map((s) => `${f(s, 0)} MB`).join(', ')})`);
 
-    instance = await startInstance({ env: { RATE_LIMIT_MAX: '1000000000', PLAYBACK_MAX_TRANSCODES: '3', PLAYBACK_MAX_REMUXES: '8', TMDB_API_KEY: '' } });
+    await starting;
+    if (!instance) throw new Error('the instance did not start');
     const job = await scan({ path: library, mediaType: 'movie' }, instance.url);
     if (job.status !== 'completed') throw new Error(`the scan ended ${job.status}: ${JSON.stringify(job).slice(0, 400)}`);
     const listed = await fetch(`${instance.url}/api/v1/movies?limit=100`);
@@ -607,22 +722,32 @@ export const runPlayback = async () => {
       ids[key] = movie.id;
     }
     const player = new Player(instance.url);
-    say(`instance up and films scanned (${elapsed()}); offline is pid ${instance.state().processes.offline}`);
+    const offline = instance.state().processes.offline!;
+    say(`instance up and films scanned (${elapsed()}); offline is pid ${offline}`);
 
     // 1. Time to the first segment.
-    const starts: Array<{ c: Case; first: StartTiming; later: StartTiming[] }> = [];
+    // A remux's first session reads the keyframe index: the median is of the next RUNS. A
+    // transcode's first reads only the duration and frame rate (the H.264 films' are kept from
+    // their remux rows by then): the median is of RUNS sessions, the first among them.
+    const starts: Array<{ c: Case; first: StartTiming; counted: StartTiming[]; which: string }> = [];
     for (const c of Object.values(CASES) as Case[]) {
+      await quiet(offline);
       const first = await timeToFirstSegment(player, ids[c.film], c);
-      const later: StartTiming[] = [];
-      for (let i = 0; i < RUNS; i++) later.push(await timeToFirstSegment(player, ids[c.film], c));
-      starts.push({ c, first, later });
-      say(`first segment, ${c.label} (${first.method}): first session ${ms(first.totalMs)} ms, then ${later.map((r) => ms(r.totalMs)).join(', ')} ms`);
+      const remux = first.method === 'remux';
+      const counted = remux ? [] : [first];
+      while (counted.length < RUNS) {
+        await quiet(offline);
+        counted.push(await timeToFirstSegment(player, ids[c.film], c));
+      }
+      starts.push({ c, first, counted, which: remux ? `2-${RUNS + 1}` : `1-${RUNS}` });
+      say(`first segment, ${c.label} (${first.method}): first session ${ms(first.totalMs)} ms; ${(remux ? counted : counted.slice(1)).map((r) => ms(r.totalMs)).join(', ')} ms after`);
     }
 
     // 2. Seeks in a live session.
     const seekRows = [];
     for (const c of [CASES.remux1080, CASES.transcode1080] as Case[]) {
-      const s = await seeks(player, ids[c.film], c);
+      await quiet(offline);
+      const s = await seeks(instance, player, ids[c.film], c);
       seekRows.push({ c, ...s });
       say(`seek, ${c.label}: ${s.runs.map((r) => `segment ${r.index} at ${f(r.at, 1)} s ${ms(r.ms)} ms`).join(', ')}`);
     }
@@ -632,9 +757,12 @@ export const runPlayback = async () => {
     const browserRows = [];
     for (const c of [CASES.remux1080, CASES.hevc] as Case[]) {
       const runs: BrowserRun[] = [];
-      for (let i = 0; i < RUNS; i++) runs.push(await browserRun(browser, instance, player, ids[c.film]));
+      for (let i = 0; i < RUNS; i++) {
+        await quiet(offline, `a page of ${c.label}`);
+        runs.push(await browserRun(browser, instance, player, ids[c.film], c.label));
+      }
       browserRows.push({ c, runs });
-      say(`Chromium, ${c.label} (${runs[0]!.method}): first frame ${runs.map((r) => ms(r.firstFrameMs)).join(', ')} ms; seek ${runs.map((r) => ms(r.seekMs)).join(', ')} ms`);
+      say(`Chromium, ${c.label} (${runs[0]!.method}): first frame ${runs.map((r) => ms(r.firstFrameMs)).join(', ')} ms; seek ${runs.map(seekCell).join(', ')}`);
     }
     const probe = await browser.newPage();
     await probe.goto(`${instance.url}/`);
@@ -647,6 +775,7 @@ export const runPlayback = async () => {
     const speedRows: SpeedRow[] = [];
     let disk: NonNullable<Awaited<ReturnType<typeof speed>>['disk']> | undefined;
     for (const c of Object.values(CASES) as Case[]) {
+      await quiet(offline, `the speed of ${c.label}`);
       const out = await speed(instance, player, ids[c.film], c, c === CASES.remux1080);
       speedRows.push(out.row);
       disk ??= out.disk;
@@ -656,29 +785,36 @@ export const runPlayback = async () => {
     const abandoned = await abandon(instance, player, ids.remux1080);
 
     // 5. Conversions at once.
-    const togetherRows: number[][] = [];
-    for (const n of [1, 2, 3]) togetherRows.push(await together(player, ids.remux1080, n));
+    // One alone is the first TOGETHER_FILM_S of row 4's 1080p transcode.
+    const togetherRows: number[][] = [[speedRows.find((r) => r.label === CASES.transcode1080.label)!.speedOver(TOGETHER_FILM_S)]];
+    for (const n of [2, 3]) {
+      await quiet(offline, `${n} transcodes at once`);
+      togetherRows.push(await together(player, ids.remux1080, n));
+    }
 
+    // The last sessions' segments made ahead end on their own after the DELETEs.
+    const lastRunsS = await quiet(offline);
     say(`waiting for the abandoned session to go (${elapsed()})`);
     const gone = await abandoned.done;
     say(`abandoned session: last ffmpeg seen ${f(gone.ffmpegLastSeenS, 0)} s after its last request, folder and ffmpeg gone after ${f(gone.goneS, 0)} s`);
-    const offline = instance.state().processes.offline!;
     const ffmpegAtEnd = ffmpegChildren(offline).length;
     const foldersAtEnd = existsSync(join(instance.dataDir, 'playback')) ? readdirSync(join(instance.dataDir, 'playback')).length : 0;
     const totalS = (performance.now() - began) / 1000;
+    const idleAfter = await idleShare();
 
     // The section.
     const remuxStart = starts[0]!;
     const chromeRemux = browserRows[0]!;
     const remuxFirstFrame = median(chromeRemux.runs.map((r) => r.firstFrameMs));
-    const remuxBrowserSeek = median(chromeRemux.runs.map((r) => r.seekMs));
+    const remuxBrowserSeek = median(chromeRemux.runs.map(seekValue));
     const remuxSeek = seekRows[0]!.medianMs;
     const transcode1080 = speedRows.find((r) => r.label === CASES.transcode1080.label)!;
     const diskOk = disk !== undefined && disk.segments <= SEGMENT_CAP;
     const outlivedS = gone.goneS - IDLE_S;
     const film = `${MINUTES} min`;
     const section = [
-      `${machineLine()}; ${ffmpegVersion}; Debian's Chromium, headless. The part took ${f(totalS, 0)} s, ${f(makeS, 0)} s of it making the films.`,
+      `${machineLine()}; ${ffmpegVersion}; Debian's Chromium, headless. The part took ${f(totalS, 0)} s, ${f(makeS, 0)} s of it making the films (the instance started meanwhile).`,
+      `The CPUs were ${f(100 * idleBefore, 0)} % idle in the 2 s before the part and ${f(100 * idleAfter, 0)} % in the 2 s after it.`,
       '',
       `The films: lavfi testsrc2 and a 440 Hz sine, 24 fps, AC-3 5.1 at 640 kb/s, Matroska. H.264 1080p at 5 Mb/s (${f(sizes.remux1080, 0)} MB) and 720p at 2.5 Mb/s (${f(sizes.remux720, 0)} MB), ${film} each:`,
       `one 60 s block (x264 ultrafast, 3 B-frames, keyframes at irregular 2-5 s gaps) copied end to end.`,
@@ -686,33 +822,42 @@ export const runPlayback = async () => {
       `One instance with PLAYBACK_MAX_TRANSCODES=3 and PLAYBACK_MAX_REMUXES=8; requests from the bench process over HTTP through the front door.`,
       `A transcode of an H.264 film is forced with a client that plays VP9 only; the HEVC film is a transcode for any browser.`,
       '',
-      `**Time to the first segment.** A fresh session each time, DELETEd after. POST, playlist and segment 0 in ms.`,
-      `The first session of a film reads its timing in the POST (for a remux, its keyframe index); the forced transcodes of the H.264 films come after their remux rows and find it kept.`,
+      `The service makes the next segments while one is downloaded (two for a remux, one for a transcode); they run on after the answer, a DELETE or a closed page.`,
+      `So every measure below that must start alone waits until offline runs no ffmpeg.`,
       '',
-      table(['start', 'method', 'segment 0 s', 'first session: POST / playlist / segment 0 / total ms', `next ${RUNS} sessions, median: POST / playlist / segment 0 / total ms`],
-        starts.map(({ c, first, later }) => [c.label, first.method, f(first.segmentS, 1), startCells(first), startCells(medianStart(later))])),
+      `**Time to the first segment.** A fresh session each time, DELETEd after. POST, playlist and segment 0 in ms; each column's median is its own.`,
+      `A film's first session reads its timing in the POST: for a remux its keyframe index, so the median is of the ${RUNS} sessions after it.`,
+      `A transcode reads only the duration and frame rate (kept from the remux rows for the H.264 films), so its median is of ${RUNS} sessions, the first included.`,
       '',
-      `**Seek.** In a live session whose segment 0 was made: the whole segment at 60 %, then at 55 % and 65 % of the film (never asked before).`,
+      table(['start', 'method', 'segment 0 s', 'first session: POST / playlist / segment 0 / total ms', 'median: POST / playlist / segment 0 / total ms', 'median of sessions'],
+        starts.map(({ c, first, counted, which }) => [c.label, first.method, f(first.segmentS, 1), startCells(first), startCells(medianStart(counted)), which])),
+      '',
+      `**Seek.** In a live session whose segment 0 was made: the whole segment at 65 %, then 60 % and 55 % of the film.`,
+      `None of them made before (backwards, as the next ones are made ahead), each asked with no ffmpeg running.`,
       '',
       table(['seek', 'segments (film time)', 'ms each', 'median ms'],
         seekRows.map((s) => [s.c.label, s.runs.map((r) => `${r.index} (${f(r.at, 1)} s)`).join(', '), s.runs.map((r) => ms(r.ms)).join(', '), ms(s.medianMs)])),
       '',
       `**In Chromium.** The web client's player page \`/play/<id>\`, a new page (and context) per run, ${hlsPath}.`,
       `First frame: from the start of \`page.goto\` until the video has decoded bytes and currentTime > 0 (polled every 20 ms in the page).`,
-      `Seek: \`currentTime\` set to 60 %, until \`seeked\` fired and currentTime passed the target by 0.1 s. Median of ${RUNS}.`,
+      `Seek: \`currentTime\` set to 60 %, until \`seeked\` fired and currentTime passed the target by 0.1 s; given up after ${SEEK_GIVE_UP_MS / 1000} s (stalled). Median of ${RUNS}.`,
       '',
-      table(['film', 'method', 'first frame ms (each)', 'median ms', 'seek ms (each)', 'median ms', 'session ended on close'],
+      table(['film', 'method', 'first frame ms (each)', 'median ms', 'segments whole before it', 'seek ms (each)', 'median ms', 'session ended on close'],
         browserRows.map(({ c, runs }) => [c.label, runs[0]!.method, runs.map((r) => ms(r.firstFrameMs)).join(', '), ms(median(runs.map((r) => r.firstFrameMs))),
-          runs.map((r) => ms(r.seekMs)).join(', '), ms(median(runs.map((r) => r.seekMs))), runs.every((r) => r.endedOnClose) ? 'yes' : `${runs.filter((r) => r.endedOnClose).length} of ${runs.length}`])),
+          runs.map((r) => r.segmentsBefore).join(', '), runs.map(seekCell).join(', '), msOrStall(median(runs.map(seekValue))),
+          runs.every((r) => r.endedOnClose) ? 'yes' : `${runs.filter((r) => r.endedOnClose).length} of ${runs.length}`])),
+      ...browserRows.flatMap(({ c, runs }) => runs.filter((r) => r.stall).map((r, i) => `${i === 0 ? '\n' : ''}- a seek without its frame, ${c.label}: ${r.stall}.`)),
       '',
       `**Conversion speed.** One session, segments from the start one after another for ${SPEED_FILM_S} s of film (or the whole film if shorter).`,
-      `Speed is film seconds per wall second. CPU is the rise of the offline process's cutime + cstime (its reaped ffmpeg runs) per film second.`,
+      `Speed is film seconds per wall second, to the last segment asked for; the segments made ahead help it, as they help a player.`,
+      `CPU is the rise of the offline process's cutime + cstime (its reaped ffmpeg runs) until those made ahead ended too, per film second made.`,
       `Peak RSS is the largest of any ffmpeg child of offline, read from /proc every 50 ms.`,
       '',
       table(['conversion', 'segments', 'film s', 'wall s', 'speed x', 'CPU s per film s', 'ffmpeg peak RSS MiB'],
         speedRows.map((r) => [r.label, r.segments, f(r.filmS, 1), f(r.wallS), f(r.speed), f(r.cpuPerFilmS), r.peakRss])),
       '',
       `**Conversions at once.** Forced 1080p transcodes of the H.264 film, started together, each fetching ${TOGETHER_FILM_S} s of film from the start.`,
+      `The single one is the first ${TOGETHER_FILM_S} s of the 1080p transcode above.`,
       '',
       table(['sessions at once', 'speed x of each', 'slowest x', 'all faster than real time'],
         togetherRows.map((speeds, i) => [i + 1, speeds.map((x) => f(x)).join(' / '), f(Math.min(...speeds)), Math.min(...speeds) >= 1 ? 'yes' : 'no'])),
@@ -725,12 +870,13 @@ export const runPlayback = async () => {
         ['the same session after its DELETE: folder gone', disk ? `${f(disk.afterDeleteS, 3)} s after the DELETE was sent; ffmpeg left: ${disk.ffmpegLeft}` : '-'],
         ['a remux session left after 2 segments, no DELETE: its folder gone and no ffmpeg naming it (polled every 1 s, while the rows above ran)',
           `${f(gone.goneS, 0)} s after the last request (idle ${IDLE_S} s + a sweep every 10 s); its last ffmpeg was seen ${f(gone.ffmpegLastSeenS, 0)} s after it`],
-        ['at the end: ffmpeg children of offline / session folders left', `${ffmpegAtEnd} / ${foldersAtEnd}`],
+        ['at the end, after the last DELETEs: ffmpeg children of offline / session folders left', `${ffmpegAtEnd} / ${foldersAtEnd} (the last segments made ahead ended ${f(lastRunsS, 1)} s after the DELETEs)`],
       ]),
+      ...(player.timeouts.length ? ['', `Segments answered 504 and asked again (${player.timeouts.length}): ${player.timeouts.join('; ')}.`] : []),
       '',
       `Against the targets (remux first frame ≤ 1.5 s, seek ≤ 1 s, 1080p transcode ≥ 1× real time, a session's disk under its cap, no ffmpeg outliving its session by more than a minute):`,
-      `- remux first frame in Chromium ${f(remuxFirstFrame / 1000)} s (${met(remuxFirstFrame <= 1500)}); over HTTP the first segment in ${f(medianStart(remuxStart.later).totalMs / 1000)} s, ${f(remuxStart.first.totalMs / 1000)} s for the first session.`,
-      `- remux seek ${f(remuxSeek / 1000)} s over HTTP (${met(remuxSeek <= 1000)}), ${f(remuxBrowserSeek / 1000)} s in Chromium (${met(remuxBrowserSeek <= 1000)}).`,
+      `- remux first frame in Chromium ${f(remuxFirstFrame / 1000)} s (${met(remuxFirstFrame <= 1500)}); over HTTP the first segment in ${f(medianStart(remuxStart.counted).totalMs / 1000)} s, ${f(remuxStart.first.totalMs / 1000)} s for the first session.`,
+      `- remux seek ${f(remuxSeek / 1000)} s over HTTP (${met(remuxSeek <= 1000)}), ${remuxBrowserSeek === Infinity ? 'stalled' : `${f(remuxBrowserSeek / 1000)} s`} in Chromium (${met(remuxBrowserSeek <= 1000)}).`,
       `- 1080p transcode at ${f(transcode1080.speed)}× real time (${met(transcode1080.speed >= 1)}).`,
       `- a session's disk: at most ${disk?.segments ?? '-'} segments, ${f((disk?.bytes ?? NaN) / 2 ** 20, 1)} MiB (${met(diskOk)}${disk && disk.asked <= SEGMENT_CAP ? ', cap not reached' : ''}).`,
       `- an abandoned session's folder went ${f(gone.goneS, 0)} s after its last request, ${f(outlivedS, 0)} s after the session ended; its ffmpeg was gone ${f(gone.ffmpegLastSeenS, 0)} s after (${met(Number.isFinite(gone.goneS) && outlivedS <= 60)}).`,
@@ -741,6 +887,7 @@ export const runPlayback = async () => {
     say(`done in ${elapsed()}`);
   } finally {
     await browser?.close().catch(() => undefined);
+    await starting?.catch(() => undefined);
     await instance?.stop();
     rmSync(root, { recursive: true, force: true });
     if (instance) rmSync(instance.dataDir, { recursive: true, force: true });

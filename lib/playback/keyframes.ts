@@ -10,7 +10,7 @@
 // (0.8 s per GB measured, docs/playback-design.md), in bounded memory.
 import { gatewayTimeout, unplayable } from '../errors';
 import { lastLine, runBounded } from '../util/executable';
-import { remuxPlan, SEGMENT_TARGET_S, type VideoTiming } from './plan';
+import { FIRST_SEGMENTS, FIRST_TARGET_S, remuxPlan, SEGMENT_TARGET_S, type VideoTiming } from './plan';
 
 export interface ProbeOptions {
   ffprobe: string;
@@ -101,7 +101,10 @@ const readKeyframes = async (path: string, facts: StreamFacts, what: string, opt
     return [...found.values()].sort((a, b) => a[0] - b[0]);
   };
   const seeks = Math.max(1, Math.ceil(facts.durationS / SEGMENT_TARGET_S));
-  const intervals = Array.from({ length: seeks }, (_, i) => `${(i * SEGMENT_TARGET_S).toFixed(3)}%+#1`).join(',');
+  // Also every 2 s before the first 6 s mark, where the plan's short first segments end.
+  const early = Array.from({ length: FIRST_SEGMENTS }, (_, i) => (i + 1) * FIRST_TARGET_S).filter((t) => t % SEGMENT_TARGET_S !== 0 && t < facts.durationS);
+  const times = [...Array.from({ length: seeks }, (_, i) => i * SEGMENT_TARGET_S), ...early].sort((a, b) => a - b);
+  const intervals = times.map((t) => `${t.toFixed(3)}%+#1`).join(',');
   const sparse = await collect(intervals);
   // A container with an index gives a keyframe per seek (or per keyframe, when they are further
   // apart than 6 s, up to 10 s counted); one without lands between them and finds few or none.

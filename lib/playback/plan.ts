@@ -39,8 +39,15 @@ export interface Segment {
 }
 
 export const SEGMENT_TARGET_S = 6;
+/**
+ * The first segments are shorter: a player buffers a few segments before its first frame
+ * (Chromium's own HLS player three), so short ones at the start show the picture sooner.
+ */
+export const FIRST_SEGMENTS = 3;
+export const FIRST_TARGET_S = 2;
+const targetOf = (index: number, target: number) => (index < FIRST_SEGMENTS ? Math.min(FIRST_TARGET_S, target) : target);
 
-/** Remux: a segment ends at the keyframe nearest to `target` seconds after its start. */
+/** Remux: a segment ends at the keyframe nearest to `target` seconds after its start (2 s for the first three). */
 export const remuxPlan = (timing: VideoTiming, target = SEGMENT_TARGET_S): Segment[] => {
   const kf = timing.keyframes;
   const end = Math.max(timing.durationS, kf.at(-1)?.[0] ?? 0);
@@ -48,8 +55,9 @@ export const remuxPlan = (timing: VideoTiming, target = SEGMENT_TARGET_S): Segme
   let i = 0;
   while (i < kf.length) {
     const start = kf[i]![0];
+    const aim = targetOf(segments.length, target);
     let j = i + 1;
-    while (j + 1 < kf.length && Math.abs(kf[j + 1]![0] - start - target) <= Math.abs(kf[j]![0] - start - target)) j++;
+    while (j + 1 < kf.length && Math.abs(kf[j + 1]![0] - start - aim) <= Math.abs(kf[j]![0] - start - aim)) j++;
     // A last piece shorter than a second joins the segment before it.
     if (j < kf.length && end - kf[j]![0] < 1) j = kf.length;
     const next = kf[j];
@@ -59,14 +67,16 @@ export const remuxPlan = (timing: VideoTiming, target = SEGMENT_TARGET_S): Segme
   return segments;
 };
 
-/** Transcode: 6 s segments on the source's frame grid, the last one whatever is left. */
+/** Transcode: 6 s segments (2 s for the first three) on the source's frame grid, the last one whatever is left. */
 export const transcodePlan = (timing: Pick<VideoTiming, 'durationS' | 'startS' | 'frameS'>, target = SEGMENT_TARGET_S): Segment[] => {
   const onGrid = (t: number) => (timing.frameS > 0 ? timing.startS + Math.round((t - timing.startS) / timing.frameS) * timing.frameS : t);
   const end = timing.startS + Math.max(timing.durationS - timing.startS, 0.001);
   const segments: Segment[] = [];
   let start = timing.startS;
-  for (let k = 1; start < end - 1e-6; k++) {
-    let cut = onGrid(timing.startS + k * target);
+  let at = 0;
+  for (let k = 0; start < end - 1e-6; k++) {
+    at += targetOf(k, target);
+    let cut = onGrid(timing.startS + at);
     if (end - cut < 1) cut = end;
     segments.push({ start, end: Math.min(cut, end) });
     start = Math.min(cut, end);

@@ -15,9 +15,9 @@ const timing = (keyframes: number[], durationS: number, reorderS = 2 * FRAME): V
 });
 
 describe('remux plan', () => {
-  it('cuts at the keyframe nearest to 6 s after each start, so segments join exactly', () => {
+  it('cuts at the keyframe nearest to 2 s after each start for the first three, then 6 s, so segments join exactly', () => {
     const plan = remuxPlan(timing([0, 2, 4, 6.5, 9, 12, 13.5, 19, 24], 30));
-    assert.deepEqual(plan.map((s) => [s.start, s.end]), [[0, 6.5], [6.5, 12], [12, 19], [19, 24], [24, 30]]);
+    assert.deepEqual(plan.map((s) => [s.start, s.end]), [[0, 2], [2, 4], [4, 6.5], [6.5, 12], [12, 19], [19, 24], [24, 30]]);
     for (let i = 1; i < plan.length; i++) assert.equal(plan[i]!.start, plan[i - 1]!.end);
   });
 
@@ -40,21 +40,21 @@ describe('remux plan', () => {
 });
 
 describe('transcode plan', () => {
-  it('makes 6 s segments from the first frame, on the frame grid, the last one what is left', () => {
-    const plan = transcodePlan({ durationS: 20, startS: 0.02, frameS: 1 / 23.976 });
+  it('makes 2 s segments, then 6 s ones, from the first frame, on the frame grid, the last one what is left', () => {
+    const plan = transcodePlan({ durationS: 30, startS: 0.02, frameS: 1 / 23.976 });
     assert.equal(plan[0]!.start, 0.02);
-    assert.equal(plan.at(-1)!.end, 20);
-    for (const s of plan.slice(0, -1)) {
+    assert.equal(plan.at(-1)!.end, 30);
+    plan.slice(0, -1).forEach((s, i) => {
       const frames = (s.end - 0.02) * 23.976;
       assert.ok(Math.abs(frames - Math.round(frames)) < 1e-6, `${s.end} is on the grid`);
-      assert.ok(Math.abs(s.end - s.start - 6) < 1 / 23.976, 'about 6 s');
-    }
+      assert.ok(Math.abs(s.end - s.start - (i < 3 ? 2 : 6)) < 1 / 23.976, `segment ${i} lasts ${s.end - s.start} s`);
+    });
     for (let i = 1; i < plan.length; i++) assert.equal(plan[i]!.start, plan[i - 1]!.end);
   });
 
-  it('joins a last piece shorter than a second, and plans a clip shorter than a segment as one', () => {
-    assert.deepEqual(transcodePlan({ durationS: 12.5, startS: 0, frameS: 0 }).map((s) => [s.start, s.end]), [[0, 6], [6, 12.5]]);
-    assert.deepEqual(transcodePlan({ durationS: 3, startS: 0, frameS: FRAME }).map((s) => [s.start, s.end]), [[0, 3]]);
+  it('joins a last piece shorter than a second to the segment before it', () => {
+    assert.deepEqual(transcodePlan({ durationS: 12.5, startS: 0, frameS: 0 }).map((s) => [s.start, s.end]), [[0, 2], [2, 4], [4, 6], [6, 12.5]]);
+    assert.deepEqual(transcodePlan({ durationS: 2.5, startS: 0, frameS: FRAME }).map((s) => [s.start, s.end]), [[0, 2.5]]);
   });
 });
 
