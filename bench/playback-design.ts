@@ -12,9 +12,10 @@ import { readFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { concatCopies, FPS, h264Block, hevcBlock } from './films';
+import { idleShare, table } from './support';
 
 const DOC = new URL('../docs/playback-design.md', import.meta.url);
-const FPS = 24;
 const FILM_S = 600;
 /** The films are one encoded minute copied ten times: encoding 10 min of 1080p would take most of the time budget. */
 const FILM_BLOCK_S = 60;
@@ -83,63 +84,9 @@ const ffmpeg = (...args: string[]) => ['ffmpeg', '-nostdin', '-hide_banner', '-v
 /** Runs a command for its output only (generation, checks): not measured, not niced. */
 const output = async (command: string[]) => (await measure(command, false)).stdout;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 // ---------------------------------------------------------------------------------------------
 // Test sources
-
-/**
- * Keyframe times of a generated block: irregular gaps of 2-5 s on the frame grid, as a film's
- * scene cuts give, from a fixed seed so every run encodes the same file.
- */
-function irregularKeyframes(seconds: number): string {
-  const times: string[] = [];
-  let seed = 7;
-  let t = 0;
-  for (;;) {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    t = Math.round((t + 2 + 3 * (seed / 2 ** 31)) * FPS) / FPS;
-    if (t >= seconds) return times.join(',');
-    times.push(t.toFixed(4));
-  }
-}
-
-const lavfiSources = (size: string, seconds: number) => [
-  '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=${FPS}`,
-  '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
-  '-t', String(seconds), '-map', '0:v', '-map', '1:a',
-];
-// The film's audio: AC3 5.1 at 640 kb/s, which no browser plays.
-const AC3_51 = ['-c:a', 'ac3', '-b:a', '640k', '-ac', '6'];
-
-/** One block of an H.264 film: B-frames (as real encodes have: they make DTS trail PTS), irregular keyframes. */
-const h264Block = (path: string, size: string, kbps: number) =>
-  output(ffmpeg(
-    ...lavfiSources(size, FILM_BLOCK_S),
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p',
-    '-x264-params', 'bframes=3:keyint=300:min-keyint=24:scenecut=0',
-    '-force_key_frames', irregularKeyframes(FILM_BLOCK_S),
-    '-b:v', `${kbps}k`, '-maxrate', `${Math.round(kbps * 1.2)}k`, '-bufsize', `${kbps * 2}k`,
-    ...AC3_51, path,
-  ));
-
-const hevcBlock = (path: string) =>
-  output(ffmpeg(
-    ...lavfiSources('1920x1080', HEVC_BLOCK_S),
-    '-c:v', 'libx265', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p10le',
-    '-x265-params', 'keyint=120:min-keyint=48:scenecut=0:log-level=error', '-b:v', '4000k',
-    ...AC3_51, path,
-  ));
-
-/** `count` copies of a block, end to end, by stream copy (the concat demuxer keeps the timeline continuous). */
-async function repeat(block: string, blockS: number, count: number, path: string) {
-  const list = `${path}.txt`;
-  writeFileSync(list, Array.from({ length: count }, () => `file '${block}'\nduration ${blockS}\n`).join(''));
-  await output(ffmpeg('-f', 'concat', '-safe', '0', '-i', list, '-map', '0', '-c', 'copy', path));
-  rmSync(list);
-  rmSync(block);
-  return path;
-}
 
 interface Sources {
   film1080: string;
@@ -150,12 +97,12 @@ interface Sources {
 
 async function makeSources(): Promise<Sources> {
   const started = performance.now();
-  await h264Block(join(scratch, 'b1080.mkv'), '1920x1080', 5000);
-  const film1080 = await repeat(join(scratch, 'b1080.mkv'), FILM_BLOCK_S, FILM_S / FILM_BLOCK_S, join(scratch, 'film-1080p.mkv'));
-  await h264Block(join(scratch, 'b720.mkv'), '1280x720', 2500);
-  const film720 = await repeat(join(scratch, 'b720.mkv'), FILM_BLOCK_S, FILM_S / FILM_BLOCK_S, join(scratch, 'film-720p.mkv'));
-  await hevcBlock(join(scratch, 'bhevc.mkv'));
-  const hevc = await repeat(join(scratch, 'bhevc.mkv'), HEVC_BLOCK_S, HEVC_BLOCKS, join(scratch, 'hevc10-1080p.mkv'));
+  await h264Block(join(scratch, 'b1080.mkv'), '1920x1080', 5000, FILM_BLOCK_S);
+  const film1080 = await concatCopies(join(scratch, 'b1080.mkv'), FILM_BLOCK_S, FILM_S / FILM_BLOCK_S, join(scratch, 'film-1080p.mkv'));
+  await h264Block(join(scratch, 'b720.mkv'), '1280x720', 2500, FILM_BLOCK_S);
+  const film720 = await concatCopies(join(scratch, 'b720.mkv'), FILM_BLOCK_S, FILM_S / FILM_BLOCK_S, join(scratch, 'film-720p.mkv'));
+  await hevcBlock(join(scratch, 'bhevc.mkv'), HEVC_BLOCK_S, 5);
+  const hevc = await concatCopies(join(scratch, 'bhevc.mkv'), HEVC_BLOCK_S, HEVC_BLOCKS, join(scratch, 'hevc10-1080p.mkv'));
   return { film1080, film720, hevc, generateS: (performance.now() - started) / 1000 };
 }
 
@@ -507,20 +454,6 @@ async function concurrent(src: Sources, count: number) {
 
 const f = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 const signedMs = (ms: number) => `${ms >= 0 ? '+' : ''}${ms.toFixed(1)}`;
-
-const table = (head: string[], rows: (string | number)[][]) =>
-  [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
-
-/** The share of CPU time left idle over `ms`, from /proc/stat: the load average lags by minutes, this does not. */
-async function idleShare(ms = 2000) {
-  const read = () => readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const before = read();
-  await sleep(ms);
-  const after = read();
-  const delta = after.map((v, i) => v - before[i]!);
-  const total = delta.reduce((a, b) => a + b, 0);
-  return total ? (delta[3]! + delta[4]!) / total : 1; // idle + iowait
-}
 
 async function machineLine(idleBefore: number, idleAfter: number) {
   const ffmpegVersion = (await output(['ffmpeg', '-hide_banner', '-version'])).split('\n')[0]!.replace(/ Copyright.*/, '');

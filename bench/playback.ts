@@ -10,8 +10,8 @@
 //  6. a session's disk, and how soon an abandoned or ended session's folder and ffmpeg go.
 // Needs Debian's ffmpeg (with libx265) and Chromium. BENCH_PLAYBACK_MINUTES sets the films'
 // length (3 by default).
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,10 +21,10 @@ import { buildWeb } from '../infra/web-build';
 import { launchChromium } from '../test/support/browser';
 import { startInstance, type Instance } from '../test/support/instance';
 import { mediaOf, scan } from '../test/support/media';
-import { machineLine, median, rssMiB, writeDoc } from './support';
+import { concatCopies, h264Block, hevcBlock } from './films';
+import { idleShare, machineLine, median, rssMiB, table, writeDoc } from './support';
 
 const MINUTES = Number(process.env.BENCH_PLAYBACK_MINUTES ?? 3);
-const FPS = 24;
 /** The H.264 films are one encoded block copied end to end. */
 const BLOCK_S = 60;
 /** The HEVC film: x265 is slow even at ultrafast, so a shorter block copied five times. */
@@ -47,68 +47,16 @@ const met = (ok: boolean) => (ok ? 'met' : 'not met');
 // ---------------------------------------------------------------------------------------------
 // The films
 
-/** Keyframe times at irregular gaps of 2 to 5 s on the frame grid, the same every run (xorshift from a fixed seed). */
-const irregularKeyframes = (seconds: number) => {
-  let state = 0x2545f491;
-  const next = () => {
-    state ^= state << 13;
-    state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    state >>>= 0;
-    return state / 2 ** 32;
-  };
-  const times: string[] = [];
-  for (let t = 2 + 3 * next(); t < seconds - 1; t += 2 + 3 * next()) times.push((Math.round(t * FPS) / FPS).toFixed(4));
-  return times.join(',');
-};
-
-const ffmpeg = (args: string[]) =>
-  new Promise<void>((resolve, reject) => {
-    const child = spawn('ffmpeg', ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-2000)));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg ${args.join(' ')}: exited ${code}: ${stderr.trim()}`))));
-  });
-
-const testPattern = (size: string, seconds: number) => [
-  '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=${FPS}`,
-  '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
-  '-t', String(seconds), '-map', '0:v', '-map', '1:a',
-];
-const AC3_51 = ['-c:a', 'ac3', '-b:a', '640k', '-ac', '6'];
-
-/** `count` copies of `block` end to end, by stream copy; the block goes. */
-const concatCopies = async (block: string, blockS: number, count: number, path: string) => {
-  const list = `${block}.list`;
-  writeFileSync(list, Array.from({ length: count }, () => `file '${block}'\nduration ${blockS}\n`).join(''));
-  await ffmpeg(['-f', 'concat', '-safe', '0', '-i', list, '-map', '0', '-c', 'copy', path]);
-  rmSync(list);
-  rmSync(block);
-};
-
-/** An H.264 film with B-frames and irregular keyframes, AC-3 5.1, Matroska, MINUTES long. */
+/** An H.264 film, MINUTES long: a BLOCK_S block copied end to end. */
 const h264Film = async (dir: string, path: string, size: string, kbps: number) => {
   const block = join(dir, `block-${size}.mkv`);
-  await ffmpeg([
-    ...testPattern(size, BLOCK_S),
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p',
-    '-x264-params', 'bframes=3:keyint=240:min-keyint=24:scenecut=0', '-force_key_frames', irregularKeyframes(BLOCK_S),
-    '-b:v', `${kbps}k`, '-maxrate', `${Math.round(kbps * 1.2)}k`, '-bufsize', `${kbps * 2}k`,
-    ...AC3_51, block,
-  ]);
+  await h264Block(block, size, kbps, BLOCK_S);
   await concatCopies(block, BLOCK_S, MINUTES, path);
 };
 
 const hevcFilm = async (dir: string, path: string) => {
   const block = join(dir, 'block-hevc.mkv');
-  await ffmpeg([
-    ...testPattern('1920x1080', HEVC_BLOCK_S),
-    '-c:v', 'libx265', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p10le',
-    '-x265-params', `keyint=${4 * FPS}:min-keyint=${2 * FPS}:scenecut=0:log-level=error`, '-b:v', '4000k',
-    ...AC3_51, block,
-  ]);
+  await hevcBlock(block, HEVC_BLOCK_S, 4);
   await concatCopies(block, HEVC_BLOCK_S, HEVC_BLOCKS, path);
 };
 
@@ -195,16 +143,6 @@ const quiet = async (pid: number, what?: string) => {
   const waitedS = (performance.now() - t0) / 1000;
   if (what && waitedS > 0.5) say(`waited ${f(waitedS, 1)} s for the last ffmpeg to end before ${what}`);
   return waitedS;
-};
-
-/** The share of the machine's CPU time left idle over the next `ms` (from /proc/stat): others' work shows here. */
-const idleShare = async (ms = 2000) => {
-  const totals = () => readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const before = totals();
-  await sleep(ms);
-  const delta = totals().map((v, i) => v - before[i]!);
-  const all = delta.reduce((a, b) => a + b, 0);
-  return all > 0 ? (delta[3]! + delta[4]!) / all : 1;
 };
 
 /** Bytes a folder takes on disk (as du counts: allocated blocks) and its segment files; undefined when it is gone. */
@@ -651,8 +589,6 @@ const browserRun = async (browser: Browser, instance: Instance, player: Player, 
 // ---------------------------------------------------------------------------------------------
 // The report
 
-const table = (head: string[], rows: Array<Array<string | number>>) =>
-  [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 
 const startCells = (t: StartTiming) => `${ms(t.postMs)} / ${ms(t.playlistMs)} / ${ms(t.segmentMs)} / **${ms(t.totalMs)}**`;
 const medianStart = (runs: StartTiming[]): StartTiming => ({
@@ -664,21 +600,6 @@ const medianStart = (runs: StartTiming[]): StartTiming => ({
   segmentS: runs[0]!.segmentS,
 });
 
-/** The markers of this part's section, added at the end of docs/benchmarks.md the first time. */
-const ensureSection = () => {
-  const file = join(PROJECT_DIR, 'docs/benchmarks.md');
-  const doc = readFileSync(file, 'utf8');
-  if (doc.includes('<!-- bench:playback:start -->')) return;
-  const intro = [
-    '## Playback: converting while it is watched',
-    '',
-    '`npx tsx bench/run.ts playback` (part of `npm run bench`; needs Debian\'s ffmpeg and Chromium).',
-    'What a viewer waits for when a file is remuxed or transcoded as it plays',
-    '(docs/playback-design.md): the first segment, a seek, the first frame in Chromium,',
-    'conversion speed and cost, conversions at once, and the disk a session takes.',
-  ].join('\n');
-  writeFileSync(file, `${doc.trimEnd()}\n\n${intro}\n\n<!-- bench:playback:start -->\n<!-- bench:playback:end -->\n`);
-};
 
 // ---------------------------------------------------------------------------------------------
 
@@ -882,7 +803,6 @@ export const runPlayback = async () => {
       `- an abandoned session's folder went ${f(gone.goneS, 0)} s after its last request, ${f(outlivedS, 0)} s after the session ended; its ffmpeg was gone ${f(gone.ffmpegLastSeenS, 0)} s after (${met(Number.isFinite(gone.goneS) && outlivedS <= 60)}).`,
     ].join('\n');
     process.stdout.write(`\n${section}\n`);
-    ensureSection();
     writeDoc('playback', section);
     say(`done in ${elapsed()}`);
   } finally {

@@ -86,3 +86,17 @@ export const sampleRss = async <T>(pids: Record<string, number>, work: () => Pro
     clearInterval(timer);
   }
 };
+
+/** A markdown table. */
+export const table = (head: string[], rows: ReadonlyArray<ReadonlyArray<string | number>>) =>
+  [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+
+/** The share of the machine's CPU time left idle over the next `ms` (from /proc/stat: the load average lags by minutes, this does not). */
+export const idleShare = async (ms = 2000) => {
+  const totals = () => readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const before = totals();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const delta = totals().map((v, i) => v - before[i]!);
+  const all = delta.reduce((a, b) => a + b, 0);
+  return all > 0 ? (delta[3]! + delta[4]!) / all : 1; // idle + iowait
+};
