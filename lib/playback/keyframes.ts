@@ -1,6 +1,6 @@
 // What a conversion must know of a file before it can list its segments: its duration, its
 // video's frame grid and, for a remux, where its keyframes are. Read with ffprobe once per
-// version of a file and kept (keyframe-store.ts), so a second viewer or a new session after a
+// version of a file and kept (timing-store.ts), so a second viewer or a new session after a
 // seek costs nothing.
 //
 // Keyframes are found by seeking, not by reading the whole file: one seek every 6 s (ffprobe's

@@ -6,9 +6,10 @@
 // session's folder holds a `.seen` marker whose time is its last request's.
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { isNoSpace } from '../util/disk-space';
 import { diskFull } from '../errors';
+import { parseSessionId } from './session-id';
 
 export interface SegmentCacheOptions {
   dir: string;
@@ -18,7 +19,8 @@ export interface SegmentCacheOptions {
 
 const SEEN = '.seen';
 const SEGMENT = /^(\d{1,6})\.ts$/;
-const SESSION_DIR = /^[rt]\d{1,3}-[0-9a-f]{16}$/;
+/** Session folders are named by their session's id, the only names under the folder. */
+const isSessionDir = (name: string) => parseSessionId(name) !== undefined;
 
 interface CachedFile {
   path: string;
@@ -33,7 +35,7 @@ export class SegmentCache {
   constructor(readonly options: SegmentCacheOptions) {}
 
   sessionDir(sessionId: string) {
-    if (!SESSION_DIR.test(sessionId)) throw new Error(`Not a session id: ${JSON.stringify(sessionId)}`);
+    if (!isSessionDir(sessionId)) throw new Error(`Not a session id: ${JSON.stringify(sessionId)}`);
     return join(this.options.dir, sessionId);
   }
 
@@ -84,14 +86,20 @@ export class SegmentCache {
 
   /** Keeps the session and the whole cache within their caps; `keep` (just made) stays. */
   private async trim(sessionId: string, keep: string): Promise<void> {
-    const own = (await this.files(this.sessionDir(sessionId))).filter((f) => f.path !== keep).sort((a, b) => a.usedMs - b.usedMs);
-    while (own.length >= this.options.perSession) await rm(own.shift()!.path, { force: true });
-    const all = (await this.allFiles()).filter((f) => f.path !== keep).sort((a, b) => a.usedMs - b.usedMs);
-    let total = all.reduce((sum, f) => sum + f.size, 0) + ((await stat(keep).catch(() => undefined))?.size ?? 0);
-    while (total > this.options.maxBytes && all.length > 0) {
-      const oldest = all.shift()!;
-      await rm(oldest.path, { force: true });
-      total -= oldest.size;
+    const files = await this.allFiles();
+    let total = files.reduce((sum, f) => sum + f.size, 0);
+    const drop = async (file: CachedFile) => {
+      await rm(file.path, { force: true });
+      total -= file.size;
+      file.size = -1;
+    };
+    const oldestFirst = files.filter((f) => f.path !== keep).sort((a, b) => a.usedMs - b.usedMs);
+    const dir = this.sessionDir(sessionId);
+    const own = oldestFirst.filter((f) => dirname(f.path) === dir);
+    for (let i = 0; own.length - i >= this.options.perSession; i++) await drop(own[i]!);
+    for (const file of oldestFirst) {
+      if (total <= this.options.maxBytes) break;
+      if (file.size >= 0) await drop(file);
     }
   }
 
@@ -107,7 +115,7 @@ export class SegmentCache {
   }
 
   private async sessions(): Promise<string[]> {
-    return (await readdir(this.options.dir).catch(() => [] as string[])).filter((n) => SESSION_DIR.test(n));
+    return (await readdir(this.options.dir).catch(() => [] as string[])).filter(isSessionDir);
   }
 
   private async allFiles(): Promise<CachedFile[]> {
@@ -135,7 +143,7 @@ export class SegmentCache {
     }
     // Anything else under the folder is no session's: a stray from an older version.
     for (const name of await readdir(this.options.dir).catch(() => [] as string[])) {
-      if (!SESSION_DIR.test(name)) await rm(join(this.options.dir, name), { recursive: true, force: true });
+      if (!isSessionDir(name)) await rm(join(this.options.dir, name), { recursive: true, force: true });
     }
     return removed;
   }

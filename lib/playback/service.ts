@@ -16,7 +16,8 @@ import { BROWSER_PROFILE, decide, type ClientProfile, type Reason } from './deci
 import { probeTiming } from './keyframes';
 import { playlist, remuxPlan, transcodePlan, type VideoTiming } from './plan';
 import type { SegmentCache } from './segment-cache';
-import { parseSessionId, type ConversionKind, type Session, type SessionStore } from './sessions';
+import { parseSessionId, type ConversionKind } from './session-id';
+import type { Session, SessionStore } from './sessions';
 import type { TimingStore } from './timing-store';
 
 export interface PlaybackSettings {

@@ -4,12 +4,11 @@
 // many (the cloud). A slot whose session nobody asked anything of for the idle time is free
 // again; no sweeper is needed for the table (the runner removes the files, segment-cache.ts).
 import { randomBytes } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { guarded, isConditionFailed, queryItems, type Db } from '../db/client';
 import { keys, TTL_ATTRIBUTE, ttlIn } from '../db/table';
 import type { Segment } from './plan';
-
-export type ConversionKind = 'remux' | 'transcode';
+import { KIND_LETTER, parseSessionId, type ConversionKind } from './session-id';
 
 /** What a session converts and how; fixed when it starts. */
 export interface SessionPlan {
@@ -33,15 +32,6 @@ export interface Session extends SessionPlan {
   createdAt: number;
   lastSeenAt: number;
 }
-
-/** `r3-<16 hex>`: the kind's letter and the slot, so a request finds its item without an index. */
-const ID = /^([rt])(\d{1,3})-[0-9a-f]{16}$/;
-const KIND_LETTER: Record<ConversionKind, string> = { remux: 'r', transcode: 't' };
-
-export const parseSessionId = (id: string): { kind: ConversionKind; slot: number } | undefined => {
-  const m = ID.exec(id);
-  return m ? { kind: m[1] === 'r' ? 'remux' : 'transcode', slot: Number(m[2]) } : undefined;
-};
 
 /** Segments stored compactly: [start, end] or [start, end, videoEnd] (a two-hour film is about 1,200). */
 type StoredSegment = [number, number] | [number, number, number];
@@ -72,14 +62,7 @@ export class DynamoSessionStore implements SessionStore {
     // Two tries: a slot seen free may be claimed by another player between the query and the write.
     for (let attempt = 0; attempt < 2; attempt++) {
       const now = Date.now();
-      const taken = new Set<number>();
-      for await (const item of queryItems(this.db(), {
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.playbackSlots(kind).pk, ':prefix': keys.playbackSlots(kind).skPrefix },
-        ProjectionExpression: 'slot, lastSeenAt',
-      })) {
-        if (Number(item.lastSeenAt) >= now - idleMs) taken.add(Number(item.slot));
-      }
+      const taken = await this.liveSlots(kind, idleMs, now);
       const free = Array.from({ length: capacity }, (_, i) => i).filter((i) => !taken.has(i));
       if (free.length === 0) return undefined;
       for (const slot of free) {
@@ -147,24 +130,20 @@ export class DynamoSessionStore implements SessionStore {
   }
 
   async live(kind: ConversionKind, idleMs: number): Promise<number> {
-    const now = Date.now();
-    let count = 0;
+    return (await this.liveSlots(kind, idleMs, Date.now())).size;
+  }
+
+  /** The slots of the kind whose session was asked for within the idle time. */
+  private async liveSlots(kind: ConversionKind, idleMs: number, now: number): Promise<Set<number>> {
+    const { pk, skPrefix } = keys.playbackSlots(kind);
+    const live = new Set<number>();
     for await (const item of queryItems(this.db(), {
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.playbackSlots(kind).pk, ':prefix': keys.playbackSlots(kind).skPrefix },
-      ProjectionExpression: 'lastSeenAt',
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+      ProjectionExpression: 'slot, lastSeenAt',
     })) {
-      if (Number(item.lastSeenAt) >= now - idleMs) count++;
+      if (Number(item.lastSeenAt) >= now - idleMs) live.add(Number(item.slot));
     }
-    return count;
+    return live;
   }
 }
-
-/** A get without touching, for a check that must not keep a session alive. */
-export const readSession = async (db: Db, id: string): Promise<Session | undefined> => {
-  const at = parseSessionId(id);
-  if (!at) return undefined;
-  const out = await guarded(() => db.doc.send(new GetCommand({ TableName: db.tableName, Key: keys.playbackSlot(at.kind, at.slot), ConsistentRead: true })));
-  const item = out.Item as (Omit<Session, 'segments'> & { segments: StoredSegment[]; sessionId: string }) | undefined;
-  return item && item.sessionId === id ? { ...item, id, segments: unpackSegments(item.segments) } : undefined;
-};
