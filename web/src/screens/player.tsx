@@ -59,7 +59,10 @@ const Video = ({ item, at }: { item: Playable; at: number }) => {
     setFailure(null);
     startPlayback(item.id, audioTrack)
       .then(async (answer) => {
-        if (!live) return endSession(answer.sessionId ?? '');
+        if (!live) {
+          if (answer.sessionId) endSession(answer.sessionId);
+          return;
+        }
         info = answer;
         setInfo(answer);
         const onError = async (url: string | undefined) => {
