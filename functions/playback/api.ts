@@ -10,7 +10,7 @@ import { HLS_TYPE } from '../../lib/playback/service';
 import { deliverStream, streamRequestOf } from '../../lib/stream/deliver';
 
 export const start = http(operations.playback, async ({ params, body, origin }) =>
-  ok(await playbackService().start({ mediaId: params.mediaId, client: body?.client, audioTrack: body?.audioTrack }, origin)),
+  ok(await playbackService().start({ mediaId: params.mediaId, client: body?.client, audioTrack: body?.audioTrack, startSeconds: body?.startSeconds }, origin)),
 );
 
 export const playlist = http(operations.playbackPlaylist, async ({ params }) =>

@@ -14,7 +14,7 @@ import { streamUrl } from '../views/urls';
 import { segmentCommand } from './commands';
 import { BROWSER_PROFILE, decide, type ClientProfile, type Reason } from './decide';
 import { probeTiming } from './keyframes';
-import { playlist, remuxPlan, transcodePlan, type VideoTiming } from './plan';
+import { playlist, remuxPlan, transcodePlan, type Segment, type VideoTiming } from './plan';
 import type { SegmentCache } from './segment-cache';
 import { parseSessionId, type ConversionKind } from './session-id';
 import type { Session, SessionStore } from './sessions';
@@ -52,6 +52,8 @@ export interface PlaybackRequest {
   mediaId: string;
   client?: ClientProfile | undefined;
   audioTrack?: number | undefined;
+  /** Where the player will start: the segment there is made at once, before it is asked for. */
+  startSeconds?: number | undefined;
 }
 
 export interface PlaybackAnswer {
@@ -67,8 +69,19 @@ export interface PlaybackAnswer {
 export const HLS_TYPE = 'application/vnd.apple.mpegurl';
 const SEGMENT_TYPE = 'video/mp2t';
 
-/** Segments made ahead of the one asked for: two remux segments (half a second of a core each), one transcode segment. */
+/**
+ * Segments made ahead of the one asked for, once it is made: a player asks for them one after
+ * another (Chromium's own HLS player for two before its first frame and after a seek). Made after
+ * it, not beside it: on a small box the CPU is the bound, and the segment the player waits for
+ * comes first.
+ */
 const LOOK_AHEAD: Record<ConversionKind, number> = { remux: 2, transcode: 1 };
+
+/** The segment that holds `seconds` (the last one past the end). */
+const segmentAt = (segments: readonly Segment[], seconds: number) => {
+  const found = segments.findIndex((s) => seconds < s.end);
+  return found === -1 ? segments.length - 1 : found;
+};
 
 const sessionBase = (origin: string, id: string) => `${origin}/api/v1/playback/sessions/${id}`;
 const versionOf = (target: StreamTarget) => target.etag.replaceAll('"', '');
@@ -124,6 +137,8 @@ export class PlaybackService {
     const session = await deps.sessions.start(kind, settings.capacity[kind], plan, settings.idleMs);
     if (!session) throw playbackBusy(kind, settings.capacity[kind]);
     await deps.segments.seen(session.id);
+    // The player asks for the playlist and then this segment: it is on its way by then.
+    void this.prepare(session, target.path, segmentAt(segments, request.startSeconds ?? 0), what);
     deps.log.info({ sessionId: session.id, mediaId: request.mediaId, method: kind, segments: segments.length, reasons: decision.reasons.map((r) => r.code) }, 'playback session started');
     return {
       method: kind,
@@ -176,11 +191,20 @@ export class PlaybackService {
     return this.deps.segments!.segment(session.id, index, (output) => this.gates[session.kind].run(() => this.convert(session, input, index, output, what)));
   }
 
+  /** A segment and those after it, made before the player asks; a failure is met again when it does. */
+  private async prepare(session: Session, input: string, index: number, what: string) {
+    try {
+      await this.make(session, input, index, what);
+      this.lookAhead(session, input, index, what);
+    } catch (err) {
+      this.deps.log.debug({ err, sessionId: session.id, segment: index }, 'a segment made before it was asked for failed');
+    }
+  }
+
   /**
-   * The next segments, made while the player downloads this one: a player asks for them one
-   * after another (Chromium's own HLS player for three before its first frame), so making them
-   * only when asked puts every ffmpeg start on its path. At most LOOK_AHEAD of them, so nothing
-   * runs far ahead of the player; a failure here is met again when the player asks.
+   * The next segments, made while the player downloads this one: making them only when asked
+   * puts every ffmpeg start on the player's path. At most LOOK_AHEAD of them, so nothing runs
+   * far ahead of the player; those kept or being made are not made again.
    */
   private lookAhead(session: Session, input: string, index: number, what: string) {
     for (let next = index + 1; next <= index + LOOK_AHEAD[session.kind] && next < session.segments.length; next++) {

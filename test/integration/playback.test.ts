@@ -170,6 +170,20 @@ describe('playback through the stack', { skip }, () => {
     assert.equal((await call('DELETE', `/api/v1/playback/sessions/${data.sessionId}`)).status, 404);
   });
 
+  it('makes the segment where the player will start before it is asked for, and nothing before it', async () => {
+    const data = (await post(ids.get('Pb Mkv Ac3')!, { startSeconds: 5 })).json.data;
+    const list = await call('GET', new URL(data.url).pathname);
+    let end = 0;
+    const starts = [...list.text.matchAll(/#EXTINF:([\d.]+),/g)].map((m) => (end += Number(m[1])) - Number(m[1]));
+    const index = starts.findLastIndex((s) => s <= 5);
+    assert.ok(index > 0, `5 s falls past the first segment (starts ${starts.join(', ')})`);
+    const folder = join(stack.dataDir, 'playback', data.sessionId);
+    const made = () => (existsSync(folder) ? readdirSync(folder).filter((f) => /^\d+\.ts$/.test(f)) : []);
+    await waitFor(`segment ${index} made unasked`, async () => made().includes(`${index}.ts`) || undefined, 30_000);
+    assert.ok(made().every((f) => Number.parseInt(f, 10) >= index), `nothing before the start: ${made().join(', ')}`);
+    assert.equal((await call('DELETE', `/api/v1/playback/sessions/${data.sessionId}`)).status, 204);
+  });
+
   it('plays the track asked for, else the default one', async () => {
     const id = ids.get('Pb Two Tracks')!;
     const chosen = (await post(id)).json.data;

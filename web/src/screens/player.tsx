@@ -3,7 +3,7 @@
 // says what is converted and why, a menu picks the audio track when there are several, the
 // subtitle tracks come as WebVTT, and the conversion ends when the player closes. Starts at
 // ?t= seconds.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, ApiError, unwrap, type SubtitleTrack } from '../api/client';
 import { ProblemView, Show, useLoad } from '../ui/load';
 import { attach, endSession, keepAlive, problemAt, startPlayback, type PlaybackInfo } from '../ui/playback';
@@ -40,7 +40,32 @@ const ConversionLine = ({ info }: { info: PlaybackInfo }) =>
     </p>
   );
 
-const Video = ({ item, at }: { item: Playable; at: number }) => {
+/**
+ * The first answer of the service, asked for as the page opens, alongside the item's details
+ * (it does not need them): the conversion is under way while the page loads. The Video takes it;
+ * a page that goes before it does ends the session it was given.
+ */
+interface Opening {
+  answer: Promise<PlaybackInfo>;
+  taken: boolean;
+}
+
+const useOpening = (mediaId: string, at: number): Opening => {
+  const opening = useMemo(() => {
+    const answer = startPlayback(mediaId, undefined, at);
+    answer.catch(() => undefined); // met again by the Video, or by nobody when the details fail
+    return { answer, taken: false };
+  }, [mediaId]);
+  useEffect(
+    () => () => {
+      if (!opening.taken) void opening.answer.then((a) => a.sessionId && endSession(a.sessionId), () => undefined);
+    },
+    [opening],
+  );
+  return opening;
+};
+
+const Video = ({ item, at, opening }: { item: Playable; at: number; opening?: Opening }) => {
   const video = useRef<HTMLVideoElement>(null);
   const [audioTrack, setAudioTrack] = useState<number | undefined>(undefined);
   const [info, setInfo] = useState<PlaybackInfo | null>(null);
@@ -57,7 +82,9 @@ const Video = ({ item, at }: { item: Playable; at: number }) => {
     let info: PlaybackInfo | undefined;
     const fail = (error: ApiError) => live && setFailure(error);
     setFailure(null);
-    startPlayback(item.id, audioTrack)
+    const first = opening && !opening.taken && audioTrack === undefined ? opening : undefined;
+    if (first) first.taken = true;
+    (first ? first.answer : startPlayback(item.id, audioTrack, startAt.current))
       .then(async (answer) => {
         if (!live) {
           if (answer.sessionId) endSession(answer.sessionId);
@@ -136,18 +163,20 @@ const Video = ({ item, at }: { item: Playable; at: number }) => {
 };
 
 export const Player = ({ id, at }: { id: string; at: number }) => {
+  const opening = useOpening(id, at);
   const [loaded, retry] = useLoad(async () => {
     const movie = (await unwrap(api.GET('/api/v1/movies/{movieId}', { params: { path: { movieId: id } } }))).data;
     return { id, title: movie.media.title, subtitles: movie.subtitles, audio: movie.file?.audio ?? [] };
   }, [id]);
   return (
     <Show loaded={loaded} retry={retry} label="Loading the film">
-      {(item) => <Video item={item} at={at} />}
+      {(item) => <Video item={item} at={at} opening={opening} />}
     </Show>
   );
 };
 
 export const EpisodePlayer = ({ showId, episodeId, at }: { showId: string; episodeId: string; at: number }) => {
+  const opening = useOpening(episodeId, at);
   const [loaded, retry] = useLoad(async () => {
     const show = (await unwrap(api.GET('/api/v1/tvshows/{showId}', { params: { path: { showId } } }))).data;
     const episode = show.seasons.flatMap((s) => s.episodes).find((e) => e.id === episodeId);
@@ -159,7 +188,7 @@ export const EpisodePlayer = ({ showId, episodeId, at }: { showId: string; episo
     <Show loaded={loaded} retry={retry} label="Loading the episode">
       {(item) =>
         item ? (
-          <Video item={item} at={at} />
+          <Video item={item} at={at} opening={opening} />
         ) : (
           <main class="problem" role="alert">
             <h2>Not found</h2>

@@ -50,11 +50,12 @@ export const clientProfile = (): ClientProfile => {
   };
 };
 
-export const startPlayback = (mediaId: string, audioTrack?: number) =>
+/** Asks how to play it; `startSeconds` lets the service make the segment there before it is asked for. */
+export const startPlayback = (mediaId: string, audioTrack?: number, startSeconds = 0) =>
   unwrap(
     api.POST('/api/v1/playback/{mediaId}', {
       params: { path: { mediaId } },
-      body: { client: clientProfile(), ...(audioTrack === undefined ? {} : { audioTrack }) },
+      body: { client: clientProfile(), ...(audioTrack === undefined ? {} : { audioTrack }), ...(startSeconds > 0 ? { startSeconds } : {}) },
     }),
   ).then((answer) => answer.data);
 
