@@ -9,6 +9,7 @@ import { Publisher } from './events/publisher';
 import { publisherSink } from './events/sink';
 import { DynamoCatalogStore } from './catalog/store';
 import { DynamoManifestStore } from './catalog/manifest';
+import { DynamoMatchLockStore } from './catalog/match-lock';
 import { DynamoLibraryStore } from './library/store';
 import { DynamoScanJobStore } from './scan/job-store';
 import { lambdaInvoker } from './scan/invoker';
@@ -16,12 +17,15 @@ import { rootLogger } from './log';
 import { configuredStorage } from './storage';
 import { artworkStore } from './artwork';
 import { SubtitleExtractor } from './subtitles/extract';
+import { trackOptions } from './subtitles/service';
 import { PlaybackService } from './playback/service';
 import { SegmentCache } from './playback/segment-cache';
 import { DynamoSessionStore } from './playback/sessions';
 import { DynamoTimingStore } from './playback/timing-store';
 import { ffprobeBeside, findExecutable } from './util/executable';
 import { DynamoProviderCache } from './metadata/provider-cache';
+import type { ProviderCache } from './metadata/provider';
+import type { ProviderChoice } from './matching/service';
 import { createTmdbClient } from './metadata/tmdb/client';
 import { effectiveKey } from './settings/model';
 import type { Enrichment } from './scan/context';
@@ -45,36 +49,49 @@ export const eventPublisher = (): Publisher => {
 
 export const catalogStore = new DynamoCatalogStore(db);
 export const manifestStore = new DynamoManifestStore(db);
+export const matchLockStore = new DynamoMatchLockStore(db);
 export const libraryStore = new DynamoLibraryStore(db);
 export const jobStore = new DynamoScanJobStore(db);
 
 const providerCache = new DynamoProviderCache(db);
 
+/** The provider cache read and written (`fresh`: written only, so answers are asked for again and kept). */
+const writeOnly: ProviderCache = { get: async () => undefined, put: (key, value, ttl) => providerCache.put(key, value, ttl) };
+
 /**
- * What a scan may use to enrich items, from the settings as they are when it runs: the saved
- * key wins over the deployment's (`deploymentKey`); with fetching off or no key there is no
- * provider at all. Only the scan worker builds it, with lib/settings/deployment-key.ts, so
- * the SSM client that may hold the cloud's key is in no other function's bundle.
+ * The provider and what may be done with it, from the settings as they are now: the saved key
+ * wins over the deployment's (`deploymentKey`); with fetching off or no key there is none, and
+ * `why` says so. Only the functions that ask the provider build it, with
+ * lib/settings/deployment-key.ts, so the SSM client that may hold the cloud's key is in no
+ * other function's bundle.
  */
+export const currentProvider =
+  (deploymentKey: () => Promise<string | undefined>) =>
+  async ({ fresh }: { fresh: boolean }): Promise<ProviderChoice> => {
+    const { value } = await settingsStore.read();
+    const key = effectiveKey(value, await deploymentKey());
+    const { artwork, meshGradients } = value.features;
+    if (!value.features.metadataFetching) return { provider: null, why: 'fetching metadata is switched off in settings', artwork, meshGradients };
+    if (!key) return { provider: null, why: 'no TMDB API key is set', artwork, meshGradients };
+    const provider = createTmdbClient({
+      apiKey: key,
+      baseUrl: config.tmdb.apiBaseUrl,
+      imageBaseUrl: config.tmdb.imageBaseUrl,
+      language: value.language,
+      requestsPerSecond: config.tmdb.requestsPerSecond,
+      timeoutMs: config.tmdb.timeoutMs,
+      cache: fresh ? writeOnly : providerCache,
+      log: rootLogger,
+    });
+    return { provider, why: '', artwork, meshGradients };
+  };
+
+/** What a scan may use to enrich items: the provider and the features as the settings have them when it runs. */
 export const scanEnrichment =
   (deploymentKey: () => Promise<string | undefined>) =>
   async (): Promise<Enrichment> => {
-    const { value } = await settingsStore.read();
-    const key = effectiveKey(value, await deploymentKey());
-    const provider =
-      value.features.metadataFetching && key
-        ? createTmdbClient({
-            apiKey: key,
-            baseUrl: config.tmdb.apiBaseUrl,
-            imageBaseUrl: config.tmdb.imageBaseUrl,
-            language: value.language,
-            requestsPerSecond: config.tmdb.requestsPerSecond,
-            timeoutMs: config.tmdb.timeoutMs,
-            cache: providerCache,
-            log: rootLogger,
-          })
-        : null;
-    return { provider, artwork: value.features.artwork, meshGradients: value.features.meshGradients };
+    const { provider, artwork, meshGradients } = await currentProvider(deploymentKey)({ fresh: false });
+    return { provider, artwork, meshGradients };
   };
 
 // Embedded subtitles taken out by ffmpeg, kept in DATA_DIR/subtitles; none in the cloud (home-only for now).
@@ -117,11 +134,15 @@ export const playbackService = (): PlaybackService => {
   }));
 };
 
+/** What a movie's or a show's details need: the services, and whether subtitle streams inside videos can be served here. */
+export const detailServices = () => ({ ...services, subtitles: trackOptions({ storage: services.storage, extractor: subtitleExtractor() }) });
+
 /** Everything the services need: each takes the part it uses. */
 export type Services = WorkerDeps & RemovalDeps;
 
 export const services: Services = {
   catalog: catalogStore,
+  locks: matchLockStore,
   manifests: manifestStore,
   libraries: libraryStore,
   jobs: jobStore,

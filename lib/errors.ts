@@ -45,6 +45,9 @@ export const PROBLEMS = {
   'path-not-usable': [422, 'The path cannot be used'],
   'media-type-mismatch': [422, 'The media type does not match the library'],
   'unplayable': [422, 'The file cannot be played'],
+  'unknown-provider-id': [422, 'The metadata provider has no such record'],
+  'provider-not-configured': [409, 'No metadata provider is set up'],
+  'provider-unavailable': [424, 'The metadata provider did not answer'],
   'rate-limited': [429, 'Too many requests'],
   'internal': [500, 'Internal server error', 'both'],
   'not-implemented': [501, 'Not implemented yet'],
@@ -154,6 +157,14 @@ export const diskFull = (dir: string, retryAfterSeconds = 60) =>
     { retryAfterSeconds, dir },
   );
 export const isDiskFull = (err: unknown) => err instanceof AppError && err.code === 'disk-full';
+
+/** Fixing a match: what the provider could not do. None is a 5xx: the service itself is fine. */
+export const unknownProviderId = (kind: 'movie' | 'tvshow', tmdbId: number) =>
+  problem('unknown-provider-id', `TMDB has no ${kind === 'movie' ? 'movie' : 'TV show'} with id ${tmdbId}`);
+export const providerNotConfigured = (why: string) =>
+  problem('provider-not-configured', `Matches come from TMDB, and ${why}: set a TMDB API key in settings (tmdbApiKey) or TMDB_API_KEY`);
+export const providerUnavailable = (retryAfterSeconds = 30) =>
+  Object.assign(problem('provider-unavailable', 'TMDB did not answer (down, unreachable or rate limiting); nothing was changed. Try again in a moment'), { retryAfterSeconds });
 
 export const gatewayTimeout = () => problem('gateway-timeout', 'The function did not answer in time; the request may be retried');
 

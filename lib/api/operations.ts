@@ -4,7 +4,7 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import * as S from './schemas';
 
-export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface OperationDef {
   id: string;
@@ -34,6 +34,50 @@ const pathParams = <const N extends string>(names: readonly N[]) =>
 
 const op = <T extends OperationDef>(def: T) => def;
 
+/** Fixing a wrong match, the same four operations for movies and for shows. */
+const matchingOperations = <K extends 'movie' | 'tvshow'>(kind: K) => {
+  const movie = kind === 'movie';
+  const Kind = movie ? 'Movie' : 'Show';
+  const noun = movie ? 'movie' : 'show';
+  const base = movie ? '/api/v1/movies/{movieId}' : '/api/v1/tvshows/{showId}';
+  const params = pathParams([movie ? 'movieId' : 'showId']);
+  const detail = movie ? S.MovieDetail : S.ShowDetail;
+  const tag = movie ? 'movies' : 'tvshows';
+  const noProvider = 'Without a TMDB key (or with fetching switched off) 409 `provider-not-configured`; the provider down or refusing 424 `provider-unavailable` with Retry-After; neither changes anything.';
+  return {
+    candidates: op({
+      id: `${noun}Candidates`, method: 'GET', path: `${base}/candidates`, tag, counted: true, implemented: true,
+      summary: `The provider's records that may be this ${noun}, best first`,
+      description: `One provider search (\`query\`, default the ${noun}'s title; \`year\` exact), in the provider's order. Each \`posterUrl\` goes through this service (GET /api/v1/provider-images/{file}). ${noProvider} 404 for an unknown id.`,
+      params, query: S.CandidatesQuery, errors: [404, 409, 424],
+      success: { status: 200, description: 'The candidates', schema: Type.Array(S.MatchCandidate) },
+    }),
+    match: op({
+      id: `match${Kind}`, method: 'PUT', path: `${base}/match`, tag, counted: true, implemented: true,
+      summary: `Pin the ${noun} to a provider record, for good`,
+      description: `The ${noun} is described from that record at once (title, overview, cast, poster, colours${movie ? '' : '; its seasons and episodes too'}) and \`metadata.matchLocked\` is true. From then on no rescan, refresh, move or rename of ${movie ? 'its file' : 'its files'}, NFO or \`[tmdbid-…]\` in a name searches or matches it again: it is described from that record alone (no NFO fields, no local pictures), fetched again only by its id, until DELETE unlocks it. Who chose it (the client's address) and when is kept with the choice. 422 \`unknown-provider-id\` when the provider has no ${noun} with that id; 409 \`scan-already-running\` while its library is scanned. ${noProvider} 404 for an unknown id.`,
+      params, body: S.MatchRequest, bodyRequired: true, errors: [400, 404, 409, 422, 424],
+      success: { status: 200, description: `The ${noun}, described from the chosen record`, schema: detail },
+    }),
+    unmatch: op({
+      id: `unmatch${Kind}`, method: 'DELETE', path: `${base}/match`, tag, counted: true, implemented: true,
+      summary: `Unlock the ${noun}'s match: it is matched automatically again`,
+      description: `The pinned record is dropped and the ${noun} is matched again from ${movie ? 'its file\'s name' : 'its folder\'s name'} (and NFO), as a new ${noun} would be; \`matched\` may be false afterwards. A ${noun} that was not locked is answered as it is. 409 \`scan-already-running\` while its library is scanned. ${noProvider} 404 for an unknown id.`,
+      params, errors: [404, 409, 424],
+      success: { status: 200, description: `The ${noun}, unlocked`, schema: detail },
+    }),
+    refresh: op({
+      id: `refresh${Kind}`, method: 'POST', path: `${base}/refresh`, tag, counted: true, implemented: true,
+      summary: `Fetch the ${noun}'s record and pictures again`,
+      description: `The provider's record (the pinned one when locked; else the one it is matched to, or a new search when it has none) and its pictures are fetched again, not taken from the provider cache, and the ${noun}${movie ? '' : ' and its episodes'} described from them. Done before the answer, which carries the ${noun}. 409 \`scan-already-running\` while its library is scanned. ${noProvider} 404 for an unknown id.`,
+      params, errors: [404, 409, 424],
+      success: { status: 202, description: `The ${noun}, described again`, schema: detail },
+    }),
+  } as const;
+};
+const movieMatching = matchingOperations('movie');
+const showMatching = matchingOperations('tvshow');
+
 export const operations = {
   search: op({
     id: 'search', method: 'GET', path: '/api/v1/search', tag: 'search', counted: true, implemented: true,
@@ -50,8 +94,8 @@ export const operations = {
   }),
   listMovies: op({
     id: 'listMovies', method: 'GET', path: '/api/v1/movies', tag: 'movies', counted: true, implemented: true,
-    summary: 'Most recently added movies, newest first', query: S.PageQuery,
-    description: '`meta.total` is the number of movies as of each library\'s last finished scan. Follow `meta.nextCursor` for the next page.',
+    summary: 'Most recently added movies, newest first', query: S.TitleListQuery,
+    description: '`meta.total` is the number of movies as of each library\'s last finished scan (with `matched`, the number of those matched, or not, now). Follow `meta.nextCursor` for the next page.',
     success: { status: 200, description: 'A page of movies, each `{ id, type, media }` as a search hit', schema: Type.Array(S.MediaEntry), list: true },
   }),
   getMovie: op({
@@ -61,8 +105,8 @@ export const operations = {
   }),
   listShows: op({
     id: 'listShows', method: 'GET', path: '/api/v1/tvshows', tag: 'tvshows', counted: true, implemented: true,
-    summary: 'Most recently added TV shows, newest first', query: S.PageQuery,
-    description: '`meta.total` is the number of shows as of each library\'s last finished scan. Follow `meta.nextCursor` for the next page.',
+    summary: 'Most recently added TV shows, newest first', query: S.TitleListQuery,
+    description: '`meta.total` is the number of shows as of each library\'s last finished scan (with `matched`, the number of those matched, or not, now). Follow `meta.nextCursor` for the next page.',
     success: { status: 200, description: 'A page of shows, each `{ id, type, media }` as a search hit', schema: Type.Array(S.MediaEntry), list: true },
   }),
   getShow: op({
@@ -222,6 +266,21 @@ export const operations = {
     description: 'The player closed: the session ends, its slot is free for another player, and its files go. 404 when it had already ended. Not counted by the rate limit.',
     params: pathParams(['sessionId']), errors: [404],
     success: { status: 204, description: 'Ended' },
+  }),
+  movieCandidates: movieMatching.candidates,
+  matchMovie: movieMatching.match,
+  unmatchMovie: movieMatching.unmatch,
+  refreshMovie: movieMatching.refresh,
+  showCandidates: showMatching.candidates,
+  matchShow: showMatching.match,
+  unmatchShow: showMatching.unmatch,
+  refreshShow: showMatching.refresh,
+  providerImage: op({
+    id: 'providerImage', method: 'GET', path: '/api/v1/provider-images/{file}', tag: 'matching', counted: false, implemented: true,
+    summary: "A candidate's poster, fetched from the provider by the service",
+    description: 'The poster a candidate\'s `posterUrl` names, 185 px wide, fetched from the provider\'s image host by the service (a browser on the LAN may not reach it, and no key ever appears in a URL) and kept for a while in memory. `Cache-Control: public, max-age=86400`. 404 when the provider has no such image; 409 `provider-not-configured` or 424 `provider-unavailable` as for candidates. Not counted by the rate limit.',
+    params: S.ProviderImageParams, errors: [404, 409, 424],
+    success: { status: 200, description: 'The image (image/jpeg or image/png)', contentType: 'image/jpeg' },
   }),
   docsPage: op({
     id: 'docsPage', method: 'GET', path: '/api/docs', tag: 'docs', counted: false, implemented: true,

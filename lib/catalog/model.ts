@@ -47,6 +47,8 @@ export interface ItemMetadata {
   alternativeTitles?: string[];
   imdbId: string | null;
   tvdbId: number | null;
+  /** Described from a provider record someone chose (lib/catalog/match-lock.ts); absent: automatic. */
+  matchLocked?: boolean;
 }
 
 /** Which scan wrote an item last and what it did: a resumed scan counts its own earlier work. */

@@ -33,6 +33,14 @@ const stored = (item: CatalogItem) => ({
 });
 
 /** Cursors are the page's last key, opaque to clients and checked when they come back. */
+/** The recent index of a kind, only the titles the provider described (or not: never asked, or no match with confidence). */
+const matchedFilter = (pk: string, matched: boolean) => ({
+  KeyConditionExpression: 'gsi1pk = :pk',
+  FilterExpression: matched ? '#m.#matched = :yes' : 'attribute_not_exists(#m.#matched) OR #m.#matched = :no',
+  ExpressionAttributeNames: { '#m': 'metadata', '#matched': 'matched' },
+  ExpressionAttributeValues: { ':pk': pk, ...(matched ? { ':yes': true } : { ':no': false }) },
+});
+
 const encodeCursor = (key: Record<string, unknown> | undefined) =>
   key ? Buffer.from(JSON.stringify(key)).toString('base64url') : null;
 
@@ -63,8 +71,10 @@ export interface CatalogStore {
   setColors(id: string, colors: string[], fromPoster: string): Promise<void>;
   /** Everything a rescan compares, for one library. */
   index(libraryId: string): Promise<IndexEntry[]>;
-  /** Movies or shows, newest first, a page at a time. */
-  recent(type: MediaKind, limit: number, cursor?: string): Promise<Page<TitledItem>>;
+  /** Movies or shows, newest first, a page at a time; `matched` keeps only those the provider did (or did not) describe. */
+  recent(type: MediaKind, limit: number, cursor?: string, matched?: boolean): Promise<Page<TitledItem>>;
+  /** How many movies or shows the provider did (or did not) describe. */
+  countMatched(type: MediaKind, matched: boolean): Promise<number>;
   /** Every movie and show, for the search index. */
   titled(): AsyncIterable<TitledItem>;
   /** A show's episodes, by season then episode number. */
@@ -82,7 +92,8 @@ export class DynamoCatalogStore implements CatalogStore {
   }
 
   async remove(ids: string[]) {
-    await batchWrite(this.db(), ids.map((id) => ({ delete: keys.media(id) })));
+    // An item gone for good takes its pinned match along (lib/catalog/match-lock.ts).
+    await batchWrite(this.db(), ids.flatMap((id) => [{ delete: keys.media(id) }, { delete: keys.matchLock(id) }]));
   }
 
   async get(id: string): Promise<CatalogItem | undefined> {
@@ -138,7 +149,8 @@ export class DynamoCatalogStore implements CatalogStore {
   }
 
   /** Newest first. */
-  async recent(type: MediaKind, limit: number, cursor?: string): Promise<Page<TitledItem>> {
+  async recent(type: MediaKind, limit: number, cursor?: string, matched?: boolean): Promise<Page<TitledItem>> {
+    if (matched !== undefined) return this.recentFiltered(type, limit, cursor, matched);
     const { doc, tableName } = this.db();
     const { index, pk } = keys.recentIndex(type);
     // One item more than asked for tells, in the same call, whether another page follows.
@@ -162,6 +174,42 @@ export class DynamoCatalogStore implements CatalogStore {
     const nextCursor =
       rows.length > limit && last ? encodeCursor({ pk: last.pk, sk: last.sk, gsi1pk: last.gsi1pk, gsi1sk: last.gsi1sk }) : encodeCursor(out.LastEvaluatedKey);
     return { items: page.map((i) => strip<TitledItem>(i)), nextCursor };
+  }
+
+  /**
+   * A page of those matched (or not). DynamoDB filters after it reads, so the index is read on
+   * until the page is full or it ends: a page of the few unmatched titles of a big library reads
+   * much of it (an occasional view, to fix them in one sitting).
+   */
+  private async recentFiltered(type: MediaKind, limit: number, cursor: string | undefined, matched: boolean): Promise<Page<TitledItem>> {
+    const { doc, tableName } = this.db();
+    const { index, pk } = keys.recentIndex(type);
+    const rows: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined = cursor ? decodeCursor(cursor, pk) : undefined;
+    do {
+      const out = await guarded(() =>
+        doc.send(new QueryCommand({ TableName: tableName, IndexName: index, ScanIndexForward: false, ExclusiveStartKey: start, ...matchedFilter(pk, matched) })),
+      );
+      rows.push(...(out.Items ?? []));
+      start = out.LastEvaluatedKey;
+    } while (rows.length <= limit && start);
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    const nextCursor = rows.length > limit && last ? encodeCursor({ pk: last.pk, sk: last.sk, gsi1pk: last.gsi1pk, gsi1sk: last.gsi1sk }) : null;
+    return { items: page.map((i) => strip<TitledItem>(i)), nextCursor };
+  }
+
+  async countMatched(type: MediaKind, matched: boolean): Promise<number> {
+    const { doc, tableName } = this.db();
+    const { index, pk } = keys.recentIndex(type);
+    let count = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await guarded(() => doc.send(new QueryCommand({ TableName: tableName, IndexName: index, Select: 'COUNT', ExclusiveStartKey: start, ...matchedFilter(pk, matched) })));
+      count += out.Count ?? 0;
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return count;
   }
 
   /** Every movie and show, for the search index. */

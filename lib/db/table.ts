@@ -26,6 +26,8 @@
 //                                              a session is its slot: GetItem pk=playback sk=slot#<kind>#<n>,
 //                                              claimed and kept by conditional writes
 //   a file's keyframe index (TTL) ............ GetItem  pk=keyframes#<mediaId>#<part>  sk=<size>-<mtime>
+//   a movie's or show's pinned match ......... GetItem / BatchGetItem  pk=matchlock#<itemId>  sk=lock
+//                                              (apart from the item, which a rescan rewrites from its file)
 //
 // Only this module builds keys: every key names its entity, so a stray item says what it is.
 import definition from './table.json';
@@ -67,6 +69,7 @@ export const keys = {
   playbackSlots: (kind: string) => ({ pk: 'playback', skPrefix: `slot#${kind}#` }),
   playbackSlot: (kind: string, slot: number): Key => ({ pk: 'playback', sk: `slot#${kind}#${String(slot).padStart(3, '0')}` }),
   keyframes: (mediaId: string, part: number, version: string): Key => ({ pk: `keyframes#${mediaId}#${part}`, sk: version }),
+  matchLock: (itemId: string): Key => ({ pk: `matchlock#${itemId}`, sk: 'lock' }),
   manifestParts: (libraryId: string) => ({ pk: `manifest#${libraryId}` }),
   manifestPart: (libraryId: string, jobId: string, part: number): Key => ({
     pk: `manifest#${libraryId}`,

@@ -10,6 +10,8 @@ export interface MovieCandidate {
   /** "1999-03-30", or null when the provider has no date. */
   releaseDate: string | null;
   year: number | null;
+  /** Absent on answers cached before it was kept. */
+  overview?: string | null;
   popularity: number;
   posterPath: string | null;
   backdropPath: string | null;
@@ -21,6 +23,8 @@ export interface ShowCandidate {
   originalName: string;
   firstAirDate: string | null;
   year: number | null;
+  /** Absent on answers cached before it was kept. */
+  overview?: string | null;
   popularity: number;
   posterPath: string | null;
   backdropPath: string | null;

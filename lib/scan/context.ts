@@ -4,6 +4,7 @@
 import type { ArtworkStore } from '../artwork/store';
 import type { EventSink } from '../events/sink';
 import type { ManifestStore } from '../catalog/manifest';
+import type { MatchLockStore } from '../catalog/match-lock';
 import type { CatalogStore } from '../catalog/store';
 import type { Library } from '../library/model';
 import type { LibraryStore } from '../library/store';
@@ -29,6 +30,8 @@ export const NO_ENRICHMENT: Enrichment = { provider: null, artwork: false, meshG
 /** The stores and the media a scan reads and writes. */
 export interface ScanStores {
   catalog: CatalogStore;
+  /** Matches someone chose: a locked title is described from its pinned record alone. */
+  locks: MatchLockStore;
   manifests: ManifestStore;
   libraries: LibraryStore;
   storage: MediaStorage;

@@ -24,6 +24,7 @@ const knownFields = (item: MovieItem | ShowItem) => {
     cast: m?.cast ?? [],
     alternativeTitles: m?.alternativeTitles ?? [],
     matched: m?.matched ?? false,
+    matchLocked: m?.matchLocked ?? false,
     source: m?.source ?? ('file' as const),
   };
 };

@@ -5,6 +5,7 @@ export { Id, ListMeta, MediaType, Problem } from './common';
 export * from './health';
 export * from './library';
 export * from './logs';
+export * from './matching';
 export * from './media';
 export * from './named';
 export * from './playback';

@@ -90,6 +90,9 @@ const KnownFields = {
   cast: Type.Array(CastMember),
   alternativeTitles: Type.Array(Type.String({ description: 'Other titles the provider knows it by' })),
   matched: Type.Boolean({ description: 'Matched with confidence; when false the title is the file\'s' }),
+  matchLocked: Type.Boolean({
+    description: 'Described from a provider record someone chose (PUT .../match): no rescan, refresh, rename, NFO or id in the file name replaces it until it is unlocked (DELETE .../match)',
+  }),
   source: Type.Union([Type.Literal('provider'), Type.Literal('nfo'), Type.Literal('file')], { description: 'Where the fields come from: the provider, a local NFO (which wins field by field), or the file name alone' }),
 };
 

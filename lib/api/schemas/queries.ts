@@ -7,6 +7,16 @@ export const PageQuery = Type.Object(
   { limit: Type.Optional(Limit(10, 100)), cursor: Type.Optional(Cursor) },
   { additionalProperties: false },
 );
+export const TitleListQuery = Type.Object(
+  {
+    limit: Type.Optional(Limit(10, 100)),
+    cursor: Type.Optional(Cursor),
+    matched: Type.Optional(
+      Type.Boolean({ description: 'false: only the titles the provider could not describe (no match with confidence), to fix by hand; true: only those it did' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export const SearchQuery = Type.Object(
   {
     query: Type.String({ minLength: 1, maxLength: 200 }),

@@ -14,6 +14,7 @@ export interface TmdbMovieResult {
   title?: string;
   original_title?: string;
   release_date?: string;
+  overview?: string | null;
   popularity?: number;
   poster_path?: string | null;
   backdrop_path?: string | null;
@@ -24,6 +25,7 @@ export interface TmdbTvResult {
   name?: string;
   original_name?: string;
   first_air_date?: string;
+  overview?: string | null;
   popularity?: number;
   poster_path?: string | null;
   backdrop_path?: string | null;

@@ -2,6 +2,7 @@
 // provider (titles.ts, episodes.ts). A provider that fails for an item leaves that item waiting
 // for the next scan, counted as failed; a refused key stops all provider calls for the rest of
 // the scan.
+import type { MatchLock } from '../../catalog/match-lock';
 import type { CatalogItem, ShowItem } from '../../catalog/model';
 import { eachLimited } from '../../util/pool';
 import type { SidecarChange } from '../plan';
@@ -40,13 +41,15 @@ export const enrichBatch = async (
     return { ...item, local: changed.local, localStamp: changed.localStamp, artwork } as CatalogItem;
   });
   const byId = new Map(items.map((i) => [i.id, i]));
+  const titles = items.filter((i) => i.entity !== 'episode');
+  const locks = titles.length ? await deps.locks.getMany(titles.map((i) => i.id)) : new Map<string, MatchLock>();
   const described = new Map<string, CatalogItem>();
   const seasons: SeasonCache = new Map();
   const showOf = async (id: string) => (described.get(id) ?? shows.get(id) ?? byId.get(id) ?? (await deps.catalog.get(id))) as ShowItem | undefined;
 
   const describeOne = async (item: CatalogItem) => {
     try {
-      described.set(item.id, item.entity === 'episode' ? await describeEpisode(session, item, await showOf(item.showId), seasons) : await describeTitle(session, item));
+      described.set(item.id, item.entity === 'episode' ? await describeEpisode(session, item, await showOf(item.showId), seasons) : await describeTitle(session, item, locks.get(item.id)));
     } catch (err) {
       // The provider failed for this item after its retries (or answered nonsense): it keeps what
       // it has and waits for the next scan that can ask.
@@ -56,7 +59,7 @@ export const enrichBatch = async (
     }
   };
   // Shows before their episodes: an episode needs its show's provider id.
-  await eachLimited(items.filter((i) => i.entity !== 'episode'), CONCURRENCY, describeOne);
+  await eachLimited(titles, CONCURRENCY, describeOne);
   await eachLimited(items.filter((i) => i.entity === 'episode'), CONCURRENCY, describeOne);
   return [...described.values()];
 };

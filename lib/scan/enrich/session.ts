@@ -2,6 +2,7 @@
 // key (a refused key is noted once and stops every later call of the scan), the NFO reader, and
 // the tally of what was matched.
 import type { ArtworkWanted } from '../../artwork/model';
+import type { MatchLockStore } from '../../catalog/match-lock';
 import type { CatalogStore } from '../../catalog/store';
 import type { EnrichState } from '../../catalog/model';
 import type { Log } from '../../log';
@@ -11,6 +12,7 @@ import type { MediaStorage } from '../../storage';
 
 export interface EnrichDeps {
   catalog: CatalogStore;
+  locks: MatchLockStore;
   storage: MediaStorage;
   /** Null when no provider may be asked (fetching off, no key). */
   provider: MetadataProvider | null;

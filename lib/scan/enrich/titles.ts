@@ -1,7 +1,10 @@
 // A movie or a show described: its NFO (which wins field by field), then the provider, by id
 // (from the NFO or the file name, or an IMDb id through /find), else by title and year above a
-// confidence threshold; and which artwork the artwork phase should fetch.
+// confidence threshold; and which artwork the artwork phase should fetch. A title whose match
+// someone chose (lib/catalog/match-lock.ts) is described from that record alone: no search, no
+// NFO, no id in its name, no local pictures.
 import type { ArtworkWanted } from '../../artwork/model';
+import type { MatchLock } from '../../catalog/match-lock';
 import type { ItemMetadata, MovieItem, ShowItem } from '../../catalog/model';
 import { titleColors } from '../../media/mesh-gradient';
 import { chooseMatch, type Candidate } from '../../metadata/match';
@@ -16,10 +19,10 @@ const asCandidate = (c: MovieCandidate | ShowCandidate): Candidate =>
     : { id: c.tmdbId, title: c.name, originalTitle: c.originalName, year: c.year, popularity: c.popularity };
 
 /** The provider's details for the item, and how sure the match is (1 by id). */
-const lookUp = async (session: EnrichSession, item: MovieItem | ShowItem, fields: NfoTitleFields | undefined, ids: ProviderIds) => {
+const lookUp = async (session: EnrichSession, item: MovieItem | ShowItem, fields: NfoTitleFields | undefined, ids: ProviderIds, lock: MatchLock | undefined) => {
   const movie = item.entity === 'movie';
   const fetchDetails = (id: number) => session.ask<MovieDetails | ShowDetails | null>((p) => (movie ? p.movieDetails(id) : p.showDetails(id)));
-  let tmdbId = ids.tmdb ?? item.tmdbId ?? undefined;
+  let tmdbId = lock?.tmdbId ?? ids.tmdb ?? item.tmdbId ?? undefined;
   if (tmdbId === undefined && ids.imdb) {
     const found = await session.ask((p) => p.findByImdbId(ids.imdb!));
     tmdbId = (movie ? found?.movies[0] : found?.shows[0])?.tmdbId;
@@ -38,12 +41,13 @@ const lookUp = async (session: EnrichSession, item: MovieItem | ShowItem, fields
   return { details, confidence: result.confidence };
 };
 
-export const describeTitle = async <T extends MovieItem | ShowItem>(session: EnrichSession, item: T): Promise<T> => {
-  const nfo = await session.readNfo(item.local?.nfo);
+export const describeTitle = async <T extends MovieItem | ShowItem>(session: EnrichSession, item: T, lock?: MatchLock): Promise<T> => {
+  const nfo = lock ? undefined : await session.readNfo(item.local?.nfo);
   const fields: NfoTitleFields | undefined = nfo && (nfo.kind === 'movie' || nfo.kind === 'tvshow') ? nfo.fields : undefined;
   const ids = nfo?.kind === 'link' ? nfo.fields.ids : fields?.ids ?? {};
   const asked = session.canAsk();
-  const { details, confidence } = await lookUp(session, item, fields, ids);
+  const { details, confidence } = await lookUp(session, item, fields, ids, lock);
+  const local = lock ? undefined : item.local;
   const m = details && 'title' in details ? details : null;
   const s = details && 'name' in details ? details : null;
   const title = fields?.title ?? m?.title ?? s?.name ?? item.title;
@@ -61,10 +65,11 @@ export const describeTitle = async <T extends MovieItem | ShowItem>(session: Enr
     alternativeTitles: details?.alternativeTitles ?? [],
     imdbId: ids.imdb ?? details?.imdbId ?? null,
     tvdbId: ids.tvdb ?? s?.tvdbId ?? null,
+    ...(lock ? { matchLocked: true } : {}),
   };
   const wanted: ArtworkWanted = {};
-  const poster = item.local?.poster ? { source: 'local' as const, from: item.local.poster } : details?.posterPath ? { source: 'provider' as const, from: details.posterPath } : undefined;
-  const backdrop = item.local?.backdrop ? { source: 'local' as const, from: item.local.backdrop } : details?.backdropPath ? { source: 'provider' as const, from: details.backdropPath } : undefined;
+  const poster = local?.poster ? { source: 'local' as const, from: local.poster } : details?.posterPath ? { source: 'provider' as const, from: details.posterPath } : undefined;
+  const backdrop = local?.backdrop ? { source: 'local' as const, from: local.backdrop } : details?.backdropPath ? { source: 'provider' as const, from: details.backdropPath } : undefined;
   if (poster) wanted.poster = poster;
   if (backdrop) wanted.backdrop = backdrop;
   const answered = asked && !session.tally.keyRefused;
@@ -78,7 +83,7 @@ export const describeTitle = async <T extends MovieItem | ShowItem>(session: Enr
     overview: fields?.overview ?? details?.overview ?? item.overview,
     genres: fields?.genres.length ? fields.genres : details?.genres ?? item.genres,
     rating: fields?.rating ?? details?.rating ?? item.rating,
-    tmdbId: details?.tmdbId ?? ids.tmdb ?? item.tmdbId,
+    tmdbId: details?.tmdbId ?? lock?.tmdbId ?? ids.tmdb ?? item.tmdbId,
     // Title colours follow the title until a poster gives its own, and again once it has none.
     meshGradientColors: poster && item.colorsFrom ? item.meshGradientColors : titleColors(title),
     colorsFrom: poster ? item.colorsFrom : undefined,

@@ -13,7 +13,9 @@ import { eachLimited } from '../../util/pool';
 import { openImage } from '../../media/image-input';
 import type { Colors } from '../../media/mesh-gradient';
 import { posterColors } from '../../media/poster-colors';
+import type { Log } from '../../log';
 import type { MetadataProvider } from '../../metadata/provider';
+import type { MediaStorage } from '../../storage';
 import type { ScanContext } from '../context';
 import { recordEnrichment, type Planned } from './plan';
 
@@ -26,16 +28,21 @@ const PROVIDER_SIZE: Record<ArtworkKind, string> = { poster: 'w780', backdrop: '
 
 type Wanted = Pick<StoredArtwork, 'source' | 'from'>;
 
-interface Collecting {
-  ctx: ScanContext;
+/** What storing an item's pictures needs: the scan's, or a fixed match's (lib/matching). */
+export interface Collecting {
+  storage: MediaStorage;
+  /** The library's root, which local pictures are relative to. */
+  root: string;
   artworks: ArtworkStore;
   /** Null when no provider may be asked, or it refused the key. */
   provider: MetadataProvider | null;
+  meshGradients: boolean;
+  log: Log;
   tally: { stored: number; failed: number };
 }
 
 const fetchBytes = async (c: Collecting, kind: ArtworkKind, want: Wanted) => {
-  if (want.source === 'local') return c.ctx.storage.readSmall(c.ctx.library.path, want.from, MAX_LOCAL_BYTES);
+  if (want.source === 'local') return c.storage.readSmall(c.root, want.from, MAX_LOCAL_BYTES);
   if (!c.provider) return undefined;
   return (await c.provider.fetchImage(want.from, PROVIDER_SIZE[kind]))?.bytes;
 };
@@ -53,8 +60,8 @@ const keep = async (c: Collecting, itemId: string, kind: ArtworkKind, want: Want
   return { etag, contentType, width, height, source: want.source, from: want.from };
 };
 
-/** The item with its pictures stored (not written: the phase writes the batch). */
-const collect = async (c: Collecting, item: CatalogItem): Promise<CatalogItem> => {
+/** The item with its pictures stored (not written: the caller writes it). */
+export const collectArtwork = async (c: Collecting, item: CatalogItem): Promise<CatalogItem> => {
   const artwork = { ...item.artwork };
   let colors: { meshGradientColors: Colors; colorsFrom: string } | undefined;
   for (const [kind, want] of Object.entries(item.artworkWanted ?? {}) as [ArtworkKind, Wanted][]) {
@@ -66,12 +73,12 @@ const collect = async (c: Collecting, item: CatalogItem): Promise<CatalogItem> =
       const stored = await keep(c, item.id, kind, want, bytes);
       artwork[kind] = stored;
       c.tally.stored++;
-      if (kind === 'poster' && c.ctx.enrichment.meshGradients) colors = { meshGradientColors: await posterColors(bytes), colorsFrom: stored.etag };
+      if (kind === 'poster' && c.meshGradients) colors = { meshGradientColors: await posterColors(bytes), colorsFrom: stored.etag };
     } catch (err) {
       // No room for it is no fault of the picture: the scan pauses and this item is done again.
       if (isDiskFull(err)) throw err;
       c.tally.failed++;
-      c.ctx.log.warn({ err, itemId: item.id, kind, source: want.source, from: want.from }, 'artwork not usable; skipped');
+      c.log.warn({ err, itemId: item.id, kind, source: want.source, from: want.from }, 'artwork not usable; skipped');
     }
   }
   // Done once the provider has been asked; else the item waits for a scan that can ask it.
@@ -82,13 +89,16 @@ const collect = async (c: Collecting, item: CatalogItem): Promise<CatalogItem> =
 export const artwork = async (ctx: ScanContext, planned: Planned, { keyRefused }: { keyRefused: boolean }): Promise<boolean> => {
   const { counts } = ctx;
   const work: IndexEntry[] = ctx.enrichment.artwork && ctx.artworks ? [...planned.entries.values()].filter((e) => e.enrich === 'artwork') : [];
-  const c: Collecting = { ctx, artworks: ctx.artworks!, provider: keyRefused ? null : ctx.enrichment.provider, tally: { stored: 0, failed: 0 } };
+  const c: Collecting = {
+    storage: ctx.storage, root: ctx.library.path, artworks: ctx.artworks!, provider: keyRefused ? null : ctx.enrichment.provider,
+    meshGradients: ctx.enrichment.meshGradients, log: ctx.log, tally: { stored: 0, failed: 0 },
+  };
   await ctx.step({ phase: 'artwork', processed: 0, total: work.length, counts }, { persist: work.length > 0 });
   return ctx.inSteps(work, ARTWORK_CHUNK, async (chunk, done) => {
     const before = { ...c.tally };
     const items = await ctx.catalog.getMany(chunk.map((e) => e.id));
     const collected: CatalogItem[] = [];
-    await eachLimited(items, CONCURRENCY, async (item) => void collected.push(await collect(c, item)));
+    await eachLimited(items, CONCURRENCY, async (item) => void collected.push(await collectArtwork(c, item)));
     await ctx.catalog.put(collected);
     recordEnrichment(planned, collected);
     counts.artwork += c.tally.stored - before.stored;

@@ -21,7 +21,7 @@ export interface Described {
 export const metadata = async (ctx: ScanContext, planned: Planned): Promise<Described> => {
   const { counts } = ctx;
   const work = planned.metadataWork;
-  const deps = { catalog: ctx.catalog, storage: ctx.storage, provider: ctx.enrichment.provider, log: ctx.log };
+  const deps = { catalog: ctx.catalog, locks: ctx.locks, storage: ctx.storage, provider: ctx.enrichment.provider, log: ctx.log };
   const sidecarChanges = new Map(planned.plan.sidecarChanges.map((c) => [c.id, c]));
   const tally: EnrichTally = { matched: 0, unmatched: 0, failed: 0, keyRefused: false };
   await ctx.step({ phase: 'metadata', processed: 0, total: work.length, counts }, { persist: work.length > 0 });

@@ -1,0 +1,72 @@
+// A match someone chose for a movie or a show ("Fix match"): the provider record it is pinned
+// to, who pinned it and when. Kept as an item of its own beside the catalogue item, not on it:
+// a rescan rewrites the item from its file name, a move or a rename carries only its id, and
+// none of them may lose or replace the choice. The scan's metadata phase reads the locks of the
+// titles it describes (one BatchGetItem per batch) and asks the provider for nothing but the
+// pinned record of a locked one.
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { untilProcessed } from '../db/batch';
+import { guarded, type Db } from '../db/client';
+import { keys } from '../db/table';
+
+export interface MatchLock {
+  itemId: string;
+  /** The provider's id of the chosen record (TMDB's, for a movie or a show as the item is). */
+  tmdbId: number;
+  /** ISO time it was chosen. */
+  lockedAt: string;
+  /** Who chose it, as far as a LAN without accounts can tell: the client's address. */
+  lockedBy: string;
+}
+
+export interface MatchLockStore {
+  get(itemId: string): Promise<MatchLock | undefined>;
+  /** The locks of those of `itemIds` that have one. */
+  getMany(itemIds: readonly string[]): Promise<Map<string, MatchLock>>;
+  put(lock: MatchLock): Promise<void>;
+  /** False when there was none. */
+  remove(itemId: string): Promise<boolean>;
+}
+
+const fromRow = (row: Record<string, unknown>): MatchLock => ({
+  itemId: String(row.itemId),
+  tmdbId: Number(row.tmdbId),
+  lockedAt: String(row.lockedAt),
+  lockedBy: String(row.lockedBy ?? ''),
+});
+
+export class DynamoMatchLockStore implements MatchLockStore {
+  constructor(private readonly db: () => Db) {}
+
+  async get(itemId: string): Promise<MatchLock | undefined> {
+    const { doc, tableName } = this.db();
+    const out = await guarded(() => doc.send(new GetCommand({ TableName: tableName, Key: keys.matchLock(itemId) })));
+    return out.Item ? fromRow(out.Item) : undefined;
+  }
+
+  async getMany(itemIds: readonly string[]): Promise<Map<string, MatchLock>> {
+    const { doc, tableName } = this.db();
+    const found = new Map<string, MatchLock>();
+    const unique = [...new Set(itemIds)];
+    for (let i = 0; i < unique.length; i += 100) {
+      const wanted: Record<string, unknown>[] = unique.slice(i, i + 100).map((id) => ({ ...keys.matchLock(id) }));
+      await untilProcessed('keys', wanted, async (pending) => {
+        const out = await guarded(() => doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } })));
+        for (const row of out.Responses?.[tableName] ?? []) found.set(String(row.itemId), fromRow(row));
+        return out.UnprocessedKeys?.[tableName]?.Keys ?? [];
+      });
+    }
+    return found;
+  }
+
+  async put(lock: MatchLock): Promise<void> {
+    const { doc, tableName } = this.db();
+    await guarded(() => doc.send(new PutCommand({ TableName: tableName, Item: { ...keys.matchLock(lock.itemId), ...lock } })));
+  }
+
+  async remove(itemId: string): Promise<boolean> {
+    const { doc, tableName } = this.db();
+    const out = await guarded(() => doc.send(new DeleteCommand({ TableName: tableName, Key: keys.matchLock(itemId), ReturnValues: 'ALL_OLD' })));
+    return out.Attributes !== undefined;
+  }
+}
