@@ -9,6 +9,7 @@ import { EpisodePlayer, Player } from './screens/player';
 import { Search } from './screens/search';
 import { Settings } from './screens/settings';
 import { ShowScreen } from './screens/show';
+import { Unmatched } from './screens/unmatched';
 import { navigate, onLinkClick, useRoute, type Route } from './ui/router';
 import { StatusBanner } from './ui/status-banner';
 import './styles.css';
@@ -51,6 +52,8 @@ const Screen = ({ route }: { route: Route }) => {
       return <EpisodePlayer showId={route.showId} episodeId={route.episodeId} at={route.at} />;
     case 'libraries':
       return <Libraries />;
+    case 'unmatched':
+      return <Unmatched />;
     case 'settings':
       return <Settings />;
     case 'logs':

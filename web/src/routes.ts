@@ -9,6 +9,7 @@ export const CLIENT_ROUTES = {
   play: /^\/play\/([\w-]+)$/,
   playEpisode: /^\/shows\/([\w-]+)\/play\/([\w-]+)$/,
   libraries: /^\/libraries$/,
+  unmatched: /^\/unmatched$/,
   settings: /^\/settings$/,
   logs: /^\/logs$/,
 } as const;

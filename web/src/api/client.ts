@@ -1,13 +1,16 @@
 // The service's API, typed by the types generated from its own OpenAPI document
 // (infra/web-build.ts). Same origin: the page is served by the box it talks to.
 import createClient from 'openapi-fetch';
-import type { components, paths } from './schema';
+import type { components, operations, paths } from './schema';
 
 export const api = createClient<paths>({ baseUrl: '' });
 
 export type MediaEntry = components['schemas']['MediaEntry'];
 export type Media = components['schemas']['Media'];
 export type MovieDetail = components['schemas']['MovieDetail'];
+export type ShowDetail = components['schemas']['ShowDetail'];
+/** A provider record that may be a film or a show (a show's is shaped the same). */
+export type MatchCandidate = operations['movieCandidates']['responses'][200]['content']['application/json']['data'][number];
 export type SubtitleTrack = components['schemas']['SubtitleTrack'];
 export type Library = components['schemas']['Library'];
 export type ScanJob = components['schemas']['ScanJob'];
@@ -27,6 +30,9 @@ export class ApiError extends Error {
     super(detail || title);
   }
 }
+
+/** Any failure as an ApiError, for a screen to show in words; `title` names what did not work. */
+export const asApiError = (error: unknown, title: string) => (error instanceof ApiError ? error : new ApiError(0, title, String(error), null));
 
 const problemOf = (error: unknown): Partial<Problem> => (error && typeof error === 'object' ? (error as Partial<Problem>) : {});
 

@@ -1,10 +1,12 @@
 // Libraries: each with its state and item count, its running scan's progress bar fed by the
 // scan's WebSocket events (phase and counts), Scan, Resume for a job that stopped, and Delete
-// after a confirmation; a form to add a library from a path, which scans it at once.
+// after a confirmation; a form to add a library from a path, which scans it at once; a link
+// to the titles the provider could not match.
 import { useState } from 'preact/hooks';
 import { api, ApiError, unwrap, type Library, type ScanJob } from '../api/client';
 import { useEvents } from '../ui/events';
 import { ProblemView, Show, useLoad } from '../ui/load';
+import { UnmatchedLink } from './unmatched';
 
 type Progress = { phase: string; progress: number; processed: number; total: number };
 
@@ -110,6 +112,7 @@ export const Libraries = () => {
   return (
     <main>
       <h1 class="screen-title">Libraries</h1>
+      <UnmatchedLink version={version} />
       {failure && <ProblemView error={failure} retry={() => setFailure(null)} />}
       <Show loaded={loaded} retry={retry} label="Loading the libraries">
         {({ libraries, jobs }) => (

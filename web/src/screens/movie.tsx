@@ -1,7 +1,10 @@
-// A film: its backdrop over its colours, poster, overview, cast and the file it plays from.
+// A film: its backdrop over its colours, poster, overview, cast, its match (fixed by hand when
+// wrong) and the file it plays from.
+import { useMemo } from 'preact/hooks';
 import { api, unwrap, type MovieDetail } from '../api/client';
 import { Detail } from '../ui/detail';
 import { Show, useLoad } from '../ui/load';
+import { MatchControls, movieMatching } from '../ui/match';
 
 export const duration = (seconds: number | null) => {
   if (seconds === null) return null;
@@ -33,7 +36,8 @@ const FileDetails = ({ file }: { file: MovieDetail['file'] }) => {
 };
 
 export const Movie = ({ id }: { id: string }) => {
-  const [loaded, retry] = useLoad(async () => (await unwrap(api.GET('/api/v1/movies/{movieId}', { params: { path: { movieId: id } } }))).data, [id]);
+  const [loaded, retry, replace] = useLoad(async () => (await unwrap(api.GET('/api/v1/movies/{movieId}', { params: { path: { movieId: id } } }))).data, [id]);
+  const matching = useMemo(() => movieMatching(id), [id]);
   return (
     <Show loaded={loaded} retry={retry} label="Loading the film">
       {(movie) => {
@@ -55,6 +59,7 @@ export const Movie = ({ id }: { id: string }) => {
                 ))}
               </ul>
             )}
+            <MatchControls key={movie.id} item={movie} matching={matching} onDescribed={replace} />
             <FileDetails file={movie.file} />
           </Detail>
         );

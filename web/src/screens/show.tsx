@@ -1,12 +1,15 @@
-// A show: its page (ui/detail.tsx), overview, and each season's episodes in order, each one a
-// link that plays it.
+// A show: its page (ui/detail.tsx), overview, its match (fixed by hand when wrong), and each
+// season's episodes in order, each one a link that plays it.
+import { useMemo } from 'preact/hooks';
 import { api, unwrap } from '../api/client';
 import { Detail } from '../ui/detail';
 import { Show as Load, useLoad } from '../ui/load';
+import { MatchControls, showMatching } from '../ui/match';
 import { duration } from './movie';
 
 export const ShowScreen = ({ id }: { id: string }) => {
-  const [loaded, retry] = useLoad(async () => (await unwrap(api.GET('/api/v1/tvshows/{showId}', { params: { path: { showId: id } } }))).data, [id]);
+  const [loaded, retry, replace] = useLoad(async () => (await unwrap(api.GET('/api/v1/tvshows/{showId}', { params: { path: { showId: id } } }))).data, [id]);
+  const matching = useMemo(() => showMatching(id), [id]);
   return (
     <Load loaded={loaded} retry={retry} label="Loading the show">
       {(show) => {
@@ -14,6 +17,7 @@ export const ShowScreen = ({ id }: { id: string }) => {
         return (
           <Detail media={media}>
             {media.overview && <p class="overview">{media.overview}</p>}
+            <MatchControls key={show.id} item={show} matching={matching} onDescribed={replace} />
             {show.seasons.map((season) => (
               <section class="season" key={season.seasonNumber}>
                 <h2>{season.name}</h2>

@@ -6,7 +6,11 @@ import { ApiError } from '../api/client';
 
 export type Loaded<T> = { state: 'loading' } | { state: 'done'; value: T } | { state: 'failed'; error: ApiError };
 
-export const useLoad = <T,>(load: () => Promise<T>, deps: readonly unknown[]): [Loaded<T>, () => void] => {
+/**
+ * The value `load` gives, loaded again when `deps` change or on `retry`; `replace` shows a value
+ * the screen already has (an answer that carries the whole item) without asking again.
+ */
+export const useLoad = <T,>(load: () => Promise<T>, deps: readonly unknown[]): [Loaded<T>, () => void, (value: T) => void] => {
   const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
@@ -21,7 +25,7 @@ export const useLoad = <T,>(load: () => Promise<T>, deps: readonly unknown[]): [
       current = false;
     };
   }, [...deps, attempt]);
-  return [loaded, useCallback(() => setAttempt((a) => a + 1), [])];
+  return [loaded, useCallback(() => setAttempt((a) => a + 1), []), useCallback((value: T) => setLoaded({ state: 'done', value }), [])];
 };
 
 export const ProblemView = ({ error, retry }: { error: ApiError; retry: () => void }) => {

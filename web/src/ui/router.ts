@@ -11,6 +11,7 @@ export type Route =
   | { screen: 'play'; id: string; at: number }
   | { screen: 'playEpisode'; showId: string; episodeId: string; at: number }
   | { screen: 'libraries' }
+  | { screen: 'unmatched' }
   | { screen: 'settings' }
   | { screen: 'logs'; level: string | null }
   | { screen: 'missing' };
@@ -29,6 +30,7 @@ export const parseRoute = (url: URL): Route => {
   const episode = CLIENT_ROUTES.playEpisode.exec(path);
   if (episode) return { screen: 'playEpisode', showId: episode[1]!, episodeId: episode[2]!, at };
   if (CLIENT_ROUTES.libraries.test(path)) return { screen: 'libraries' };
+  if (CLIENT_ROUTES.unmatched.test(path)) return { screen: 'unmatched' };
   if (CLIENT_ROUTES.settings.test(path)) return { screen: 'settings' };
   if (CLIENT_ROUTES.logs.test(path)) return { screen: 'logs', level: url.searchParams.get('level') };
   return { screen: 'missing' };
