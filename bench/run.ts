@@ -3,13 +3,14 @@
 // node:http server answering the same JSON in the same run, plus the RSS of every process
 // under that load, for both ways offline can run handlers; then the catalogue part
 // (bench/catalog.ts), the search part (bench/search.ts), the streaming part (bench/stream.ts), the subtitle
-// part (bench/subtitles.ts), the metadata part (bench/metadata.ts), the folder monitor's cost
+// part (bench/subtitles.ts), the metadata part (bench/metadata.ts), fixing wrong matches against
+// the fake TMDB, counted at the provider (bench/matching.ts), the folder monitor's cost
 // (bench/monitor.ts) and a poster wall's artwork from a bucket, answered or redirected
 // (bench/artwork-delivery.ts) and what a cloud deploy does per 1,000 scanned files, counted at
 // DynamoDB, S3, the WebSocket API and Lambda (bench/cloud.ts), and the web client's home screen
 // on a 10,000-film library (bench/web.ts), and playback: films remuxed and transcoded while they
 // are watched, over HTTP and in Chromium (bench/playback.ts). Writes docs/benchmarks.md.
-// `tsx bench/run.ts runtime|footprint|catalog|search|stream|subtitles|metadata|monitor|artwork-delivery|cloud|web|playback` runs one part only.
+// `tsx bench/run.ts runtime|footprint|catalog|search|stream|subtitles|metadata|matching|monitor|artwork-delivery|cloud|web|playback` runs one part only.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { createServer } from 'node:http';
@@ -20,6 +21,7 @@ import { runCatalog } from './catalog';
 import { runCloud } from './cloud';
 import { runWeb } from './web';
 import { runFootprint } from './footprint';
+import { runMatching } from './matching';
 import { runMetadata } from './metadata';
 import { runMonitor } from './monitor';
 import { runPlayback } from './playback';
@@ -105,7 +107,7 @@ const runRuntime = async () => {
   writeDoc('runtime', section);
 };
 
-const PARTS = ['runtime', 'footprint', 'catalog', 'search', 'stream', 'subtitles', 'metadata', 'monitor', 'artwork-delivery', 'cloud', 'web', 'playback'] as const;
+const PARTS = ['runtime', 'footprint', 'catalog', 'search', 'stream', 'subtitles', 'metadata', 'matching', 'monitor', 'artwork-delivery', 'cloud', 'web', 'playback'] as const;
 
 const main = async () => {
   const only = process.argv[2];
@@ -117,6 +119,7 @@ const main = async () => {
   if (only === undefined || only === 'stream') await runStream();
   if (only === undefined || only === 'subtitles') await runSubtitles();
   if (only === undefined || only === 'metadata') await runMetadata();
+  if (only === undefined || only === 'matching') await runMatching();
   if (only === undefined || only === 'monitor') await runMonitor();
   if (only === undefined || only === 'artwork-delivery') await runArtworkDelivery();
   if (only === undefined || only === 'cloud') await runCloud();
