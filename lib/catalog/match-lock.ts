@@ -3,9 +3,10 @@
 // a rescan rewrites the item from its file name, a move or a rename carries only its id, and
 // none of them may lose or replace the choice. The scan's metadata phase reads the locks of the
 // titles it describes (one BatchGetItem per batch) and asks the provider for nothing but the
-// pinned record of a locked one.
+// pinned record of a locked one. An item removed for good takes its lock along (the scan's
+// removals and a library's deletion call `forget`).
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { untilProcessed } from '../db/batch';
+import { batchWrite, untilProcessed } from '../db/batch';
 import { guarded, type Db } from '../db/client';
 import { keys } from '../db/table';
 
@@ -26,6 +27,8 @@ export interface MatchLockStore {
   put(lock: MatchLock): Promise<void>;
   /** False when there was none. */
   remove(itemId: string): Promise<boolean>;
+  /** The locks of items gone for good: read first, so only those that exist cost a write. */
+  forget(itemIds: readonly string[]): Promise<void>;
 }
 
 const fromRow = (row: Record<string, unknown>): MatchLock => ({
@@ -62,6 +65,11 @@ export class DynamoMatchLockStore implements MatchLockStore {
   async put(lock: MatchLock): Promise<void> {
     const { doc, tableName } = this.db();
     await guarded(() => doc.send(new PutCommand({ TableName: tableName, Item: { ...keys.matchLock(lock.itemId), ...lock } })));
+  }
+
+  async forget(itemIds: readonly string[]): Promise<void> {
+    const found = await this.getMany(itemIds);
+    await batchWrite(this.db(), [...found.keys()].map((id) => ({ delete: keys.matchLock(id) })));
   }
 
   async remove(itemId: string): Promise<boolean> {

@@ -92,8 +92,7 @@ export class DynamoCatalogStore implements CatalogStore {
   }
 
   async remove(ids: string[]) {
-    // An item gone for good takes its pinned match along (lib/catalog/match-lock.ts).
-    await batchWrite(this.db(), ids.flatMap((id) => [{ delete: keys.media(id) }, { delete: keys.matchLock(id) }]));
+    await batchWrite(this.db(), ids.map((id) => ({ delete: keys.media(id) })));
   }
 
   async get(id: string): Promise<CatalogItem | undefined> {

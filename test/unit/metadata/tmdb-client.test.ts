@@ -127,6 +127,7 @@ describe('TMDB client: requests and mapping', () => {
     assert.deepEqual(found, [
       {
         tmdbId: 603, title: 'The Matrix', originalTitle: 'The Matrix', releaseDate: '1999-03-30', year: 1999,
+        overview: 'A hacker learns what the Matrix really is.',
         popularity: 80, posterPath: '/movie-603-poster.jpg', backdropPath: '/movie-603-backdrop.jpg',
       },
     ]);
