@@ -26,6 +26,8 @@ import { ffprobeBeside, findExecutable } from './util/executable';
 import { DynamoProviderCache } from './metadata/provider-cache';
 import type { ProviderCache } from './metadata/provider';
 import type { ProviderChoice } from './matching/service';
+import { DynamoWatchStore } from './watching/store';
+import { WatchingService } from './watching/service';
 import { createTmdbClient } from './metadata/tmdb/client';
 import { effectiveKey } from './settings/model';
 import type { Enrichment } from './scan/context';
@@ -50,6 +52,7 @@ export const eventPublisher = (): Publisher => {
 export const catalogStore = new DynamoCatalogStore(db);
 export const manifestStore = new DynamoManifestStore(db);
 export const matchLockStore = new DynamoMatchLockStore(db);
+export const watchStore = new DynamoWatchStore(db);
 export const libraryStore = new DynamoLibraryStore(db);
 export const jobStore = new DynamoScanJobStore(db);
 
@@ -134,6 +137,17 @@ export const playbackService = (): PlaybackService => {
   }));
 };
 
+let watching: WatchingService | undefined;
+/** Watch state: profiles, positions, played marks, Continue watching and Next up. */
+export const watchingService = (): WatchingService =>
+  (watching ??= new WatchingService({
+    store: watchStore,
+    catalog: catalogStore,
+    thresholds: async () => (await settingsStore.read()).value.preferences.playback,
+    events: services.events,
+    log: rootLogger,
+  }));
+
 /** What a movie's or a show's details need: the services, and whether subtitle streams inside videos can be served here. */
 export const detailServices = () => ({ ...services, subtitles: trackOptions({ storage: services.storage, extractor: subtitleExtractor() }) });
 
@@ -150,6 +164,8 @@ export const services: Services = {
   storage: configuredStorage(),
   artworks: artworkStore(),
   subtitleCache: subtitleExtractor() ?? undefined,
+  // Lazily: the watch service takes the event sink from here.
+  watchState: { forget: (ids) => watchingService().forget(ids) },
   invoker: lambdaInvoker({
     endpoint: config.scan.lambdaEndpoint,
     region: config.db.region,

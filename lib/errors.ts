@@ -38,6 +38,8 @@ export const PROBLEMS = {
   'job-state-conflict': [409, 'The scan job is not in a state that allows this'],
   'scan-already-running': [409, 'A scan of that library is already running'],
   'library-exists': [409, 'A library already covers that path'],
+  'name-taken': [409, 'That name is taken'],
+  'default-profile': [409, "The household's profile cannot be deleted"],
   'body-too-large': [413, 'Request body too large'],
   'range-not-satisfiable': [416, 'Range not satisfiable'],
   'unsupported-media-type': [415, 'Unsupported media type'],
@@ -158,6 +160,8 @@ export const diskFull = (dir: string, retryAfterSeconds = 60) =>
   );
 export const isDiskFull = (err: unknown) => err instanceof AppError && err.code === 'disk-full';
 
+export const nameTaken = (name: string) => problem('name-taken', `A profile named ${name} exists already (names are compared without case)`);
+export const defaultProfileProtected = () => problem('default-profile', "The household's profile (default) is always there: it can be renamed, not deleted");
 /** Fixing a match: what the provider could not do. None is a 5xx: the service itself is fine. */
 export const unknownProviderId = (kind: 'movie' | 'tvshow', tmdbId: number) =>
   problem('unknown-provider-id', `TMDB has no ${kind === 'movie' ? 'movie' : 'TV show'} with id ${tmdbId}`);

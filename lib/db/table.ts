@@ -26,6 +26,18 @@
 //                                              a session is its slot: GetItem pk=playback sk=slot#<kind>#<n>,
 //                                              claimed and kept by conditional writes
 //   a file's keyframe index (TTL) ............ GetItem  pk=keyframes#<mediaId>#<part>  sk=<size>-<mtime>
+//   profiles, oldest first ................... Query gsi1  gsi1pk=profiles  gsi1sk=<createdAt>#<profileId>
+//   profile by id ............................ GetItem  pk=profile#<id>      sk=profile
+//   profile by name (uniqueness) ............. GetItem  pk=profilename#<name, case-folded>  sk=name, written in
+//                                              one transaction with the profile
+//   a profile's state of an item ............. GetItem / BatchGetItem  pk=userdata#<profileId>  sk=item#<mediaId>
+//   a profile's whole state (deletion) ....... Query    pk=userdata#<profileId>
+//   in progress, most recent first ........... Query gsi1  gsi1pk=inprogress#<profileId>  gsi1sk=<lastPlayedAt>#<mediaId>
+//                                              (sparse: only while a position is kept)
+//   played episodes of a show ................ Query gsi2  gsi2pk=played#<profileId>#<showId>  gsi2sk=<season>#<episode>#<id>
+//                                              (sparse: only played episodes)
+//   shows being watched, most recent first ... Query gsi1  gsi1pk=watching#<profileId>  gsi1sk=<lastPlayedAt>#<showId>,
+//                                              one item per show: pk=userdata#<profileId>  sk=show#<showId>
 //   a movie's or show's pinned match ......... GetItem / BatchGetItem  pk=matchlock#<itemId>  sk=lock
 //                                              (apart from the item, which a rescan rewrites from its file)
 //
@@ -69,6 +81,22 @@ export const keys = {
   playbackSlots: (kind: string) => ({ pk: 'playback', skPrefix: `slot#${kind}#` }),
   playbackSlot: (kind: string, slot: number): Key => ({ pk: 'playback', sk: `slot#${kind}#${String(slot).padStart(3, '0')}` }),
   keyframes: (mediaId: string, part: number, version: string): Key => ({ pk: `keyframes#${mediaId}#${part}`, sk: version }),
+  profile: (id: string): Key => ({ pk: `profile#${id}`, sk: 'profile' }),
+  profileName: (name: string): Key => ({ pk: `profilename#${name.normalize('NFC').toLocaleLowerCase('en')}`, sk: 'name' }),
+  profilesByAge: (createdAt: string, id: string) => ({ gsi1pk: 'profiles', gsi1sk: `${createdAt}#${id}` }),
+  profilesIndex: () => ({ index: 'gsi1', pk: 'profiles' }),
+  userData: (profileId: string, mediaId: string): Key => ({ pk: `userdata#${profileId}`, sk: `item#${mediaId}` }),
+  userDataOfProfile: (profileId: string) => ({ pk: `userdata#${profileId}` }),
+  inProgress: (profileId: string, lastPlayedAt: string, mediaId: string) => ({ gsi1pk: `inprogress#${profileId}`, gsi1sk: `${lastPlayedAt}#${mediaId}` }),
+  inProgressIndex: (profileId: string) => ({ index: 'gsi1', pk: `inprogress#${profileId}` }),
+  playedEpisode: (profileId: string, showId: string, season: number, episode: number, id: string) => ({
+    gsi2pk: `played#${profileId}#${showId}`,
+    gsi2sk: `${String(season).padStart(4, '0')}#${String(episode).padStart(5, '0')}#${id}`,
+  }),
+  playedEpisodesIndex: (profileId: string, showId: string) => ({ index: 'gsi2', pk: `played#${profileId}#${showId}` }),
+  showWatch: (profileId: string, showId: string): Key => ({ pk: `userdata#${profileId}`, sk: `show#${showId}` }),
+  watching: (profileId: string, lastPlayedAt: string, showId: string) => ({ gsi1pk: `watching#${profileId}`, gsi1sk: `${lastPlayedAt}#${showId}` }),
+  watchingIndex: (profileId: string) => ({ index: 'gsi1', pk: `watching#${profileId}` }),
   matchLock: (itemId: string): Key => ({ pk: `matchlock#${itemId}`, sk: 'lock' }),
   manifestParts: (libraryId: string) => ({ pk: `manifest#${libraryId}` }),
   manifestPart: (libraryId: string, jobId: string, part: number): Key => ({

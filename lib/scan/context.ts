@@ -5,6 +5,7 @@ import type { ArtworkStore } from '../artwork/store';
 import type { EventSink } from '../events/sink';
 import type { ManifestStore } from '../catalog/manifest';
 import type { MatchLockStore } from '../catalog/match-lock';
+import type { WatchStateOfItems } from '../watching/service';
 import type { CatalogStore } from '../catalog/store';
 import type { Library } from '../library/model';
 import type { LibraryStore } from '../library/store';
@@ -39,6 +40,8 @@ export interface ScanStores {
   artworks?: ArtworkStore | undefined;
   /** Subtitles taken out of videos: what removed items had is dropped with them. */
   subtitleCache?: SubtitleCache | undefined;
+  /** Watch state: what the profiles had of removed items is dropped with them. */
+  watchState?: WatchStateOfItems | undefined;
 }
 
 export interface ScanContext extends ScanStores {

@@ -6,6 +6,8 @@ import type { ManifestStore } from '../catalog/manifest';
 import type { CatalogStore } from '../catalog/store';
 import { AppError, scanAlreadyRunning } from '../errors';
 import { getLibrary } from '../library/service';
+import type { MatchLockStore } from '../catalog/match-lock';
+import type { WatchStateOfItems } from '../watching/service';
 import type { SubtitleCache } from '../subtitles/extract';
 import { isActive } from './job';
 import { emitCancelled } from './outcome';
@@ -17,6 +19,8 @@ export interface RemovalDeps extends ScanDeps {
   manifests: ManifestStore;
   artworks?: ArtworkStore | undefined;
   subtitleCache?: SubtitleCache | undefined;
+  watchState?: WatchStateOfItems | undefined;
+  locks?: Pick<MatchLockStore, 'forget'> | undefined;
 }
 
 /** How long a library delete waits for its running scan to stop at its next step. */
@@ -56,6 +60,8 @@ export const deleteLibrary = async (deps: RemovalDeps, id: string): Promise<void
   await deps.catalog.remove(ids);
   await removeArtworkOf(deps.artworks, ids);
   await deps.subtitleCache?.removeAll(ids);
+  await deps.watchState?.forget(ids);
+  await deps.locks?.forget(ids);
   await deps.manifests.drop(id);
   await deps.libraries.remove(library);
   await deps.catalog.bumpVersion();

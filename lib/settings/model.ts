@@ -12,7 +12,7 @@ export const DEFAULT_SETTINGS: StoredSettings = {
   tmdbApiKey: null,
   language: 'en-US',
   features: { metadataFetching: true, artwork: true, meshGradients: true, autoResumeScans: true, realtimeMonitoring: true },
-  preferences: { theme: 'system', pageSize: 10 },
+  preferences: { theme: 'system', pageSize: 10, playback: { resumeMinPercent: 5, playedAtPercent: 90 } },
 };
 
 export const keyHint = (key: string) => `****${key.slice(-4)}`;
@@ -38,5 +38,5 @@ export const applyPatch = (current: StoredSettings, patch: SettingsPatchBody): S
   tmdbApiKey: patch.metadata && 'tmdbApiKey' in patch.metadata ? (patch.metadata.tmdbApiKey ?? null) : current.tmdbApiKey,
   language: patch.metadata?.language ?? current.language,
   features: { ...current.features, ...patch.features },
-  preferences: { ...current.preferences, ...patch.preferences },
+  preferences: { ...current.preferences, ...patch.preferences, playback: { ...current.preferences.playback, ...patch.preferences?.playback } },
 });

@@ -31,7 +31,7 @@ export class DynamoSettingsStore implements SettingsStore {
         tmdbApiKey: item.tmdbApiKey ?? null,
         language: item.language ?? DEFAULT_SETTINGS.language,
         features: { ...DEFAULT_SETTINGS.features, ...item.features },
-        preferences: { ...DEFAULT_SETTINGS.preferences, ...item.preferences },
+        preferences: { ...DEFAULT_SETTINGS.preferences, ...item.preferences, playback: { ...DEFAULT_SETTINGS.preferences.playback, ...item.preferences?.playback } },
       },
     };
   }

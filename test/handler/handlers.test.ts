@@ -49,7 +49,7 @@ const catalogue = new DynamoCatalogStore(table.db);
 const DEFAULT_SETTINGS = {
   metadata: { tmdbApiKeySet: false, tmdbApiKeyHint: null, tmdbApiKeySource: null, language: 'en-US' },
   features: { metadataFetching: true, artwork: true, meshGradients: true, autoResumeScans: true, realtimeMonitoring: true },
-  preferences: { theme: 'system', pageSize: 10 },
+  preferences: { theme: 'system', pageSize: 10, playback: { resumeMinPercent: 5, playedAtPercent: 90 } },
 };
 
 const ZERO_TOTALS = { libraries: 0, movies: 0, tvShows: 0, seasons: 0, episodes: 0, totalSizeBytes: 0, totalDurationSeconds: 0, lastScanAt: null };
@@ -255,6 +255,8 @@ describe('handlers with their sample events', () => {
         id: item.id, type: item.entity, title: item.title, originalTitle: null, year: item.year, overview: item.overview, genres: ['Drama'], rating: 7.5,
         posterUrl: null, backdropUrl: null, meshGradientColors: item.meshGradientColors, addedAt: item.addedAt,
       },
+      // Nothing watched yet by the household's profile.
+      userData: { positionSeconds: 0, progress: 0, played: false, playCount: 0, lastPlayedAt: null },
     });
     try {
       const nothing = await run(search, 'search');

@@ -48,11 +48,12 @@ export const scan = async (body: Record<string, unknown>, base?: string) => {
 /** Every page of a list endpoint, following nextCursor. */
 /**
  * The media objects of a list's entries, after checking each entry has the one list shape
- * `{ id, type, media }` that search hits have too.
+ * `{ id, type, media, userData }` that search hits have too.
  */
 export const mediaOf = (entries: any[]): any[] =>
   entries.map((e) => {
-    assert.deepEqual(Object.keys(e).sort(), ['id', 'media', 'type'], `a list entry is { id, type, media }: ${JSON.stringify(e).slice(0, 200)}`);
+    assert.deepEqual(Object.keys(e).sort(), ['id', 'media', 'type', 'userData'], `a list entry is { id, type, media, userData }: ${JSON.stringify(e).slice(0, 200)}`);
+    assert.deepEqual(Object.keys(e.userData).sort(), ['lastPlayedAt', 'playCount', 'played', 'positionSeconds', 'progress']);
     assert.equal(e.media.id, e.id);
     assert.equal(e.media.type, e.type);
     return e.media;

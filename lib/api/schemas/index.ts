@@ -12,4 +12,6 @@ export * from './playback';
 export * from './queries';
 export * from './scans';
 export * from './settings';
+export * from './user-data';
+export * from './watching';
 export * from './websocket';

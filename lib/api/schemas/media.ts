@@ -1,6 +1,7 @@
 // Movies, shows and episodes as lists and details show them, with their files and subtitle tracks.
 import { Type } from '@sinclair/typebox';
 import { HexColor, IsoTime, MediaType, Nullable } from './common';
+import { ShowUserData, UserData } from './user-data';
 
 export const Media = Type.Object({
   id: Type.String(),
@@ -23,7 +24,7 @@ export const Media = Type.Object({
 
 /** A movie or show wherever a list of them appears (search hits, recent lists): one shape, so one client component renders both. */
 export const MediaEntry = Type.Object(
-  { id: Type.String(), type: MediaType, media: Media },
+  { id: Type.String(), type: MediaType, media: Media, userData: Type.Optional(UserData) },
   { description: 'A movie or TV show in a list: search hits and the recent lists share this shape' },
 );
 
@@ -119,6 +120,7 @@ export const MovieDetail = Type.Object({
   file: FileInfo,
   streamUrl: Type.String({ format: 'uri' }),
   subtitles: Type.Array(SubtitleTrack, { description: 'Subtitle files beside the video and streams inside it (its first part)' }),
+  userData: Type.Optional(UserData),
 });
 
 export const Episode = Type.Object({
@@ -132,6 +134,7 @@ export const Episode = Type.Object({
   streamUrl: Type.String({ format: 'uri' }),
   file: FileInfo,
   subtitles: Type.Array(SubtitleTrack, { description: 'Subtitle files beside the video and streams inside it' }),
+  userData: Type.Optional(UserData),
 });
 
 export const ShowDetail = Type.Object({
@@ -146,4 +149,5 @@ export const ShowDetail = Type.Object({
       episodes: Type.Array(Episode),
     }),
   ),
+  userData: Type.Optional(ShowUserData),
 });

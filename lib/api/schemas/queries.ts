@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { Cursor, Limit, MediaType } from './common';
 import { JobStatus } from './scans';
+import { ProfileId } from './watching';
 
 export const PageQuery = Type.Object(
   { limit: Type.Optional(Limit(10, 100)), cursor: Type.Optional(Cursor) },
@@ -11,6 +12,7 @@ export const TitleListQuery = Type.Object(
   {
     limit: Type.Optional(Limit(10, 100)),
     cursor: Type.Optional(Cursor),
+    profileId: Type.Optional(ProfileId),
     matched: Type.Optional(
       Type.Boolean({ description: 'false: only the titles the provider could not describe (no match with confidence), to fix by hand; true: only those it did' }),
     ),
@@ -22,6 +24,7 @@ export const SearchQuery = Type.Object(
     query: Type.String({ minLength: 1, maxLength: 200 }),
     type: Type.Optional(MediaType),
     limit: Type.Optional(Limit(20, 100)),
+    profileId: Type.Optional(ProfileId),
   },
   { additionalProperties: false },
 );

@@ -17,10 +17,28 @@ export const Features = Type.Object(
   { additionalProperties: false },
 );
 
+const PlaybackPreferences = Type.Object(
+  {
+    resumeMinPercent: Type.Number({ minimum: 0, maximum: 50, description: 'A position before this share of a film or an episode keeps nothing (default 5)' }),
+    playedAtPercent: Type.Number({ minimum: 50, maximum: 100, description: 'A position past this share marks it played and clears the position (default 90)' }),
+  },
+  { additionalProperties: false },
+);
+
 export const Preferences = Type.Object(
   {
     theme: Theme,
     pageSize: Type.Integer({ minimum: 1, maximum: 100, description: 'Items per page clients should ask for' }),
+    playback: PlaybackPreferences,
+  },
+  { additionalProperties: false },
+);
+
+const PreferencesPatch = Type.Object(
+  {
+    theme: Type.Optional(Theme),
+    pageSize: Type.Optional(Preferences.properties.pageSize),
+    playback: Type.Optional(Type.Partial(PlaybackPreferences, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );
@@ -50,7 +68,7 @@ export const SettingsPatch = Type.Object(
       ),
     ),
     features: Type.Optional(Type.Partial(Features, { additionalProperties: false })),
-    preferences: Type.Optional(Type.Partial(Preferences, { additionalProperties: false })),
+    preferences: Type.Optional(PreferencesPatch),
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { IsoTime } from './common';
 import { DiskStatus, HealthReason } from './health';
 import { JobErrorSchema, ScanPhase } from './scans';
+import { UserData } from './user-data';
 
 const Timestamp = IsoTime;
 /** What a finished or cancelled scan did. */
@@ -80,6 +81,16 @@ export const WsEvents = {
       timestamp: Timestamp,
     },
     { description: "The service's health changed: the disk holding its data ran low on space or has room again (what GET /api/v1/health says)" },
+  ),
+  'userdata:changed': Type.Object(
+    {
+      type: Type.Literal('userdata:changed'),
+      profileId: Type.String(),
+      mediaId: Type.String(),
+      userData: UserData,
+      timestamp: Timestamp,
+    },
+    { description: "A profile's position or played mark of a film, an episode or a whole show changed (a player's report, a mark)" },
   ),
   pong: Type.Object({ type: Type.Literal('pong') }),
   error: Type.Object({

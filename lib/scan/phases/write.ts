@@ -48,6 +48,8 @@ export const write = async (ctx: ScanContext, { plan, entries }: Planned): Promi
     await ctx.catalog.remove(ids);
     await removeArtworkOf(ctx.artworks, ids);
     await ctx.subtitleCache?.removeAll(ids);
+    await ctx.watchState?.forget(ids);
+    await ctx.locks.forget(ids);
     counts.removed += chunk.length;
     noteChanged(ctx.changedIds, 'removed', ids);
     await ctx.catalog.bumpVersion();

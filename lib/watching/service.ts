@@ -1,0 +1,344 @@
+// Watch state: who is watching (profiles, no passwords: the LAN is trusted), where each person
+// stopped, what they have seen, and what comes next. It rides on the items' ids, which a move
+// or a rename keeps, so nothing is lost when files move. Progress reports are the hot path (a
+// player reports every 10 s for hours): one write each at most, none for a report less than a
+// second after the last one of the same item here, and never the catalogue's version stamp.
+import type { Static } from '@sinclair/typebox';
+import type { ContinueEntry } from '../api/schemas';
+import type { CatalogItem, EpisodeItem, MovieItem, ShowItem } from '../catalog/model';
+import type { CatalogStore } from '../catalog/store';
+import { defaultProfileProtected, invalidRequest, nameTaken, notFound } from '../errors';
+import type { EventSink } from '../events/sink';
+import type { Log } from '../log';
+import { eachLimited } from '../util/pool';
+import { toMedia } from '../views/entry';
+import { artworkUrl } from '../views/urls';
+import { DEFAULT_THRESHOLDS, inProgress, markPlayed, markUnplayed, NOTHING, report, toUserData, type Thresholds, type UserData } from './rules';
+import { DEFAULT_PROFILE, NameTaken, type DynamoWatchStore, type Placement, type Profile, type StoredState } from './store';
+
+/** What the scan needs of watch state: forgetting the items it removes for good. */
+export interface WatchStateOfItems {
+  forget(mediaIds: readonly string[]): Promise<void>;
+}
+
+export interface WatchingDeps {
+  store: DynamoWatchStore;
+  catalog: CatalogStore;
+  /** The thresholds as the settings have them now. */
+  thresholds: () => Promise<Thresholds>;
+  events: EventSink;
+  log: Log;
+  clock?: () => number;
+  newId?: () => string;
+}
+
+/** A show's state: how much of it has been seen. */
+export interface ShowProgress {
+  playedEpisodes: number;
+  totalEpisodes: number;
+  played: boolean;
+}
+
+/** Reports closer together than this are answered but not written (the next one is). */
+const COALESCE_MS = 1_000;
+/** A show's "last watched" moves at most this often while its episodes are reported. */
+const SHOW_TOUCH_MS = 10 * 60_000;
+/** The settings' thresholds are read again after this long (a report reads nothing else it can keep). */
+const THRESHOLDS_FOR_MS = 1_000;
+
+const placementOf = (item: MovieItem | EpisodeItem): Placement =>
+  item.entity === 'movie' ? { entity: 'movie' } : { entity: 'episode', showId: item.showId, seasonNumber: item.seasonNumber, episodeNumber: item.episodeNumber };
+
+const fileDuration = (item: MovieItem | EpisodeItem) => {
+  const durations = item.files.map((f) => f.tech?.durationSeconds ?? null);
+  return durations.every((d) => d !== null) && durations.length ? durations.reduce((a, b) => a! + b!, 0)! : null;
+};
+
+const order = (a: { seasonNumber: number; episodeNumber: number }, b: { seasonNumber: number; episodeNumber: number }) => a.seasonNumber - b.seasonNumber || a.episodeNumber - b.episodeNumber;
+
+export class WatchingService implements WatchStateOfItems {
+  /** The last state written (or answered and not written yet: `pending`) per profile and item, for coalescing. */
+  private readonly recent = new Map<string, { state: StoredState; writtenAt: number; pending?: boolean }>();
+  private readonly showTouched = new Map<string, number>();
+  private thresholdsRead: { at: number; value: Thresholds } | undefined;
+
+  constructor(private readonly deps: WatchingDeps) {}
+
+  private now() {
+    return (this.deps.clock ?? Date.now)();
+  }
+
+  // --- Profiles ----------------------------------------------------------------------------
+
+  profiles(): Promise<Profile[]> {
+    return this.deps.store.profiles();
+  }
+
+  async profile(id: string): Promise<Profile> {
+    const found = await this.deps.store.profile(id);
+    if (!found) throw notFound(`Profile ${id}`);
+    return found;
+  }
+
+  async createProfile(name: string): Promise<Profile> {
+    const profile: Profile = { id: `pf_${(this.deps.newId ?? randomId)()}`, name: name.trim(), createdAt: new Date(this.now()).toISOString() };
+    await this.claiming(profile.name, () => this.deps.store.save(profile));
+    return profile;
+  }
+
+  async renameProfile(id: string, name: string): Promise<Profile> {
+    const before = await this.profile(id);
+    const after = { ...before, name: name.trim() };
+    if (after.name === before.name) return before;
+    await this.claiming(after.name, () => this.deps.store.save(after, before));
+    return after;
+  }
+
+  async deleteProfile(id: string): Promise<void> {
+    if (id === DEFAULT_PROFILE.id) throw defaultProfileProtected();
+    await this.deps.store.removeProfile(await this.profile(id));
+    for (const key of this.recent.keys()) if (key.startsWith(`${id}|`)) this.recent.delete(key);
+  }
+
+  private async claiming(name: string, save: () => Promise<void>) {
+    if (!name) throw invalidRequest([{ field: 'body/name', message: 'must not be blank' }]);
+    // The household's own name, while it has it, is as taken as any other.
+    const household = await this.deps.store.profile(DEFAULT_PROFILE.id);
+    if (household === DEFAULT_PROFILE && name.toLocaleLowerCase('en') === DEFAULT_PROFILE.name.toLocaleLowerCase('en')) throw nameTaken(name);
+    try {
+      await save();
+    } catch (err) {
+      if (err instanceof NameTaken) throw nameTaken(name);
+      throw err;
+    }
+  }
+
+  // --- Reports and marks -------------------------------------------------------------------
+
+  private async thresholds(): Promise<Thresholds> {
+    const now = this.now();
+    if (this.thresholdsRead && now - this.thresholdsRead.at < THRESHOLDS_FOR_MS) return this.thresholdsRead.value;
+    const value = await this.deps.thresholds().catch(() => DEFAULT_THRESHOLDS);
+    this.thresholdsRead = { at: now, value };
+    return value;
+  }
+
+  private async playable(mediaId: string): Promise<MovieItem | EpisodeItem> {
+    const item = await this.deps.catalog.get(mediaId);
+    if (!item || item.entity === 'tvshow') throw notFound(`Movie or episode ${mediaId}`);
+    return item;
+  }
+
+  /** PUT /progress: the player's position, after the rules. */
+  async progress(profileId: string, mediaId: string, positionSeconds: number, durationSeconds: number | undefined): Promise<UserData> {
+    const key = `${profileId}|${mediaId}`;
+    const now = this.now();
+    // What this process wrote within the last second is current; anything older is read again
+    // (another process or container may have written since). The reads go together.
+    const recent = this.recent.get(key);
+    const kept = recent && now - recent.writtenAt < COALESCE_MS ? recent : undefined;
+    const [, item, stored, thresholds] = await Promise.all([
+      this.profile(profileId),
+      kept ? undefined : this.playable(mediaId),
+      kept ? undefined : this.deps.store.state(profileId, mediaId),
+      this.thresholds(),
+    ]);
+    const before = kept?.state ?? stored ?? { ...NOTHING, mediaId, placement: placementOf(item!) };
+    const duration = durationSeconds ?? before.durationSeconds ?? (item ? fileDuration(item) : null);
+    const after: StoredState = { ...before, ...report(before, positionSeconds, duration, thresholds, new Date(now).toISOString()) };
+    // Coalesced: a report less than a second after the last one written, that changes no mark.
+    if (kept && after.played === before.played && after.playCount === before.playCount) {
+      if (!kept.pending) setTimeout(() => void this.flush(profileId, key), kept.writtenAt + COALESCE_MS - now).unref();
+      this.recent.set(key, { state: after, writtenAt: kept.writtenAt, pending: true });
+      return toUserData(after);
+    }
+    await this.write(profileId, after, before, now);
+    return toUserData(after);
+  }
+
+  /** POST /played: a film or an episode played; a show's every episode. */
+  async markPlayed(profileId: string, mediaId: string): Promise<UserData> {
+    return this.mark(profileId, mediaId, (s, now) => markPlayed(s, now));
+  }
+
+  /** DELETE /played: not played, no position; a show's every episode. */
+  async markUnplayed(profileId: string, mediaId: string): Promise<UserData> {
+    return this.mark(profileId, mediaId, (s) => markUnplayed(s));
+  }
+
+  private async mark(profileId: string, mediaId: string, change: (s: StoredState, now: string) => Omit<StoredState, 'mediaId' | 'placement'>): Promise<UserData> {
+    await this.profile(profileId);
+    const item = await this.deps.catalog.get(mediaId);
+    if (!item) throw notFound(`Movie, show or episode ${mediaId}`);
+    const now = this.now();
+    const at = new Date(now).toISOString();
+    const targets = item.entity === 'tvshow' ? await this.deps.catalog.episodes(item.id) : [item as MovieItem | EpisodeItem];
+    const states = await this.deps.store.states(profileId, targets.map((t) => t.id));
+    const changed = targets.map((t) => {
+      const before = states.get(t.id) ?? { ...NOTHING, mediaId: t.id, placement: placementOf(t) };
+      return { ...before, ...change(before, at) };
+    });
+    if (item.entity === 'tvshow') {
+      await this.deps.store.putMany(profileId, changed, { showId: item.id, lastPlayedAt: at });
+      for (const s of changed) this.recent.set(`${profileId}|${s.mediaId}`, { state: s, writtenAt: now });
+      const progress = this.showProgressOf(changed, targets.length);
+      const userData: UserData = { positionSeconds: 0, progress: progress.totalEpisodes ? progress.playedEpisodes / progress.totalEpisodes : 0, played: progress.played, playCount: 0, lastPlayedAt: at };
+      await this.deps.events.emit({ type: 'userdata:changed', profileId, mediaId, userData });
+      return userData;
+    }
+    const after = changed[0]!;
+    await this.write(profileId, after, states.get(mediaId), now);
+    return toUserData(after);
+  }
+
+  /** The last coalesced report of an item, written a second after the one before it. */
+  private async flush(profileId: string, key: string) {
+    const entry = this.recent.get(key);
+    if (!entry?.pending) return;
+    this.recent.set(key, { ...entry, pending: false }); // written once, by the timer or a read, whichever comes first
+    await this.write(profileId, entry.state, entry.state, this.now()).catch((err: unknown) => this.deps.log.warn({ err, key }, 'a progress report could not be written'));
+  }
+
+  /** This process's reports not written yet of a profile, written now: a list read here then sees them. */
+  private async settle(profileId: string) {
+    const pending = [...this.recent.entries()].filter(([key, entry]) => entry.pending && key.startsWith(`${profileId}|`));
+    await Promise.all(pending.map(([key]) => this.flush(profileId, key)));
+  }
+
+  /** Writes one item's state, moves its show's "last watched" when due, and says so on /ws. */
+  private async write(profileId: string, after: StoredState, before: StoredState | undefined, now: number) {
+    await this.deps.store.put(profileId, after);
+    this.recent.set(`${profileId}|${after.mediaId}`, { state: after, writtenAt: now });
+    if (this.recent.size > 10_000) this.recent.delete(this.recent.keys().next().value!);
+    const { placement } = after;
+    if (placement.entity === 'episode' && after.lastPlayedAt) {
+      const showKey = `${profileId}|${placement.showId}`;
+      const marked = after.played !== (before?.played ?? false);
+      if (marked || now - (this.showTouched.get(showKey) ?? 0) > SHOW_TOUCH_MS) {
+        await this.deps.store.touchShow(profileId, placement.showId, after.lastPlayedAt);
+        this.showTouched.set(showKey, now);
+      }
+    }
+    await this.deps.events.emit({ type: 'userdata:changed', profileId, mediaId: after.mediaId, userData: toUserData(after) });
+  }
+
+  // --- Reading -----------------------------------------------------------------------------
+
+  /** The profile's state of each of these films and episodes (nothing seen: zeros). */
+  async userData(profileId: string, mediaIds: readonly string[]): Promise<Map<string, UserData>> {
+    const states = await this.deps.store.states(profileId, mediaIds);
+    const pending = (id: string) => {
+      const entry = this.recent.get(`${profileId}|${id}`);
+      return entry?.pending ? entry.state : undefined;
+    };
+    return new Map(mediaIds.map((id) => [id, toUserData(pending(id) ?? states.get(id))]));
+  }
+
+  private showProgressOf(states: Array<{ played: boolean }>, total: number): ShowProgress {
+    const playedEpisodes = states.filter((s) => s.played).length;
+    return { playedEpisodes, totalEpisodes: total, played: total > 0 && playedEpisodes >= total };
+  }
+
+  /** How much of each show the profile has seen. */
+  async showProgress(profileId: string, showIds: readonly string[]): Promise<Map<string, ShowProgress>> {
+    const found = new Map<string, ShowProgress>();
+    await eachLimited([...new Set(showIds)], 8, async (showId) => {
+      const [played, episodes] = await Promise.all([this.deps.store.playedEpisodes(profileId, showId), this.deps.catalog.episodes(showId)]);
+      const ids = new Set(episodes.map((e) => e.id));
+      found.set(showId, this.showProgressOf(played.filter((p) => ids.has(p.id)).map(() => ({ played: true })), episodes.length));
+    });
+    return found;
+  }
+
+  /** Films and episodes in progress, most recently watched first. */
+  async continueWatching(profileId: string, limit: number, origin: string): Promise<Array<Static<typeof ContinueEntry>>> {
+    await Promise.all([this.profile(profileId), this.settle(profileId)]);
+    const states = await this.deps.store.inProgress(profileId, limit);
+    const items = new Map((await this.deps.catalog.getMany(states.map((s) => s.mediaId))).map((i) => [i.id, i]));
+    const shows = await this.showsOf([...items.values()]);
+    return states.flatMap((s) => {
+      const item = items.get(s.mediaId);
+      return item ? [this.entry(item, shows, toUserData(s), origin)].filter((e) => e !== undefined) : [];
+    });
+  }
+
+  /**
+   * Per show being watched, most recently first: the episode after the highest played one
+   * (season, episode), rolling into the next season, specials (season 0) left out. An episode
+   * in progress is in Continue watching instead; a show whose last episode is played drops out.
+   */
+  async nextUp(profileId: string, limit: number, origin: string): Promise<Array<Static<typeof ContinueEntry>>> {
+    await Promise.all([this.profile(profileId), this.settle(profileId)]);
+    const shows: string[] = [];
+    for await (const showId of this.deps.store.watchedShows(profileId)) shows.push(showId);
+    const found: Array<{ show: number; episode: EpisodeItem }> = [];
+    // A few shows at a time, in order, until the list is full.
+    for (let i = 0; i < shows.length && found.length < limit; i += 8) {
+      const batch = shows.slice(i, i + 8);
+      const nexts = await Promise.all(batch.map((showId) => this.nextOf(profileId, showId)));
+      nexts.forEach((episode, j) => episode && found.push({ show: i + j, episode }));
+    }
+    const chosen = found.slice(0, limit).map((f) => f.episode);
+    const states = await this.deps.store.states(profileId, chosen.map((e) => e.id));
+    const showItems = await this.showsOf(chosen);
+    return chosen.flatMap((e) => {
+      const state = states.get(e.id);
+      if (inProgress(state)) return [];
+      const entry = this.entry(e, showItems, toUserData(state), origin);
+      return entry ? [entry] : [];
+    });
+  }
+
+  private async nextOf(profileId: string, showId: string): Promise<EpisodeItem | undefined> {
+    const played = (await this.deps.store.playedEpisodes(profileId, showId)).filter((p) => p.seasonNumber > 0);
+    if (!played.length) return undefined;
+    const highest = played.reduce((a, b) => (order(a, b) >= 0 ? a : b));
+    const episodes = await this.deps.catalog.episodes(showId);
+    return episodes.filter((e) => e.seasonNumber > 0).sort(order).find((e) => order(e, highest) > 0);
+  }
+
+  private async showsOf(items: CatalogItem[]) {
+    const ids = [...new Set(items.flatMap((i) => (i.entity === 'episode' ? [i.showId] : [])))];
+    return new Map((await this.deps.catalog.getMany(ids)).map((s) => [s.id, s as ShowItem]));
+  }
+
+  private entry(item: CatalogItem, shows: Map<string, ShowItem>, userData: UserData, origin: string): Static<typeof ContinueEntry> | undefined {
+    if (item.entity === 'movie') return { id: item.id, type: 'movie', media: toMedia(item, origin), userData };
+    if (item.entity !== 'episode') return undefined;
+    const show = shows.get(item.showId);
+    if (!show) return undefined;
+    return {
+      id: item.id,
+      type: 'episode',
+      media: toMedia(show, origin),
+      episode: { id: item.id, seasonNumber: item.seasonNumber, episodeNumber: item.episodeNumber, title: item.title, stillUrl: artworkUrl(origin, item.id, 'still', item.artwork?.still) },
+      userData,
+    };
+  }
+
+  /** List entries (lists, search hits) with the profile's state: a film's own, a show's share of episodes played. */
+  async withUserData<E extends { id: string; type: string }>(profileId: string, entries: E[]): Promise<Array<E & { userData: UserData }>> {
+    await this.profile(profileId);
+    const films = entries.filter((e) => e.type !== 'tvshow').map((e) => e.id);
+    const shows = entries.filter((e) => e.type === 'tvshow').map((e) => e.id);
+    const [states, watched] = await Promise.all([this.userData(profileId, films), shows.length ? this.deps.store.watchedAmong(profileId, shows) : new Set<string>()]);
+    const progress = await this.showProgress(profileId, [...watched]);
+    return entries.map((e) => {
+      if (e.type !== 'tvshow') return { ...e, userData: states.get(e.id) ?? toUserData(undefined) };
+      const p = progress.get(e.id);
+      return { ...e, userData: { ...toUserData(undefined), progress: p && p.totalEpisodes ? p.playedEpisodes / p.totalEpisodes : 0, played: p?.played ?? false } };
+    });
+  }
+
+  // --- Items gone --------------------------------------------------------------------------
+
+  /** Every profile's state of items gone for good (a library offline keeps its items, and so their state). */
+  async forget(mediaIds: readonly string[]): Promise<void> {
+    if (!mediaIds.length) return;
+    const profiles = await this.deps.store.profiles();
+    await this.deps.store.removeItems(profiles.map((p) => p.id), mediaIds);
+    for (const id of mediaIds) for (const p of profiles) this.recent.delete(`${p.id}|${id}`);
+  }
+}
+
+const randomId = () => crypto.randomUUID().replaceAll('-', '').slice(0, 16);

@@ -1,0 +1,229 @@
+// Profiles and each profile's state of films and episodes in the one table (the access patterns
+// are listed in lib/db/table.ts). A state item carries the keys of two sparse indexes: gsi1
+// "in progress, most recent first" while a position is kept, gsi2 "played episodes of a show"
+// while an episode is played; a show being watched has an item of its own on gsi1 for Next up.
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { batchWrite, untilProcessed, type Write } from '../db/batch';
+import { guarded, queryItems, type Db } from '../db/client';
+import { keys } from '../db/table';
+import { inProgress, type WatchState } from './rules';
+
+export interface Profile {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+/** There is always one: the household's, until someone names their own. */
+export const DEFAULT_PROFILE: Profile = { id: 'default', name: 'Household', createdAt: '1970-01-01T00:00:00.000Z' };
+
+/** Where an item sits, so its state can be indexed without reading the catalogue again. */
+export type Placement = { entity: 'movie' } | { entity: 'episode'; showId: string; seasonNumber: number; episodeNumber: number };
+
+export interface StoredState extends WatchState {
+  mediaId: string;
+  placement: Placement;
+}
+
+export class NameTaken extends Error {}
+
+const STATE_FIELDS = ['positionSeconds', 'durationSeconds', 'played', 'playCount', 'lastPlayedAt', 'counted'] as const;
+
+const toState = (row: Record<string, unknown>): StoredState => ({
+  mediaId: String(row.mediaId),
+  placement: row.placement as Placement,
+  positionSeconds: Number(row.positionSeconds ?? 0),
+  durationSeconds: row.durationSeconds === null || row.durationSeconds === undefined ? null : Number(row.durationSeconds),
+  played: Boolean(row.played),
+  playCount: Number(row.playCount ?? 0),
+  lastPlayedAt: (row.lastPlayedAt as string | null | undefined) ?? null,
+  counted: Boolean(row.counted),
+});
+
+const toProfile = (row: Record<string, unknown>): Profile => ({ id: String(row.id), name: String(row.name), createdAt: String(row.createdAt) });
+
+export class DynamoWatchStore {
+  constructor(private readonly db: () => Db) {}
+
+  // --- Profiles ----------------------------------------------------------------------------
+
+  /** Oldest first, the household's first (it is kept only once renamed). */
+  async profiles(): Promise<Profile[]> {
+    const { index, pk } = keys.profilesIndex();
+    const found: Profile[] = [];
+    for await (const row of queryItems(this.db(), { IndexName: index, KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': pk } })) found.push(toProfile(row));
+    return found.some((p) => p.id === DEFAULT_PROFILE.id) ? found : [DEFAULT_PROFILE, ...found];
+  }
+
+  async profile(id: string): Promise<Profile | undefined> {
+    const { doc, tableName } = this.db();
+    const out = await guarded(() => doc.send(new GetCommand({ TableName: tableName, Key: keys.profile(id) })));
+    if (out.Item) return toProfile(out.Item);
+    return id === DEFAULT_PROFILE.id ? DEFAULT_PROFILE : undefined;
+  }
+
+  /** A new profile, or `previous` renamed: the name is claimed in the same transaction, so two never share one. */
+  async save(profile: Profile, previous?: Profile): Promise<void> {
+    const { doc, tableName } = this.db();
+    const sameName = previous && keys.profileName(previous.name).pk === keys.profileName(profile.name).pk;
+    const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
+      { Put: { TableName: tableName, Item: { ...keys.profile(profile.id), ...keys.profilesByAge(profile.createdAt, profile.id), entity: 'profile', ...profile } } },
+    ];
+    if (!sameName) {
+      items.push({ Put: { TableName: tableName, Item: { ...keys.profileName(profile.name), entity: 'profile-name', profileId: profile.id }, ConditionExpression: 'attribute_not_exists(pk)' } });
+      // The household's first name is never stored: nothing to free.
+      if (previous && (previous !== DEFAULT_PROFILE || (await this.nameHeld(previous.name)))) items.push({ Delete: { TableName: tableName, Key: keys.profileName(previous.name) } });
+    }
+    try {
+      await guarded(() => doc.send(new TransactWriteCommand({ TransactItems: items })));
+    } catch (err) {
+      if ((err as Error).name === 'TransactionCanceledException') throw new NameTaken(profile.name);
+      throw err;
+    }
+  }
+
+  /** Whether a name is taken (the household's first name counts as taken while it has it). */
+  async nameHeld(name: string): Promise<boolean> {
+    const { doc, tableName } = this.db();
+    const out = await guarded(() => doc.send(new GetCommand({ TableName: tableName, Key: keys.profileName(name) })));
+    return out.Item !== undefined;
+  }
+
+  /** The profile, its name and all of its state. */
+  async removeProfile(profile: Profile): Promise<void> {
+    const writes: Write[] = [{ delete: keys.profile(profile.id) }, { delete: keys.profileName(profile.name) }];
+    const { pk } = keys.userDataOfProfile(profile.id);
+    for await (const row of queryItems(this.db(), { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ProjectionExpression: 'pk, sk' })) {
+      writes.push({ delete: { pk: String(row.pk), sk: String(row.sk) } });
+    }
+    await batchWrite(this.db(), writes);
+  }
+
+  // --- State -------------------------------------------------------------------------------
+
+  async state(profileId: string, mediaId: string): Promise<StoredState | undefined> {
+    const { doc, tableName } = this.db();
+    const out = await guarded(() => doc.send(new GetCommand({ TableName: tableName, Key: keys.userData(profileId, mediaId) })));
+    return out.Item ? toState(out.Item) : undefined;
+  }
+
+  async states(profileId: string, mediaIds: readonly string[]): Promise<Map<string, StoredState>> {
+    const { doc, tableName } = this.db();
+    const found = new Map<string, StoredState>();
+    const unique = [...new Set(mediaIds)];
+    for (let i = 0; i < unique.length; i += 100) {
+      const wanted: Record<string, unknown>[] = unique.slice(i, i + 100).map((id) => ({ ...keys.userData(profileId, id) }));
+      await untilProcessed('keys', wanted, async (pending) => {
+        const out = await guarded(() => doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } })));
+        for (const row of out.Responses?.[tableName] ?? []) found.set(String(row.mediaId), toState(row));
+        return out.UnprocessedKeys?.[tableName]?.Keys ?? [];
+      });
+    }
+    return found;
+  }
+
+  /** The state as the item of a profile, with its index keys: in progress while a position is kept, played episodes while played. */
+  private row(profileId: string, state: StoredState): Record<string, unknown> {
+    const { placement } = state;
+    return {
+      ...keys.userData(profileId, state.mediaId),
+      entity: 'userdata',
+      profileId,
+      mediaId: state.mediaId,
+      placement,
+      ...Object.fromEntries(STATE_FIELDS.map((f) => [f, state[f]])),
+      ...(inProgress(state) && state.lastPlayedAt ? keys.inProgress(profileId, state.lastPlayedAt, state.mediaId) : {}),
+      ...(placement.entity === 'episode' && state.played ? keys.playedEpisode(profileId, placement.showId, placement.seasonNumber, placement.episodeNumber, state.mediaId) : {}),
+    };
+  }
+
+  async put(profileId: string, state: StoredState): Promise<void> {
+    const { doc, tableName } = this.db();
+    await guarded(() => doc.send(new PutCommand({ TableName: tableName, Item: this.row(profileId, state) })));
+  }
+
+  /** Many states at once (a whole show marked played); the show's own item with them when given. */
+  async putMany(profileId: string, states: StoredState[], show?: { showId: string; lastPlayedAt: string }): Promise<void> {
+    const writes: Write[] = states.map((s) => ({ put: this.row(profileId, s) as Record<string, unknown> & { pk: string; sk: string } }));
+    if (show) writes.push({ put: this.showRow(profileId, show.showId, show.lastPlayedAt) });
+    await batchWrite(this.db(), writes);
+  }
+
+  private showRow(profileId: string, showId: string, lastPlayedAt: string) {
+    return { ...keys.showWatch(profileId, showId), ...keys.watching(profileId, lastPlayedAt, showId), entity: 'show-watch', profileId, showId, lastPlayedAt };
+  }
+
+  /** When the profile last watched something of the show. */
+  async showWatched(profileId: string, showId: string): Promise<string | undefined> {
+    const { doc, tableName } = this.db();
+    const out = await guarded(() => doc.send(new GetCommand({ TableName: tableName, Key: keys.showWatch(profileId, showId) })));
+    return out.Item?.lastPlayedAt as string | undefined;
+  }
+
+  /** Those of the shows the profile has watched something of. */
+  async watchedAmong(profileId: string, showIds: readonly string[]): Promise<Set<string>> {
+    const { doc, tableName } = this.db();
+    const found = new Set<string>();
+    const unique = [...new Set(showIds)];
+    for (let i = 0; i < unique.length; i += 100) {
+      const wanted: Record<string, unknown>[] = unique.slice(i, i + 100).map((id) => ({ ...keys.showWatch(profileId, id) }));
+      await untilProcessed('keys', wanted, async (pending) => {
+        const out = await guarded(() => doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ProjectionExpression: 'showId' } } })));
+        for (const row of out.Responses?.[tableName] ?? []) found.add(String(row.showId));
+        return out.UnprocessedKeys?.[tableName]?.Keys ?? [];
+      });
+    }
+    return found;
+  }
+
+  async touchShow(profileId: string, showId: string, lastPlayedAt: string): Promise<void> {
+    const { doc, tableName } = this.db();
+    await guarded(() => doc.send(new PutCommand({ TableName: tableName, Item: this.showRow(profileId, showId, lastPlayedAt) })));
+  }
+
+  /** Films and episodes with a position kept, most recently watched first. */
+  async inProgress(profileId: string, limit: number): Promise<StoredState[]> {
+    const { doc, tableName } = this.db();
+    const { index, pk } = keys.inProgressIndex(profileId);
+    const out = await guarded(() =>
+      doc.send(new QueryCommand({ TableName: tableName, IndexName: index, KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ScanIndexForward: false, Limit: limit })),
+    );
+    return (out.Items ?? []).map(toState);
+  }
+
+  /** Shows the profile watched something of, most recently first. */
+  async *watchedShows(profileId: string): AsyncGenerator<string> {
+    const { index, pk } = keys.watchingIndex(profileId);
+    for await (const row of queryItems(this.db(), { IndexName: index, KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ScanIndexForward: false })) {
+      yield String(row.showId);
+    }
+  }
+
+  /** The played episodes of a show, as (season, episode) in order: keys only. */
+  async playedEpisodes(profileId: string, showId: string): Promise<Array<{ seasonNumber: number; episodeNumber: number; id: string }>> {
+    const { index, pk } = keys.playedEpisodesIndex(profileId, showId);
+    const found = [];
+    for await (const row of queryItems(this.db(), { IndexName: index, KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ProjectionExpression: 'gsi2sk' })) {
+      const [season, episode, id] = String(row.gsi2sk).split('#');
+      found.push({ seasonNumber: Number(season), episodeNumber: Number(episode), id: id! });
+    }
+    return found;
+  }
+
+  /**
+   * Every profile's state of these items (gone for good), shows included: each profile's own
+   * keys are read (a household's state is small) and only those of the items are deleted.
+   */
+  async removeItems(profileIds: readonly string[], mediaIds: readonly string[]): Promise<void> {
+    if (!mediaIds.length) return;
+    const gone = new Set(mediaIds.flatMap((id) => [`item#${id}`, `show#${id}`]));
+    const writes: Write[] = [];
+    for (const profileId of profileIds) {
+      const { pk } = keys.userDataOfProfile(profileId);
+      for await (const row of queryItems(this.db(), { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ProjectionExpression: 'pk, sk' })) {
+        if (gone.has(String(row.sk))) writes.push({ delete: { pk: String(row.pk), sk: String(row.sk) } });
+      }
+    }
+    await batchWrite(this.db(), writes);
+  }
+}
