@@ -1,4 +1,5 @@
-// The web client: a header to search from, and the screen the address names.
+// The web client: a header to search from and to switch profiles, and the screen the address
+// names, for the profile watching (asked first when the device has not said who is: screens/who.tsx).
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Home } from './screens/home';
@@ -10,6 +11,10 @@ import { Search } from './screens/search';
 import { Settings } from './screens/settings';
 import { ShowScreen } from './screens/show';
 import { Unmatched } from './screens/unmatched';
+import { WhoIsWatching } from './screens/who';
+import { Loading } from './ui/load';
+import { ProfileMenu } from './ui/profile-menu';
+import { loadProfiles, useProfiles } from './ui/profiles';
 import { navigate, onLinkClick, useRoute, type Route } from './ui/router';
 import { StatusBanner } from './ui/status-banner';
 import './styles.css';
@@ -70,6 +75,21 @@ const Screen = ({ route }: { route: Route }) => {
   }
 };
 
+void loadProfiles();
+
+/** The screen, once it is known who is watching; a switch of profile opens it anew, read for the new one. */
+const ForProfile = ({ route }: { route: Route }) => {
+  const profiles = useProfiles();
+  if (profiles.current) return <Screen key={profiles.current} route={route} />;
+  if (!profiles.list)
+    return (
+      <main>
+        <Loading label="Loading" />
+      </main>
+    );
+  return <WhoIsWatching profiles={profiles.list} />;
+};
+
 const App = () => {
   const route = useRoute();
   useEffect(() => scrollTo(0, 0), [route]);
@@ -85,9 +105,10 @@ const App = () => {
           <a href="/settings">Settings</a>
           <a href="/logs">Log</a>
         </nav>
+        <ProfileMenu />
       </header>
       <StatusBanner />
-      <Screen route={route} />
+      <ForProfile route={route} />
     </div>
   );
 };

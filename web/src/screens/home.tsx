@@ -1,8 +1,10 @@
-// Home: the films and shows added last, newest first, a page at a time; a scan that finishes
-// or a library that changes brings the new ones in without a reload.
+// Home: where the current profile left off (Continue watching, Next up: ui/watch-rows.tsx), then
+// the films and shows added last, newest first, a page at a time; a scan that finishes or a
+// library that changes brings the new ones in without a reload.
 import { useState } from 'preact/hooks';
 import { useEvents } from '../ui/events';
 import { Shelf } from '../ui/shelf';
+import { WatchRows } from '../ui/watch-rows';
 
 const EMPTY = 'Nothing here yet: add a library and scan it.';
 
@@ -13,6 +15,7 @@ export const Home = () => {
   });
   return (
     <main>
+      <WatchRows version={version} />
       <Shelf path="/api/v1/movies" title="Recently added films" version={version} empty={EMPTY} />
       <Shelf path="/api/v1/tvshows" title="Recently added shows" version={version} empty={EMPTY} />
     </main>

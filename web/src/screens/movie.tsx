@@ -1,10 +1,13 @@
-// A film: its backdrop over its colours, poster, overview, cast, its match (fixed by hand when
-// wrong) and the file it plays from.
+// A film: its backdrop over its colours, poster, where the current profile stopped in it (resume
+// or start again, mark played), overview, cast, its match (fixed by hand when wrong) and the
+// file it plays from.
 import { useMemo } from 'preact/hooks';
-import { api, unwrap, type MovieDetail } from '../api/client';
+import { profileApi, unwrap, type MovieDetail } from '../api/client';
 import { Detail } from '../ui/detail';
 import { Show, useLoad } from '../ui/load';
 import { MatchControls, movieMatching } from '../ui/match';
+import { MarkButton, PlayLinks } from '../ui/play-actions';
+import { PlayedMark, useUserDataChanges } from '../ui/watching';
 
 export const duration = (seconds: number | null) => {
   if (seconds === null) return null;
@@ -36,8 +39,9 @@ const FileDetails = ({ file }: { file: MovieDetail['file'] }) => {
 };
 
 export const Movie = ({ id }: { id: string }) => {
-  const [loaded, retry, replace] = useLoad(async () => (await unwrap(api.GET('/api/v1/movies/{movieId}', { params: { path: { movieId: id } } }))).data, [id]);
+  const [loaded, retry, replace] = useLoad(async () => (await unwrap(profileApi.GET('/api/v1/movies/{movieId}', { params: { path: { movieId: id } } }))).data, [id]);
   const matching = useMemo(() => movieMatching(id), [id]);
+  useUserDataChanges((mediaId, userData) => loaded.state === 'done' && mediaId === id && replace({ ...loaded.value, userData }));
   return (
     <Show loaded={loaded} retry={retry} label="Loading the film">
       {(movie) => {
@@ -45,9 +49,11 @@ export const Movie = ({ id }: { id: string }) => {
         const cast = movie.metadata.cast.slice(0, 12);
         return (
           <Detail media={media}>
-            <a class="play" href={`/play/${movie.id}`}>
-              ▶ Play
-            </a>
+            <div class="play-actions">
+              <PlayLinks href={`/play/${movie.id}`} userData={movie.userData} big />
+              <MarkButton mediaId={movie.id} played={movie.userData?.played ?? false} onMarked={(userData) => replace({ ...movie, userData })} />
+              <PlayedMark userData={movie.userData} />
+            </div>
             {media.overview && <p class="overview">{media.overview}</p>}
             {cast.length > 0 && (
               <ul class="cast" aria-label="Cast">
@@ -59,7 +65,8 @@ export const Movie = ({ id }: { id: string }) => {
                 ))}
               </ul>
             )}
-            <MatchControls key={movie.id} item={movie} matching={matching} onDescribed={replace} />
+            {/* A match's answer describes the film anew, without anyone's state: the page keeps its own. */}
+            <MatchControls key={movie.id} item={movie} matching={matching} onDescribed={(described) => replace({ ...described, userData: movie.userData })} />
             <FileDetails file={movie.file} />
           </Detail>
         );

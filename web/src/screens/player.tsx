@@ -2,11 +2,15 @@
 // plays is probed, ui/playback.ts): as the file is, or converted while it plays (HLS); a line
 // says what is converted and why, a menu picks the audio track when there are several, the
 // subtitle tracks come as WebVTT, and the conversion ends when the player closes. Starts at
-// ?t= seconds.
+// ?t= seconds. Where the viewer is goes to the service as they watch (useProgressReports), so
+// any device can resume there; at an episode's end the next one is offered.
+import type { RefObject } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, ApiError, unwrap, type SubtitleTrack } from '../api/client';
+import { ApiError, currentProfileId, profileApi, unwrap, type SubtitleTrack } from '../api/client';
 import { ProblemView, Show, useLoad } from '../ui/load';
 import { attach, endSession, keepAlive, problemAt, startPlayback, type PlaybackInfo } from '../ui/playback';
+import { navigate } from '../ui/router';
+import { playFrom, reportProgress, resumeAt } from '../ui/watching';
 
 interface AudioChoice {
   codec: string;
@@ -65,8 +69,72 @@ const useOpening = (mediaId: string, at: number): Opening => {
   return opening;
 };
 
-const Video = ({ item, at, opening }: { item: Playable; at: number; opening?: Opening }) => {
+/** Reports every this often while playing; a pause, a seek, the tab hidden and the player closing report at once. */
+const REPORT_EVERY_MS = 10_000;
+
+/**
+ * Tells the service where the viewer is in `mediaId`, as the profile the player opened as (a
+ * switch of profile closes the player, whose last report is still the one it played as).
+ * Nothing before the picture first plays: until then the element's position (0 while the
+ * start at ?t= is applied, or while another audio track is attached) is not the viewer's, and
+ * reporting it would wipe the place they resume from. The same position is not said twice.
+ */
+const useProgressReports = (video: RefObject<HTMLVideoElement>, mediaId: string) => {
+  useEffect(() => {
+    const element = video.current!;
+    const profileId = currentProfileId();
+    let playing = false;
+    let said = -1;
+    const report = () => {
+      const position = element.currentTime;
+      if (!playing || !Number.isFinite(position) || Math.abs(position - said) < 0.5) return;
+      said = position;
+      reportProgress(profileId, mediaId, position, element.duration);
+    };
+    const listeners: Array<[EventTarget, string, () => void]> = [
+      [element, 'playing', () => (playing = true)],
+      // A new source (another audio track, a session started again): wait for it to play.
+      [element, 'emptied', () => (playing = false)],
+      [element, 'pause', report],
+      [element, 'seeked', report],
+      [element, 'ended', report],
+      [document, 'visibilitychange', () => document.visibilityState === 'hidden' && report()],
+      [window, 'pagehide', report],
+    ];
+    for (const [target, type, listener] of listeners) target.addEventListener(type, listener);
+    const timer = setInterval(() => !element.paused && report(), REPORT_EVERY_MS);
+    return () => {
+      report();
+      clearInterval(timer);
+      for (const [target, type, listener] of listeners) target.removeEventListener(type, listener);
+    };
+  }, [mediaId]);
+};
+
+/** What follows an episode: its address (from where the profile stopped in it) and its name. */
+interface Next {
+  href: string;
+  label: string;
+}
+
+/** Offered once the episode has ended, focused so a remote's OK plays it; playing on (a seek back) takes it away. */
+const NextEpisode = ({ next }: { next: Next }) => {
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => button.current?.focus(), []);
+  return (
+    <div class="next-episode" role="status">
+      <span>Up next: {next.label}</span>
+      <button type="button" class="play" ref={button} onClick={() => navigate(next.href)}>
+        ▶ Next episode
+      </button>
+    </div>
+  );
+};
+
+const Video = ({ item, at, opening, next }: { item: Playable; at: number; opening?: Opening; next?: Next | null }) => {
   const video = useRef<HTMLVideoElement>(null);
+  const [ended, setEnded] = useState(false);
+  useProgressReports(video, item.id);
   const [audioTrack, setAudioTrack] = useState<number | undefined>(undefined);
   const [info, setInfo] = useState<PlaybackInfo | null>(null);
   const [failure, setFailure] = useState<ApiError | null>(null);
@@ -139,13 +207,14 @@ const Video = ({ item, at, opening }: { item: Playable; at: number; opening?: Op
       {failure ? (
         <ProblemView error={failure} retry={() => setAttempt((a) => a + 1)} />
       ) : null}
-      <video ref={video} controls autoplay preload="metadata" hidden={failure !== null}>
+      <video ref={video} controls autoplay preload="metadata" hidden={failure !== null} onEnded={() => setEnded(true)} onPlay={() => setEnded(false)}>
         {item.subtitles
           .filter((track) => track.url)
           .map((track) => (
             <track key={track.id} kind="subtitles" src={track.url!} srclang={track.language ?? undefined} label={track.label} default={track.default} />
           ))}
       </video>
+      {ended && next && <NextEpisode next={next} />}
       {item.audio.length > 1 && (
         <label class="audio-track">
           Audio{' '}
@@ -165,7 +234,7 @@ const Video = ({ item, at, opening }: { item: Playable; at: number; opening?: Op
 export const Player = ({ id, at }: { id: string; at: number }) => {
   const opening = useOpening(id, at);
   const [loaded, retry] = useLoad(async () => {
-    const movie = (await unwrap(api.GET('/api/v1/movies/{movieId}', { params: { path: { movieId: id } } }))).data;
+    const movie = (await unwrap(profileApi.GET('/api/v1/movies/{movieId}', { params: { path: { movieId: id } } }))).data;
     return { id, title: movie.media.title, subtitles: movie.subtitles, audio: movie.file?.audio ?? [] };
   }, [id]);
   return (
@@ -175,20 +244,32 @@ export const Player = ({ id, at }: { id: string; at: number }) => {
   );
 };
 
+const episodeNumber = (e: { seasonNumber: number; episodeNumber: number }) => `S${String(e.seasonNumber).padStart(2, '0')}E${String(e.episodeNumber).padStart(2, '0')}`;
+
 export const EpisodePlayer = ({ showId, episodeId, at }: { showId: string; episodeId: string; at: number }) => {
   const opening = useOpening(episodeId, at);
   const [loaded, retry] = useLoad(async () => {
-    const show = (await unwrap(api.GET('/api/v1/tvshows/{showId}', { params: { path: { showId } } }))).data;
-    const episode = show.seasons.flatMap((s) => s.episodes).find((e) => e.id === episodeId);
+    const show = (await unwrap(profileApi.GET('/api/v1/tvshows/{showId}', { params: { path: { showId } } }))).data;
+    const episodes = show.seasons.flatMap((s) => s.episodes);
+    const index = episodes.findIndex((e) => e.id === episodeId);
+    const episode = episodes[index];
     if (!episode) return null;
-    const number = `S${String(episode.seasonNumber).padStart(2, '0')}E${String(episode.episodeNumber).padStart(2, '0')}`;
-    return { id: episode.id, title: `${show.media.title} ${number}${episode.title ? ` · ${episode.title}` : ''}`, subtitles: episode.subtitles, audio: [] };
+    // The one after it as the page lists them, into the next season (specials, season 0, only after a special):
+    // what "next" means to someone watching in a row, whatever they skipped before.
+    const following = episodes[index + 1];
+    const special = (e: { seasonNumber: number }) => e.seasonNumber === 0;
+    const next = following && special(following) === special(episode) ? following : undefined;
+    return {
+      item: { id: episode.id, title: `${show.media.title} ${episodeNumber(episode)}${episode.title ? ` · ${episode.title}` : ''}`, subtitles: episode.subtitles, audio: [] },
+      next: next ? { href: playFrom(`/shows/${showId}/play/${next.id}`, resumeAt(next.userData)), label: `${episodeNumber(next)}${next.title ? ` · ${next.title}` : ''}` } : null,
+    };
   }, [showId, episodeId]);
   return (
     <Show loaded={loaded} retry={retry} label="Loading the episode">
-      {(item) =>
-        item ? (
-          <Video item={item} at={at} opening={opening} />
+      {(found) =>
+        found ? (
+          // Another episode is another player (its own reports, nothing offered yet).
+          <Video key={found.item.id} item={found.item} at={at} opening={opening} next={found.next} />
         ) : (
           <main class="problem" role="alert">
             <h2>Not found</h2>

@@ -1,5 +1,5 @@
 // Search as one types: the query waits for a pause in typing (250 ms), the newest answer wins.
-import { api, unwrap } from '../api/client';
+import { profileApi, unwrap } from '../api/client';
 import { Show, useLoad } from '../ui/load';
 import { PosterWall } from '../ui/posters';
 
@@ -7,7 +7,7 @@ export const Search = ({ query }: { query: string }) => {
   const trimmed = query.trim();
   const [loaded, retry] = useLoad(async () => {
     if (!trimmed) return null;
-    return unwrap(api.GET('/api/v1/search', { params: { query: { query: trimmed, limit: 40 } } }));
+    return unwrap(profileApi.GET('/api/v1/search', { params: { query: { query: trimmed, limit: 40 } } }));
   }, [trimmed]);
   return (
     <main>

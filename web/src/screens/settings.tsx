@@ -1,8 +1,11 @@
 // Settings: the TMDB key (only its hint is ever shown: the service never returns a key),
-// the metadata language and the feature switches.
+// the metadata language, the feature switches, and the profiles (deleted here, after a
+// question, rather than from the header's menu where a slip would do it).
 import { useState } from 'preact/hooks';
-import { api, ApiError, unwrap, type Settings as SettingsValue, type SettingsPatch } from '../api/client';
+import { api, ApiError, asApiError, unwrap, type Profile, type Settings as SettingsValue, type SettingsPatch } from '../api/client';
 import { ProblemView, Show, useLoad } from '../ui/load';
+import { AddProfile } from '../ui/profile-menu';
+import { deleteProfile, useProfiles } from '../ui/profiles';
 
 const FEATURES: Array<[keyof SettingsValue['features'], string]> = [
   ['metadataFetching', 'Fetch titles, overviews and artwork from TMDB'],
@@ -11,6 +14,43 @@ const FEATURES: Array<[keyof SettingsValue['features'], string]> = [
   ['realtimeMonitoring', 'Watch the libraries’ folders for changes'],
   ['autoResumeScans', 'Resume interrupted scans at start'],
 ];
+
+const ProfileList = () => {
+  const { list, current } = useProfiles();
+  const [error, setError] = useState<ApiError | null>(null);
+  const remove = async (profile: Profile) => {
+    if (!confirm(`Delete the profile “${profile.name}”? What it has watched and where it stopped are forgotten.`)) return;
+    setError(null);
+    try {
+      await deleteProfile(profile.id);
+    } catch (e) {
+      setError(asApiError(e, 'Not deleted'));
+    }
+  };
+  return (
+    <section class="profiles">
+      <h2>Profiles</h2>
+      {error && <ProblemView error={error} retry={() => setError(null)} />}
+      <ul>
+        {(list ?? []).map((p) => (
+          <li key={p.id}>
+            <span>
+              {p.name}
+              {p.id === current && <span class="this-device"> (on this device)</span>}
+            </span>
+            {/* The household's profile is always there: everyone who never chose one watches as it. */}
+            {p.id !== 'default' && (
+              <button type="button" class="danger" onClick={() => void remove(p)}>
+                Delete
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <AddProfile />
+    </section>
+  );
+};
 
 export const Settings = () => {
   const [saved, setSaved] = useState<SettingsValue | null>(null);
@@ -69,6 +109,7 @@ export const Settings = () => {
                   </label>
                 ))}
               </fieldset>
+              <ProfileList />
             </>
           );
         }}

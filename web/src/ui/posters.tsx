@@ -1,12 +1,15 @@
 // A wall of posters: each on its own mesh gradient while (or instead of) its picture loads,
-// sized by srcset; the arrow keys move between them (a TV remote sends arrow keys), Enter
-// opens one.
+// sized by srcset, with the current profile's state (a bar when part seen, ✓ when played),
+// kept current from /ws; the arrow keys move between them (a TV remote sends arrow keys),
+// Enter opens one.
+import { useState } from 'preact/hooks';
 import { atWidth, meshGradient, posterSrcSet } from './gradient';
-import type { MediaEntry } from '../api/client';
+import type { MediaEntry, UserData } from '../api/client';
+import { PlayedMark, useUserDataChanges, WatchedBar } from './watching';
 
 const hrefOf = (entry: MediaEntry) => (entry.type === 'movie' ? `/movies/${entry.id}` : `/shows/${entry.id}`);
 
-export const Poster = ({ entry }: { entry: MediaEntry }) => {
+export const Poster = ({ entry, userData = entry.userData }: { entry: MediaEntry; userData?: UserData }) => {
   const { media } = entry;
   return (
     <a class="poster" href={hrefOf(entry)} data-id={entry.id}>
@@ -14,6 +17,8 @@ export const Poster = ({ entry }: { entry: MediaEntry }) => {
         {media.posterUrl && (
           <img src={atWidth(media.posterUrl, 320)} srcset={posterSrcSet(media.posterUrl)} sizes="(max-width: 600px) 30vw, 180px" alt="" loading="lazy" decoding="async" />
         )}
+        <PlayedMark userData={userData} />
+        <WatchedBar userData={userData} />
       </div>
       <span class="poster-title">{media.title}</span>
       {media.year !== null && <span class="poster-year">{media.year}</span>}
@@ -38,7 +43,7 @@ const neighbour = (items: HTMLElement[], from: HTMLElement, key: string): HTMLEl
   return row.reduce((best, el) => (Math.abs(el.getBoundingClientRect().left - box.left) < Math.abs(best.getBoundingClientRect().left - box.left) ? el : best));
 };
 
-const onArrow = (event: KeyboardEvent) => {
+export const onArrow = (event: KeyboardEvent) => {
   if (!['ArrowRight', 'ArrowLeft', 'ArrowDown', 'ArrowUp'].includes(event.key)) return;
   const from = (event.target as Element).closest<HTMLElement>('.poster');
   const wall = from?.closest('.posters');
@@ -50,12 +55,28 @@ const onArrow = (event: KeyboardEvent) => {
   next.scrollIntoView({ block: 'nearest', inline: 'nearest' });
 };
 
-export const PosterWall = ({ entries, label }: { entries: MediaEntry[]; label: string }) => (
-  <div class="posters" role="list" aria-label={label} onKeyDown={onArrow}>
-    {entries.map((entry) => (
-      <div role="listitem" key={entry.id}>
-        <Poster entry={entry} />
-      </div>
-    ))}
-  </div>
-);
+/**
+ * The state of entries changed since they were read (a film's; a show's when marked as a whole),
+ * by entry: entries read again (a shelf reloaded) start from what they say, newer than any of these.
+ */
+const useChangedUserData = (entries: MediaEntry[]) => {
+  const [changed, setChanged] = useState<ReadonlyMap<MediaEntry, UserData>>(new Map());
+  useUserDataChanges((mediaId, userData) => {
+    const hit = entries.filter((e) => e.id === mediaId);
+    if (hit.length) setChanged((m) => new Map([...m, ...hit.map((e) => [e, userData] as const)]));
+  });
+  return changed;
+};
+
+export const PosterWall = ({ entries, label }: { entries: MediaEntry[]; label: string }) => {
+  const changed = useChangedUserData(entries);
+  return (
+    <div class="posters" role="list" aria-label={label} onKeyDown={onArrow}>
+      {entries.map((entry) => (
+        <div role="listitem" key={entry.id}>
+          <Poster entry={entry} userData={changed.get(entry) ?? entry.userData} />
+        </div>
+      ))}
+    </div>
+  );
+};

@@ -2,7 +2,7 @@
 // (`meta.nextCursor`), with a button for the next page. Home shows the newest; the unmatched
 // screen those the provider could not describe (`matched: false`).
 import { useState } from 'preact/hooks';
-import { api, unwrap, type MediaEntry } from '../api/client';
+import { profileApi, unwrap, type MediaEntry } from '../api/client';
 import { Show, useLoad } from './load';
 import { PosterWall } from './posters';
 
@@ -14,10 +14,10 @@ export const Shelf = ({ path, title, version, matched, empty }: { path: ShelfPat
   const [more, setMore] = useState<{ entries: MediaEntry[]; cursor: string | null } | null>(null);
   const [loaded, retry] = useLoad(async () => {
     setMore(null);
-    return unwrap(api.GET(path, { params: { query: { limit: PAGE, matched } } }));
+    return unwrap(profileApi.GET(path, { params: { query: { limit: PAGE, matched } } }));
   }, [path, version, matched]);
   const loadMore = async (cursor: string) => {
-    const page = await unwrap(api.GET(path, { params: { query: { limit: PAGE, cursor, matched } } }));
+    const page = await unwrap(profileApi.GET(path, { params: { query: { limit: PAGE, cursor, matched } } }));
     setMore((m) => ({ entries: [...(m?.entries ?? []), ...page.data], cursor: page.meta.nextCursor }));
   };
   return (
