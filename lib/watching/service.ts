@@ -10,11 +10,10 @@ import type { CatalogStore } from '../catalog/store';
 import { defaultProfileProtected, invalidRequest, nameTaken, notFound } from '../errors';
 import type { EventSink } from '../events/sink';
 import type { Log } from '../log';
-import { eachLimited } from '../util/pool';
 import { toMedia } from '../views/entry';
 import { artworkUrl } from '../views/urls';
 import { DEFAULT_THRESHOLDS, inProgress, markPlayed, markUnplayed, NOTHING, report, toUserData, type Thresholds, type UserData } from './rules';
-import { DEFAULT_PROFILE, NameTaken, type DynamoWatchStore, type Placement, type Profile, type StoredState } from './store';
+import { DEFAULT_PROFILE, NameTaken, type DynamoWatchStore, type Placement, type Profile, type ShowSummary, type StoredState } from './store';
 
 /** What the scan needs of watch state: forgetting the items it removes for good. */
 export interface WatchStateOfItems {
@@ -32,13 +31,6 @@ export interface WatchingDeps {
   newId?: () => string;
 }
 
-/** A show's state: how much of it has been seen. */
-export interface ShowProgress {
-  playedEpisodes: number;
-  totalEpisodes: number;
-  played: boolean;
-}
-
 /** Reports closer together than this are answered but not written (the next one is). */
 const COALESCE_MS = 1_000;
 /** A show's "last watched" moves at most this often while its episodes are reported. */
@@ -53,6 +45,15 @@ const fileDuration = (item: MovieItem | EpisodeItem) => {
   const durations = item.files.map((f) => f.tech?.durationSeconds ?? null);
   return durations.every((d) => d !== null) && durations.length ? durations.reduce((a, b) => a! + b!, 0)! : null;
 };
+
+/** A show's state in a list or a mark's answer: the share of its episodes played. */
+const showUserData = (summary: ShowSummary, lastPlayedAt: string | null): UserData => ({
+  positionSeconds: 0,
+  progress: summary.totalEpisodes ? Math.round((10_000 * summary.playedEpisodes) / summary.totalEpisodes) / 10_000 : 0,
+  played: summary.totalEpisodes > 0 && summary.playedEpisodes >= summary.totalEpisodes,
+  playCount: 0,
+  lastPlayedAt,
+});
 
 const order = (a: { seasonNumber: number; episodeNumber: number }, b: { seasonNumber: number; episodeNumber: number }) => a.seasonNumber - b.seasonNumber || a.episodeNumber - b.episodeNumber;
 
@@ -179,10 +180,10 @@ export class WatchingService implements WatchStateOfItems {
       return { ...before, ...change(before, at) };
     });
     if (item.entity === 'tvshow') {
-      await this.deps.store.putMany(profileId, changed, { showId: item.id, lastPlayedAt: at });
+      await this.deps.store.putMany(profileId, changed);
       for (const s of changed) this.recent.set(`${profileId}|${s.mediaId}`, { state: s, writtenAt: now });
-      const progress = this.showProgressOf(changed, targets.length);
-      const userData: UserData = { positionSeconds: 0, progress: progress.totalEpisodes ? progress.playedEpisodes / progress.totalEpisodes : 0, played: progress.played, playCount: 0, lastPlayedAt: at };
+      const summary = await this.summarize(profileId, item.id, at);
+      const userData = showUserData(summary, at);
       await this.deps.events.emit({ type: 'userdata:changed', profileId, mediaId, userData });
       return userData;
     }
@@ -214,10 +215,9 @@ export class WatchingService implements WatchStateOfItems {
     if (placement.entity === 'episode' && after.lastPlayedAt) {
       const showKey = `${profileId}|${placement.showId}`;
       const marked = after.played !== (before?.played ?? false);
-      if (marked || now - (this.showTouched.get(showKey) ?? 0) > SHOW_TOUCH_MS) {
-        await this.deps.store.touchShow(profileId, placement.showId, after.lastPlayedAt);
-        this.showTouched.set(showKey, now);
-      }
+      if (marked) await this.summarize(profileId, placement.showId, after.lastPlayedAt);
+      else if (now - (this.showTouched.get(showKey) ?? 0) > SHOW_TOUCH_MS) await this.deps.store.saveShow(profileId, placement.showId, after.lastPlayedAt);
+      if (marked || now - (this.showTouched.get(showKey) ?? 0) > SHOW_TOUCH_MS) this.showTouched.set(showKey, now);
     }
     await this.deps.events.emit({ type: 'userdata:changed', profileId, mediaId: after.mediaId, userData: toUserData(after) });
   }
@@ -234,20 +234,20 @@ export class WatchingService implements WatchStateOfItems {
     return new Map(mediaIds.map((id) => [id, toUserData(pending(id) ?? states.get(id))]));
   }
 
-  private showProgressOf(states: Array<{ played: boolean }>, total: number): ShowProgress {
-    const playedEpisodes = states.filter((s) => s.played).length;
-    return { playedEpisodes, totalEpisodes: total, played: total > 0 && playedEpisodes >= total };
-  }
-
-  /** How much of each show the profile has seen. */
-  async showProgress(profileId: string, showIds: readonly string[]): Promise<Map<string, ShowProgress>> {
-    const found = new Map<string, ShowProgress>();
-    await eachLimited([...new Set(showIds)], 8, async (showId) => {
-      const [played, episodes] = await Promise.all([this.deps.store.playedEpisodes(profileId, showId), this.deps.catalog.episodes(showId)]);
-      const ids = new Set(episodes.map((e) => e.id));
-      found.set(showId, this.showProgressOf(played.filter((p) => ids.has(p.id)).map(() => ({ played: true })), episodes.length));
-    });
-    return found;
+  /**
+   * What the profile has seen of a show, counted again and kept on the show's item: done when a
+   * mark of one of its episodes changes (rare next to the lists and Next up that read it).
+   */
+  private async summarize(profileId: string, showId: string, lastPlayedAt: string): Promise<ShowSummary> {
+    const [played, episodes] = await Promise.all([this.deps.store.playedEpisodes(profileId, showId), this.deps.catalog.episodes(showId)]);
+    const ids = new Set(episodes.map((e) => e.id));
+    const seen = played.filter((p) => ids.has(p.id));
+    const regular = seen.filter((p) => p.seasonNumber > 0);
+    const highest = regular.length ? regular.reduce((a, b) => (order(a, b) >= 0 ? a : b)) : undefined;
+    const next = highest ? episodes.filter((e) => e.seasonNumber > 0).sort(order).find((e) => order(e, highest) > 0) : undefined;
+    const summary: ShowSummary = { playedEpisodes: seen.length, totalEpisodes: episodes.length, nextEpisodeId: highest ? (next?.id ?? null) : null };
+    await this.deps.store.saveShow(profileId, showId, lastPlayedAt, summary);
+    return summary;
   }
 
   /** Films and episodes in progress, most recently watched first. */
@@ -264,37 +264,29 @@ export class WatchingService implements WatchStateOfItems {
 
   /**
    * Per show being watched, most recently first: the episode after the highest played one
-   * (season, episode), rolling into the next season, specials (season 0) left out. An episode
-   * in progress is in Continue watching instead; a show whose last episode is played drops out.
+   * (season, episode), rolling into the next season, specials (season 0) left out, as the show's
+   * summary keeps it. An episode in progress is in Continue watching instead; a show whose last
+   * episode is played drops out.
    */
   async nextUp(profileId: string, limit: number, origin: string): Promise<Array<Static<typeof ContinueEntry>>> {
     await Promise.all([this.profile(profileId), this.settle(profileId)]);
-    const shows: string[] = [];
-    for await (const showId of this.deps.store.watchedShows(profileId)) shows.push(showId);
-    const found: Array<{ show: number; episode: EpisodeItem }> = [];
-    // A few shows at a time, in order, until the list is full.
-    for (let i = 0; i < shows.length && found.length < limit; i += 8) {
-      const batch = shows.slice(i, i + 8);
-      const nexts = await Promise.all(batch.map((showId) => this.nextOf(profileId, showId)));
-      nexts.forEach((episode, j) => episode && found.push({ show: i + j, episode }));
+    const wanted: string[] = [];
+    for await (const { summary } of this.deps.store.watchedShows(profileId)) {
+      if (summary?.nextEpisodeId) wanted.push(summary.nextEpisodeId);
+      // A few more than asked for: those in progress are left out.
+      if (wanted.length >= limit * 2) break;
     }
-    const chosen = found.slice(0, limit).map((f) => f.episode);
-    const states = await this.deps.store.states(profileId, chosen.map((e) => e.id));
-    const showItems = await this.showsOf(chosen);
+    const [episodes, states] = await Promise.all([this.deps.catalog.getMany(wanted), this.deps.store.states(profileId, wanted)]);
+    const byId = new Map(episodes.map((e) => [e.id, e]));
+    const chosen = wanted.flatMap((id) => {
+      const e = byId.get(id);
+      return e && e.entity === 'episode' && !inProgress(states.get(id)) ? [e] : [];
+    }).slice(0, limit);
+    const shows = await this.showsOf(chosen);
     return chosen.flatMap((e) => {
-      const state = states.get(e.id);
-      if (inProgress(state)) return [];
-      const entry = this.entry(e, showItems, toUserData(state), origin);
+      const entry = this.entry(e, shows, toUserData(states.get(e.id)), origin);
       return entry ? [entry] : [];
     });
-  }
-
-  private async nextOf(profileId: string, showId: string): Promise<EpisodeItem | undefined> {
-    const played = (await this.deps.store.playedEpisodes(profileId, showId)).filter((p) => p.seasonNumber > 0);
-    if (!played.length) return undefined;
-    const highest = played.reduce((a, b) => (order(a, b) >= 0 ? a : b));
-    const episodes = await this.deps.catalog.episodes(showId);
-    return episodes.filter((e) => e.seasonNumber > 0).sort(order).find((e) => order(e, highest) > 0);
   }
 
   private async showsOf(items: CatalogItem[]) {
@@ -321,12 +313,11 @@ export class WatchingService implements WatchStateOfItems {
     await this.profile(profileId);
     const films = entries.filter((e) => e.type !== 'tvshow').map((e) => e.id);
     const shows = entries.filter((e) => e.type === 'tvshow').map((e) => e.id);
-    const [states, watched] = await Promise.all([this.userData(profileId, films), shows.length ? this.deps.store.watchedAmong(profileId, shows) : new Set<string>()]);
-    const progress = await this.showProgress(profileId, [...watched]);
+    const [states, summaries] = await Promise.all([this.userData(profileId, films), shows.length ? this.deps.store.showSummaries(profileId, shows) : new Map<string, ShowSummary>()]);
     return entries.map((e) => {
       if (e.type !== 'tvshow') return { ...e, userData: states.get(e.id) ?? toUserData(undefined) };
-      const p = progress.get(e.id);
-      return { ...e, userData: { ...toUserData(undefined), progress: p && p.totalEpisodes ? p.playedEpisodes / p.totalEpisodes : 0, played: p?.played ?? false } };
+      const summary = summaries.get(e.id);
+      return { ...e, userData: summary ? showUserData(summary, null) : toUserData(undefined) };
     });
   }
 

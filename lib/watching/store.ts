@@ -2,7 +2,7 @@
 // are listed in lib/db/table.ts). A state item carries the keys of two sparse indexes: gsi1
 // "in progress, most recent first" while a position is kept, gsi2 "played episodes of a show"
 // while an episode is played; a show being watched has an item of its own on gsi1 for Next up.
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchWrite, untilProcessed, type Write } from '../db/batch';
 import { guarded, queryItems, type Db } from '../db/client';
 import { keys } from '../db/table';
@@ -24,6 +24,20 @@ export interface StoredState extends WatchState {
   mediaId: string;
   placement: Placement;
 }
+
+/** What a profile has seen of a show, kept on its item when a mark changes: lists and Next up read it as it is. */
+export interface ShowSummary {
+  playedEpisodes: number;
+  totalEpisodes: number;
+  /** The episode after the highest played one (specials left out); null when the last is played. */
+  nextEpisodeId: string | null;
+}
+
+const toSummary = (row: Record<string, unknown>): ShowSummary => ({
+  playedEpisodes: Number(row.playedEpisodes ?? 0),
+  totalEpisodes: Number(row.totalEpisodes ?? 0),
+  nextEpisodeId: (row.nextEpisodeId as string | null | undefined) ?? null,
+});
 
 export class NameTaken extends Error {}
 
@@ -142,43 +156,43 @@ export class DynamoWatchStore {
     await guarded(() => doc.send(new PutCommand({ TableName: tableName, Item: this.row(profileId, state) })));
   }
 
-  /** Many states at once (a whole show marked played); the show's own item with them when given. */
-  async putMany(profileId: string, states: StoredState[], show?: { showId: string; lastPlayedAt: string }): Promise<void> {
-    const writes: Write[] = states.map((s) => ({ put: this.row(profileId, s) as Record<string, unknown> & { pk: string; sk: string } }));
-    if (show) writes.push({ put: this.showRow(profileId, show.showId, show.lastPlayedAt) });
-    await batchWrite(this.db(), writes);
+  /** Many states at once (a whole show marked played). */
+  async putMany(profileId: string, states: StoredState[]): Promise<void> {
+    await batchWrite(this.db(), states.map((s) => ({ put: this.row(profileId, s) as Record<string, unknown> & { pk: string; sk: string } })));
   }
 
-  private showRow(profileId: string, showId: string, lastPlayedAt: string) {
-    return { ...keys.showWatch(profileId, showId), ...keys.watching(profileId, lastPlayedAt, showId), entity: 'show-watch', profileId, showId, lastPlayedAt };
-  }
-
-  /** When the profile last watched something of the show. */
-  async showWatched(profileId: string, showId: string): Promise<string | undefined> {
+  /** The show's item: when it was last watched (Next up's order), and its summary when given. */
+  async saveShow(profileId: string, showId: string, lastPlayedAt: string, summary?: ShowSummary): Promise<void> {
     const { doc, tableName } = this.db();
-    const out = await guarded(() => doc.send(new GetCommand({ TableName: tableName, Key: keys.showWatch(profileId, showId) })));
-    return out.Item?.lastPlayedAt as string | undefined;
+    const fields: Record<string, unknown> = { ...keys.watching(profileId, lastPlayedAt, showId), entity: 'show-watch', profileId, showId, lastPlayedAt, ...summary };
+    const names = Object.keys(fields);
+    await guarded(() =>
+      doc.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.showWatch(profileId, showId),
+          UpdateExpression: `SET ${names.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+          ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#f${i}`, n])),
+          ExpressionAttributeValues: Object.fromEntries(names.map((n, i) => [`:v${i}`, fields[n]])),
+        }),
+      ),
+    );
   }
 
-  /** Those of the shows the profile has watched something of. */
-  async watchedAmong(profileId: string, showIds: readonly string[]): Promise<Set<string>> {
+  /** The summaries of those of the shows the profile has one of. */
+  async showSummaries(profileId: string, showIds: readonly string[]): Promise<Map<string, ShowSummary>> {
     const { doc, tableName } = this.db();
-    const found = new Set<string>();
+    const found = new Map<string, ShowSummary>();
     const unique = [...new Set(showIds)];
     for (let i = 0; i < unique.length; i += 100) {
       const wanted: Record<string, unknown>[] = unique.slice(i, i + 100).map((id) => ({ ...keys.showWatch(profileId, id) }));
       await untilProcessed('keys', wanted, async (pending) => {
-        const out = await guarded(() => doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ProjectionExpression: 'showId' } } })));
-        for (const row of out.Responses?.[tableName] ?? []) found.add(String(row.showId));
+        const out = await guarded(() => doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } })));
+        for (const row of out.Responses?.[tableName] ?? []) if (row.totalEpisodes !== undefined) found.set(String(row.showId), toSummary(row));
         return out.UnprocessedKeys?.[tableName]?.Keys ?? [];
       });
     }
     return found;
-  }
-
-  async touchShow(profileId: string, showId: string, lastPlayedAt: string): Promise<void> {
-    const { doc, tableName } = this.db();
-    await guarded(() => doc.send(new PutCommand({ TableName: tableName, Item: this.showRow(profileId, showId, lastPlayedAt) })));
   }
 
   /** Films and episodes with a position kept, most recently watched first. */
@@ -191,11 +205,11 @@ export class DynamoWatchStore {
     return (out.Items ?? []).map(toState);
   }
 
-  /** Shows the profile watched something of, most recently first. */
-  async *watchedShows(profileId: string): AsyncGenerator<string> {
+  /** Shows the profile watched something of, most recently first, with their summaries (absent: none played yet). */
+  async *watchedShows(profileId: string): AsyncGenerator<{ showId: string; summary: ShowSummary | undefined }> {
     const { index, pk } = keys.watchingIndex(profileId);
     for await (const row of queryItems(this.db(), { IndexName: index, KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ScanIndexForward: false })) {
-      yield String(row.showId);
+      yield { showId: String(row.showId), summary: row.totalEpisodes === undefined ? undefined : toSummary(row) };
     }
   }
 

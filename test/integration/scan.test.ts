@@ -20,6 +20,9 @@ import { allPages, makeTree, mediaOf, scan, waitForJob } from '../support/media'
 import { call, jsonBody, stack } from '../support/stack';
 import { WsClient } from '../support/ws';
 
+/** The household profile's state of what nobody watched yet, as list entries and search hits carry it. */
+const NOT_WATCHED = { positionSeconds: 0, progress: 0, played: false, playCount: 0, lastPlayedAt: null };
+
 const MOVIE_FILES = [
   'Inception (2010)/Inception (2010).mkv',
   'Inception (2010)/sample.mkv', // sample
@@ -215,7 +218,7 @@ describe('scanning a movie tree and a TV tree', () => {
     // Of our films, each query finds exactly the one, as the list shows it, and says by what.
     const hitOf = (title: string) => {
       const media = ourMovies.find((m) => m.title === title);
-      return { id: media.id, type: 'movie', media, matchedOn: 'title', matchedText: title };
+      return { id: media.id, type: 'movie', media, userData: NOT_WATCHED, matchedOn: 'title', matchedText: title };
     };
     const ours = (hits: any[]) => hits.filter((h) => ourMovies.some((m) => m.id === h.id));
     assert.deepEqual(ours(amelie.data), [hitOf('Amélie')]);
@@ -274,7 +277,7 @@ describe('scanning a movie tree and a TV tree', () => {
       const hits = (await call('GET', '/api/v1/search?query=doctor&type=tvshow')).json.data;
       assert.equal(hits[0].media.title, 'Doctor Who');
       assert.ok(hits.every((h: any) => h.type === 'tvshow'));
-      assert.deepEqual(hits.filter((h: any) => ourShows.some((s) => s.id === h.id)), [{ id: who.id, type: 'tvshow', media: who, matchedOn: 'title', matchedText: 'Doctor Who' }]);
+      assert.deepEqual(hits.filter((h: any) => ourShows.some((s) => s.id === h.id)), [{ id: who.id, type: 'tvshow', media: who, userData: NOT_WATCHED, matchedOn: 'title', matchedText: 'Doctor Who' }]);
     });
 
     it('a rescan changes nothing; removing a show\'s last episode removes the show', async () => {
