@@ -5,7 +5,7 @@
 // ?t= seconds. Where the viewer is goes to the service as they watch (useProgressReports), so
 // any device can resume there; at an episode's end the next one is offered.
 import type { RefObject } from 'preact';
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, currentProfileId, profileApi, unwrap, type SubtitleTrack } from '../api/client';
 import { ProblemView, Show, useLoad } from '../ui/load';
 import { attach, endSession, keepAlive, problemAt, startPlayback, type PlaybackInfo } from '../ui/playback';
@@ -43,31 +43,6 @@ const ConversionLine = ({ info }: { info: PlaybackInfo }) =>
       {info.reasons.map((r) => r.detail).join(' · ')}
     </p>
   );
-
-/**
- * The first answer of the service, asked for as the page opens, alongside the item's details
- * (it does not need them): the conversion is under way while the page loads. The Video takes it;
- * a page that goes before it does ends the session it was given.
- */
-interface Opening {
-  answer: Promise<PlaybackInfo>;
-  taken: boolean;
-}
-
-const useOpening = (mediaId: string, at: number): Opening => {
-  const opening = useMemo(() => {
-    const answer = startPlayback(mediaId, undefined, at);
-    answer.catch(() => undefined); // met again by the Video, or by nobody when the details fail
-    return { answer, taken: false };
-  }, [mediaId]);
-  useEffect(
-    () => () => {
-      if (!opening.taken) void opening.answer.then((a) => a.sessionId && endSession(a.sessionId), () => undefined);
-    },
-    [opening],
-  );
-  return opening;
-};
 
 /** Reports every this often while playing; a pause, a seek, the tab hidden and the player closing report at once. */
 const REPORT_EVERY_MS = 10_000;
@@ -131,7 +106,7 @@ const NextEpisode = ({ next }: { next: Next }) => {
   );
 };
 
-const Video = ({ item, at, opening, next }: { item: Playable; at: number; opening?: Opening; next?: Next | null }) => {
+const Video = ({ item, at, next }: { item: Playable; at: number; next?: Next | null }) => {
   const video = useRef<HTMLVideoElement>(null);
   const [ended, setEnded] = useState(false);
   useProgressReports(video, item.id);
@@ -150,9 +125,7 @@ const Video = ({ item, at, opening, next }: { item: Playable; at: number; openin
     let info: PlaybackInfo | undefined;
     const fail = (error: ApiError) => live && setFailure(error);
     setFailure(null);
-    const first = opening && !opening.taken && audioTrack === undefined ? opening : undefined;
-    if (first) first.taken = true;
-    (first ? first.answer : startPlayback(item.id, audioTrack, startAt.current))
+    startPlayback(item.id, audioTrack, startAt.current)
       .then(async (answer) => {
         if (!live) {
           if (answer.sessionId) endSession(answer.sessionId);
@@ -232,14 +205,13 @@ const Video = ({ item, at, opening, next }: { item: Playable; at: number; openin
 };
 
 export const Player = ({ id, at }: { id: string; at: number }) => {
-  const opening = useOpening(id, at);
   const [loaded, retry] = useLoad(async () => {
     const movie = (await unwrap(profileApi.GET('/api/v1/movies/{movieId}', { params: { path: { movieId: id } } }))).data;
     return { id, title: movie.media.title, subtitles: movie.subtitles, audio: movie.file?.audio ?? [] };
   }, [id]);
   return (
     <Show loaded={loaded} retry={retry} label="Loading the film">
-      {(item) => <Video item={item} at={at} opening={opening} />}
+      {(item) => <Video item={item} at={at} />}
     </Show>
   );
 };
@@ -247,7 +219,6 @@ export const Player = ({ id, at }: { id: string; at: number }) => {
 const episodeNumber = (e: { seasonNumber: number; episodeNumber: number }) => `S${String(e.seasonNumber).padStart(2, '0')}E${String(e.episodeNumber).padStart(2, '0')}`;
 
 export const EpisodePlayer = ({ showId, episodeId, at }: { showId: string; episodeId: string; at: number }) => {
-  const opening = useOpening(episodeId, at);
   const [loaded, retry] = useLoad(async () => {
     const show = (await unwrap(profileApi.GET('/api/v1/tvshows/{showId}', { params: { path: { showId } } }))).data;
     const episodes = show.seasons.flatMap((s) => s.episodes);
@@ -269,7 +240,7 @@ export const EpisodePlayer = ({ showId, episodeId, at }: { showId: string; episo
       {(found) =>
         found ? (
           // Another episode is another player (its own reports, nothing offered yet).
-          <Video key={found.item.id} item={found.item} at={at} opening={opening} next={found.next} />
+          <Video key={found.item.id} item={found.item} at={at} next={found.next} />
         ) : (
           <main class="problem" role="alert">
             <h2>Not found</h2>
