@@ -9,8 +9,10 @@
 // (bench/artwork-delivery.ts) and what a cloud deploy does per 1,000 scanned files, counted at
 // DynamoDB, S3, the WebSocket API and Lambda (bench/cloud.ts), and the web client's home screen
 // on a 10,000-film library (bench/web.ts), and playback: films remuxed and transcoded while they
-// are watched, over HTTP and in Chromium (bench/playback.ts). Writes docs/benchmarks.md.
-// `tsx bench/run.ts runtime|footprint|catalog|search|stream|subtitles|metadata|matching|monitor|artwork-delivery|cloud|web|playback` runs one part only.
+// are watched, over HTTP and in Chromium (bench/playback.ts), and watch state: progress reports,
+// Continue watching, Next up and home's four requests with 1,000 films in progress and 200 shows
+// being watched (bench/watching.ts). Writes docs/benchmarks.md.
+// `tsx bench/run.ts runtime|footprint|catalog|search|stream|subtitles|metadata|matching|monitor|artwork-delivery|cloud|web|playback|watching` runs one part only.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { createServer } from 'node:http';
@@ -28,6 +30,7 @@ import { runPlayback } from './playback';
 import { runSearch } from './search';
 import { runStream } from './stream';
 import { runSubtitles } from './subtitles';
+import { runWatching } from './watching';
 import { CONNECTIONS, DURATION_S, load, machineLine, RUNS, sampleRss, writeDoc } from './support';
 
 interface Row {
@@ -107,7 +110,7 @@ const runRuntime = async () => {
   writeDoc('runtime', section);
 };
 
-const PARTS = ['runtime', 'footprint', 'catalog', 'search', 'stream', 'subtitles', 'metadata', 'matching', 'monitor', 'artwork-delivery', 'cloud', 'web', 'playback'] as const;
+const PARTS = ['runtime', 'footprint', 'catalog', 'search', 'stream', 'subtitles', 'metadata', 'matching', 'monitor', 'artwork-delivery', 'cloud', 'web', 'playback', 'watching'] as const;
 
 const main = async () => {
   const only = process.argv[2];
@@ -125,6 +128,7 @@ const main = async () => {
   if (only === undefined || only === 'cloud') await runCloud();
   if (only === undefined || only === 'web') await runWeb();
   if (only === undefined || only === 'playback') await runPlayback();
+  if (only === undefined || only === 'watching') await runWatching();
 };
 
 main().catch((err) => {
