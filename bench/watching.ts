@@ -6,11 +6,11 @@
 // being watched and has a next episode. Measured, each right after health in the same way:
 // PUT /progress (a different film each time: every report written; and the same film again
 // and again: coalesced), GET /continue and GET /next-up (limit 20), one request at a time for
-// the p50 comparisons and autocannon for throughput; then home's four requests at once, as the
-// web client makes them. Where the time goes: the handlers' own durations from the instance's
-// log, and the DynamoDB calls of one request of each kind, counted by a proxy of ours in front
-// of the database for a second instance on the same table. Writes the watching section of
-// docs/benchmarks.md.
+// the p50 comparisons (with BENCH_WATCHING_LOAD=1 also autocannon for throughput); then home's
+// four requests at once, as the web client makes them. Where the time goes: the handlers' own
+// durations from the instance's log, and the DynamoDB calls of each kind of request (five of
+// each), counted by a proxy of ours in front of the database for a second instance on the same
+// table. Writes the watching section of docs/benchmarks.md.
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { Agent, createServer, request } from 'node:http';
