@@ -32,7 +32,6 @@ const stored = (item: CatalogItem) => ({
   ...item,
 });
 
-/** Cursors are the page's last key, opaque to clients and checked when they come back. */
 /** The recent index of a kind, only the titles the provider described (or not: never asked, or no match with confidence). */
 const matchedFilter = (pk: string, matched: boolean) => ({
   KeyConditionExpression: 'gsi1pk = :pk',
@@ -41,6 +40,7 @@ const matchedFilter = (pk: string, matched: boolean) => ({
   ExpressionAttributeValues: { ':pk': pk, ...(matched ? { ':yes': true } : { ':no': false }) },
 });
 
+/** Cursors are the page's last key, opaque to clients and checked when they come back. */
 const encodeCursor = (key: Record<string, unknown> | undefined) =>
   key ? Buffer.from(JSON.stringify(key)).toString('base64url') : null;
 
