@@ -13,10 +13,9 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeTmdb, type FakeRequest } from '../test/support/fake-tmdb';
-import { startInstance } from '../test/support/instance';
 import { makeTree, waitForJob } from '../test/support/media';
 import { call, jsonBody } from '../test/support/stack';
-import { machineLine, median, table, writeDoc } from './support';
+import { machineLine, median, startWithFakeTmdb, table, writeDoc } from './support';
 
 const PAIRS = 20;
 const UNKNOWN = 10;
@@ -148,12 +147,8 @@ export const runMatching = async () => {
   const root = mkdtempSync(join(tmpdir(), 'mls-bench-matching-'));
   const pairs = seed(fake, root);
   const tmdb = await fake.start();
-  const dataDir = mkdtempSync(join(tmpdir(), 'mls-bench-data-'));
   say(`starting an instance; the fake TMDB at ${tmdb.url}, ${LATENCY_MS} ms per answer, ${CAP} requests/s`);
-  const instance = await startInstance({
-    dataDir,
-    env: { RATE_LIMIT_MAX: '1000000000', TMDB_API_KEY: KEY, TMDB_API_BASE_URL: tmdb.apiBaseUrl, TMDB_IMAGE_BASE_URL: tmdb.imageBaseUrl },
-  });
+  const { instance, dataDir } = await startWithFakeTmdb(tmdb, KEY);
   const base = instance.url;
   try {
     // 1. The library, matched automatically: every pair to its older, more popular film.

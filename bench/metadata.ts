@@ -11,12 +11,11 @@ import { rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeTmdb, type FakeRequest } from '../test/support/fake-tmdb';
-import { startInstance } from '../test/support/instance';
 import { makeTree, waitForJob } from '../test/support/media';
 import { call, jsonBody } from '../test/support/stack';
 import { measurePosterColors, measureVariant } from './posters';
 import { measureProbe } from './probe';
-import { machineLine, writeDoc } from './support';
+import { machineLine, startWithFakeTmdb, writeDoc } from './support';
 import { generateMovies, type Movie } from './tree';
 
 const MOVIES = 1000;
@@ -102,12 +101,8 @@ const measureService = async () => {
   const fake = new FakeTmdb({ keys: [KEY], latencyMs: LATENCY_MS, rateLimit: CAP });
   const roots = [seedLibrary(fake, movies.slice(0, MOVIES), 100_001), seedLibrary(fake, movies.slice(MOVIES), 200_001)];
   const tmdb = await fake.start();
-  const dataDir = mkdtempSync(join(tmpdir(), 'mls-bench-data-'));
   say(`starting an instance; the fake TMDB at ${tmdb.url}, ${LATENCY_MS} ms per answer, ${CAP} requests/s`);
-  const instance = await startInstance({
-    dataDir,
-    env: { RATE_LIMIT_MAX: '1000000000', TMDB_API_KEY: KEY, TMDB_API_BASE_URL: tmdb.apiBaseUrl, TMDB_IMAGE_BASE_URL: tmdb.imageBaseUrl },
-  });
+  const { instance, dataDir } = await startWithFakeTmdb(tmdb, KEY);
   const base = instance.url;
   try {
     // 1. The metadata phase alone: artwork off, so no image is fetched or decoded meanwhile.

@@ -1,10 +1,12 @@
 // What both parts of `npm run bench` share: the autocannon load with its warm-up and median,
 // the machine line, and rewriting one marked section of docs/benchmarks.md.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { PROJECT_DIR } from '../infra/project';
+import type { FakeTmdbServer } from '../test/support/fake-tmdb';
+import { startInstance } from '../test/support/instance';
 
 export const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 export const RUNS = 3;
@@ -99,4 +101,14 @@ export const idleShare = async (ms = 2000) => {
   const delta = totals().map((v, i) => v - before[i]!);
   const all = delta.reduce((a, b) => a + b, 0);
   return all > 0 ? (delta[3]! + delta[4]!) / all : 1; // idle + iowait
+};
+
+/** An instance that asks a fake TMDB of ours (with a key it accepts), unlimited by the rate limit, in a data folder of its own for the caller to remove. */
+export const startWithFakeTmdb = async (tmdb: FakeTmdbServer, key: string) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mls-bench-data-'));
+  const instance = await startInstance({
+    dataDir,
+    env: { RATE_LIMIT_MAX: '1000000000', TMDB_API_KEY: key, TMDB_API_BASE_URL: tmdb.apiBaseUrl, TMDB_IMAGE_BASE_URL: tmdb.imageBaseUrl },
+  });
+  return { instance, dataDir };
 };

@@ -10,16 +10,13 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { PROJECT_DIR } from '../../infra/project';
-import { browserSkip, launchChromium } from '../support/browser';
+import { browserSkip, launchChromium, pageOnlyFor, SCREENSHOTS, SIZES } from '../support/browser';
 import { FakeTmdb, type FakeTmdbServer } from '../support/fake-tmdb';
 import { startInstance, tempDir, type Instance } from '../support/instance';
 import { scan } from '../support/media';
 import { makeMp4 } from '../support/videos';
 
 const KEY = 'fix-match-tmdb-key-5678';
-const SCREENSHOTS = join(PROJECT_DIR, 'test/.artifacts/screenshots');
-const SIZES = { phone: { width: 390, height: 844 }, tv: { width: 1920, height: 1080 } } as const;
 const OLD = { id: 5548, overview: 'In a violent, near-apocalyptic Detroit, a police officer is murdered and brought back as a cyborg.' };
 const NEW = { id: 97020, overview: 'In 2028 Detroit, a loving husband and father is critically injured and rebuilt by OmniCorp.' };
 const UNKNOWN = 'Zzq Unknown Film';
@@ -84,19 +81,7 @@ describe('fixing a wrong match in the web client', { skip: browserSkip }, () => 
     assert.equal(byTitle('RoboCop')!.media.year, 1987, 'the automatic match took the more popular, wrong one');
 
     browser = await launchChromium();
-    const context = await browser.newContext({ viewport: SIZES.tv });
-    const own = new URL(instance.url).host;
-    await context.route('**/*', (route) => {
-      const url = new URL(route.request().url());
-      if (url.host === own) return route.continue();
-      blocked.push(url.href);
-      return route.abort();
-    });
-    page = await context.newPage();
-    page.on('response', (res) => {
-      if (res.status() >= 400) failed.push(`${res.status()} ${res.request().method()} ${res.url()}`);
-    });
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    ({ page } = await pageOnlyFor(browser, instance.url, SIZES.tv, { blocked, failed }));
   });
 
   after(async () => {

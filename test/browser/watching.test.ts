@@ -12,14 +12,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { PROJECT_DIR } from '../../infra/project';
-import { browserSkip, launchChromium } from '../support/browser';
+import { browserSkip, launchChromium, pageOnlyFor, SCREENSHOTS, SIZES } from '../support/browser';
 import { startInstance, tempDir, waitFor, type Instance } from '../support/instance';
 import { scan } from '../support/media';
 import { makeMp4 } from '../support/videos';
 
-const SCREENSHOTS = join(PROJECT_DIR, 'test/.artifacts/screenshots');
-const SIZES = { phone: { width: 390, height: 844 }, tv: { width: 1920, height: 1080 } } as const;
 const FILM_SECONDS = 20;
 const EPISODE_SECONDS = 4;
 
@@ -114,19 +111,7 @@ describe('watch state in the web client', { skip: browserSkip }, () => {
     assert.deepEqual([...episodes.keys()].sort(), ['S01E01', 'S01E02', 'S02E01']);
 
     browser = await launchChromium();
-    context = await browser.newContext({ viewport: SIZES.tv });
-    const own = new URL(instance.url).host;
-    await context.route('**/*', (route) => {
-      const url = new URL(route.request().url());
-      if (url.host === own) return route.continue();
-      blocked.push(url.href);
-      return route.abort();
-    });
-    page = await context.newPage();
-    page.on('response', (res) => {
-      if (res.status() >= 400) failed.push(`${res.status()} ${res.request().method()} ${res.url()}`);
-    });
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    ({ context, page } = await pageOnlyFor(browser, instance.url, SIZES.tv, { blocked, failed }));
   });
 
   after(async () => {

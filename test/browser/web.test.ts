@@ -6,17 +6,14 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { PROJECT_DIR } from '../../infra/project';
-import { browserSkip, launchChromium } from '../support/browser';
+import type { Browser, Page } from 'playwright-core';
+import { browserSkip, launchChromium, pageOnlyFor, SCREENSHOTS, SIZES } from '../support/browser';
 import { FakeTmdb, type FakeTmdbServer } from '../support/fake-tmdb';
 import { startInstance, tempDir, type Instance } from '../support/instance';
 import { scan } from '../support/media';
 import { makeMp4 } from '../support/videos';
 
 const KEY = 'web-client-tmdb-key-1234';
-const SCREENSHOTS = join(PROJECT_DIR, 'test/.artifacts/screenshots');
-const SIZES = { phone: { width: 390, height: 844 }, tv: { width: 1920, height: 1080 } } as const;
 
 // Run in the page (functions, as the page's CSP allows no eval); the page's globals, typed loosely here.
 declare const document: {
@@ -36,7 +33,6 @@ describe('the web client', { skip: browserSkip }, () => {
   let tmdb: FakeTmdbServer;
   let instance: Instance;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   const blocked: string[] = [];
   let more: string;
@@ -74,20 +70,8 @@ describe('the web client', { skip: browserSkip }, () => {
     }
 
     browser = await launchChromium();
-    context = await browser.newContext({ viewport: SIZES.tv });
     // Every other host is blocked: no CDN, no font, no analytics.
-    const own = new URL(instance.url).host;
-    await context.route('**/*', (route) => {
-      const url = new URL(route.request().url());
-      if (url.host === own) return route.continue();
-      blocked.push(url.href);
-      return route.abort();
-    });
-    page = await context.newPage();
-    page.on('response', (res) => {
-      if (res.status() >= 400) failed.push(`${res.status()} ${res.url()}`);
-    });
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    ({ page } = await pageOnlyFor(browser, instance.url, SIZES.tv, { blocked, failed }));
   });
 
   after(async () => {
