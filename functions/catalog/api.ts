@@ -14,8 +14,12 @@ export const listMovies = http(operations.listMovies, async ({ query, origin }) 
 
 export const getMovie = http(operations.getMovie, async ({ params, query, origin }) => {
   const watching = watchingService();
-  const [movie, states] = await Promise.all([movieDetail(detailServices(), params.movieId, origin), watching.userData(query?.profileId ?? 'default', [params.movieId])]);
-  await watching.profile(query?.profileId ?? 'default');
+  const profileId = query?.profileId ?? 'default';
+  const [movie, states] = await Promise.all([
+    movieDetail(detailServices(), params.movieId, origin),
+    watching.userData(profileId, [params.movieId]),
+    watching.requireProfile(profileId),
+  ]);
   return ok({ ...movie, userData: states.get(movie.id)! });
 });
 
@@ -29,7 +33,7 @@ export const getShow = http(operations.getShow, async ({ params, query, origin }
   const profileId = query?.profileId ?? 'default';
   const show = await showDetail(detailServices(), params.showId, origin);
   const episodes = show.seasons.flatMap((s) => s.episodes.map((e) => e.id));
-  const [states] = await Promise.all([watching.userData(profileId, episodes), watching.profile(profileId)]);
+  const [states] = await Promise.all([watching.userData(profileId, episodes), watching.requireProfile(profileId)]);
   const seasons = show.seasons.map((s) => ({ ...s, episodes: s.episodes.map((e) => ({ ...e, userData: states.get(e.id)! })) }));
   const playedEpisodes = episodes.filter((id) => states.get(id)?.played).length;
   return ok({ ...show, seasons, userData: { playedEpisodes, totalEpisodes: episodes.length, played: episodes.length > 0 && playedEpisodes === episodes.length } });

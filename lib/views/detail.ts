@@ -2,7 +2,7 @@
 // their streams, artwork and subtitle tracks.
 import type { Static } from '@sinclair/typebox';
 import type { MovieDetail, MovieMetadata, ShowDetail, ShowMetadata } from '../api/schemas';
-import { containerOf, type EpisodeItem, type FileRef, type MovieItem, type ShowItem } from '../catalog/model';
+import { containerOf, filesDuration, type EpisodeItem, type FileRef, type MovieItem, type ShowItem } from '../catalog/model';
 import { getTitle, type CatalogDeps } from '../catalog/service';
 import { subtitleTracks, type TrackOptions } from '../subtitles/tracks';
 import { toMedia } from './entry';
@@ -46,12 +46,11 @@ const showFields = (show: ShowItem): Static<typeof ShowMetadata> => ({
 /** Size, container and what the headers said, for a movie's parts or an episode's file. */
 const fileInfo = (files: FileRef[]) => {
   const first = files[0]!;
-  const durations = files.map((f) => f.tech?.durationSeconds ?? null);
   const tech = first.tech ?? null;
   return {
     size: files.reduce((n, f) => n + f.size, 0),
     container: tech?.container ?? containerOf(first.relPath),
-    durationSeconds: durations.every((d) => d !== null) ? Math.round(durations.reduce((a, b) => a! + b!, 0)! * 1000) / 1000 : null,
+    durationSeconds: filesDuration(files),
     path: first.relPath,
     parts: files.length,
     video: tech?.video ?? null,

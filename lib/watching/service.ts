@@ -5,7 +5,7 @@
 // second after the last one of the same item here, and never the catalogue's version stamp.
 import type { Static } from '@sinclair/typebox';
 import type { ContinueEntry } from '../api/schemas';
-import type { CatalogItem, EpisodeItem, MovieItem, ShowItem } from '../catalog/model';
+import { filesDuration, type CatalogItem, type EpisodeItem, type MovieItem, type ShowItem } from '../catalog/model';
 import type { CatalogStore } from '../catalog/store';
 import { defaultProfileProtected, invalidRequest, nameTaken, notFound } from '../errors';
 import type { EventSink } from '../events/sink';
@@ -41,11 +41,6 @@ const THRESHOLDS_FOR_MS = 1_000;
 const placementOf = (item: MovieItem | EpisodeItem): Placement =>
   item.entity === 'movie' ? { entity: 'movie' } : { entity: 'episode', showId: item.showId, seasonNumber: item.seasonNumber, episodeNumber: item.episodeNumber };
 
-const fileDuration = (item: MovieItem | EpisodeItem) => {
-  const durations = item.files.map((f) => f.tech?.durationSeconds ?? null);
-  return durations.every((d) => d !== null) && durations.length ? durations.reduce((a, b) => a! + b!, 0)! : null;
-};
-
 /** A show's state in a list or a mark's answer: the share of its episodes played. */
 const showUserData = (summary: ShowSummary, lastPlayedAt: string | null): UserData => ({
   positionSeconds: 0,
@@ -73,6 +68,11 @@ export class WatchingService implements WatchStateOfItems {
 
   profiles(): Promise<Profile[]> {
     return this.deps.store.profiles();
+  }
+
+  /** 404 unless the profile exists; the household's always does, so it costs no read (most requests are its). */
+  async requireProfile(id: string): Promise<void> {
+    if (id !== DEFAULT_PROFILE.id) await this.profile(id);
   }
 
   async profile(id: string): Promise<Profile> {
@@ -139,13 +139,13 @@ export class WatchingService implements WatchStateOfItems {
     const recent = this.recent.get(key);
     const kept = recent && now - recent.writtenAt < COALESCE_MS ? recent : undefined;
     const [, item, stored, thresholds] = await Promise.all([
-      this.profile(profileId),
+      this.requireProfile(profileId),
       kept ? undefined : this.playable(mediaId),
       kept ? undefined : this.deps.store.state(profileId, mediaId),
       this.thresholds(),
     ]);
     const before = kept?.state ?? stored ?? { ...NOTHING, mediaId, placement: placementOf(item!) };
-    const duration = durationSeconds ?? before.durationSeconds ?? (item ? fileDuration(item) : null);
+    const duration = durationSeconds ?? before.durationSeconds ?? (item ? filesDuration(item.files) : null);
     const after: StoredState = { ...before, ...report(before, positionSeconds, duration, thresholds, new Date(now).toISOString()) };
     // Coalesced: a report less than a second after the last one written, that changes no mark.
     if (kept && after.played === before.played && after.playCount === before.playCount) {
@@ -168,7 +168,7 @@ export class WatchingService implements WatchStateOfItems {
   }
 
   private async mark(profileId: string, mediaId: string, change: (s: StoredState, now: string) => Omit<StoredState, 'mediaId' | 'placement'>): Promise<UserData> {
-    await this.profile(profileId);
+    await this.requireProfile(profileId);
     const item = await this.deps.catalog.get(mediaId);
     if (!item) throw notFound(`Movie, show or episode ${mediaId}`);
     const now = this.now();
@@ -252,7 +252,7 @@ export class WatchingService implements WatchStateOfItems {
 
   /** Films and episodes in progress, most recently watched first. */
   async continueWatching(profileId: string, limit: number, origin: string): Promise<Array<Static<typeof ContinueEntry>>> {
-    await Promise.all([this.profile(profileId), this.settle(profileId)]);
+    await Promise.all([this.requireProfile(profileId), this.settle(profileId)]);
     const states = await this.deps.store.inProgress(profileId, limit);
     const items = new Map((await this.deps.catalog.getMany(states.map((s) => s.mediaId))).map((i) => [i.id, i]));
     const shows = await this.showsOf([...items.values()]);
@@ -269,7 +269,7 @@ export class WatchingService implements WatchStateOfItems {
    * episode is played drops out.
    */
   async nextUp(profileId: string, limit: number, origin: string): Promise<Array<Static<typeof ContinueEntry>>> {
-    await Promise.all([this.profile(profileId), this.settle(profileId)]);
+    await Promise.all([this.requireProfile(profileId), this.settle(profileId)]);
     const wanted: string[] = [];
     for await (const { summary } of this.deps.store.watchedShows(profileId)) {
       if (summary?.nextEpisodeId) wanted.push(summary.nextEpisodeId);
@@ -310,7 +310,7 @@ export class WatchingService implements WatchStateOfItems {
 
   /** List entries (lists, search hits) with the profile's state: a film's own, a show's share of episodes played. */
   async withUserData<E extends { id: string; type: string }>(profileId: string, entries: E[]): Promise<Array<E & { userData: UserData }>> {
-    await this.profile(profileId);
+    await this.requireProfile(profileId);
     const films = entries.filter((e) => e.type !== 'tvshow').map((e) => e.id);
     const shows = entries.filter((e) => e.type === 'tvshow').map((e) => e.id);
     const [states, summaries] = await Promise.all([this.userData(profileId, films), shows.length ? this.deps.store.showSummaries(profileId, shows) : new Map<string, ShowSummary>()]);
