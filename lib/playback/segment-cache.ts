@@ -28,9 +28,18 @@ interface CachedFile {
   usedMs: number;
 }
 
+/** The session's folder is gone: it ended while a segment of it was asked for or made. */
+export class SessionEnded extends Error {
+  constructor(readonly sessionId: string) {
+    super(`Playback session ${sessionId} ended`);
+  }
+}
+
 export class SegmentCache {
   /** Segments being made by this process, so two requests for one segment share one ffmpeg. */
   private readonly making = new Map<string, Promise<string>>();
+  /** Of those, the ones not whole yet: the room they need is kept for them. */
+  private readonly writing = new Set<string>();
 
   constructor(readonly options: SegmentCacheOptions) {}
 
@@ -71,21 +80,32 @@ export class SegmentCache {
 
   private async make(sessionId: string, path: string, make: (output: string) => Promise<void>): Promise<string> {
     const temp = join(this.sessionDir(sessionId), `.${randomBytes(6).toString('hex')}.tmp.ts`);
+    this.writing.add(path);
     try {
-      await mkdir(this.sessionDir(sessionId), { recursive: true });
+      // The folder is made when the session starts and goes when it ends: a segment made ahead
+      // that comes after the end must not bring it back.
+      if (!(await stat(this.sessionDir(sessionId)).catch(() => undefined))) throw new SessionEnded(sessionId);
+      // Room first: the segments being written count against the cap as the whole ones do, so
+      // the folder never holds more than the cap, not even while a segment is written.
+      await this.trim(sessionId).catch(() => undefined);
       await make(temp);
       await rename(temp, path);
+      await this.trim(sessionId, path).catch(() => undefined);
     } catch (err) {
       await rm(temp, { force: true });
       if (isNoSpace(err)) throw diskFull(this.options.dir);
       throw err;
+    } finally {
+      this.writing.delete(path);
     }
-    await this.trim(sessionId, path).catch(() => undefined);
     return path;
   }
 
-  /** Keeps the session and the whole cache within their caps; `keep` (just made) stays. */
-  private async trim(sessionId: string, keep: string): Promise<void> {
+  /**
+   * Keeps the session within its cap, with room for the segments still being written, and the
+   * whole cache within its bytes; `keep` (just made) stays.
+   */
+  private async trim(sessionId: string, keep?: string): Promise<void> {
     const files = await this.allFiles();
     let total = files.reduce((sum, f) => sum + f.size, 0);
     const drop = async (file: CachedFile) => {
@@ -93,10 +113,15 @@ export class SegmentCache {
       total -= file.size;
       file.size = -1;
     };
-    const oldestFirst = files.filter((f) => f.path !== keep).sort((a, b) => a.usedMs - b.usedMs);
     const dir = this.sessionDir(sessionId);
+    // Counted after the listing: one renamed meanwhile is either listed or still reserved.
+    const listed = new Set(files.map((f) => f.path));
+    let reserved = 0;
+    for (const path of this.writing) if (dirname(path) === dir && !listed.has(path)) reserved++;
+    const oldestFirst = files.filter((f) => f.path !== keep).sort((a, b) => a.usedMs - b.usedMs);
     const own = oldestFirst.filter((f) => dirname(f.path) === dir);
-    for (let i = 0; own.length - i >= this.options.perSession; i++) await drop(own[i]!);
+    const room = Math.max(0, this.options.perSession - reserved - (keep ? 1 : 0));
+    for (let i = 0; own.length - i > room; i++) await drop(own[i]!);
     for (const file of oldestFirst) {
       if (total <= this.options.maxBytes) break;
       if (file.size >= 0) await drop(file);

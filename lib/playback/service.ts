@@ -2,7 +2,9 @@
 // it cannot play playable, as HLS, one short ffmpeg run per segment when the player asks for it
 // (docs/playback-design.md): a seek costs one segment, nothing runs ahead of the player, no
 // process outlives its request, and the same code runs in a function.
+import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { CatalogStore } from '../catalog/store';
 import { conversionUnavailable, gatewayTimeout, notFound, notFoundBecause, playbackBusy, unplayable } from '../errors';
 import type { LibraryStore } from '../library/store';
@@ -15,7 +17,7 @@ import { segmentCommand } from './commands';
 import { BROWSER_PROFILE, decide, type ClientProfile, type Reason } from './decide';
 import { probeTiming } from './keyframes';
 import { playlist, remuxPlan, transcodePlan, type Segment, type VideoTiming } from './plan';
-import type { SegmentCache } from './segment-cache';
+import { SessionEnded, type SegmentCache } from './segment-cache';
 import { parseSessionId, type ConversionKind } from './session-id';
 import type { Session, SessionStore } from './sessions';
 import type { TimingStore } from './timing-store';
@@ -70,12 +72,14 @@ export const HLS_TYPE = 'application/vnd.apple.mpegurl';
 const SEGMENT_TYPE = 'video/mp2t';
 
 /**
- * Segments made ahead of the one asked for, once it is made: a player asks for them one after
- * another (Chromium's own HLS player for two before its first frame and after a seek). Made after
- * it, not beside it: on a small box the CPU is the bound, and the segment the player waits for
- * comes first.
+ * Segments made ahead of the one asked for: a player asks for them one after another, and
+ * Chromium's own HLS player wants two whole before its first frame (and after a seek). `beside`
+ * start with the one asked for, the rest once it is made. A remux segment is one thread's work
+ * (the audio encoder's), so on two cores the next one beside it costs the player nothing and
+ * halves its wait for the second; a transcode already takes every core, so the one the player
+ * waits for comes first.
  */
-const LOOK_AHEAD: Record<ConversionKind, number> = { remux: 2, transcode: 1 };
+const LOOK_AHEAD: Record<ConversionKind, { beside: number; after: number }> = { remux: { beside: 1, after: 2 }, transcode: { beside: 0, after: 1 } };
 
 /** The segment that holds `seconds` (the last one past the end). */
 const segmentAt = (segments: readonly Segment[], seconds: number) => {
@@ -165,8 +169,12 @@ export class PlaybackService {
     const { target } = await resolveFile(this.deps, session.mediaId, session.part);
     const what = `Media ${session.mediaId}`;
     if (versionOf(target) !== session.version || !target.path) throw notFoundBecause(`${what} changed on disk since playback started; start it again`);
-    const path = await this.make(session, target.path, index, what);
-    this.lookAhead(session, target.path, index, what);
+    const made = this.make(session, target.path, index, what);
+    this.lookAhead(session, target.path, index, what, LOOK_AHEAD[session.kind].beside);
+    const path = await made.catch((err: unknown) => {
+      throw err instanceof SessionEnded ? ended(sessionId) : err;
+    });
+    this.lookAhead(session, target.path, index, what, LOOK_AHEAD[session.kind].after);
     const kept = await stat(path);
     return {
       path,
@@ -194,20 +202,22 @@ export class PlaybackService {
   /** A segment and those after it, made before the player asks; a failure is met again when it does. */
   private async prepare(session: Session, input: string, index: number, what: string) {
     try {
-      await this.make(session, input, index, what);
-      this.lookAhead(session, input, index, what);
+      const made = this.make(session, input, index, what);
+      this.lookAhead(session, input, index, what, LOOK_AHEAD[session.kind].beside);
+      await made;
+      this.lookAhead(session, input, index, what, LOOK_AHEAD[session.kind].after);
     } catch (err) {
       this.deps.log.debug({ err, sessionId: session.id, segment: index }, 'a segment made before it was asked for failed');
     }
   }
 
   /**
-   * The next segments, made while the player downloads this one: making them only when asked
-   * puts every ffmpeg start on the player's path. At most LOOK_AHEAD of them, so nothing runs
-   * far ahead of the player; those kept or being made are not made again.
+   * The next `count` segments, made before the player asks: making them only when asked puts
+   * every ffmpeg start on the player's path. A few at most (LOOK_AHEAD), so nothing runs far
+   * ahead of the player; those kept or being made are not made again.
    */
-  private lookAhead(session: Session, input: string, index: number, what: string) {
-    for (let next = index + 1; next <= index + LOOK_AHEAD[session.kind] && next < session.segments.length; next++) {
+  private lookAhead(session: Session, input: string, index: number, what: string, count: number) {
+    for (let next = index + 1; next <= index + count && next < session.segments.length; next++) {
       this.make(session, input, next, what).catch((err: unknown) => this.deps.log.debug({ err, sessionId: session.id, segment: next }, 'a segment made ahead failed'));
     }
   }
@@ -231,6 +241,8 @@ export class PlaybackService {
 
   private async convert(session: Session, input: string, index: number, output: string, what: string): Promise<void> {
     const { settings, log } = this.deps;
+    // Made ahead and queued at the gate while the session ended: nothing to make it for.
+    if (!existsSync(dirname(output))) throw new SessionEnded(session.id);
     const args = segmentCommand({
       input, segment: session.segments[index]!, audioTrack: session.audioTrack, video: session.video,
       maxHeight: session.maxHeight, prerollS: session.prerollS, preset: settings.preset, output,

@@ -8,7 +8,7 @@
 // pages close, with no ffmpeg left; more conversions than the box runs at once are told so.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -221,6 +221,6 @@ describe('every file plays in a real browser', { skip }, () => {
 
   it('leaves no conversion and no ffmpeg behind once the players closed', async () => {
     // Each closed page ended its session (DELETE on pagehide, keepalive); their folders went with it.
-    await waitFor('the sessions to end', async () => (sessionFolders().length === 0 && ffmpegOfStack() === '' ? true : undefined), 60_000, 500);
+    await waitFor('the sessions to end', async () => (sessionFolders().length === 0 && ffmpegOfStack() === '' ? true : undefined), 60_000, 500).catch((err) => { throw new Error(`${err.message}: left ${JSON.stringify(sessionFolders().map((s) => [s, existsSync(join(stack.dataDir, 'playback', s, '.seen')) ? Date.now() - statSync(join(stack.dataDir, 'playback', s, '.seen')).mtimeMs : null, readdirSync(join(stack.dataDir, 'playback', s))]))}; ffmpeg ${ffmpegOfStack()}`); });
   });
 });

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { SegmentCache } from '../../lib/playback/segment-cache';
+import { SegmentCache, SessionEnded } from '../../lib/playback/segment-cache';
 import { DynamoSessionStore, type SessionPlan } from '../../lib/playback/sessions';
 import { startInstance, tempDir, waitFor, type Instance } from '../support/instance';
 import { mediaOf, scan } from '../support/media';
@@ -63,6 +63,7 @@ describe('the segment cache', () => {
 
   it('keeps at most its segments per session, the least recently asked for going first', async () => {
     const cache = new SegmentCache({ dir: tempDir('segments'), perSession: 3, maxBytes: 1 << 30 });
+    await cache.seen(id(0));
     for (let i = 0; i < 5; i++) await cache.segment(id(0), i, write(10));
     assert.deepEqual(readdirSync(cache.sessionDir(id(0))).filter((n) => n.endsWith('.ts')).sort(), ['2.ts', '3.ts', '4.ts']);
     // Asked for again: made once, then served from the cache.
@@ -71,8 +72,36 @@ describe('the segment cache', () => {
     assert.equal(made, 0);
   });
 
+  it('counts the segments being made against the cap: the folder never holds more, not even while they are written', async () => {
+    const cache = new SegmentCache({ dir: tempDir('segments'), perSession: 4, maxBytes: 1 << 30 });
+    await cache.seen(id(5));
+    let most = 0;
+    const watched = async (out: string) => {
+      writeFileSync(out, Buffer.alloc(10));
+      await new Promise((r) => setTimeout(r, 20));
+      most = Math.max(most, readdirSync(cache.sessionDir(id(5))).filter((n) => n.endsWith('.ts')).length);
+    };
+    for (let i = 0; i < 4; i++) await cache.segment(id(5), i, write(10));
+    // Three at once, as a player's segment and the two made ahead of it.
+    for (let i = 4; i < 16; i += 3) await Promise.all([i, i + 1, i + 2].map((n) => cache.segment(id(5), n, watched)));
+    assert.ok(most <= 4, `${most} segments in the folder at once, cap 4`);
+    assert.equal(readdirSync(cache.sessionDir(id(5))).filter((n) => n.endsWith('.ts')).length, 4);
+  });
+
+  it('makes nothing for a session that ended, and does not bring its folder back', async () => {
+    const cache = new SegmentCache({ dir: tempDir('segments'), perSession: 4, maxBytes: 1 << 30 });
+    await cache.seen(id(6));
+    await cache.remove(id(6));
+    let made = 0;
+    await assert.rejects(cache.segment(id(6), 0, async (out) => void (made++, writeFileSync(out, 'x'))), SessionEnded);
+    assert.equal(made, 0);
+    assert.equal(existsSync(cache.sessionDir(id(6))), false);
+  });
+
   it('keeps the whole cache under its size, and two requests for one segment share one run', async () => {
     const cache = new SegmentCache({ dir: tempDir('segments'), perSession: 100, maxBytes: 250 });
+    await cache.seen(id(1));
+    await cache.seen(id(2));
     for (let i = 0; i < 3; i++) await cache.segment(id(1), i, write(100));
     await cache.segment(id(2), 0, write(100));
     assert.ok((await cache.bytes()) <= 250, `${await cache.bytes()} bytes kept`);

@@ -5,10 +5,10 @@
 // ?t= seconds. Where the viewer is goes to the service as they watch (useProgressReports), so
 // any device can resume there; at an episode's end the next one is offered.
 import type { RefObject } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, currentProfileId, profileApi, unwrap, type SubtitleTrack } from '../api/client';
 import { ProblemView, Show, useLoad } from '../ui/load';
-import { attach, endSession, keepAlive, problemAt, startPlayback, type PlaybackInfo } from '../ui/playback';
+import { attach, endSession, keepAlive, problemAt, startEarly, startPlayback, type EarlyPlayback, type PlaybackInfo } from '../ui/playback';
 import { navigate } from '../ui/router';
 import { playFrom, reportProgress, resumeAt } from '../ui/watching';
 
@@ -106,7 +106,23 @@ const NextEpisode = ({ next }: { next: Next }) => {
   );
 };
 
-const Video = ({ item, at, next }: { item: Playable; at: number; next?: Next | null }) => {
+/**
+ * The playback asked for at once, beside the details: a conversion's first segments are being
+ * made while the page loads. Ended when the page goes before a player took it.
+ */
+const useEarlyPlayback = (mediaId: string, at: number): EarlyPlayback => {
+  const early = useMemo(() => startEarly(mediaId, at), [mediaId, at]);
+  useEffect(() => {
+    window.addEventListener('pagehide', early.release);
+    return () => {
+      window.removeEventListener('pagehide', early.release);
+      early.release();
+    };
+  }, [early]);
+  return early;
+};
+
+const Video = ({ item, at, next, early }: { item: Playable; at: number; next?: Next | null; early?: EarlyPlayback }) => {
   const video = useRef<HTMLVideoElement>(null);
   const [ended, setEnded] = useState(false);
   useProgressReports(video, item.id);
@@ -125,7 +141,9 @@ const Video = ({ item, at, next }: { item: Playable; at: number; next?: Next | n
     let info: PlaybackInfo | undefined;
     const fail = (error: ApiError) => live && setFailure(error);
     setFailure(null);
-    startPlayback(item.id, audioTrack, startAt.current)
+    // The first attempt takes the playback asked for as the page opened; a retry or another track asks anew.
+    const asked = (attempt === 0 && audioTrack === undefined ? early?.take() : undefined) ?? startPlayback(item.id, audioTrack, startAt.current);
+    asked
       .then(async (answer) => {
         if (!live) {
           if (answer.sessionId) endSession(answer.sessionId);
@@ -205,13 +223,14 @@ const Video = ({ item, at, next }: { item: Playable; at: number; next?: Next | n
 };
 
 export const Player = ({ id, at }: { id: string; at: number }) => {
+  const early = useEarlyPlayback(id, at);
   const [loaded, retry] = useLoad(async () => {
     const movie = (await unwrap(profileApi.GET('/api/v1/movies/{movieId}', { params: { path: { movieId: id } } }))).data;
     return { id, title: movie.media.title, subtitles: movie.subtitles, audio: movie.file?.audio ?? [] };
   }, [id]);
   return (
     <Show loaded={loaded} retry={retry} label="Loading the film">
-      {(item) => <Video item={item} at={at} />}
+      {(item) => <Video item={item} at={at} early={early} />}
     </Show>
   );
 };
@@ -219,6 +238,7 @@ export const Player = ({ id, at }: { id: string; at: number }) => {
 const episodeNumber = (e: { seasonNumber: number; episodeNumber: number }) => `S${String(e.seasonNumber).padStart(2, '0')}E${String(e.episodeNumber).padStart(2, '0')}`;
 
 export const EpisodePlayer = ({ showId, episodeId, at }: { showId: string; episodeId: string; at: number }) => {
+  const early = useEarlyPlayback(episodeId, at);
   const [loaded, retry] = useLoad(async () => {
     const show = (await unwrap(profileApi.GET('/api/v1/tvshows/{showId}', { params: { path: { showId } } }))).data;
     const episodes = show.seasons.flatMap((s) => s.episodes);
@@ -240,7 +260,7 @@ export const EpisodePlayer = ({ showId, episodeId, at }: { showId: string; episo
       {(found) =>
         found ? (
           // Another episode is another player (its own reports, nothing offered yet).
-          <Video key={found.item.id} item={found.item} at={at} next={found.next} />
+          <Video key={found.item.id} item={found.item} at={at} next={found.next} early={early} />
         ) : (
           <main class="problem" role="alert">
             <h2>Not found</h2>

@@ -59,6 +59,30 @@ export const startPlayback = (mediaId: string, audioTrack?: number, startSeconds
     }),
   ).then((answer) => answer.data);
 
+/**
+ * A playback asked for as the page opens, while what it plays (title, tracks) still loads: the
+ * player takes it when it mounts. One nobody took (the page left, or the details failed) is
+ * ended, so no conversion is left waiting for a player.
+ */
+export const startEarly = (mediaId: string, startSeconds: number) => {
+  let settled = false;
+  const answer = startPlayback(mediaId, undefined, startSeconds);
+  answer.catch(() => undefined);
+  return {
+    take: (): Promise<PlaybackInfo> | undefined => {
+      if (settled) return undefined;
+      settled = true;
+      return answer;
+    },
+    release: () => {
+      if (settled) return;
+      settled = true;
+      void answer.then((a) => a.sessionId && endSession(a.sessionId), () => undefined);
+    },
+  };
+};
+export type EarlyPlayback = ReturnType<typeof startEarly>;
+
 /** Ends a conversion; also while the page is going away (keepalive outlives it). */
 export const endSession = (sessionId: string) => {
   void fetch(`/api/v1/playback/sessions/${encodeURIComponent(sessionId)}`, { method: 'DELETE', keepalive: true }).catch(() => undefined);
