@@ -137,6 +137,9 @@ export const playbackService = (): PlaybackService => {
   }));
 };
 
+/** Offline's handlers live on after they answer (a Lambda is frozen once it has): work may follow the answer. */
+const longLived = config.scan.lambdaEndpoint !== undefined;
+
 let watching: WatchingService | undefined;
 /** Watch state: profiles, positions, played marks, Continue watching and Next up. */
 export const watchingService = (): WatchingService =>
@@ -145,6 +148,7 @@ export const watchingService = (): WatchingService =>
     catalog: catalogStore,
     thresholds: async () => (await settingsStore.read()).value.preferences.playback,
     events: services.events,
+    writeBehind: longLived,
     log: rootLogger,
   }));
 
@@ -160,7 +164,7 @@ export const services: Services = {
   manifests: manifestStore,
   libraries: libraryStore,
   jobs: jobStore,
-  events: publisherSink(eventPublisher, rootLogger),
+  events: publisherSink(eventPublisher, rootLogger, { background: longLived }),
   storage: configuredStorage(),
   artworks: artworkStore(),
   subtitleCache: subtitleExtractor() ?? undefined,

@@ -49,6 +49,8 @@ export interface ItemMetadata {
   tvdbId: number | null;
   /** Described from a provider record someone chose (lib/catalog/match-lock.ts); absent: automatic. */
   matchLocked?: boolean;
+  /** A film's collection, by the provider's collection id (never by name); absent on items described before. */
+  collection?: { id: number; name: string } | null;
 }
 
 /** Which scan wrote an item last and what it did: a resumed scan counts its own earlier work. */

@@ -30,14 +30,16 @@
 //   profile by id ............................ GetItem  pk=profile#<id>      sk=profile
 //   profile by name (uniqueness) ............. GetItem  pk=profilename#<name, case-folded>  sk=name, written in
 //                                              one transaction with the profile
-//   a profile's state of an item ............. GetItem / BatchGetItem  pk=userdata#<profileId>  sk=item#<mediaId>
+//   a profile's state of an item ............. GetItem / BatchGetItem  pk=userdata#<profileId>  sk=item#<mediaId>;
+//                                              written expecting the rev it was read with (conditional PutItem)
 //   a profile's whole state (deletion) ....... Query    pk=userdata#<profileId>
 //   in progress, most recent first ........... Query gsi1  gsi1pk=inprogress#<profileId>  gsi1sk=<lastPlayedAt>#<mediaId>
 //                                              (sparse: only while a position is kept)
 //   played episodes of a show ................ Query gsi2  gsi2pk=played#<profileId>#<showId>  gsi2sk=<season>#<episode>#<id>
 //                                              (sparse: only played episodes)
 //   shows being watched, most recent first ... Query gsi1  gsi1pk=watching#<profileId>  gsi1sk=<lastPlayedAt>#<showId>,
-//                                              one item per show: pk=userdata#<profileId>  sk=show#<showId>
+//     (Next up, with each show's next episode  one item per show: pk=userdata#<profileId>  sk=show#<showId>,
+//     and its episodes in progress)            paged and projected
 //   a movie's or show's pinned match ......... GetItem / BatchGetItem  pk=matchlock#<itemId>  sk=lock
 //                                              (apart from the item, which a rescan rewrites from its file)
 //

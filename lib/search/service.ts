@@ -1,11 +1,13 @@
 // Search over the catalogue from an in-memory index, rebuilt only when the catalogue's
 // version stamp has moved: a query costs one GetItem and a walk over precomputed tokens.
-// Each warm process (a Lambda container, the local in-process handlers) keeps its own copy.
+// Each warm process (a Lambda container, the local in-process handlers) keeps its own copy,
+// over the items lib/catalog/titled-now.ts keeps.
 import type { Static } from '@sinclair/typebox';
 import type { SearchHit } from '../api/schemas';
 import type { TitledItem } from '../catalog/model';
 import type { MediaKind } from '../library/model';
 import type { CatalogStore } from '../catalog/store';
+import { titledNow } from '../catalog/titled-now';
 import { versionCached } from '../catalog/version-cache';
 import { toEntry } from '../views/entry';
 import { SearchIndex, type Searchable } from './index';
@@ -24,7 +26,8 @@ const peopleOf = (item: TitledItem): string[] => {
 
 const build = async (catalog: CatalogStore) => {
   const entries: Entry[] = [];
-  for await (const item of catalog.titled()) {
+  // The same items as the watch rows read: kept once per process.
+  for (const item of (await titledNow(catalog, catalog)).items) {
     entries.push({
       id: item.id,
       type: item.entity,

@@ -5,15 +5,16 @@
 // second after the last one of the same item here, and never the catalogue's version stamp.
 import type { Static } from '@sinclair/typebox';
 import type { ContinueEntry } from '../api/schemas';
-import { filesDuration, type CatalogItem, type EpisodeItem, type MovieItem, type ShowItem } from '../catalog/model';
+import { filesDuration, type CatalogItem, type EpisodeItem, type MovieItem } from '../catalog/model';
 import type { CatalogStore } from '../catalog/store';
+import { titledKept, titledRecent, type TitledCatalogue } from '../catalog/titled-now';
 import { defaultProfileProtected, invalidRequest, nameTaken, notFound } from '../errors';
 import type { EventSink } from '../events/sink';
 import type { Log } from '../log';
 import { toMedia } from '../views/entry';
 import { artworkUrl } from '../views/urls';
 import { DEFAULT_THRESHOLDS, inProgress, markPlayed, markUnplayed, NOTHING, report, toUserData, type Thresholds, type UserData } from './rules';
-import { DEFAULT_PROFILE, NameTaken, type DynamoWatchStore, type Placement, type Profile, type ShowSummary, type StoredState } from './store';
+import { DEFAULT_PROFILE, NameTaken, StaleState, type DynamoWatchStore, type InProgressChange, type Placement, type Profile, type ShowSummary, type StoredState } from './store';
 
 /** What the scan needs of watch state: forgetting the items it removes for good. */
 export interface WatchStateOfItems {
@@ -27,12 +28,20 @@ export interface WatchingDeps {
   thresholds: () => Promise<Thresholds>;
   events: EventSink;
   log: Log;
+  /**
+   * Answer a report of an item this process knows at once and write it right behind the answer:
+   * a long-lived process (offline on a home box). A Lambda is frozen once it has answered, so
+   * there every report is written before its answer.
+   */
+  writeBehind?: boolean;
   clock?: () => number;
   newId?: () => string;
 }
 
 /** Reports closer together than this are answered but not written (the next one is). */
 const COALESCE_MS = 1_000;
+/** A write that found another between its read and itself reads again, this many times at most. */
+const WRITE_ATTEMPTS = 3;
 /** A show's "last watched" moves at most this often while its episodes are reported. */
 const SHOW_TOUCH_MS = 10 * 60_000;
 /** The settings' thresholds are read again after this long (a report reads nothing else it can keep). */
@@ -52,9 +61,37 @@ const showUserData = (summary: ShowSummary, lastPlayedAt: string | null): UserDa
 
 const order = (a: { seasonNumber: number; episodeNumber: number }, b: { seasonNumber: number; episodeNumber: number }) => a.seasonNumber - b.seasonNumber || a.episodeNumber - b.episodeNumber;
 
+/** A report as the player sent it: applied again to the stored state when another process wrote meanwhile. */
+interface Report {
+  positionSeconds: number;
+  durationSeconds: number | undefined;
+}
+
+/** What this process knows of a profile's item. */
+interface Known {
+  /** As stored (read or written here), with its rev: the next write expects it. */
+  stored: StoredState;
+  /** When this process wrote `stored` (0: read): reports within a second of it are coalesced. */
+  storedAt: number;
+  /** As last answered: `stored`, or ahead of it by the reports not written yet. */
+  state: StoredState;
+  /** The last report not written yet. */
+  pending?: Report;
+}
+
+/** Items known per process at most: the oldest written ones are forgotten first. */
+const KNOWN_MAX = 10_000;
+
 export class WatchingService implements WatchStateOfItems {
-  /** The last state written (or answered and not written yet: `pending`) per profile and item, for coalescing. */
-  private readonly recent = new Map<string, { state: StoredState; writtenAt: number; pending?: boolean }>();
+  /**
+   * What this process knows per profile and item: the next report of an item (a player reports
+   * the same one every few seconds) is applied to it without a read, and written expecting its
+   * rev, so a write from elsewhere between is noticed and the state read again.
+   */
+  private readonly known = new Map<string, Known>();
+  /** Writes in flight and writes waiting for the coalescing second, per profile and item. */
+  private readonly flushing = new Map<string, Promise<void>>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly showTouched = new Map<string, number>();
   private thresholdsRead: { at: number; value: Thresholds } | undefined;
 
@@ -98,7 +135,7 @@ export class WatchingService implements WatchStateOfItems {
   async deleteProfile(id: string): Promise<void> {
     if (id === DEFAULT_PROFILE.id) throw defaultProfileProtected();
     await this.deps.store.removeProfile(await this.profile(id));
-    for (const key of this.recent.keys()) if (key.startsWith(`${id}|`)) this.recent.delete(key);
+    for (const key of this.known.keys()) if (key.startsWith(`${id}|`)) this.known.delete(key);
   }
 
   private async claiming(name: string, save: () => Promise<void>) {
@@ -124,37 +161,85 @@ export class WatchingService implements WatchStateOfItems {
     return value;
   }
 
+  /** A film or an episode: from the catalogue kept in memory when there is one (its place and length do not change), else read. */
   private async playable(mediaId: string): Promise<MovieItem | EpisodeItem> {
-    const item = await this.deps.catalog.get(mediaId);
+    const titled = titledKept();
+    const item = titled ? (await titled.get([mediaId])).get(mediaId) : await this.deps.catalog.get(mediaId);
     if (!item || item.entity === 'tvshow') throw notFound(`Movie or episode ${mediaId}`);
     return item;
   }
 
-  /** PUT /progress: the player's position, after the rules. */
+  /** The item's state as stored (none yet: nothing, placed and timed from the item), the profile checked. */
+  private async stored(profileId: string, mediaId: string): Promise<StoredState> {
+    const [, item, state] = await Promise.all([this.requireProfile(profileId), this.playable(mediaId), this.deps.store.state(profileId, mediaId)]);
+    const placed = state ?? { ...NOTHING, mediaId, placement: placementOf(item) };
+    return placed.durationSeconds === null ? { ...placed, durationSeconds: filesDuration(item.files) } : placed;
+  }
+
+  /**
+   * PUT /progress: the player's position, after the rules. Applied to what this process knows of
+   * the item (a player reports the same one every few seconds), read only for an item's first
+   * report here or when another process wrote meanwhile. One write each, none closer than a
+   * second to the last (coalesced); on a home box written right behind the answer.
+   */
   async progress(profileId: string, mediaId: string, positionSeconds: number, durationSeconds: number | undefined): Promise<UserData> {
     const key = `${profileId}|${mediaId}`;
     const now = this.now();
-    // What this process wrote within the last second is current; anything older is read again
-    // (another process or container may have written since). The reads go together.
-    const recent = this.recent.get(key);
-    const kept = recent && now - recent.writtenAt < COALESCE_MS ? recent : undefined;
-    const [, item, stored, thresholds] = await Promise.all([
-      this.requireProfile(profileId),
-      kept ? undefined : this.playable(mediaId),
-      kept ? undefined : this.deps.store.state(profileId, mediaId),
-      this.thresholds(),
-    ]);
-    const before = kept?.state ?? stored ?? { ...NOTHING, mediaId, placement: placementOf(item!) };
-    const duration = durationSeconds ?? before.durationSeconds ?? (item ? filesDuration(item.files) : null);
-    const after: StoredState = { ...before, ...report(before, positionSeconds, duration, thresholds, new Date(now).toISOString()) };
-    // Coalesced: a report less than a second after the last one written, that changes no mark.
-    if (kept && after.played === before.played && after.playCount === before.playCount) {
-      if (!kept.pending) setTimeout(() => void this.flush(profileId, key), kept.writtenAt + COALESCE_MS - now).unref();
-      this.recent.set(key, { state: after, writtenAt: kept.writtenAt, pending: true });
+    const at = new Date(now).toISOString();
+    const thresholds = await this.thresholds();
+    const apply = (before: StoredState): StoredState => ({ ...before, ...report(before, positionSeconds, durationSeconds ?? before.durationSeconds, thresholds, at) });
+    const behind = (stored: StoredState, storedAt: number, after: StoredState) => {
+      this.remember(key, { stored, storedAt, state: after, pending: { positionSeconds, durationSeconds } });
+      this.schedule(profileId, key);
       return toUserData(after);
+    };
+    const known = this.known.get(key);
+    if (known) {
+      const after = apply(known.state);
+      const marks = after.played !== known.state.played || after.playCount !== known.state.playCount;
+      if (this.deps.writeBehind || (!marks && now - known.storedAt < COALESCE_MS)) return behind(known.stored, known.storedAt, after);
     }
-    await this.write(profileId, after, before, now);
-    return toUserData(after);
+    for (let attempt = 1; ; attempt++) {
+      const fresh = attempt === 1 && known ? undefined : await this.stored(profileId, mediaId);
+      const before = fresh ?? known!.state;
+      const stored = fresh ?? known!.stored;
+      const after = apply(before);
+      if (this.deps.writeBehind) return behind(stored, 0, after);
+      try {
+        const written = await this.write(profileId, after, stored, now);
+        this.remember(key, { stored: written, storedAt: now, state: written });
+        return toUserData(after);
+      } catch (err) {
+        if (!(err instanceof StaleState) || attempt >= WRITE_ATTEMPTS) throw err;
+      }
+    }
+  }
+
+  private remember(key: string, entry: Known) {
+    this.known.delete(key); // re-inserted last: the map's order is the order of use
+    this.known.set(key, entry);
+    if (this.known.size <= KNOWN_MAX) return;
+    for (const [oldest, e] of this.known) {
+      if (e.pending || this.flushing.has(oldest)) continue;
+      this.known.delete(oldest);
+      break;
+    }
+  }
+
+  /** The item's pending report written now, or once the coalescing second since the last write is over. */
+  private schedule(profileId: string, key: string) {
+    if (this.flushing.has(key) || this.timers.has(key)) return; // a write in flight takes the newest report when done
+    const wait = (this.known.get(key)?.storedAt ?? 0) + COALESCE_MS - this.now();
+    if (wait <= 0) {
+      void this.flush(profileId, key);
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.timers.delete(key);
+      void this.flush(profileId, key);
+    }, wait);
+    timer.unref();
+    this.timers.set(key, timer);
   }
 
   /** POST /played: a film or an episode played; a show's every episode. */
@@ -173,53 +258,102 @@ export class WatchingService implements WatchStateOfItems {
     if (!item) throw notFound(`Movie, show or episode ${mediaId}`);
     const now = this.now();
     const at = new Date(now).toISOString();
-    const targets = item.entity === 'tvshow' ? await this.deps.catalog.episodes(item.id) : [item as MovieItem | EpisodeItem];
-    const states = await this.deps.store.states(profileId, targets.map((t) => t.id));
-    const changed = targets.map((t) => {
-      const before = states.get(t.id) ?? { ...NOTHING, mediaId: t.id, placement: placementOf(t) };
-      return { ...before, ...change(before, at) };
-    });
     if (item.entity === 'tvshow') {
+      // Every episode at once, as they are now; their positions all go.
+      const episodes = await this.deps.catalog.episodes(item.id);
+      const states = await this.deps.store.states(profileId, episodes.map((e) => e.id));
+      const changed = episodes.map((e) => {
+        const before = states.get(e.id) ?? { ...NOTHING, mediaId: e.id, placement: placementOf(e) };
+        return { ...before, ...change(before, at) };
+      });
       await this.deps.store.putMany(profileId, changed);
-      for (const s of changed) this.recent.set(`${profileId}|${s.mediaId}`, { state: s, writtenAt: now });
-      const summary = await this.summarize(profileId, item.id, at);
+      for (const s of changed) this.known.delete(`${profileId}|${s.mediaId}`);
+      const summary = await this.summarize(profileId, item.id, at, 'clear');
       const userData = showUserData(summary, at);
       await this.deps.events.emit({ type: 'userdata:changed', profileId, mediaId, userData });
       return userData;
     }
-    const after = changed[0]!;
-    await this.write(profileId, after, states.get(mediaId), now);
-    return toUserData(after);
+    const playable = item as MovieItem | EpisodeItem;
+    for (let attempt = 1; ; attempt++) {
+      const before = (await this.deps.store.state(profileId, mediaId)) ?? { ...NOTHING, mediaId, placement: placementOf(playable) };
+      const after = { ...before, ...change(before, at) };
+      try {
+        // A report not written yet is older than the mark: the mark wins.
+        const written = await this.write(profileId, after, before, now);
+        this.remember(`${profileId}|${mediaId}`, { stored: written, storedAt: now, state: written });
+        return toUserData(after);
+      } catch (err) {
+        if (!(err instanceof StaleState) || attempt >= WRITE_ATTEMPTS) throw err;
+      }
+    }
   }
 
-  /** The last coalesced report of an item, written a second after the one before it. */
-  private async flush(profileId: string, key: string) {
-    const entry = this.recent.get(key);
-    if (!entry?.pending) return;
-    this.recent.set(key, { ...entry, pending: false }); // written once, by the timer or a read, whichever comes first
-    await this.write(profileId, entry.state, entry.state, this.now()).catch((err: unknown) => this.deps.log.warn({ err, key }, 'a progress report could not be written'));
+  /**
+   * Writes the item's pending report (and any that come while it is written), one write at a
+   * time per item. When another process wrote meanwhile, the report is applied again to the
+   * state as it is now; a failure is logged (the player's next report writes its position).
+   */
+  private flush(profileId: string, key: string): Promise<void> {
+    const inFlight = this.flushing.get(key);
+    if (inFlight) return inFlight;
+    const timer = this.timers.get(key);
+    if (timer) clearTimeout(timer);
+    this.timers.delete(key);
+    const run = (async () => {
+      for (let entry = this.known.get(key); entry?.pending; entry = this.known.get(key)) {
+        const { pending, state, stored } = entry;
+        this.known.set(key, { ...entry, pending: undefined });
+        try {
+          const written = await this.write(profileId, state, stored, this.now());
+          const latest = this.known.get(key);
+          // A report answered while this one was written stays pending, now on the new rev.
+          if (latest?.pending) this.known.set(key, { ...latest, stored: written, storedAt: this.now() });
+          else if (latest) this.known.set(key, { stored: written, storedAt: this.now(), state: written });
+        } catch (err) {
+          const report = this.known.get(key)?.pending ?? pending;
+          this.known.delete(key);
+          if (!(err instanceof StaleState)) {
+            this.deps.log.warn({ err, key }, 'a progress report could not be written');
+            continue;
+          }
+          // Read again and applied again: pending once more, written by this loop.
+          await this.progress(profileId, state.mediaId, report.positionSeconds, report.durationSeconds).catch((e: unknown) => this.deps.log.warn({ err: e, key }, 'a progress report could not be written'));
+        }
+      }
+    })().finally(() => this.flushing.delete(key));
+    this.flushing.set(key, run);
+    return run;
   }
 
   /** This process's reports not written yet of a profile, written now: a list read here then sees them. */
   private async settle(profileId: string) {
-    const pending = [...this.recent.entries()].filter(([key, entry]) => entry.pending && key.startsWith(`${profileId}|`));
-    await Promise.all(pending.map(([key]) => this.flush(profileId, key)));
+    const prefix = `${profileId}|`;
+    const keys = new Set([...this.known.entries()].filter(([key, e]) => e.pending && key.startsWith(prefix)).map(([key]) => key));
+    for (const key of this.flushing.keys()) if (key.startsWith(prefix)) keys.add(key);
+    await Promise.all([...keys].map((key) => this.flush(profileId, key)));
   }
 
-  /** Writes one item's state, moves its show's "last watched" when due, and says so on /ws. */
-  private async write(profileId: string, after: StoredState, before: StoredState | undefined, now: number) {
-    await this.deps.store.put(profileId, after);
-    this.recent.set(`${profileId}|${after.mediaId}`, { state: after, writtenAt: now });
-    if (this.recent.size > 10_000) this.recent.delete(this.recent.keys().next().value!);
+  /**
+   * Writes one item's state over `before` (StaleState when another write came between), keeps
+   * its show's item in step (summary on a mark, episodes in progress, "last watched" when due),
+   * says so on /ws, and answers the state as written.
+   */
+  private async write(profileId: string, after: StoredState, before: StoredState, now: number): Promise<StoredState> {
+    const rev = await this.deps.store.put(profileId, after, before.rev ?? null);
     const { placement } = after;
     if (placement.entity === 'episode' && after.lastPlayedAt) {
       const showKey = `${profileId}|${placement.showId}`;
-      const marked = after.played !== (before?.played ?? false);
-      if (marked) await this.summarize(profileId, placement.showId, after.lastPlayedAt);
-      else if (now - (this.showTouched.get(showKey) ?? 0) > SHOW_TOUCH_MS) await this.deps.store.saveShow(profileId, placement.showId, after.lastPlayedAt);
-      if (marked || now - (this.showTouched.get(showKey) ?? 0) > SHOW_TOUCH_MS) this.showTouched.set(showKey, now);
+      const marked = after.played !== before.played;
+      const started = inProgress(after) && !inProgress(before);
+      const stopped = !inProgress(after) && inProgress(before);
+      const change: InProgressChange | undefined = started ? { add: after.mediaId } : stopped ? { remove: after.mediaId } : undefined;
+      const due = now - (this.showTouched.get(showKey) ?? 0) > SHOW_TOUCH_MS;
+      if (marked) await this.summarize(profileId, placement.showId, after.lastPlayedAt, change);
+      else if (change || due) await this.deps.store.saveShow(profileId, placement.showId, after.lastPlayedAt, undefined, change);
+      if (marked || change || due) this.showTouched.set(showKey, now);
     }
     await this.deps.events.emit({ type: 'userdata:changed', profileId, mediaId: after.mediaId, userData: toUserData(after) });
+    return { ...after, rev };
   }
 
   // --- Reading -----------------------------------------------------------------------------
@@ -228,7 +362,7 @@ export class WatchingService implements WatchStateOfItems {
   async userData(profileId: string, mediaIds: readonly string[]): Promise<Map<string, UserData>> {
     const states = await this.deps.store.states(profileId, mediaIds);
     const pending = (id: string) => {
-      const entry = this.recent.get(`${profileId}|${id}`);
+      const entry = this.known.get(`${profileId}|${id}`);
       return entry?.pending ? entry.state : undefined;
     };
     return new Map(mediaIds.map((id) => [id, toUserData(pending(id) ?? states.get(id))]));
@@ -238,7 +372,7 @@ export class WatchingService implements WatchStateOfItems {
    * What the profile has seen of a show, counted again and kept on the show's item: done when a
    * mark of one of its episodes changes (rare next to the lists and Next up that read it).
    */
-  private async summarize(profileId: string, showId: string, lastPlayedAt: string): Promise<ShowSummary> {
+  private async summarize(profileId: string, showId: string, lastPlayedAt: string, inProgressChange?: InProgressChange): Promise<ShowSummary> {
     const [played, episodes] = await Promise.all([this.deps.store.playedEpisodes(profileId, showId), this.deps.catalog.episodes(showId)]);
     const ids = new Set(episodes.map((e) => e.id));
     const seen = played.filter((p) => ids.has(p.id));
@@ -246,19 +380,20 @@ export class WatchingService implements WatchStateOfItems {
     const highest = regular.length ? regular.reduce((a, b) => (order(a, b) >= 0 ? a : b)) : undefined;
     const next = highest ? episodes.filter((e) => e.seasonNumber > 0).sort(order).find((e) => order(e, highest) > 0) : undefined;
     const summary: ShowSummary = { playedEpisodes: seen.length, totalEpisodes: episodes.length, nextEpisodeId: highest ? (next?.id ?? null) : null };
-    await this.deps.store.saveShow(profileId, showId, lastPlayedAt, summary);
+    await this.deps.store.saveShow(profileId, showId, lastPlayedAt, summary, inProgressChange);
     return summary;
   }
 
   /** Films and episodes in progress, most recently watched first. */
   async continueWatching(profileId: string, limit: number, origin: string): Promise<Array<Static<typeof ContinueEntry>>> {
     await Promise.all([this.requireProfile(profileId), this.settle(profileId)]);
-    const states = await this.deps.store.inProgress(profileId, limit);
-    const items = new Map((await this.deps.catalog.getMany(states.map((s) => s.mediaId))).map((i) => [i.id, i]));
-    const shows = await this.showsOf([...items.values()]);
+    const [states, titled] = await Promise.all([this.deps.store.inProgress(profileId, limit), titledRecent(this.deps.catalog, this.deps.catalog)]);
+    const items = await titled.get(states.map((s) => s.mediaId));
+    const shows = await this.showsOf(items.values(), titled);
     return states.flatMap((s) => {
       const item = items.get(s.mediaId);
-      return item ? [this.entry(item, shows, toUserData(s), origin)].filter((e) => e !== undefined) : [];
+      const entry = item && this.entry(item, shows, toUserData(s), origin);
+      return entry ? [entry] : [];
     });
   }
 
@@ -270,35 +405,26 @@ export class WatchingService implements WatchStateOfItems {
    */
   async nextUp(profileId: string, limit: number, origin: string): Promise<Array<Static<typeof ContinueEntry>>> {
     await Promise.all([this.requireProfile(profileId), this.settle(profileId)]);
-    const wanted: string[] = [];
-    for await (const { summary } of this.deps.store.watchedShows(profileId)) {
-      if (summary?.nextEpisodeId) wanted.push(summary.nextEpisodeId);
-      // A few more than asked for: those in progress are left out.
-      if (wanted.length >= limit * 2) break;
-    }
-    const [episodes, states] = await Promise.all([this.deps.catalog.getMany(wanted), this.deps.store.states(profileId, wanted)]);
-    const byId = new Map(episodes.map((e) => [e.id, e]));
-    const chosen = wanted.flatMap((id) => {
-      const e = byId.get(id);
-      return e && e.entity === 'episode' && !inProgress(states.get(id)) ? [e] : [];
-    }).slice(0, limit);
-    const shows = await this.showsOf(chosen);
-    return chosen.flatMap((e) => {
-      const entry = this.entry(e, shows, toUserData(states.get(e.id)), origin);
+    const [next, titled] = await Promise.all([this.deps.store.nextEpisodes(profileId, limit), titledRecent(this.deps.catalog, this.deps.catalog)]);
+    const episodes = await titled.get(next.map((n) => n.episodeId));
+    const shows = await this.showsOf(episodes.values(), titled);
+    return next.flatMap(({ episodeId }) => {
+      const episode = episodes.get(episodeId);
+      const entry = episode?.entity === 'episode' && this.entry(episode, shows, toUserData(undefined), origin);
       return entry ? [entry] : [];
     });
   }
 
-  private async showsOf(items: CatalogItem[]) {
-    const ids = [...new Set(items.flatMap((i) => (i.entity === 'episode' ? [i.showId] : [])))];
-    return new Map((await this.deps.catalog.getMany(ids)).map((s) => [s.id, s as ShowItem]));
+  /** The shows of these episodes. */
+  private showsOf(items: Iterable<CatalogItem>, titled: TitledCatalogue) {
+    return titled.get([...new Set([...items].flatMap((i) => (i.entity === 'episode' ? [i.showId] : [])))]);
   }
 
-  private entry(item: CatalogItem, shows: Map<string, ShowItem>, userData: UserData, origin: string): Static<typeof ContinueEntry> | undefined {
+  private entry(item: CatalogItem, shows: ReadonlyMap<string, CatalogItem>, userData: UserData, origin: string): Static<typeof ContinueEntry> | undefined {
     if (item.entity === 'movie') return { id: item.id, type: 'movie', media: toMedia(item, origin), userData };
     if (item.entity !== 'episode') return undefined;
     const show = shows.get(item.showId);
-    if (!show) return undefined;
+    if (show?.entity !== 'tvshow') return undefined;
     return {
       id: item.id,
       type: 'episode',
@@ -328,7 +454,7 @@ export class WatchingService implements WatchStateOfItems {
     if (!mediaIds.length) return;
     const profiles = await this.deps.store.profiles();
     await this.deps.store.removeItems(profiles.map((p) => p.id), mediaIds);
-    for (const id of mediaIds) for (const p of profiles) this.recent.delete(`${p.id}|${id}`);
+    for (const id of mediaIds) for (const p of profiles) this.known.delete(`${p.id}|${id}`);
   }
 }
 

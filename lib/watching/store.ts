@@ -2,6 +2,7 @@
 // are listed in lib/db/table.ts). A state item carries the keys of two sparse indexes: gsi1
 // "in progress, most recent first" while a position is kept, gsi2 "played episodes of a show"
 // while an episode is played; a show being watched has an item of its own on gsi1 for Next up.
+import { randomBytes } from 'node:crypto';
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchWrite, untilProcessed, type Write } from '../db/batch';
 import { guarded, queryItems, type Db } from '../db/client';
@@ -23,9 +24,21 @@ export type Placement = { entity: 'movie' } | { entity: 'episode'; showId: strin
 export interface StoredState extends WatchState {
   mediaId: string;
   placement: Placement;
+  /** Changes with every write: a write that expects the one it read fails if another came between. */
+  rev?: string;
 }
 
-/** What a profile has seen of a show, kept on its item when a mark changes: lists and Next up read it as it is. */
+/** A state written by someone else since it was read: read it again. */
+export class StaleState extends Error {}
+
+/** What a state's write does to its show's episodes in progress (Next up leaves those out). */
+export type InProgressChange = { add: string } | { remove: string } | 'clear';
+
+/**
+ * What a profile has seen of a show, kept on its item when a mark changes: lists and Next up
+ * read it as it is. The item also holds the show's episodes in progress, kept as their
+ * positions come and go, so Next up reads no episode's state.
+ */
 export interface ShowSummary {
   playedEpisodes: number;
   totalEpisodes: number;
@@ -52,7 +65,11 @@ const toState = (row: Record<string, unknown>): StoredState => ({
   playCount: Number(row.playCount ?? 0),
   lastPlayedAt: (row.lastPlayedAt as string | null | undefined) ?? null,
   counted: Boolean(row.counted),
+  ...(typeof row.rev === 'string' ? { rev: row.rev } : {}),
 });
+
+const newRev = () => randomBytes(6).toString('base64url');
+const isConditionFailed = (err: unknown) => (err as Error).name === 'ConditionalCheckFailedException';
 
 const toProfile = (row: Record<string, unknown>): Profile => ({ id: String(row.id), name: String(row.name), createdAt: String(row.createdAt) });
 
@@ -137,7 +154,7 @@ export class DynamoWatchStore {
   }
 
   /** The state as the item of a profile, with its index keys: in progress while a position is kept, played episodes while played. */
-  private row(profileId: string, state: StoredState): Record<string, unknown> {
+  private row(profileId: string, state: StoredState, rev: string): Record<string, unknown> {
     const { placement } = state;
     return {
       ...keys.userData(profileId, state.mediaId),
@@ -145,35 +162,59 @@ export class DynamoWatchStore {
       profileId,
       mediaId: state.mediaId,
       placement,
+      rev,
       ...Object.fromEntries(STATE_FIELDS.map((f) => [f, state[f]])),
       ...(inProgress(state) && state.lastPlayedAt ? keys.inProgress(profileId, state.lastPlayedAt, state.mediaId) : {}),
       ...(placement.entity === 'episode' && state.played ? keys.playedEpisode(profileId, placement.showId, placement.seasonNumber, placement.episodeNumber, state.mediaId) : {}),
     };
   }
 
-  async put(profileId: string, state: StoredState): Promise<void> {
+  /**
+   * Writes a state read as `expected` (its rev; null: none stored, or stored before revs), and
+   * answers its new rev; StaleState when another write came between.
+   */
+  async put(profileId: string, state: StoredState, expected: string | null): Promise<string> {
     const { doc, tableName } = this.db();
-    await guarded(() => doc.send(new PutCommand({ TableName: tableName, Item: this.row(profileId, state) })));
+    const rev = newRev();
+    const condition = expected === null ? { ConditionExpression: 'attribute_not_exists(rev)' } : { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': expected } };
+    try {
+      await guarded(() => doc.send(new PutCommand({ TableName: tableName, Item: this.row(profileId, state, rev), ...condition })));
+    } catch (err) {
+      if (isConditionFailed(err)) throw new StaleState(state.mediaId);
+      throw err;
+    }
+    return rev;
   }
 
-  /** Many states at once (a whole show marked played). */
+  /** Many states at once, as they are now (a whole show marked played). */
   async putMany(profileId: string, states: StoredState[]): Promise<void> {
-    await batchWrite(this.db(), states.map((s) => ({ put: this.row(profileId, s) as Record<string, unknown> & { pk: string; sk: string } })));
+    await batchWrite(this.db(), states.map((s) => ({ put: this.row(profileId, s, newRev()) as Record<string, unknown> & { pk: string; sk: string } })));
   }
 
-  /** The show's item: when it was last watched (Next up's order), and its summary when given. */
-  async saveShow(profileId: string, showId: string, lastPlayedAt: string, summary?: ShowSummary): Promise<void> {
+  /**
+   * The show's item: when it was last watched (Next up's order), its summary when given, and
+   * the change to its episodes in progress.
+   */
+  async saveShow(profileId: string, showId: string, lastPlayedAt: string, summary?: ShowSummary, inProgressChange?: InProgressChange): Promise<void> {
     const { doc, tableName } = this.db();
     const fields: Record<string, unknown> = { ...keys.watching(profileId, lastPlayedAt, showId), entity: 'show-watch', profileId, showId, lastPlayedAt, ...summary };
     const names = Object.keys(fields);
+    const values: Record<string, unknown> = Object.fromEntries(names.map((n, i) => [`:v${i}`, fields[n]]));
+    let update = `SET ${names.map((_, i) => `#f${i} = :v${i}`).join(', ')}`;
+    if (inProgressChange === 'clear') update += ' REMOVE inProgressEpisodes';
+    else if (inProgressChange) {
+      const [verb, id] = 'add' in inProgressChange ? ['ADD', inProgressChange.add] : ['DELETE', inProgressChange.remove];
+      update += ` ${verb} inProgressEpisodes :episode`;
+      values[':episode'] = new Set([id]);
+    }
     await guarded(() =>
       doc.send(
         new UpdateCommand({
           TableName: tableName,
           Key: keys.showWatch(profileId, showId),
-          UpdateExpression: `SET ${names.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+          UpdateExpression: update,
           ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#f${i}`, n])),
-          ExpressionAttributeValues: Object.fromEntries(names.map((n, i) => [`:v${i}`, fields[n]])),
+          ExpressionAttributeValues: values,
         }),
       ),
     );
@@ -205,12 +246,39 @@ export class DynamoWatchStore {
     return (out.Items ?? []).map(toState);
   }
 
-  /** Shows the profile watched something of, most recently first, with their summaries (absent: none played yet). */
-  async *watchedShows(profileId: string): AsyncGenerator<{ showId: string; summary: ShowSummary | undefined }> {
+  /**
+   * Up to `limit` shows the profile watched, most recently first, each with the episode after
+   * its highest played one, unless that episode is in progress (it is in Continue watching).
+   * Read a page of about `limit` at a time, only the fields needed.
+   */
+  async nextEpisodes(profileId: string, limit: number): Promise<Array<{ showId: string; episodeId: string }>> {
+    const { doc, tableName } = this.db();
     const { index, pk } = keys.watchingIndex(profileId);
-    for await (const row of queryItems(this.db(), { IndexName: index, KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ScanIndexForward: false })) {
-      yield { showId: String(row.showId), summary: row.totalEpisodes === undefined ? undefined : toSummary(row) };
-    }
+    const found: Array<{ showId: string; episodeId: string }> = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await guarded(() =>
+        doc.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: index,
+            KeyConditionExpression: 'gsi1pk = :pk',
+            ExpressionAttributeValues: { ':pk': pk },
+            ProjectionExpression: 'showId, nextEpisodeId, inProgressEpisodes',
+            ScanIndexForward: false,
+            Limit: limit + 5,
+            ...(start ? { ExclusiveStartKey: start } : {}),
+          }),
+        ),
+      );
+      for (const row of out.Items ?? []) {
+        const next = row.nextEpisodeId;
+        const inProgress = row.inProgressEpisodes as Set<string> | undefined;
+        if (typeof next === 'string' && !inProgress?.has(next)) found.push({ showId: String(row.showId), episodeId: next });
+      }
+      start = out.LastEvaluatedKey;
+    } while (start && found.length < limit);
+    return found.slice(0, limit);
   }
 
   /** The played episodes of a show, as (season, episode) in order: keys only. */

@@ -9,7 +9,12 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { LOCAL_CREDENTIALS, config } from '../../lib/config';
+import { DynamoCatalogStore } from '../../lib/catalog/store';
 import { createDb } from '../../lib/db/client';
+import { rootLogger } from '../../lib/log';
+import { DEFAULT_THRESHOLDS } from '../../lib/watching/rules';
+import { WatchingService } from '../../lib/watching/service';
+import { DynamoWatchStore } from '../../lib/watching/store';
 import { startInstance, tempDir, type Instance } from '../support/instance';
 import { allPages, makeTree, scan } from '../support/media';
 import { call, jsonBody } from '../support/stack';
@@ -119,6 +124,35 @@ describe('watch state', () => {
     assert.equal((await progress(gamma, 5700)).positionSeconds, 5700, '95 % is not the end at 99 %');
     await ok('PATCH', '/api/v1/settings', { preferences: { playback: { playedAtPercent: 90 } } });
     assert.deepEqual((await ok('GET', '/api/v1/settings')).preferences.playback, { resumeMinPercent: 5, playedAtPercent: 90 });
+  });
+
+  it('writes a report over what another process wrote meanwhile, not over what it wrote last', async () => {
+    // Another process on the same table (a second container in the cloud), which marks the film played.
+    const db = createDb({ ...config.db, endpoint: instance.state().dynamodbEndpoint, localCredentials: LOCAL_CREDENTIALS });
+    const elsewhere = new WatchingService({
+      store: new DynamoWatchStore(() => db),
+      catalog: new DynamoCatalogStore(() => db),
+      thresholds: async () => DEFAULT_THRESHOLDS,
+      events: { emit: async () => undefined }, // nobody listens to that process
+      log: rootLogger,
+    });
+    const beta = idOf('Beta');
+    await progress(beta, 3000);
+    const marked = await elsewhere.markPlayed('default', beta);
+    assert.deepEqual([marked.played, marked.playCount, marked.positionSeconds], [true, 1, 0]);
+    await new Promise((r) => setTimeout(r, 1_100)); // past the coalescing second: the service writes
+    // On a home box the report is answered from what the service knows and written right behind
+    // the answer; the write notices the mark and applies the report to it. A list waits for it.
+    await progress(beta, 3300);
+    await entries('/api/v1/continue');
+    const stored = (await ok('GET', `/api/v1/movies/${beta}`)).userData;
+    assert.deepEqual([stored.played, stored.playCount, stored.positionSeconds], [true, 1, 3300], 'the mark made elsewhere is kept');
+    // And the other way (a process that writes before it answers, as a Lambda does): its next
+    // report reads the unmarking the service did since.
+    await ok('DELETE', `/api/v1/played/${beta}`);
+    const there = await elsewhere.progress('default', beta, 3900, 6000);
+    assert.deepEqual([there.played, there.playCount, there.positionSeconds], [false, 0, 3900]);
+    await ok('DELETE', `/api/v1/played/${beta}`);
   });
 
   it('rolls Next up over into the next season, leaves specials out, and drops a finished show', async () => {
