@@ -72,12 +72,12 @@ export const HLS_TYPE = 'application/vnd.apple.mpegurl';
 const SEGMENT_TYPE = 'video/mp2t';
 
 /**
- * Segments made ahead of the one asked for: a player asks for them one after another, and
- * Chromium's own HLS player wants two whole before its first frame (and after a seek). `beside`
- * start with the one asked for, the rest once it is made. A remux segment is one thread's work
- * (the audio encoder's), so on two cores the next one beside it costs the player nothing and
- * halves its wait for the second; a transcode already takes every core, so the one the player
- * waits for comes first.
+ * Segments made ahead of the one asked for: a player asks for them one after another. At the
+ * start Chromium's own HLS player wants two whole before its first frame, so `beside` start with
+ * the session's first one: a remux segment is one thread's work (the audio encoder's), so on
+ * two cores the second costs the first nothing. A transcode already takes every core. After a
+ * seek Chromium plays once its one segment is whole (measured), so there the segment asked for
+ * runs alone, and `after` follow once it is made.
  */
 const LOOK_AHEAD: Record<ConversionKind, { beside: number; after: number }> = { remux: { beside: 1, after: 2 }, transcode: { beside: 0, after: 1 } };
 
@@ -169,9 +169,7 @@ export class PlaybackService {
     const { target } = await resolveFile(this.deps, session.mediaId, session.part);
     const what = `Media ${session.mediaId}`;
     if (versionOf(target) !== session.version || !target.path) throw notFoundBecause(`${what} changed on disk since playback started; start it again`);
-    const made = this.make(session, target.path, index, what);
-    this.lookAhead(session, target.path, index, what, LOOK_AHEAD[session.kind].beside);
-    const path = await made.catch((err: unknown) => {
+    const path = await this.make(session, target.path, index, what).catch((err: unknown) => {
       throw err instanceof SessionEnded ? ended(sessionId) : err;
     });
     this.lookAhead(session, target.path, index, what, LOOK_AHEAD[session.kind].after);
