@@ -11,14 +11,16 @@
 // on a 10,000-film library (bench/web.ts), and playback: films remuxed and transcoded while they
 // are watched, over HTTP and in Chromium (bench/playback.ts), and watch state: progress reports,
 // Continue watching, Next up and home's four requests with 1,000 films in progress and 200 shows
-// being watched (bench/watching.ts). Writes docs/benchmarks.md.
-// `tsx bench/run.ts runtime|footprint|catalog|search|stream|subtitles|metadata|matching|monitor|artwork-delivery|cloud|web|playback|watching` runs one part only.
+// being watched (bench/watching.ts), and browsing the whole library: a sorted and filtered page
+// and the facets at 10,000 and 100,000 films (bench/browse.ts). Writes docs/benchmarks.md.
+// `tsx bench/run.ts runtime|footprint|catalog|search|stream|subtitles|metadata|matching|monitor|artwork-delivery|cloud|web|playback|watching|browse` runs one part only.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { createServer } from 'node:http';
 import { freePort } from '../infra/runner/ports';
 import { startInstance, type Instance } from '../test/support/instance';
 import { runArtworkDelivery } from './artwork-delivery';
+import { runBrowse } from './browse';
 import { runCatalog } from './catalog';
 import { runCloud } from './cloud';
 import { runWeb } from './web';
@@ -110,7 +112,7 @@ const runRuntime = async () => {
   writeDoc('runtime', section);
 };
 
-const PARTS = ['runtime', 'footprint', 'catalog', 'search', 'stream', 'subtitles', 'metadata', 'matching', 'monitor', 'artwork-delivery', 'cloud', 'web', 'playback', 'watching'] as const;
+const PARTS = ['runtime', 'footprint', 'catalog', 'search', 'stream', 'subtitles', 'metadata', 'matching', 'monitor', 'artwork-delivery', 'cloud', 'web', 'playback', 'watching', 'browse'] as const;
 
 const main = async () => {
   const only = process.argv[2];
@@ -129,6 +131,7 @@ const main = async () => {
   if (only === undefined || only === 'web') await runWeb();
   if (only === undefined || only === 'playback') await runPlayback();
   if (only === undefined || only === 'watching') await runWatching();
+  if (only === undefined || only === 'browse') await runBrowse();
 };
 
 main().catch((err) => {

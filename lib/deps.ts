@@ -10,6 +10,7 @@ import { publisherSink } from './events/sink';
 import { DynamoCatalogStore } from './catalog/store';
 import { DynamoManifestStore } from './catalog/manifest';
 import { DynamoMatchLockStore } from './catalog/match-lock';
+import { DynamoCollectionStore } from './catalog/collections';
 import { DynamoLibraryStore } from './library/store';
 import { DynamoScanJobStore } from './scan/job-store';
 import { lambdaInvoker } from './scan/invoker';
@@ -52,6 +53,7 @@ export const eventPublisher = (): Publisher => {
 export const catalogStore = new DynamoCatalogStore(db);
 export const manifestStore = new DynamoManifestStore(db);
 export const matchLockStore = new DynamoMatchLockStore(db);
+export const collectionStore = new DynamoCollectionStore(db);
 export const watchStore = new DynamoWatchStore(db);
 export const libraryStore = new DynamoLibraryStore(db);
 export const jobStore = new DynamoScanJobStore(db);
@@ -161,6 +163,7 @@ export type Services = WorkerDeps & RemovalDeps;
 export const services: Services = {
   catalog: catalogStore,
   locks: matchLockStore,
+  collections: collectionStore,
   manifests: manifestStore,
   libraries: libraryStore,
   jobs: jobStore,

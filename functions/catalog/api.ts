@@ -1,16 +1,25 @@
-// The catalogue: recent movies and shows (or those the provider could not describe), and their
-// details, each with the state of the profile asking (`profileId`, default `default`).
+// The catalogue: movies and shows (the recent lists, or every one sorted and filtered, with their
+// facets), and their details, each with the state of the profile asking (`profileId`, default
+// `default`).
 import { operations } from '../../lib/api/operations';
+import { listTitles, titleFacets, type BrowseDeps } from '../../lib/browse/service';
 import { movieDetail, showDetail } from '../../lib/views/detail';
-import { listRecent } from '../../lib/views/recent';
 import { detailServices, services, watchingService } from '../../lib/deps';
 import { http } from '../../lib/http/stack';
 import { ok } from '../../lib/http/reply';
 
-export const listMovies = http(operations.listMovies, async ({ query, origin }) => {
-  const { data, meta } = await listRecent(services, 'movie', query.limit ?? 10, query.cursor, origin, query.matched);
-  return ok(await watchingService().withUserData(query.profileId ?? 'default', data), meta);
+/** The lists' services, with the asking profile's state should a filter or the sort need it. */
+const browsing = (profileId: string): BrowseDeps => ({ ...services, watched: () => watchingService().watchedTitles(profileId) });
+
+export const listMovies = http(operations.listMovies, async ({ query, event, origin }) => {
+  const profileId = query.profileId ?? 'default';
+  const { data, meta } = await listTitles(browsing(profileId), 'movie', query, event.rawQueryString, origin);
+  return ok(await watchingService().withUserData(profileId, data), meta);
 });
+
+export const movieFacets = http(operations.movieFacets, async ({ query, event }) =>
+  ok(await titleFacets(browsing(query.profileId ?? 'default'), 'movie', query, event.rawQueryString)),
+);
 
 export const getMovie = http(operations.getMovie, async ({ params, query, origin }) => {
   const watching = watchingService();
@@ -23,10 +32,15 @@ export const getMovie = http(operations.getMovie, async ({ params, query, origin
   return ok({ ...movie, userData: states.get(movie.id)! });
 });
 
-export const listShows = http(operations.listShows, async ({ query, origin }) => {
-  const { data, meta } = await listRecent(services, 'tvshow', query.limit ?? 10, query.cursor, origin, query.matched);
-  return ok(await watchingService().withUserData(query.profileId ?? 'default', data), meta);
+export const listShows = http(operations.listShows, async ({ query, event, origin }) => {
+  const profileId = query.profileId ?? 'default';
+  const { data, meta } = await listTitles(browsing(profileId), 'tvshow', query, event.rawQueryString, origin);
+  return ok(await watchingService().withUserData(profileId, data), meta);
 });
+
+export const showFacets = http(operations.showFacets, async ({ query, event }) =>
+  ok(await titleFacets(browsing(query.profileId ?? 'default'), 'tvshow', query, event.rawQueryString)),
+);
 
 export const getShow = http(operations.getShow, async ({ params, query, origin }) => {
   const watching = watchingService();

@@ -75,6 +75,13 @@ const matchingOperations = <K extends 'movie' | 'tvshow'>(kind: K) => {
     }),
   } as const;
 };
+/** The movie and show lists' two ways of answering (the contract's "Browsing the whole library"). */
+const BROWSING =
+  'With none of `sort`, `order`, `genre`, `yearFrom`, `yearTo`, `letter`, `played`, `libraryId`, `collectionId`: the most recently added first, `meta.total` counting the titles as of each library\'s last finished scan (with `matched`, those matched, or not, now). ' +
+  'With any of them: every title the filters keep (all must match), in the order asked for, `meta.total` counting them now. Titles without the sorted value (no year, rating or release date; never played) come last in either order; ties go by year, then id. ' +
+  'Follow `meta.nextCursor` for the next page: it names the last title\'s place in the order, so paging while a scan adds titles neither repeats nor skips one. A cursor of another list, sort or order is a 400.';
+const FACETS =
+  'The same filters as the list. Genres by count (most first), then name; years newest first (titles without one are not counted there); letters A to Z, then `#`. With `played`, for `profileId`.';
 const movieMatching = matchingOperations('movie');
 const showMatching = matchingOperations('tvshow');
 
@@ -94,9 +101,15 @@ export const operations = {
   }),
   listMovies: op({
     id: 'listMovies', method: 'GET', path: '/api/v1/movies', tag: 'movies', counted: true, implemented: true,
-    summary: 'Most recently added movies, newest first', query: S.TitleListQuery,
-    description: '`meta.total` is the number of movies as of each library\'s last finished scan (with `matched`, the number of those matched, or not, now). Follow `meta.nextCursor` for the next page.',
+    summary: 'Movies: the most recently added first, or every one sorted and filtered', query: S.MovieListQuery,
+    description: BROWSING,
     success: { status: 200, description: 'A page of movies, each `{ id, type, media }` as a search hit', schema: Type.Array(S.MediaEntry), list: true },
+  }),
+  movieFacets: op({
+    id: 'movieFacets', method: 'GET', path: '/api/v1/movies/facets', tag: 'movies', counted: true, implemented: true,
+    summary: 'The genres, years and letters of the movies the filters keep, with how many have each', query: S.MovieFacetsQuery,
+    description: FACETS,
+    success: { status: 200, description: 'The counts', schema: S.Facets },
   }),
   getMovie: op({
     id: 'getMovie', method: 'GET', path: '/api/v1/movies/{movieId}', tag: 'movies', counted: true, implemented: true,
@@ -105,14 +118,33 @@ export const operations = {
   }),
   listShows: op({
     id: 'listShows', method: 'GET', path: '/api/v1/tvshows', tag: 'tvshows', counted: true, implemented: true,
-    summary: 'Most recently added TV shows, newest first', query: S.TitleListQuery,
-    description: '`meta.total` is the number of shows as of each library\'s last finished scan (with `matched`, the number of those matched, or not, now). Follow `meta.nextCursor` for the next page.',
+    summary: 'TV shows: the most recently added first, or every one sorted and filtered', query: S.ShowListQuery,
+    description: `${BROWSING} A show counts as played when every episode of it is, and its lastPlayed is when one of them last was.`,
     success: { status: 200, description: 'A page of shows, each `{ id, type, media }` as a search hit', schema: Type.Array(S.MediaEntry), list: true },
+  }),
+  showFacets: op({
+    id: 'showFacets', method: 'GET', path: '/api/v1/tvshows/facets', tag: 'tvshows', counted: true, implemented: true,
+    summary: 'The genres, years and letters of the shows the filters keep, with how many have each', query: S.ShowFacetsQuery,
+    description: FACETS,
+    success: { status: 200, description: 'The counts', schema: S.Facets },
   }),
   getShow: op({
     id: 'getShow', method: 'GET', path: '/api/v1/tvshows/{showId}', tag: 'tvshows', counted: true, implemented: true,
     summary: 'One show with its seasons and episodes in order', params: pathParams(['showId']), query: S.ProfileQuery, errors: [404],
     success: { status: 200, description: 'The show', schema: S.ShowDetail },
+  }),
+  listCollections: op({
+    id: 'listCollections', method: 'GET', path: '/api/v1/collections', tag: 'movies', counted: true, implemented: true,
+    summary: 'Film collections with at least one film here, by name',
+    description: 'Collections come from the provider\'s `belongs_to_collection` of each film, and from an NFO\'s `<set>` that names the provider\'s collection id (`tmdbcolid`; a set without one is left out): kept by that id, never by name. Names file as titles do ("The Godfather Collection" under G). `owned` counts its films here (two copies of a film once), `total` its parts: the films the provider lists in it, and any here it does not list. Each collection\'s parts are asked of the provider once, when a scan first describes one of its films; again when one describes another of its films once that copy is a week old, or when one of its films is refreshed.',
+    success: { status: 200, description: 'The collections', schema: Type.Array(S.CollectionSummary) },
+  }),
+  getCollection: op({
+    id: 'getCollection', method: 'GET', path: '/api/v1/collections/{collectionId}', tag: 'movies', counted: true, implemented: true,
+    summary: 'One film collection with every part, owned or missing, in release order',
+    description: 'A missing part has `owned: false` and `id` and `media` null; a part here has the film\'s `id` and `media` as lists show it. Until the provider has been asked (no key), only the films here are listed. 400 for an id that is not a positive integer; 404 when no film here is in the collection.',
+    params: S.CollectionParams, errors: [400, 404],
+    success: { status: 200, description: 'The collection', schema: S.CollectionDetail },
   }),
   stream: op({
     id: 'stream', method: 'GET', path: '/api/v1/stream/{mediaId}', tag: 'stream', counted: false, implemented: true,
@@ -219,7 +251,7 @@ export const operations = {
   artwork: op({
     id: 'artwork', method: 'GET', path: '/api/v1/artwork/{mediaId}/{kind}', tag: 'artwork', counted: false, implemented: true,
     summary: 'Cached artwork, resized on demand',
-    description: 'An item\'s poster or backdrop (movies, TV shows) or still (episodes), from the artwork cache, resized to the snapped width `w` and encoded in the format `Accept` asks for: WebP or AVIF only when named (`image/webp`, `image/avif`; WebP first when both are equally wanted, as it is far cheaper to encode), else the stored image\'s own format when it is JPEG or PNG, else JPEG. Each variant is rendered once and cached. `ETag` names the exact bytes (a strong validator); `If-None-Match` with it gives 304. `Vary: Accept`. With `v` equal to the current version the answer may be cached for a year (`immutable`), else for a day. With the artwork cache in the media bucket (MEDIA_STORAGE=s3), an image larger than ARTWORK_REDIRECT_ABOVE_BYTES (default 4 MiB: more than a Lambda response can carry; 0 for every image) is answered with a 302 to a presigned URL of the stored variant instead, valid for ARTWORK_URL_TTL_SECONDS (default 1 h), with `Cache-Control: private` for a minute less and no ETag; `If-None-Match` is still answered 304 here. Smaller images are answered here, which a wall of posters measured faster than redirects. 404 for an unknown id, a kind the item does not have, an item without that artwork, or artwork no longer in the cache (a rescan stores it again). Not counted by the rate limit.',
+    description: 'An item\'s poster or backdrop (movies, TV shows, and film collections under `co_<collection id>`) or still (episodes), from the artwork cache, resized to the snapped width `w` and encoded in the format `Accept` asks for: WebP or AVIF only when named (`image/webp`, `image/avif`; WebP first when both are equally wanted, as it is far cheaper to encode), else the stored image\'s own format when it is JPEG or PNG, else JPEG. Each variant is rendered once and cached. `ETag` names the exact bytes (a strong validator); `If-None-Match` with it gives 304. `Vary: Accept`. With `v` equal to the current version the answer may be cached for a year (`immutable`), else for a day. With the artwork cache in the media bucket (MEDIA_STORAGE=s3), an image larger than ARTWORK_REDIRECT_ABOVE_BYTES (default 4 MiB: more than a Lambda response can carry; 0 for every image) is answered with a 302 to a presigned URL of the stored variant instead, valid for ARTWORK_URL_TTL_SECONDS (default 1 h), with `Cache-Control: private` for a minute less and no ETag; `If-None-Match` is still answered 304 here. Smaller images are answered here, which a wall of posters measured faster than redirects. 404 for an unknown id, a kind the item does not have, an item without that artwork, or artwork no longer in the cache (a rescan stores it again). Not counted by the rate limit.',
     params: Type.Object({ mediaId: S.Id, kind: S.ArtworkKind }, { additionalProperties: false }),
     query: S.ArtworkQuery, errors: [302, 304, 404],
     success: { status: 200, description: 'Image bytes: WebP, AVIF, JPEG or PNG, by Accept', contentType: 'image/*' },

@@ -38,10 +38,10 @@ import { sourceKey, variantKeyOf, type ArtworkStore } from './store';
 import type { ArtworkKind, ArtworkSet } from './model';
 import { negotiateFormat, renderVariant, snapWidth, variantKey, type ImageFormat } from './variants';
 
-/** What the endpoint needs of a catalogue item: its kind and its stored pictures. */
+/** What the endpoint needs of a catalogue item (or a film collection): its kind and its stored pictures. */
 export interface Pictured {
   id: string;
-  entity: 'movie' | 'tvshow' | 'episode';
+  entity: 'movie' | 'tvshow' | 'episode' | 'collection';
   artwork?: ArtworkSet;
 }
 
@@ -81,9 +81,10 @@ const KINDS_OF: Record<Pictured['entity'], readonly ArtworkKind[]> = {
   movie: ['poster', 'backdrop'],
   tvshow: ['poster', 'backdrop'],
   episode: ['still'],
+  collection: ['poster', 'backdrop'],
 };
 
-const ENTITY_NAMES: Record<Pictured['entity'], string> = { movie: 'Movie', tvshow: 'TV show', episode: 'Episode' };
+const ENTITY_NAMES: Record<Pictured['entity'], string> = { movie: 'Movie', tvshow: 'TV show', episode: 'Episode', collection: 'Collection' };
 
 const SOURCE_FORMATS: Record<string, ImageFormat> = {
   'image/jpeg': 'jpeg',
@@ -97,7 +98,7 @@ const wrongKind = (item: Pictured, kind: ArtworkKind) =>
   notFoundBecause(
     item.entity === 'episode'
       ? `Episode ${item.id} has no ${kind}: episodes have a still only`
-      : `${ENTITY_NAMES[item.entity]} ${item.id} has no ${kind}: movies and TV shows have a poster and a backdrop only`,
+      : `${ENTITY_NAMES[item.entity]} ${item.id} has no ${kind}: ${item.entity === 'collection' ? 'collections' : 'movies and TV shows'} have a poster and a backdrop only`,
   );
 
 const sourceMissing = (mediaId: string, kind: ArtworkKind) =>

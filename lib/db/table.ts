@@ -42,6 +42,8 @@
 //     and its episodes in progress)            paged and projected
 //   a movie's or show's pinned match ......... GetItem / BatchGetItem  pk=matchlock#<itemId>  sk=lock
 //                                              (apart from the item, which a rescan rewrites from its file)
+//   a film collection and its parts .......... GetItem / BatchGetItem  pk=collection#<provider's collection id>
+//                                              sk=collection (one per collection, whatever films point at it)
 //
 // Only this module builds keys: every key names its entity, so a stray item says what it is.
 import definition from './table.json';
@@ -100,6 +102,7 @@ export const keys = {
   watching: (profileId: string, lastPlayedAt: string, showId: string) => ({ gsi1pk: `watching#${profileId}`, gsi1sk: `${lastPlayedAt}#${showId}` }),
   watchingIndex: (profileId: string) => ({ index: 'gsi1', pk: `watching#${profileId}` }),
   matchLock: (itemId: string): Key => ({ pk: `matchlock#${itemId}`, sk: 'lock' }),
+  collection: (tmdbCollectionId: number): Key => ({ pk: `collection#${tmdbCollectionId}`, sk: 'collection' }),
   manifestParts: (libraryId: string) => ({ pk: `manifest#${libraryId}` }),
   manifestPart: (libraryId: string, jobId: string, part: number): Key => ({
     pk: `manifest#${libraryId}`,

@@ -2,6 +2,7 @@
 // and kept for good (lib/catalog/match-lock.ts), unlocking it, and fetching an item's record and
 // pictures again. Each re-describes the item at once the way a scan does (lib/scan/enrich,
 // the artwork phase's collectArtwork), writes it, and says so on /ws.
+import type { CollectionStore } from '../catalog/collections';
 import type { MatchLockStore } from '../catalog/match-lock';
 import type { CatalogItem, EpisodeItem, MovieItem, ShowItem } from '../catalog/model';
 import type { CatalogStore } from '../catalog/store';
@@ -31,6 +32,8 @@ export interface ProviderChoice {
 export interface MatchingDeps {
   catalog: CatalogStore;
   locks: MatchLockStore;
+  /** Film collections: a film described again keeps its collection's copy current too. */
+  collections: CollectionStore;
   libraries: LibraryStore;
   jobs: Pick<ScanJobStore, 'activeJobOf'>;
   storage: MediaStorage;
@@ -168,7 +171,9 @@ export class MatchingService {
     if (!library) throw notFound(`${what(item.entity)} ${item.id}`);
     const episodes: EpisodeItem[] = item.entity === 'tvshow' ? await deps.catalog.episodes(item.id) : [];
     const tally: EnrichTally = { matched: 0, unmatched: 0, failed: 0, keyRefused: false };
-    const enrichDeps = { catalog: deps.catalog, locks: deps.locks, storage: deps.storage, provider: choice.provider, log: deps.log };
+    // Fetched again means its collection too (not only when its copy is old), pictures as the title's.
+    const collections = { store: deps.collections, artworks: choice.artwork ? deps.artworks : undefined, refetch: fresh, clock: deps.clock };
+    const enrichDeps = { catalog: deps.catalog, locks: deps.locks, storage: deps.storage, provider: choice.provider, log: deps.log, collections };
     const described = await asking(() => enrichBatch(enrichDeps, library.path, [item.id, ...episodes.map((e) => e.id)], tally));
     if (tally.keyRefused) throw providerNotConfigured('TMDB refused the API key that is set');
 

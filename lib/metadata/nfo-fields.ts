@@ -28,6 +28,8 @@ export interface NfoTitleFields {
   /** `<actor>`s with a `<name>`, by `<order>` (file order without one), the first CAST_LIMIT. */
   cast: CastMember[];
   ids: ProviderIds;
+  /** A movie's `<set>`, only when it names the provider's collection id; always null for a show. */
+  collection: { id: number; name: string } | null;
 }
 
 /** One `<episodedetails>`. Its ids are the episode's own, never the show's. */
@@ -60,6 +62,7 @@ export function readTitleFields(node: XmlNode, kind: 'movie' | 'tvshow'): NfoTit
     // Kodi's movie scraper writes the TMDB id into a bare <id>; for shows that number has been
     // a TVDB id for years, and a wrong TMDB id is worse than none, so it only counts for movies.
     ids: readIds(node, kind === 'movie'),
+    collection: kind === 'movie' ? readSet(node) : null,
   };
 }
 
@@ -245,4 +248,21 @@ function readUniqueIds(node: XmlNode): ProviderIds {
     ids = mergeIds(ids, found);
   }
   return ids;
+}
+
+// --- Sets ---------------------------------------------------------------------------------
+
+/**
+ * A movie's collection. Kodi writes `<set><name>…</name><overview>…</overview></set>` (older
+ * files `<set>Name</set>`); the provider's collection id comes as a `tmdbcolid` attribute on it
+ * (Jellyfin, tinyMediaManager) or as Jellyfin's `<collectionnumber>` beside it. A set without an
+ * id is left out: collections are kept by the provider's id, never by name, and a name alone
+ * would make a second collection beside the provider's one, or one of two sets sharing a name.
+ */
+function readSet(node: XmlNode): { id: number; name: string } | null {
+  const set = children(node, 'set').find((s) => textOf(s) !== '' || (isNode(s) && line(s, 'name') !== null));
+  if (set === undefined) return null;
+  const id = asNumericId(attribute(set, 'tmdbcolid')) ?? asNumericId(line(node, 'collectionnumber'));
+  const name = (isNode(set) ? line(set, 'name') : null) ?? textOf(set).replace(/\s+/gu, ' ');
+  return id === undefined ? null : { id, name };
 }

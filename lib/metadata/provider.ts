@@ -63,7 +63,39 @@ export interface MovieDetails {
   alternativeTitles: string[];
   posterPath: string | null;
   backdropPath: string | null;
+  /** The film collection it belongs to ("The Godfather Collection"), by the provider's collection id. */
+  collection: CollectionRef | null;
 }
+
+export interface CollectionRef {
+  id: number;
+  name: string;
+}
+
+/** One film of a collection, as the collection lists it. */
+export interface CollectionPart {
+  tmdbId: number;
+  title: string;
+  releaseDate: string | null;
+  year: number | null;
+}
+
+/** A film collection with all of its parts (the films the provider knows in it, owned or not). */
+export interface CollectionDetails {
+  id: number;
+  name: string;
+  overview: string | null;
+  posterPath: string | null;
+  backdropPath: string | null;
+  /** In the provider's order, which is not always release order. */
+  parts: CollectionPart[];
+}
+
+/**
+ * How long a collection's parts are taken as current: its provider answer is cached this long,
+ * and the copy the catalogue keeps is asked for again after it. A new sequel is rare news.
+ */
+export const COLLECTION_TTL_SECONDS = 7 * 24 * 3600;
 
 export interface SeasonSummary {
   seasonNumber: number;
@@ -169,6 +201,7 @@ export interface MetadataProvider {
   showDetails(tmdbId: number): Promise<ShowDetails | null>;
   seasonDetails(showTmdbId: number, seasonNumber: number): Promise<SeasonDetails | null>;
   findByImdbId(imdbId: string): Promise<ExternalIdMatches>;
+  collectionDetails(collectionId: number): Promise<CollectionDetails | null>;
   imageConfiguration(): Promise<ImageConfiguration>;
   /** The URL of an image path ("/abc.jpg") at a size ("w500", "original"). */
   imageUrl(path: string, size?: string): string;

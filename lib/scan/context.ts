@@ -2,6 +2,7 @@
 // storage, the clock and the log, the job's counts as this run moves them, and `step`, which
 // saves a checkpoint and reports progress. The worker builds it once per run (openScan).
 import type { ArtworkStore } from '../artwork/store';
+import type { CollectionStore } from '../catalog/collections';
 import type { EventSink } from '../events/sink';
 import type { ManifestStore } from '../catalog/manifest';
 import type { MatchLockStore } from '../catalog/match-lock';
@@ -33,6 +34,8 @@ export interface ScanStores {
   catalog: CatalogStore;
   /** Matches someone chose: a locked title is described from its pinned record alone. */
   locks: MatchLockStore;
+  /** Film collections, kept as their films are described. */
+  collections: CollectionStore;
   manifests: ManifestStore;
   libraries: LibraryStore;
   storage: MediaStorage;

@@ -34,6 +34,7 @@ const movieFields = (movie: MovieItem): Static<typeof MovieMetadata> => ({
   directors: movie.metadata?.directors ?? [],
   releaseDate: movie.metadata?.releaseDate ?? null,
   runtime: movie.metadata?.runtimeMinutes ?? null,
+  collection: movie.metadata?.collection ?? null,
 });
 
 const showFields = (show: ShowItem): Static<typeof ShowMetadata> => ({

@@ -456,6 +456,13 @@ export class WatchingService implements WatchStateOfItems {
     await this.deps.store.removeItems(profiles.map((p) => p.id), mediaIds);
     for (const id of mediaIds) for (const p of profiles) this.known.delete(`${p.id}|${id}`);
   }
+  // --- Browsing ------------------------------------------------------------------------------
+
+  /** The profile's films and shows, played or not and when last, for the lists' played filter and lastPlayed sort. */
+  async watchedTitles(profileId: string): Promise<Map<string, { played: boolean; lastPlayedAt: string | null }>> {
+    await Promise.all([this.requireProfile(profileId), this.settle(profileId)]);
+    return this.deps.store.profileStates(profileId);
+  }
 }
 
 const randomId = () => crypto.randomUUID().replaceAll('-', '').slice(0, 16);

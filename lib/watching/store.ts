@@ -308,4 +308,31 @@ export class DynamoWatchStore {
     }
     await batchWrite(this.db(), writes);
   }
+
+  /**
+   * What browsing sorts and filters by: each film and show of the profile, played or not (a
+   * show: every episode) and when last. One Query of the profile's partition, those fields only,
+   * its episodes left out by the filter (their state is placed in a show).
+   */
+  async profileStates(profileId: string): Promise<Map<string, { played: boolean; lastPlayedAt: string | null }>> {
+    const { pk } = keys.userDataOfProfile(profileId);
+    const found = new Map<string, { played: boolean; lastPlayedAt: string | null }>();
+    const query = {
+      KeyConditionExpression: 'pk = :pk',
+      FilterExpression: 'attribute_not_exists(#placement.#showId)',
+      ProjectionExpression: '#sk, #played, #lastPlayedAt, #playedEpisodes, #totalEpisodes',
+      ExpressionAttributeNames: Object.fromEntries(['placement', 'showId', 'sk', 'played', 'lastPlayedAt', 'playedEpisodes', 'totalEpisodes'].map((n) => [`#${n}`, n])),
+      ExpressionAttributeValues: { ':pk': pk },
+    };
+    for await (const row of queryItems(this.db(), query)) {
+      const [kind, id] = String(row.sk).split(/#(.*)/s);
+      const lastPlayedAt = typeof row.lastPlayedAt === 'string' ? row.lastPlayedAt : null;
+      if (kind === 'item') found.set(id!, { played: Boolean(row.played), lastPlayedAt });
+      if (kind === 'show') {
+        const total = Number(row.totalEpisodes ?? 0);
+        found.set(id!, { played: total > 0 && Number(row.playedEpisodes ?? 0) >= total, lastPlayedAt });
+      }
+    }
+    return found;
+  }
 }

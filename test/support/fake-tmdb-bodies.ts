@@ -47,6 +47,16 @@ export interface SeedMovie {
   backdrop?: ImageSpec | null;
 }
 
+/** A film collection; `parts` are ids of seeded movies (TMDB knows them whether a library has them or not). */
+export interface SeedCollection {
+  id: number;
+  name: string;
+  overview?: string;
+  poster?: ImageSpec | null;
+  backdrop?: ImageSpec | null;
+  parts: number[];
+}
+
 /** Another title, in a country ("US", "FR"); `type` as TMDB's ("working title", often ""). */
 export interface SeedAlternativeTitle {
   country: string;
@@ -181,12 +191,20 @@ const releaseDates = (m: SeedMovie) => ({
   })),
 });
 
+/** What a movie's details say of the collection it is in. */
+const collectionRef = (c: SeedCollection) => ({
+  id: c.id,
+  name: c.name,
+  poster_path: imageFile(c.poster, `collection-${c.id}`, 'poster'),
+  backdrop_path: imageFile(c.backdrop, `collection-${c.id}`, 'backdrop'),
+});
+
 /** GET /movie/{id}, with what `append_to_response` asked for. */
-export const movieDetails = (m: SeedMovie, append: Set<string>) => {
+export const movieDetails = (m: SeedMovie, append: Set<string>, collection?: SeedCollection) => {
   const { genre_ids: _ids, ...result } = movieResult(m);
   return {
     ...result,
-    belongs_to_collection: null,
+    belongs_to_collection: collection ? collectionRef(collection) : null,
     budget: 0,
     genres: genres(m.genres),
     homepage: '',
@@ -208,6 +226,15 @@ export const movieDetails = (m: SeedMovie, append: Set<string>) => {
       : {}),
   };
 };
+
+/** GET /collection/{id}: its parts in the order they were seeded (TMDB's is not always release order). */
+export const collectionDetails = (c: SeedCollection, parts: SeedMovie[]) => ({
+  ...collectionRef(c),
+  original_language: 'en',
+  original_name: c.name,
+  overview: c.overview ?? '',
+  parts: parts.map((m) => ({ ...movieResult(m), media_type: 'movie' })),
+});
 
 // --- TV ----------------------------------------------------------------------------------
 

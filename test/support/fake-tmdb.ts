@@ -1,5 +1,6 @@
 // A fake TMDB of our own, over real HTTP on 127.0.0.1: the API v3 paths the metadata client
-// uses (/3/search/movie, /3/movie/{id}, /3/tv/{id}/season/{n}, /3/find/{id}, /3/configuration),
+// uses (/3/search/movie, /3/movie/{id}, /3/tv/{id}/season/{n}, /3/find/{id}, /3/collection/{id},
+// /3/configuration),
 // TMDB's auth (an `api_key` query or a Bearer read access token) and error bodies, and an image
 // CDN under /t/p/{size}/{file}. Knobs make it slow, rate-limited or failing, and its stats say
 // what a client did to it (requests by path, 429s, the most requests in any one second).
@@ -10,6 +11,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import {
+  collectionDetails,
   configuration,
   ERRORS,
   imageFile,
@@ -21,12 +23,13 @@ import {
   tvResult,
   type ImageKind,
   type ImageSpec,
+  type SeedCollection,
   type SeedMovie,
   type SeedShow,
 } from './fake-tmdb-bodies';
 import { createImageStore, type ImageFault } from './fake-tmdb-images';
 
-export type { ImageSpec, SeedEpisode, SeedMovie, SeedSeason, SeedShow } from './fake-tmdb-bodies';
+export type { ImageSpec, SeedCollection, SeedEpisode, SeedMovie, SeedSeason, SeedShow } from './fake-tmdb-bodies';
 export { HUGE_IMAGE, type ImageFault } from './fake-tmdb-images';
 
 /** How a request is made to fail. */
@@ -100,6 +103,7 @@ export class FakeTmdb {
   private readonly keys: Set<string>;
   private readonly movies = new Map<number, SeedMovie>();
   private readonly shows = new Map<number, SeedShow>();
+  private readonly collections = new Map<number, SeedCollection>();
   private readonly imageStore = createImageStore();
   private failures: Array<{ failure: Failure; options: FailureOptions }> = [];
   private arrivals: number[] = []; // API arrivals in the last second, for maxPerSecond
@@ -137,6 +141,14 @@ export class FakeTmdb {
       this.registerImage(season.poster, `tv-${show.id}-s${season.seasonNumber}`, 'poster');
       for (const e of season.episodes) this.registerImage(e.still, `tv-${show.id}-s${season.seasonNumber}e${e.episodeNumber}`, 'still');
     }
+    return this;
+  }
+
+  /** A film collection: its parts' details name it in `belongs_to_collection`. */
+  addCollection(collection: SeedCollection) {
+    this.collections.set(collection.id, collection);
+    this.registerImage(collection.poster, `collection-${collection.id}`, 'poster');
+    this.registerImage(collection.backdrop, `collection-${collection.id}`, 'backdrop');
     return this;
   }
 
@@ -287,7 +299,13 @@ export class FakeTmdb {
     if (path === '/search/tv') return ok(page(this.searchShows(params), pageNumber));
     if ((m = /^\/movie\/(\d+)$/.exec(path))) {
       const movie = this.movies.get(Number(m[1]));
-      return movie ? ok(movieDetails(movie, append)) : ERRORS.notFound;
+      const collection = [...this.collections.values()].find((c) => movie && c.parts.includes(movie.id));
+      return movie ? ok(movieDetails(movie, append, collection)) : ERRORS.notFound;
+    }
+    if ((m = /^\/collection\/(\d+)$/.exec(path))) {
+      const collection = this.collections.get(Number(m[1]));
+      const parts = collection?.parts.map((id) => this.movies.get(id)).filter((p): p is SeedMovie => p !== undefined);
+      return collection ? ok(collectionDetails(collection, parts!)) : ERRORS.notFound;
     }
     if ((m = /^\/tv\/(\d+)$/.exec(path))) {
       const show = this.shows.get(Number(m[1]));

@@ -2,6 +2,8 @@
 // (lib/http/validate.ts), type the handlers, and become the OpenAPI document (lib/api/openapi.ts).
 // One file per part of the contract; NAMED_SCHEMAS (named.ts) lists those the document names.
 export { Id, ListMeta, MediaType, Problem } from './common';
+export * from './browse';
+export * from './collections';
 export * from './health';
 export * from './library';
 export * from './logs';

@@ -97,11 +97,20 @@ const KnownFields = {
   source: Type.Union([Type.Literal('provider'), Type.Literal('nfo'), Type.Literal('file')], { description: 'Where the fields come from: the provider, a local NFO (which wins field by field), or the file name alone' }),
 };
 
+/** A film collection as a film names it; GET /api/v1/collections/{id} has the rest. */
+export const CollectionRef = Type.Object(
+  { id: Type.Integer({ minimum: 1, description: "The provider's collection id" }), name: Type.String() },
+  { description: 'A film collection ("The Godfather Collection"), by the provider\'s collection id, never by name' },
+);
+
 export const MovieMetadata = Type.Object({
   ...KnownFields,
   directors: Type.Array(Type.String()),
   releaseDate: Nullable(Type.String({ description: 'YYYY-MM-DD' })),
   runtime: Nullable(Type.Integer({ description: 'Minutes, as the provider or NFO says (the file\'s own length is file.durationSeconds)' })),
+  collection: Nullable(CollectionRef, {
+    description: "The provider's `belongs_to_collection`, or an NFO's `<set>` that names the provider's collection id (one without an id is left out); null when it is in none",
+  }),
 });
 
 export const ShowMetadata = Type.Object({

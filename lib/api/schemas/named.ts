@@ -1,10 +1,12 @@
 // The schemas that get a name in the OpenAPI document's components, in the document's order.
 import type { TSchema } from '@sinclair/typebox';
+import { Facets } from './browse';
+import { CollectionDetail, CollectionPart, CollectionSummary } from './collections';
 import { ListMeta, Problem } from './common';
 import { Health } from './health';
 import { Library, LibraryCreate, LibraryPatch, LibraryStats } from './library';
 import { LogRecord } from './logs';
-import { Episode, FileInfo, Media, MediaEntry, MovieDetail, MovieMetadata, SearchHit, ShowDetail, ShowMetadata, SubtitleTrack } from './media';
+import { CollectionRef, Episode, FileInfo, Media, MediaEntry, MovieDetail, MovieMetadata, SearchHit, ShowDetail, ShowMetadata, SubtitleTrack } from './media';
 import { PlaybackInfo, PlaybackReason, PlaybackRequest } from './playback';
 import { JobErrorSchema, ScanJob, ScanRequest } from './scans';
 import { Features, Preferences, Settings, SettingsPatch } from './settings';
@@ -16,13 +18,18 @@ export const NAMED_SCHEMAS: Record<string, TSchema> = {
   Media,
   MediaEntry,
   SearchHit,
+  Facets,
   FileInfo,
   SubtitleTrack,
+  CollectionRef,
   MovieMetadata,
   ShowMetadata,
   MovieDetail,
   Episode,
   ShowDetail,
+  CollectionSummary,
+  CollectionPart,
+  CollectionDetail,
   PlaybackRequest,
   PlaybackReason,
   PlaybackInfo,

@@ -4,8 +4,8 @@
 // certification region).
 import { ascending } from '../../util/order';
 
-/** Bump when the cached shapes change, so old entries are simply never read again. */
-const SHAPE_VERSION = 1;
+/** Bump when the cached shapes change, so old entries are simply never read again (2: a movie's collection). */
+const SHAPE_VERSION = 2;
 
 const CREDENTIAL_PARAMS = new Set(['api_key', 'access_token']);
 

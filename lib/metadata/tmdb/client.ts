@@ -6,8 +6,10 @@
 //   const [best] = await tmdb.searchMovies('The Matrix', 1999);
 //   const movie = best && (await tmdb.movieDetails(best.tmdbId));
 import {
+  COLLECTION_TTL_SECONDS,
   ProviderBadResponse,
   ProviderNotFound,
+  type CollectionDetails,
   type ExternalIdMatches,
   type FetchedImage,
   type ImageConfiguration,
@@ -24,6 +26,7 @@ import { isReadAccessToken, resolveTmdbConfig, type TmdbConfig } from './config'
 import { imageUrl, readImage } from './images';
 import {
   ShapeError,
+  toCollectionDetails,
   toExternalIdMatches,
   toImageConfiguration,
   toMovieCandidates,
@@ -37,7 +40,7 @@ import { createTransport, type OutgoingRequest, type ReadBody } from './transpor
 
 const DAY = 24 * 3600;
 /** Searches change as TMDB's catalogue grows; details of a known title rarely do. */
-const TTL = { search: DAY, details: 7 * DAY, configuration: DAY } as const;
+const TTL = { search: DAY, details: 7 * DAY, collection: COLLECTION_TTL_SECONDS, configuration: DAY } as const;
 
 export type TmdbClient = MetadataProvider;
 
@@ -165,6 +168,14 @@ export function createTmdbClient(input: TmdbConfig): TmdbClient {
         ttlSeconds: TTL.details,
         map: toExternalIdMatches,
       }),
+
+    collectionDetails: async (collectionId: number): Promise<CollectionDetails | null> =>
+      nullIfNotFound(
+        getJson(`/collection/${id(collectionId, 'collection id')}`, {}, {
+          ttlSeconds: TTL.collection,
+          map: toCollectionDetails,
+        }),
+      ),
 
     imageConfiguration: async (): Promise<ImageConfiguration> =>
       getJson('/configuration', {}, { ttlSeconds: TTL.configuration, map: toImageConfiguration }),

@@ -5,6 +5,9 @@
 import {
   CAST_LIMIT,
   type CastMember,
+  type CollectionDetails,
+  type CollectionPart,
+  type CollectionRef,
   type EpisodeDetails,
   type ExternalIdMatches,
   type ImageConfiguration,
@@ -17,6 +20,8 @@ import {
 } from '../provider';
 import type {
   TmdbAlternativeTitles,
+  TmdbCollectionDetails,
+  TmdbCollectionRef,
   TmdbConfiguration,
   TmdbContentRatings,
   TmdbCredits,
@@ -163,6 +168,13 @@ export const movieCertification = (releases: TmdbReleaseDates | undefined, regio
 const showCertification = (ratings: TmdbContentRatings | undefined, region: string) =>
   text(list(ratings?.results).find((r) => r?.iso_3166_1 === region)?.rating)?.trim() ?? null;
 
+/** A collection without a usable id is no collection: collections are kept by id, never by name. */
+const collectionRef = (c: TmdbCollectionRef | null | undefined): CollectionRef | null => {
+  const id = c?.id;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) return null;
+  return { id, name: text(c!.name)?.trim() ?? `Collection ${id}` };
+};
+
 export const toMovieDetails = (body: unknown, region: string): MovieDetails => {
   const m = objectBody<TmdbMovieDetails>(body, 'a movie');
   const candidate = movieCandidate(m);
@@ -184,7 +196,22 @@ export const toMovieDetails = (body: unknown, region: string): MovieDetails => {
     alternativeTitles: alternativeTitles(m.alternative_titles, candidate.title, candidate.originalTitle),
     posterPath: candidate.posterPath,
     backdropPath: candidate.backdropPath,
+    collection: collectionRef(m.belongs_to_collection),
   };
+};
+
+export const toCollectionDetails = (body: unknown): CollectionDetails => {
+  const c = objectBody<TmdbCollectionDetails>(body, 'a collection');
+  const ref = collectionRef(c);
+  if (!ref) throw new ShapeError('a collection has no numeric id');
+  // A part without an id names nothing a film here could be: left out rather than failing the collection.
+  const parts = list(c.parts)
+    .filter((p) => typeof p?.id === 'number' && Number.isSafeInteger(p.id) && p.id > 0)
+    .map((p): CollectionPart => {
+      const { tmdbId, title, releaseDate, year } = movieCandidate(p);
+      return { tmdbId, title, releaseDate, year };
+    });
+  return { ...ref, overview: text(c.overview), posterPath: imagePath(c.poster_path), backdropPath: imagePath(c.backdrop_path), parts };
 };
 
 const seasonSummary = (s: TmdbSeasonSummary): SeasonSummary | null =>

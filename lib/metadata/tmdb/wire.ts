@@ -89,6 +89,21 @@ export interface TmdbMovieDetails extends TmdbMovieResult {
   release_dates?: TmdbReleaseDates;
   external_ids?: TmdbExternalIds;
   alternative_titles?: TmdbAlternativeTitles;
+  belongs_to_collection?: TmdbCollectionRef | null;
+}
+
+/** What a movie's details say of its collection. */
+export interface TmdbCollectionRef {
+  id?: number;
+  name?: string;
+  poster_path?: string | null;
+  backdrop_path?: string | null;
+}
+
+/** GET /collection/{id}: the collection and its parts (movie results). */
+export interface TmdbCollectionDetails extends TmdbCollectionRef {
+  overview?: string | null;
+  parts?: TmdbMovieResult[];
 }
 
 export interface TmdbSeasonSummary {

@@ -1,11 +1,12 @@
 // The metadata phase's work for one batch of items: each described from its NFO and the
-// provider (titles.ts, episodes.ts). A provider that fails for an item leaves that item waiting
-// for the next scan, counted as failed; a refused key stops all provider calls for the rest of
-// the scan.
+// provider (titles.ts, episodes.ts), and the film collections they point at kept
+// (collections.ts). A provider that fails for an item leaves that item waiting for the next
+// scan, counted as failed; a refused key stops all provider calls for the rest of the scan.
 import type { MatchLock } from '../../catalog/match-lock';
 import type { CatalogItem, ShowItem } from '../../catalog/model';
 import { eachLimited } from '../../util/pool';
 import type { SidecarChange } from '../plan';
+import { keepCollections, type CollectionsSeen } from './collections';
 import { describeEpisode, type SeasonCache } from './episodes';
 import { enrichSession, type EnrichDeps, type EnrichTally } from './session';
 import { describeTitle } from './titles';
@@ -29,6 +30,8 @@ export const enrichBatch = async (
     shows?: ReadonlyMap<string, CatalogItem>;
     /** Items whose local files changed since they were written: their new ones. */
     sidecarChanges?: ReadonlyMap<string, SidecarChange>;
+    /** The film collections seen to earlier in the same scan. */
+    collections?: CollectionsSeen;
   } = {},
 ): Promise<CatalogItem[]> => {
   const session = enrichSession(deps, root, tally);
@@ -61,5 +64,8 @@ export const enrichBatch = async (
   // Shows before their episodes: an episode needs its show's provider id.
   await eachLimited(titles, CONCURRENCY, describeOne);
   await eachLimited(items.filter((i) => i.entity === 'episode'), CONCURRENCY, describeOne);
+  // Before the films are written: a scan cut short after that would describe them, and so ask
+  // for their collections, no more.
+  if (deps.collections) await keepCollections({ ...deps, collections: deps.collections }, session, root, [...described.values()], known.collections);
   return [...described.values()];
 };

@@ -9,6 +9,7 @@ import type { Log } from '../../log';
 import { MAX_NFO_BYTES, parseNfo } from '../../metadata/nfo';
 import { ProviderAuthError, type MetadataProvider } from '../../metadata/provider';
 import type { MediaStorage } from '../../storage';
+import type { CollectionKeeping } from './collections';
 
 export interface EnrichDeps {
   catalog: CatalogStore;
@@ -17,6 +18,8 @@ export interface EnrichDeps {
   /** Null when no provider may be asked (fetching off, no key). */
   provider: MetadataProvider | null;
   log: Log;
+  /** Where the films' collections are kept; absent: not kept. */
+  collections?: CollectionKeeping | undefined;
 }
 
 export interface EnrichTally {

@@ -66,6 +66,8 @@ export const describeTitle = async <T extends MovieItem | ShowItem>(session: Enr
     imdbId: ids.imdb ?? details?.imdbId ?? null,
     tvdbId: ids.tvdb ?? s?.tvdbId ?? null,
     ...(lock ? { matchLocked: true } : {}),
+    // An NFO's set counts only with the provider's collection id (nfo-fields.ts readSet).
+    ...(item.entity === 'movie' ? { collection: fields?.collection ?? m?.collection ?? null } : {}),
   };
   const wanted: ArtworkWanted = {};
   const poster = local?.poster ? { source: 'local' as const, from: local.poster } : details?.posterPath ? { source: 'provider' as const, from: details.posterPath } : undefined;

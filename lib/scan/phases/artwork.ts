@@ -60,6 +60,15 @@ const keep = async (c: Collecting, itemId: string, kind: ArtworkKind, want: Want
   return { etag, contentType, width, height, source: want.source, from: want.from };
 };
 
+/**
+ * One picture fetched and stored under its owner's id (an item's, a film collection's): its
+ * record, or undefined when no bytes came (gone, or no provider). Throws when they are not an image.
+ */
+export const fetchPicture = async (c: Collecting, ownerId: string, kind: ArtworkKind, want: Wanted): Promise<StoredArtwork | undefined> => {
+  const bytes = await fetchBytes(c, kind, want);
+  return bytes ? keep(c, ownerId, kind, want, bytes) : undefined;
+};
+
 /** The item with its pictures stored (not written: the caller writes it). */
 export const collectArtwork = async (c: Collecting, item: CatalogItem): Promise<CatalogItem> => {
   const artwork = { ...item.artwork };

@@ -1,9 +1,11 @@
-// Metadata: what the NFOs beside the files say, then what the provider knows (lib/scan/enrich/).
+// Metadata: what the NFOs beside the files say, then what the provider knows (lib/scan/enrich/),
+// and the film collections the films point at.
 // The next batch's provider calls run while this batch is written, so the provider's pace is
 // not broken by a pause at every batch.
 import type { CatalogItem, IndexEntry } from '../../catalog/model';
 import type { ScanContext } from '../context';
 import { enrichBatch, type EnrichTally } from '../enrich/batch';
+import type { CollectionsSeen } from '../enrich/collections';
 import { recordEnrichment, type Planned } from './plan';
 
 /** Items per metadata step: each costs a few provider requests, so a step stays well inside the time reserve. */
@@ -21,15 +23,18 @@ export interface Described {
 export const metadata = async (ctx: ScanContext, planned: Planned): Promise<Described> => {
   const { counts } = ctx;
   const work = planned.metadataWork;
-  const deps = { catalog: ctx.catalog, locks: ctx.locks, storage: ctx.storage, provider: ctx.enrichment.provider, log: ctx.log };
+  const collections = { store: ctx.collections, artworks: ctx.enrichment.artwork ? ctx.artworks : undefined, clock: ctx.clock };
+  const deps = { catalog: ctx.catalog, locks: ctx.locks, storage: ctx.storage, provider: ctx.enrichment.provider, log: ctx.log, collections };
   const sidecarChanges = new Map(planned.plan.sidecarChanges.map((c) => [c.id, c]));
   const tally: EnrichTally = { matched: 0, unmatched: 0, failed: 0, keyRefused: false };
   await ctx.step({ phase: 'metadata', processed: 0, total: work.length, counts }, { persist: work.length > 0 });
   // Episodes in a later batch find the shows of an earlier one here, before the table has them.
   const shows = new Map<string, CatalogItem>();
+  // Film collections asked for in this scan: once each, whichever batch's film names it first.
+  const seen: CollectionsSeen = new Map();
   const describeBatch = (chunk: IndexEntry[]) => {
     const own: EnrichTally = { matched: 0, unmatched: 0, failed: 0, keyRefused: tally.keyRefused };
-    const batch = enrichBatch(deps, ctx.library.path, chunk.map((e) => e.id), own, { shows, sidecarChanges }).then((found) => ({ found, own }));
+    const batch = enrichBatch(deps, ctx.library.path, chunk.map((e) => e.id), own, { shows, sidecarChanges, collections: seen }).then((found) => ({ found, own }));
     batch.catch(() => undefined); // awaited in the next step; a slice that ends first drops it
     return batch;
   };

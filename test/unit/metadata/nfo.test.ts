@@ -22,6 +22,7 @@ const noTitleFields: NfoTitleFields = {
   directors: [],
   cast: [],
   ids: {},
+  collection: null,
 };
 const noEpisodeFields: NfoEpisodeFields = {
   title: null,
@@ -117,6 +118,27 @@ const rows: Row[] = [
     `<movie><title>Heat</title><rating>8.2</rating><year>0</year><premiered>1995-12-15</premiered>
      <outline>A group of high-end professional thieves.</outline><id>tt0113277</id><genre>Action / Crime / Drama</genre></movie>`,
     movie({ title: 'Heat', year: 1995, rating: 8.2, overview: 'A group of high-end professional thieves.', genres: ['Action', 'Crime', 'Drama'], ids: { imdb: 'tt0113277' } }),
+  ],
+  [
+    'a <set> with the provider’s collection id as a tmdbcolid attribute, Kodi’s <name> and <overview> inside',
+    '<movie><title>Alien</title><set tmdbcolid="8091"><name>Alien Collection</name><overview>Ripley and the xenomorphs.</overview></set></movie>',
+    movie({ title: 'Alien', collection: { id: 8091, name: 'Alien Collection' } }),
+  ],
+  [
+    'an older bare <set>Name</set> with Jellyfin’s <collectionnumber> beside it',
+    '<movie><title>Alien</title><set>Alien  Collection</set><collectionnumber>8091</collectionnumber></movie>',
+    movie({ title: 'Alien', collection: { id: 8091, name: 'Alien Collection' } }),
+  ],
+  [
+    // Kept by id, never by name: a name alone could be another collection's, or a set someone made up.
+    'a <set> without a collection id is left out',
+    '<movie><title>Alien</title><set><name>Alien Collection</name></set><collectionnumber>none</collectionnumber></movie>',
+    movie({ title: 'Alien' }),
+  ],
+  [
+    'a show’s <set> is no film collection',
+    '<tvshow><title>Firefly</title><set tmdbcolid="1">Whedon</set></tvshow>',
+    show({ title: 'Firefly' }),
   ],
   [
     'a bare numeric <id> in a movie is the TMDB scraper’s id',

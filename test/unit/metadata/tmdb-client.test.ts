@@ -50,6 +50,8 @@ const fake = new FakeTmdb({ keys: [KEY, TOKEN] })
   })
   .addMovie({ id: 604, title: 'The Matrix Reloaded', releaseDate: '2003-05-15', popularity: 40, backdrop: null })
   .addMovie({ id: 2, title: 'Ariel', originalTitle: 'Ariel', releaseDate: '', originalLanguage: 'fi', poster: null })
+  // Parts seeded out of release order, as TMDB sometimes lists them.
+  .addCollection({ id: 2344, name: 'The Matrix Collection', overview: 'Neo and the machines.', backdrop: null, parts: [604, 603] })
   .addShow({
     id: 1396,
     name: 'Breaking Bad',
@@ -186,6 +188,7 @@ describe('TMDB client: requests and mapping', () => {
       alternativeTitles: ['Matrix', 'The Wachowskis Matrix', ...Array.from({ length: 10 }, (_, i) => `Matrix ${i + 1}`)],
       posterPath: '/movie-603-poster.jpg',
       backdropPath: '/movie-603-backdrop.jpg',
+      collection: { id: 2344, name: 'The Matrix Collection' },
     });
     assert.equal(fake.stats.apiRequests, 1);
     assert.equal(fake.stats.log[0]!.query.append_to_response, 'credits,release_dates,external_ids,alternative_titles');
@@ -246,12 +249,41 @@ describe('TMDB client: requests and mapping', () => {
     assert.equal(fake.stats.log.at(-1)!.path, '/3/find/tt0903747');
   });
 
+  it('maps a collection with its parts in the provider\'s order, a film outside any collection to null, and caches it for a week', async () => {
+    // Prepare
+    const cache = memoryCache();
+    const tmdb = client({ cache });
+
+    // Act
+    const collection = await tmdb.collectionDetails(2344);
+    const again = await tmdb.collectionDetails(2344);
+    const ariel = await tmdb.movieDetails(2);
+
+    // Assess
+    assert.deepEqual(collection, {
+      id: 2344,
+      name: 'The Matrix Collection',
+      overview: 'Neo and the machines.',
+      posterPath: '/collection-2344-poster.jpg',
+      backdropPath: null,
+      parts: [
+        { tmdbId: 604, title: 'The Matrix Reloaded', releaseDate: '2003-05-15', year: 2003 },
+        { tmdbId: 603, title: 'The Matrix', releaseDate: '1999-03-30', year: 1999 },
+      ],
+    });
+    assert.deepEqual(again, collection);
+    assert.equal(ariel!.collection, null);
+    assert.deepEqual(fake.stats.byPath, { '/3/collection/2344': 1, '/3/movie/2': 1 });
+    assert.equal(cache.entries.get('tmdb:v2:/collection/2344?language=en-US')?.ttlSeconds, 7 * 86_400);
+  });
+
   it('answers null for an id TMDB does not know (its 404, status_code 34)', async () => {
     const tmdb = client();
 
     assert.equal(await tmdb.movieDetails(999_999), null);
     assert.equal(await tmdb.showDetails(999_999), null);
     assert.equal(await tmdb.seasonDetails(1396, 9), null);
+    assert.equal(await tmdb.collectionDetails(999_999), null);
     assert.deepEqual(await tmdb.findByImdbId('tt0000001'), { movies: [], shows: [] });
     assert.equal(fake.stats.log[0]!.status, 404);
   });
@@ -471,9 +503,9 @@ describe('TMDB client: cache', () => {
     const keys = [...cache.entries.keys()];
     assert.ok(keys.every((k) => !k.includes(KEY) && !k.includes(TOKEN) && !k.includes('api_key')), keys.join('\n'));
     assert.deepEqual(keys, [
-      'tmdb:v1:US:/movie/603?append_to_response=credits%2Crelease_dates%2Cexternal_ids%2Calternative_titles&language=en-US',
-      'tmdb:v1:FR:/movie/603?append_to_response=credits%2Crelease_dates%2Cexternal_ids%2Calternative_titles&language=fr-FR',
-      'tmdb:v1:/search/movie?include_adult=false&language=en-US&page=1&query=matrix',
+      'tmdb:v2:US:/movie/603?append_to_response=credits%2Crelease_dates%2Cexternal_ids%2Calternative_titles&language=en-US',
+      'tmdb:v2:FR:/movie/603?append_to_response=credits%2Crelease_dates%2Cexternal_ids%2Calternative_titles&language=fr-FR',
+      'tmdb:v2:/search/movie?include_adult=false&language=en-US&page=1&query=matrix',
     ]);
     assert.deepEqual([...cache.entries.values()].map((e) => e.ttlSeconds), [7 * 86_400, 7 * 86_400, 86_400]);
   });

@@ -1,0 +1,58 @@
+// The movie and show lists with their sorts and filters, and their facets, from an index per kind
+// kept per process and built again when the catalogue's version stamp moves (as search's is),
+// over the items lib/catalog/titled-now.ts keeps: a page costs one GetItem (the stamp), and the
+// profile's state (one Query) only when the played filter or the lastPlayed sort needs it.
+// A list with none of the browsing parameters answers as it always has (lib/views/recent.ts).
+import type { Static } from '@sinclair/typebox';
+import type { Facets, MediaEntry } from '../api/schemas';
+import type { CatalogDeps } from '../catalog/service';
+import type { CatalogStore } from '../catalog/store';
+import { titledNow } from '../catalog/titled-now';
+import { versionCached } from '../catalog/version-cache';
+import type { MediaKind } from '../library/model';
+import { toEntry } from '../views/entry';
+import { listRecent } from '../views/recent';
+import { buildBrowseIndex } from './build';
+import { decodeCursor, encodeCursor } from './cursor';
+import type { Filters, WatchedById } from './model';
+import { filtersOf, isBrowsing, sortOf, type FacetsQuery, type ListQuery } from './query';
+
+export interface BrowseDeps extends CatalogDeps {
+  /** The asking profile's state, read only when a filter or the sort needs it. */
+  watched: () => Promise<WatchedById>;
+}
+
+const build = (type: MediaKind) => async (catalog: CatalogStore) => buildBrowseIndex((await titledNow(catalog, catalog)).items, type);
+
+/** Each kind's index, built the first time it is asked for after the stamp moved. */
+const indexes = { movie: versionCached(build('movie')), tvshow: versionCached(build('tvshow')) };
+
+const indexFor = (deps: BrowseDeps, type: MediaKind, filters: Filters, lastPlayed: boolean) =>
+  Promise.all([indexes[type](deps.catalog, deps.catalog), filters.played !== undefined || lastPlayed ? deps.watched() : undefined]);
+
+interface Page {
+  data: Array<Static<typeof MediaEntry>>;
+  meta: { total: number; nextCursor: string | null };
+}
+
+/** GET /movies, /tvshows: the recent list, or with browsing parameters a sorted, filtered page of every title. */
+export const listTitles = async (deps: BrowseDeps, type: MediaKind, query: ListQuery, rawQueryString: string | undefined, origin: string): Promise<Page> => {
+  const limit = query.limit ?? 10;
+  if (!isBrowsing(query)) return listRecent(deps, type, limit, query.cursor, origin, query.matched);
+  const filters = filtersOf(query, rawQueryString);
+  const { sort, order } = sortOf(query);
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, type, sort, order);
+  const [index, watched] = await indexFor(deps, type, filters, sort === 'lastPlayed');
+  const page = index.page({ sort, order, limit, after }, filters, watched);
+  return {
+    data: page.items.map((item) => toEntry(item, origin)),
+    meta: { total: page.total, nextCursor: page.next ? encodeCursor(type, sort, order, page.next) : null },
+  };
+};
+
+/** GET /movies/facets, /tvshows/facets: genres, years and letters of the titles the filters keep, counted. */
+export const titleFacets = async (deps: BrowseDeps, type: MediaKind, query: FacetsQuery, rawQueryString: string | undefined): Promise<Static<typeof Facets>> => {
+  const filters = filtersOf(query, rawQueryString);
+  const [index, watched] = await indexFor(deps, type, filters, false);
+  return index.facets(filters, watched);
+};
