@@ -20,6 +20,7 @@ import { handler as wsDisconnect } from '../../functions/ws/disconnect';
 import { handler as wsMessage } from '../../functions/ws/message';
 import * as library from '../../functions/library/api';
 import * as catalog from '../../functions/catalog/api';
+import * as collections from '../../functions/collections/api';
 import { handler as search } from '../../functions/search/get';
 import { handler as artwork } from '../../functions/artwork/get';
 import { handler as subtitle } from '../../functions/subtitles/get';
@@ -277,6 +278,16 @@ describe('handlers with their sample events', () => {
       assert.equal(typeof first.meta.nextCursor, 'string');
       const rest = bodyOf(await run(catalog.listMovies, 'listMovies', (e) => (e.queryStringParameters = { limit: '1', cursor: first.meta.nextCursor })));
       assert.deepEqual(rest, { data: [entry(knight)], meta: { total: 2, nextCursor: null } });
+      // Sorted by title, "The Dark Knight" filed under D; the sample facets: Drama films of the 1990s.
+      const byTitle = bodyOf(await run(catalog.listMovies, 'listMovies', (e) => ((e.queryStringParameters = { sort: 'title' }), (e.rawQueryString = 'sort=title'))));
+      assert.deepEqual(byTitle.data.map((m: { id: string }) => m.id), [knight.id, heat.id]);
+      const facets = await run(catalog.movieFacets, 'movieFacets');
+      assert.equal(facets.statusCode, 200, facets.body);
+      assert.deepEqual(bodyOf(facets).data, { total: 1, genres: [{ name: 'Drama', count: 1 }], years: [{ year: 1995, count: 1 }], letters: [{ letter: 'H', count: 1 }] });
+      assert.equal(bodyOf(await run(catalog.showFacets, 'showFacets')).data.total, 0, 'Dark Matter files under D, not #');
+      // No film here belongs to a collection: none listed, and the sample's collection is not known.
+      assert.deepEqual(bodyOf(await run(collections.listCollections, 'listCollections')).data, []);
+      assert.equal((await run(collections.getCollection, 'getCollection')).statusCode, 404);
 
       // "dark kni": both words, the second as the start of one; Dark Matter has no word starting "kni".
       const hits = await run(search, 'search');
