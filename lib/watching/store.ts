@@ -252,33 +252,23 @@ export class DynamoWatchStore {
    * Read a page of about `limit` at a time, only the fields needed.
    */
   async nextEpisodes(profileId: string, limit: number): Promise<Array<{ showId: string; episodeId: string }>> {
-    const { doc, tableName } = this.db();
     const { index, pk } = keys.watchingIndex(profileId);
     const found: Array<{ showId: string; episodeId: string }> = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await guarded(() =>
-        doc.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: index,
-            KeyConditionExpression: 'gsi1pk = :pk',
-            ExpressionAttributeValues: { ':pk': pk },
-            ProjectionExpression: 'showId, nextEpisodeId, inProgressEpisodes',
-            ScanIndexForward: false,
-            Limit: limit + 5,
-            ...(start ? { ExclusiveStartKey: start } : {}),
-          }),
-        ),
-      );
-      for (const row of out.Items ?? []) {
-        const next = row.nextEpisodeId;
-        const inProgress = row.inProgressEpisodes as Set<string> | undefined;
-        if (typeof next === 'string' && !inProgress?.has(next)) found.push({ showId: String(row.showId), episodeId: next });
-      }
-      start = out.LastEvaluatedKey;
-    } while (start && found.length < limit);
-    return found.slice(0, limit);
+    const rows = queryItems(this.db(), {
+      IndexName: index,
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ProjectionExpression: 'showId, nextEpisodeId, inProgressEpisodes',
+      ScanIndexForward: false,
+      Limit: limit + 5, // a page: the next is read only when finished shows left this one short
+    });
+    for await (const row of rows) {
+      const next = row.nextEpisodeId;
+      const inProgress = row.inProgressEpisodes as Set<string> | undefined;
+      if (typeof next === 'string' && !inProgress?.has(next)) found.push({ showId: String(row.showId), episodeId: next });
+      if (found.length >= limit) break;
+    }
+    return found;
   }
 
   /** The played episodes of a show, as (season, episode) in order: keys only. */
