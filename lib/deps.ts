@@ -150,7 +150,8 @@ export const watchingService = (): WatchingService =>
     catalog: catalogStore,
     thresholds: async () => (await settingsStore.read()).value.preferences.playback,
     events: services.events,
-    writeBehind: longLived,
+    longLived,
+    keepTitleStates: longLived && config.offlineMode === 'in-process',
     log: rootLogger,
   }));
 

@@ -11,10 +11,12 @@ import { titledKept, titledRecent, type TitledCatalogue } from '../catalog/title
 import { defaultProfileProtected, invalidRequest, nameTaken, notFound } from '../errors';
 import type { EventSink } from '../events/sink';
 import type { Log } from '../log';
+import { processChannel, type ProcessChannel } from '../util/process-channel';
 import { toMedia } from '../views/entry';
 import { artworkUrl } from '../views/urls';
 import { DEFAULT_THRESHOLDS, inProgress, markPlayed, markUnplayed, NOTHING, report, toUserData, type Thresholds, type UserData } from './rules';
-import { DEFAULT_PROFILE, NameTaken, StaleState, type DynamoWatchStore, type InProgressChange, type Placement, type Profile, type ShowSummary, type StoredState } from './store';
+import { DEFAULT_PROFILE, NameTaken, StaleState, type DynamoWatchStore, type InProgressChange, type Placement, type Profile, type ShowSummary, type StoredState, type TitleStates } from './store';
+import { KeptTitleStates, type TitleChange } from './title-states';
 
 /** What the scan needs of watch state: forgetting the items it removes for good. */
 export interface WatchStateOfItems {
@@ -29,11 +31,16 @@ export interface WatchingDeps {
   events: EventSink;
   log: Log;
   /**
-   * Answer a report of an item this process knows at once and write it right behind the answer:
-   * a long-lived process (offline on a home box). A Lambda is frozen once it has answered, so
-   * there every report is written before its answer.
+   * A long-lived process through which every write of watch state goes (offline on a home box):
+   * a report of an item it knows is answered at once and written right behind the answer. A
+   * Lambda is frozen once it has answered: there every report is written before its answer.
    */
-  writeBehind?: boolean;
+  longLived?: boolean;
+  /**
+   * Keep each profile's film and show states (lib/watching/title-states.ts): a long-lived
+   * process whose handlers share it (offline in-process). Elsewhere lists read the states they show.
+   */
+  keepTitleStates?: boolean;
   clock?: () => number;
   newId?: () => string;
 }
@@ -51,10 +58,12 @@ const placementOf = (item: MovieItem | EpisodeItem): Placement =>
   item.entity === 'movie' ? { entity: 'movie' } : { entity: 'episode', showId: item.showId, seasonNumber: item.seasonNumber, episodeNumber: item.episodeNumber };
 
 /** A show's state in a list or a mark's answer: the share of its episodes played. */
+const showPlayed = (summary: ShowSummary) => summary.totalEpisodes > 0 && summary.playedEpisodes >= summary.totalEpisodes;
+
 const showUserData = (summary: ShowSummary, lastPlayedAt: string | null): UserData => ({
   positionSeconds: 0,
   progress: summary.totalEpisodes ? Math.round((10_000 * summary.playedEpisodes) / summary.totalEpisodes) / 10_000 : 0,
-  played: summary.totalEpisodes > 0 && summary.playedEpisodes >= summary.totalEpisodes,
+  played: showPlayed(summary),
   playCount: 0,
   lastPlayedAt,
 });
@@ -94,8 +103,18 @@ export class WatchingService implements WatchStateOfItems {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly showTouched = new Map<string, number>();
   private thresholdsRead: { at: number; value: Thresholds } | undefined;
+  /** Each profile's film and show states, in a long-lived process only. */
+  private readonly titles: KeptTitleStates | undefined;
+  /** Where this copy of the service tells every other one in the process what it changed. */
+  private readonly titleChanges: ProcessChannel<TitleChange> | undefined;
 
-  constructor(private readonly deps: WatchingDeps) {}
+  constructor(private readonly deps: WatchingDeps) {
+    if (!deps.keepTitleStates) return;
+    const titles = new KeptTitleStates((id) => deps.store.titleStates(id), () => this.now());
+    this.titles = titles;
+    this.titleChanges = processChannel<TitleChange>('watching.title-states');
+    this.titleChanges.subscribe((change) => titles.apply(change));
+  }
 
   private now() {
     return (this.deps.clock ?? Date.now)();
@@ -136,6 +155,7 @@ export class WatchingService implements WatchStateOfItems {
     if (id === DEFAULT_PROFILE.id) throw defaultProfileProtected();
     await this.deps.store.removeProfile(await this.profile(id));
     for (const key of this.known.keys()) if (key.startsWith(`${id}|`)) this.known.delete(key);
+    this.titleChanges?.publish({ kind: 'drop', profileId: id });
   }
 
   private async claiming(name: string, save: () => Promise<void>) {
@@ -197,14 +217,14 @@ export class WatchingService implements WatchStateOfItems {
     if (known) {
       const after = apply(known.state);
       const marks = after.played !== known.state.played || after.playCount !== known.state.playCount;
-      if (this.deps.writeBehind || (!marks && now - known.storedAt < COALESCE_MS)) return behind(known.stored, known.storedAt, after);
+      if (this.deps.longLived || (!marks && now - known.storedAt < COALESCE_MS)) return behind(known.stored, known.storedAt, after);
     }
     for (let attempt = 1; ; attempt++) {
       const fresh = attempt === 1 && known ? undefined : await this.stored(profileId, mediaId);
       const before = fresh ?? known!.state;
       const stored = fresh ?? known!.stored;
       const after = apply(before);
-      if (this.deps.writeBehind) return behind(stored, 0, after);
+      if (this.deps.longLived) return behind(stored, 0, after);
       try {
         const written = await this.write(profileId, after, stored, now);
         this.remember(key, { stored: written, storedAt: now, state: written });
@@ -218,6 +238,7 @@ export class WatchingService implements WatchStateOfItems {
   private remember(key: string, entry: Known) {
     this.known.delete(key); // re-inserted last: the map's order is the order of use
     this.known.set(key, entry);
+    this.titleChanges?.publish({ kind: 'state', profileId: key.slice(0, key.indexOf('|')), state: entry.state });
     if (this.known.size <= KNOWN_MAX) return;
     for (const [oldest, e] of this.known) {
       if (e.pending || this.flushing.has(oldest)) continue;
@@ -349,7 +370,7 @@ export class WatchingService implements WatchStateOfItems {
       const change: InProgressChange | undefined = started ? { add: after.mediaId } : stopped ? { remove: after.mediaId } : undefined;
       const due = now - (this.showTouched.get(showKey) ?? 0) > SHOW_TOUCH_MS;
       if (marked) await this.summarize(profileId, placement.showId, after.lastPlayedAt, change);
-      else if (change || due) await this.deps.store.saveShow(profileId, placement.showId, after.lastPlayedAt, undefined, change);
+      else if (change || due) await this.saveShow(profileId, placement.showId, after.lastPlayedAt, undefined, change);
       if (marked || change || due) this.showTouched.set(showKey, now);
     }
     await this.deps.events.emit({ type: 'userdata:changed', profileId, mediaId: after.mediaId, userData: toUserData(after) });
@@ -380,8 +401,13 @@ export class WatchingService implements WatchStateOfItems {
     const highest = regular.length ? regular.reduce((a, b) => (order(a, b) >= 0 ? a : b)) : undefined;
     const next = highest ? episodes.filter((e) => e.seasonNumber > 0).sort(order).find((e) => order(e, highest) > 0) : undefined;
     const summary: ShowSummary = { playedEpisodes: seen.length, totalEpisodes: episodes.length, nextEpisodeId: highest ? (next?.id ?? null) : null };
-    await this.deps.store.saveShow(profileId, showId, lastPlayedAt, summary, inProgressChange);
+    await this.saveShow(profileId, showId, lastPlayedAt, summary, inProgressChange);
     return summary;
+  }
+
+  private async saveShow(profileId: string, showId: string, lastPlayedAt: string, summary?: ShowSummary, inProgressChange?: InProgressChange) {
+    await this.deps.store.saveShow(profileId, showId, lastPlayedAt, summary, inProgressChange);
+    this.titleChanges?.publish({ kind: 'show', profileId, showId, lastPlayedAt, summary });
   }
 
   /** Films and episodes in progress, most recently watched first. */
@@ -437,6 +463,9 @@ export class WatchingService implements WatchStateOfItems {
   /** List entries (lists, search hits) with the profile's state: a film's own, a show's share of episodes played. */
   async withUserData<E extends { id: string; type: string }>(profileId: string, entries: E[]): Promise<Array<E & { userData: UserData }>> {
     await this.requireProfile(profileId);
+    // Kept: films and shows only (episodes, which a search may hit, are not).
+    const kept = entries.every((e) => e.type === 'movie' || e.type === 'tvshow') ? await this.titles?.get(profileId) : undefined;
+    if (kept) return entries.map((e) => ({ ...e, userData: this.listed(kept, e) }));
     const films = entries.filter((e) => e.type !== 'tvshow').map((e) => e.id);
     const shows = entries.filter((e) => e.type === 'tvshow').map((e) => e.id);
     const [states, summaries] = await Promise.all([this.userData(profileId, films), shows.length ? this.deps.store.showSummaries(profileId, shows) : new Map<string, ShowSummary>()]);
@@ -447,6 +476,17 @@ export class WatchingService implements WatchStateOfItems {
     });
   }
 
+  private listed(kept: TitleStates, entry: { id: string; type: string }): UserData {
+    if (entry.type === 'movie') return toUserData(kept.films.get(entry.id));
+    const summary = kept.shows.get(entry.id)?.summary;
+    return summary ? showUserData(summary, null) : toUserData(undefined);
+  }
+
+  private async readTitleStates(profileId: string): Promise<TitleStates> {
+    await this.settle(profileId);
+    return this.deps.store.titleStates(profileId);
+  }
+
   // --- Items gone --------------------------------------------------------------------------
 
   /** Every profile's state of items gone for good (a library offline keeps its items, and so their state). */
@@ -454,14 +494,20 @@ export class WatchingService implements WatchStateOfItems {
     if (!mediaIds.length) return;
     const profiles = await this.deps.store.profiles();
     await this.deps.store.removeItems(profiles.map((p) => p.id), mediaIds);
+    this.titleChanges?.publish({ kind: 'forget', mediaIds });
     for (const id of mediaIds) for (const p of profiles) this.known.delete(`${p.id}|${id}`);
   }
   // --- Browsing ------------------------------------------------------------------------------
 
   /** The profile's films and shows, played or not and when last, for the lists' played filter and lastPlayed sort. */
   async watchedTitles(profileId: string): Promise<Map<string, { played: boolean; lastPlayedAt: string | null }>> {
-    await Promise.all([this.requireProfile(profileId), this.settle(profileId)]);
-    return this.deps.store.profileStates(profileId);
+    await this.requireProfile(profileId);
+    // Kept states are as answered; else this process's reports are written first, then read.
+    const states = (await this.titles?.get(profileId)) ?? (await this.readTitleStates(profileId));
+    const watched = new Map<string, { played: boolean; lastPlayedAt: string | null }>();
+    for (const [id, s] of states.films) watched.set(id, { played: s.played, lastPlayedAt: s.lastPlayedAt });
+    for (const [id, s] of states.shows) watched.set(id, { played: s.summary !== undefined && showPlayed(s.summary), lastPlayedAt: s.lastPlayedAt });
+    return watched;
   }
 }
 

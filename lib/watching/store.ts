@@ -28,6 +28,18 @@ export interface StoredState extends WatchState {
   rev?: string;
 }
 
+/** A show's item as lists read it: its summary (none before a mark changed) and when it was last watched. */
+export interface ShowState {
+  summary: ShowSummary | undefined;
+  lastPlayedAt: string | null;
+}
+
+/** A profile's films (their own state) and shows (their item), by id. */
+export interface TitleStates {
+  films: Map<string, StoredState>;
+  shows: Map<string, ShowState>;
+}
+
 /** A state written by someone else since it was read: read it again. */
 export class StaleState extends Error {}
 
@@ -300,27 +312,28 @@ export class DynamoWatchStore {
   }
 
   /**
-   * What browsing sorts and filters by: each film and show of the profile, played or not (a
-   * show: every episode) and when last. One Query of the profile's partition, those fields only,
-   * its episodes left out by the filter (their state is placed in a show).
+   * Each film and show of the profile with a state: a film's state, a show's summary and when it
+   * was last watched (what lists show, and browsing sorts and filters by). One Query of the
+   * profile's partition, those fields only, its episodes left out by the filter (their state is
+   * placed in a show).
    */
-  async profileStates(profileId: string): Promise<Map<string, { played: boolean; lastPlayedAt: string | null }>> {
+  async titleStates(profileId: string): Promise<TitleStates> {
     const { pk } = keys.userDataOfProfile(profileId);
-    const found = new Map<string, { played: boolean; lastPlayedAt: string | null }>();
+    const found: TitleStates = { films: new Map(), shows: new Map() };
+    const fields = ['sk', 'mediaId', 'placement', 'rev', ...STATE_FIELDS, 'playedEpisodes', 'totalEpisodes', 'nextEpisodeId'];
     const query = {
       KeyConditionExpression: 'pk = :pk',
       FilterExpression: 'attribute_not_exists(#placement.#showId)',
-      ProjectionExpression: '#sk, #played, #lastPlayedAt, #playedEpisodes, #totalEpisodes',
-      ExpressionAttributeNames: Object.fromEntries(['placement', 'showId', 'sk', 'played', 'lastPlayedAt', 'playedEpisodes', 'totalEpisodes'].map((n) => [`#${n}`, n])),
+      ProjectionExpression: fields.map((n) => `#${n}`).join(', '),
+      ExpressionAttributeNames: Object.fromEntries([...fields, 'showId'].map((n) => [`#${n}`, n])),
       ExpressionAttributeValues: { ':pk': pk },
     };
     for await (const row of queryItems(this.db(), query)) {
       const [kind, id] = String(row.sk).split(/#(.*)/s);
-      const lastPlayedAt = typeof row.lastPlayedAt === 'string' ? row.lastPlayedAt : null;
-      if (kind === 'item') found.set(id!, { played: Boolean(row.played), lastPlayedAt });
+      if (kind === 'item') found.films.set(id!, toState(row));
       if (kind === 'show') {
-        const total = Number(row.totalEpisodes ?? 0);
-        found.set(id!, { played: total > 0 && Number(row.playedEpisodes ?? 0) >= total, lastPlayedAt });
+        const lastPlayedAt = typeof row.lastPlayedAt === 'string' ? row.lastPlayedAt : null;
+        found.shows.set(id!, { summary: row.totalEpisodes === undefined ? undefined : toSummary(row), lastPlayedAt });
       }
     }
     return found;
