@@ -48,7 +48,7 @@ describe('the web client\'s files', () => {
   });
 
   it('keeps the service\'s 404 problem for every other address and method', async () => {
-    for (const [method, path] of [['GET', '/assets/app-NOSUCHFILE.js'], ['GET', '/nothing'], ['GET', '/movies'], ['GET', '/assets/../package.json'], ['POST', '/'], ['DELETE', '/search']]) {
+    for (const [method, path] of [['GET', '/assets/app-NOSUCHFILE.js'], ['GET', '/nothing'], ['GET', '/movies/extra/depth'], ['GET', '/assets/../package.json'], ['POST', '/'], ['DELETE', '/search']]) {
       const res = await call(method!, path!);
       assert.equal(res.status, 404, `${method} ${path}`);
       assert.match(String(res.headers['content-type']), /application\/problem\+json/, `${method} ${path}`);

@@ -1,7 +1,10 @@
-// The web client: a header to search from and to switch profiles, and the screen the address
-// names, for the profile watching (asked first when the device has not said who is: screens/who.tsx).
+// The web client: a header to search from, to reach the screens and to switch profiles, and the
+// screen the address names, for the profile watching (asked first when the device has not said
+// who is: screens/who.tsx).
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { Browse } from './screens/browse';
+import { CollectionScreen, Collections } from './screens/collections';
 import { Home } from './screens/home';
 import { Libraries } from './screens/libraries';
 import { Logs, logLevelOf } from './screens/logs';
@@ -16,6 +19,7 @@ import { Loading } from './ui/load';
 import { ProfileMenu } from './ui/profile-menu';
 import { loadProfiles, useProfiles } from './ui/profiles';
 import { navigate, onLinkClick, useRoute, type Route } from './ui/router';
+import { ScreensMenu } from './ui/screens-menu';
 import { StatusBanner } from './ui/status-banner';
 import './styles.css';
 
@@ -51,6 +55,13 @@ const Screen = ({ route }: { route: Route }) => {
       return <Movie id={route.id} />;
     case 'show':
       return <ShowScreen id={route.id} />;
+    case 'browse':
+      // Films and shows are screens of their own: nothing of one carries over to the other.
+      return <Browse key={route.kind} kind={route.kind} query={route.query} />;
+    case 'collections':
+      return <Collections />;
+    case 'collection':
+      return <CollectionScreen id={route.id} />;
     case 'play':
       return <Player id={route.id} at={route.at} />;
     case 'playEpisode':
@@ -100,11 +111,7 @@ const App = () => {
           Library
         </a>
         <SearchBox route={route} />
-        <nav aria-label="Screens">
-          <a href="/libraries">Libraries</a>
-          <a href="/settings">Settings</a>
-          <a href="/logs">Log</a>
-        </nav>
+        <ScreensMenu route={route} />
         <ProfileMenu />
       </header>
       <StatusBanner />

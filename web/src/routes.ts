@@ -4,8 +4,12 @@
 export const CLIENT_ROUTES = {
   home: /^\/$/,
   search: /^\/search$/,
+  movies: /^\/movies$/,
   movie: /^\/movies\/([\w-]+)$/,
+  shows: /^\/shows$/,
   show: /^\/shows\/([\w-]+)$/,
+  collections: /^\/collections$/,
+  collection: /^\/collections\/([\w-]+)$/,
   play: /^\/play\/([\w-]+)$/,
   playEpisode: /^\/shows\/([\w-]+)\/play\/([\w-]+)$/,
   libraries: /^\/libraries$/,

@@ -6,6 +6,7 @@ import { useState } from 'preact/hooks';
 import { api, ApiError, unwrap, type Library, type ScanJob } from '../api/client';
 import { useEvents } from '../ui/events';
 import { ProblemView, Show, useLoad } from '../ui/load';
+import { counted } from '../ui/plural';
 import { UnmatchedLink } from './unmatched';
 
 type Progress = { phase: string; progress: number; processed: number; total: number };
@@ -106,7 +107,7 @@ export const Libraries = () => {
   const scan = (library: Library) => act(() => unwrap(api.POST('/api/v1/scan/path', { body: { path: library.path, mediaType: library.mediaType, libraryId: library.id } })));
   const resume = (job: ScanJob) => act(() => unwrap(api.POST('/api/v1/scan/jobs/{jobId}/resume', { params: { path: { jobId: job.jobId } } })));
   const remove = (library: Library) => {
-    if (!confirm(`Delete the library “${library.name}”? Its ${library.itemCount} items leave the catalogue; the files stay where they are.`)) return;
+    if (!confirm(`Delete the library “${library.name}”? Its ${counted(library.itemCount, 'item', 'items')} leave the catalogue; the files stay where they are.`)) return;
     void act(() => unwrap(api.DELETE('/api/v1/library/{libraryId}', { params: { path: { libraryId: library.id } } })));
   };
   return (
@@ -125,7 +126,7 @@ export const Libraries = () => {
                 <li key={library.id} class="library" data-id={library.id}>
                   <div class="library-head">
                     <h2>{library.name}</h2>
-                    <span class={`status ${library.status}`}>{library.status === 'online' ? `${library.itemCount} items` : 'Offline'}</span>
+                    <span class={`status ${library.status}`}>{library.status === 'online' ? counted(library.itemCount, 'item', 'items') : 'Offline'}</span>
                   </div>
                   <p class="library-path">{library.path}</p>
                   {library.statusReason && <p class="library-reason">{library.statusReason}</p>}
@@ -133,7 +134,16 @@ export const Libraries = () => {
                   {latest && !running && (
                     <p class="last-scan">
                       Last scan {latest.status}
-                      {latest.finishedAt ? ` ${new Date(latest.finishedAt).toLocaleString()}` : ''}: {latest.counts.added} added, {latest.counts.updated} updated, {latest.counts.removed} removed
+                      {/* The date and time stay on one line: a narrow card broke inside "PM". */}
+                      {latest.finishedAt && (
+                        <>
+                          {' '}
+                          <time class="nowrap" dateTime={latest.finishedAt}>
+                            {new Date(latest.finishedAt).toLocaleString()}
+                          </time>
+                        </>
+                      )}
+                      : {latest.counts.added} added, {latest.counts.updated} updated, {latest.counts.removed} removed
                       {latest.error ? ` (${latest.error.message})` : ''}
                     </p>
                   )}

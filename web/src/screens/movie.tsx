@@ -1,6 +1,6 @@
 // A film: its backdrop over its colours, poster, where the current profile stopped in it (resume
-// or start again, mark played), overview, cast, its match (fixed by hand when wrong) and the
-// file it plays from.
+// or start again, mark played), overview, the collection it is part of, cast, its match (fixed
+// by hand when wrong) and the file it plays from.
 import { useMemo } from 'preact/hooks';
 import { profileApi, unwrap, type MovieDetail } from '../api/client';
 import { Detail } from '../ui/detail';
@@ -55,6 +55,11 @@ export const Movie = ({ id }: { id: string }) => {
               <PlayedMark userData={movie.userData} />
             </div>
             {media.overview && <p class="overview">{media.overview}</p>}
+            {movie.metadata.collection && (
+              <p class="collection-link">
+                Part of <a href={`/collections/${movie.metadata.collection.id}`}>{movie.metadata.collection.name}</a>
+              </p>
+            )}
             {cast.length > 0 && (
               <ul class="cast" aria-label="Cast">
                 {cast.map((p) => (

@@ -8,6 +8,10 @@ export type Route =
   | { screen: 'search'; query: string }
   | { screen: 'movie'; id: string }
   | { screen: 'show'; id: string }
+  /** Every film or show, sorted and filtered as `query` (the address's ?…) says: screens/browse.tsx. */
+  | { screen: 'browse'; kind: 'movies' | 'shows'; query: string }
+  | { screen: 'collections' }
+  | { screen: 'collection'; id: string }
   | { screen: 'play'; id: string; at: number }
   | { screen: 'playEpisode'; showId: string; episodeId: string; at: number }
   | { screen: 'libraries' }
@@ -20,6 +24,11 @@ export const parseRoute = (url: URL): Route => {
   const path = url.pathname;
   if (CLIENT_ROUTES.home.test(path)) return { screen: 'home' };
   if (CLIENT_ROUTES.search.test(path)) return { screen: 'search', query: url.searchParams.get('q') ?? '' };
+  if (CLIENT_ROUTES.movies.test(path)) return { screen: 'browse', kind: 'movies', query: url.search };
+  if (CLIENT_ROUTES.shows.test(path)) return { screen: 'browse', kind: 'shows', query: url.search };
+  if (CLIENT_ROUTES.collections.test(path)) return { screen: 'collections' };
+  const collection = CLIENT_ROUTES.collection.exec(path);
+  if (collection) return { screen: 'collection', id: collection[1]! };
   const movie = CLIENT_ROUTES.movie.exec(path);
   if (movie) return { screen: 'movie', id: movie[1]! };
   const show = CLIENT_ROUTES.show.exec(path);

@@ -1,0 +1,71 @@
+// The header's list of screens: links in a row on a wide screen; on a phone, where they do not
+// fit, a Menu button that opens them as a list, closed again by a choice, Escape or a click
+// elsewhere. One list either way (styles.css decides which it looks like).
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { Route } from './router';
+
+const SCREENS = [
+  ['/movies', 'Films'],
+  ['/shows', 'Shows'],
+  ['/collections', 'Collections'],
+  ['/libraries', 'Libraries'],
+  ['/settings', 'Settings'],
+  ['/logs', 'Log'],
+] as const;
+
+/** The link of the screen shown, if it is one of these. */
+const currentOf = (route: Route) => {
+  switch (route.screen) {
+    case 'browse':
+      return `/${route.kind}`;
+    case 'collections':
+    case 'libraries':
+    case 'settings':
+    case 'logs':
+      return `/${route.screen}`;
+    default:
+      return null;
+  }
+};
+
+export const ScreensMenu = ({ route }: { route: Route }) => {
+  const [open, setOpen] = useState(false);
+  const nav = useRef<HTMLElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => setOpen(false), [route]);
+  // Listening from the moment it shows (not a frame later), so a quick click elsewhere closes it too.
+  useLayoutEffect(() => {
+    if (!open) return undefined;
+    const outside = (event: Event) => {
+      if (!nav.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const escape = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener('click', outside);
+    document.addEventListener('keydown', escape);
+    return () => {
+      document.removeEventListener('click', outside);
+      document.removeEventListener('keydown', escape);
+    };
+  }, [open]);
+  const current = currentOf(route);
+  return (
+    <nav class="screens" aria-label="Screens" ref={nav}>
+      <button type="button" class="menu-button" ref={button} aria-expanded={open} aria-controls="screens-list" onClick={() => setOpen((o) => !o)}>
+        <span class="visually-hidden">Menu</span>
+      </button>
+      <ul id="screens-list" class={open ? 'open' : undefined} onClick={(e) => (e.target as Element).closest('a') && setOpen(false)}>
+        {SCREENS.map(([href, name]) => (
+          <li key={href}>
+            <a href={href} aria-current={href === current ? 'page' : undefined}>
+              {name}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+};
