@@ -24,7 +24,9 @@ describe('segment command', () => {
     const inputs = args.flatMap((a, i) => (a === '-i' ? [i] : []));
     assert.equal(inputs.length, 2, 'the video and the audio each through an input of their own');
     assert.deepEqual(args.slice(inputs[0]! - 4, inputs[0]! + 2), ['-ss', '12.000000', '-to', '17.900000', '-i', '/films/A (2001).mkv']);
-    assert.deepEqual(args.slice(inputs[1]! - 4, inputs[1]! + 2), ['-ss', '12.000000', '-to', '18.000000', '-i', '/films/A (2001).mkv']);
+    // The audio on the grid of 1024-sample frames at 48 kHz: 563 and 844 frames from the start, its input ending a frame early (the priming comes first).
+    assert.deepEqual(args.slice(inputs[1]! - 4, inputs[1]! + 2), ['-ss', '12.010667', '-to', '17.984000', '-i', '/films/A (2001).mkv']);
+    assert.equal(after(args, '-frames:a'), String(844 - 563), 'no frame past the next segment\'s start');
     assert.ok(args.includes('-copyts') && after(args, '-copypriorss') === '0');
     assert.equal(after(args, '-c:v'), 'copy');
     assert.equal(args[args.indexOf('-map', args.indexOf('-map') + 1) + 1], '1:a:1');
@@ -32,6 +34,14 @@ describe('segment command', () => {
     assert.equal(after(args, '-avoid_negative_ts'), 'disabled');
     assert.equal(after(args, '-f'), 'mpegts');
     assert.equal(args.at(-1), job({}).output);
+  });
+
+  it('remux: opens a container that describes its streams from its header, and one that does not (MPEG-TS) as ffmpeg does', () => {
+    const quick = segmentCommand(job({ described: true }));
+    const inputs = quick.flatMap((a, i) => (a === '-i' ? [i] : []));
+    for (const i of inputs) assert.deepEqual(quick.slice(i - 8, i - 4), ['-probesize', '131072', '-analyzeduration', '0'], 'before each input');
+    assert.ok(!segmentCommand(job({ described: false })).includes('-probesize'));
+    assert.equal(after(quick, '-aac_coder'), 'fast');
   });
 
   it('remux: the last segment reads to the end of the file', () => {
@@ -47,6 +57,7 @@ describe('segment command', () => {
     assert.match(after(args, '-vf')!, /format=yuv420p/);
     assert.equal(after(args, '-output_ts_offset'), '12.000000');
     assert.equal(after(args, '-preset'), 'veryfast');
+    assert.equal(after(args, '-frames:a'), '281', 'whole 1024-sample frames at 48 kHz to within half a frame of the end (6 s: 281.25)');
   });
 
   it('transcode: without an index (MPEG-TS) the input seek goes earlier and an output seek decodes to the cut', () => {

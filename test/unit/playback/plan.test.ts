@@ -1,5 +1,5 @@
 // A conversion's segments, planned before anything is converted: remux segments open on the
-// file's keyframes about 6 s apart and end where the next begins (the copied video half a frame
+// file's keyframes about 3 s apart and end where the next begins (the copied video half a frame
 // before that keyframe's decoding time); transcode segments are 6 s on the frame grid; the
 // playlist lists them all with their durations.
 import assert from 'node:assert/strict';
@@ -15,9 +15,9 @@ const timing = (keyframes: number[], durationS: number, reorderS = 2 * FRAME): V
 });
 
 describe('remux plan', () => {
-  it('cuts at the keyframe nearest to 2 s after each start for the first three, then 6 s, so segments join exactly', () => {
+  it('cuts at the keyframe nearest to 2 s after each start for the first three, then 3 s, so segments join exactly', () => {
     const plan = remuxPlan(timing([0, 2, 4, 6.5, 9, 12, 13.5, 19, 24], 30));
-    assert.deepEqual(plan.map((s) => [s.start, s.end]), [[0, 2], [2, 4], [4, 6.5], [6.5, 12], [12, 19], [19, 24], [24, 30]]);
+    assert.deepEqual(plan.map((s) => [s.start, s.end]), [[0, 2], [2, 4], [4, 6.5], [6.5, 9], [9, 12], [12, 13.5], [13.5, 19], [19, 24], [24, 30]]);
     for (let i = 1; i < plan.length; i++) assert.equal(plan[i]!.start, plan[i - 1]!.end);
   });
 
