@@ -243,7 +243,7 @@ export class PlaybackService {
     if (!existsSync(dirname(output))) throw new SessionEnded(session.id);
     const args = segmentCommand({
       input, segment: session.segments[index]!, audioTrack: session.audioTrack, video: session.video,
-      maxHeight: session.maxHeight, prerollS: session.prerollS, described: session.prerollS === 0, preset: settings.preset, output,
+      maxHeight: session.maxHeight, prerollS: session.prerollS, preset: settings.preset, output,
     });
     const startedAt = Date.now();
     const run = await runBounded(settings.ffmpeg!, args, { timeoutMs: settings.segmentTimeoutMs, niceness: settings.niceness });
