@@ -4,7 +4,7 @@
 // fixed seed): the index's build in one go and in steps (the longest turn of the event loop it
 // holds), the heap it keeps beside the items, and the p50 / p99 of a sorted and filtered page
 // (`sort=title&genre=Drama&letter=M`), of the facets with and without a filter, and of a plain
-// sort. Then through the whole stack at 10,000 films written to DynamoDB Local: each request
+// sort. Then through the whole stack at 10,000 and at 100,000 films written to DynamoDB Local: each request
 // one at a time right after health measured the same way (as the watching part does), and what
 // the DynamoDB way would cost for the same answers (counting the filtered films with a Query
 // and a filter, reading every film's genres, year and title for the facets), timed from this
@@ -32,7 +32,8 @@ import { startInstance } from '../test/support/instance';
 import { machineLine, median, percentile, rssMiB, table, writeDoc } from './support';
 
 const SIZES = [10_000, 100_000];
-const HTTP_SIZE = 10_000;
+/** Through the stack: the DynamoDB way is compared at the first size only (at the second it reads ten times as much). */
+const HTTP_SIZES = [10_000, 100_000];
 const REPEATS = 50; // timed runs of each in-process query, after five not counted
 const SEQUENTIAL = 200; // requests one at a time through the stack, after WARM_UP not counted
 const WARM_UP = 10;
@@ -205,18 +206,21 @@ const queryAll = async (db: Db, input: Omit<ConstructorParameters<typeof QueryCo
   return { ms: performance.now() - began, count, pages };
 };
 
-const measureHttp = async () => {
+const measureHttp = async (size: number, compareDynamo: boolean) => {
   const instance = await startInstance({ env: { RATE_LIMIT_MAX: '1000000000' } });
   try {
     const db = createDb({ ...config.db, endpoint: instance.state().dynamodbEndpoint, localCredentials: LOCAL_CREDENTIALS });
     const store = new DynamoCatalogStore(() => db);
     let t = performance.now();
-    const items = films(HTTP_SIZE, 'bench-browse');
+    const items = films(size, 'bench-browse');
     for (let i = 0; i < items.length; i += 500) await store.put(items.slice(i, i + 500));
     await store.bumpVersion();
     say(`${items.length} films written to DynamoDB Local in ${Math.round((performance.now() - t) / 1000)} s`);
     t = performance.now();
-    const first = await fetch(`${instance.url}${HTTP_TARGETS[1]![1]}`);
+    // A request that outlasts the function's timeout is answered 504 while the catalogue goes
+    // on loading behind it: asked again until it is there.
+    let first = await fetch(`${instance.url}${HTTP_TARGETS[1]![1]}`);
+    while (first.status === 504 && performance.now() - t < 15 * 60_000) first = await fetch(`${instance.url}${HTTP_TARGETS[1]![1]}`);
     const body = (await first.json()) as { meta?: { total: number } };
     if (first.status !== 200) throw new Error(`the first page: ${first.status} ${JSON.stringify(body)}`);
     const firstMs = performance.now() - t;
@@ -240,7 +244,7 @@ const measureHttp = async () => {
       return row;
     };
     const byIndex = { IndexName: index, KeyConditionExpression: 'gsi1pk = :pk' };
-    const dynamoRows = [
+    const dynamoRows = !compareDynamo ? [] : [
       await dynamo('count the Drama films: Query gsi1 with FilterExpression contains(genres, Drama), Select COUNT', {
         ...byIndex, FilterExpression: 'contains(genres, :g)', ExpressionAttributeValues: { ':pk': pk, ':g': 'Drama' }, Select: 'COUNT',
       }),
@@ -271,7 +275,9 @@ export const runBrowse = async () => {
   checkMarkers();
   const results: SizeResult[] = [];
   for (const size of SIZES) results.push(await measureSize(size));
-  const http = await measureHttp();
+  const https = [];
+  for (const [i, size] of HTTP_SIZES.entries()) https.push({ size, ...(await measureHttp(size, i === 0)) });
+  const http = https[0]!;
   const sizes = results.map((r) => r.size.toLocaleString('en-US'));
   const ratio = (r: HttpRow) => r.seq.p50 / r.health.p50;
   const section = [
@@ -291,18 +297,20 @@ export const runBrowse = async () => {
       ],
     ),
     '',
-    `Through the stack (${HTTP_SIZE.toLocaleString('en-US')} films in DynamoDB Local): ${SEQUENTIAL} requests one at a time after ${WARM_UP} not counted, from the call to the body read, each row right after ${SEQUENTIAL} of health measured the same way. The first page after the catalogue changed, its index built on the way: ${Math.round(http.firstMs)} ms.`,
-    '',
-    table(
-      ['request', 'p50 ms', 'p99 ms', 'p50 ÷ health p50 (health p50 ms just before)', `target ≤ ${FACTOR}×`],
-      http.rows.map((r, i) => [r.what, fmt(r.seq.p50, 1), fmt(r.seq.p99, 1), `${fmt(ratio(r))}× (${fmt(r.health.p50, 1)})`, HTTP_TARGETS[i]![2] ? (ratio(r) <= FACTOR ? 'met' : 'not met') : '-']),
-    ),
-    '',
+    ...https.flatMap((h) => [
+      `Through the stack (${h.size.toLocaleString('en-US')} films in DynamoDB Local, an instance of their own): ${SEQUENTIAL} requests one at a time after ${WARM_UP} not counted, from the call to the body read, each row right after ${SEQUENTIAL} of health measured the same way. The first page after the catalogue changed, its index built on the way: ${Math.round(h.firstMs)} ms. RSS after the loads and ${IDLE_MS / 1000} s idle: runner ${h.rss.runner} MiB, offline ${h.rss.offline} MiB, DynamoDB Local ${h.rss.dynamodb} MiB.`,
+      '',
+      table(
+        ['request', 'p50 ms', 'p99 ms', 'p50 ÷ health p50 (health p50 ms just before)', `target ≤ ${FACTOR}×`],
+        h.rows.map((r, i) => [r.what, fmt(r.seq.p50, 1), fmt(r.seq.p99, 1), `${fmt(ratio(r))}× (${fmt(r.health.p50, 1)})`, HTTP_TARGETS[i]![2] ? (ratio(r) <= FACTOR ? 'met' : 'not met') : '-']),
+      ),
+      '',
+    ]),
     `The DynamoDB way, for comparison: what a design on DynamoDB indexes reads for the same answers (the total of a filtered list, the facets), timed from the bench process straight at DynamoDB Local (no handler, no front door), median of ${DYNAMO_RUNS}:`,
     '',
     table(['read', 'ms', 'pages', 'items'], http.dynamoRows.map((r) => [r.what, fmt(r.ms, 0), r.pages, r.count])),
     '',
-    `RSS after the loads and ${IDLE_MS / 1000} s idle: runner ${http.rss.runner} MiB, offline ${http.rss.offline} MiB (the handlers, the catalogue's films kept in memory and their browse index), DynamoDB Local ${http.rss.dynamodb} MiB.`,
+    `The offline process's RSS holds the handlers, the catalogue's films kept in memory and their browse index.`,
   ].join('\n');
   process.stdout.write(`\n${section}\n`);
   writeDoc('browse', section);

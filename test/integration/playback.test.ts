@@ -213,6 +213,25 @@ describe('playback through the stack', { skip }, () => {
     assert.equal((await call('DELETE', `/api/v1/playback/sessions/${data.sessionId}`)).status, 204);
   });
 
+  it('stops what it makes ahead when the player seeks elsewhere, and makes a stopped segment again when asked', async () => {
+    const data = (await post(ids.get('Pb Mkv Ac3')!)).json.data;
+    const base = new URL(data.url).pathname.replace(/index\.m3u8$/, '');
+    const count = [...(await call('GET', new URL(data.url).pathname)).text.matchAll(/#EXTINF/g)].length;
+    assert.ok(count >= 5, `${count} segments`);
+    const folder = join(stack.dataDir, 'playback', data.sessionId);
+    const made = () => readdirSync(folder).filter((f) => /^\d+\.ts$/.test(f));
+    // Segment 0 answered, segment 2 is being made ahead of it (1 was made beside 0 at the start).
+    assert.equal((await call('GET', `${base}segments/0.ts`)).status, 200);
+    // A seek to the last segment: 2 is of no use now and stops, so the seek's segment has the cores.
+    assert.equal((await call('GET', `${base}segments/${count - 1}.ts`)).status, 200);
+    await new Promise((r) => setTimeout(r, 1_000)); // longer than a segment of this film takes
+    assert.ok(!made().includes('2.ts'), `stopped: ${made().join(', ')}`);
+    // Back again: made when asked.
+    assert.equal((await call('GET', `${base}segments/2.ts`)).status, 200);
+    assert.ok(made().includes('2.ts'));
+    assert.equal((await call('DELETE', `/api/v1/playback/sessions/${data.sessionId}`)).status, 204);
+  });
+
   it('plays the track asked for, else the default one', async () => {
     const id = ids.get('Pb Two Tracks')!;
     const chosen = (await post(id)).json.data;
