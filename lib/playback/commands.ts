@@ -26,11 +26,11 @@ const sec = (s: number) => s.toFixed(6);
 // takes the first segment's earliest packet as time zero, so every later segment's picture
 // would start 21 ms after its place in the playlist, and Chromium's own HLS player, seeking
 // exactly onto a segment's start, then waits for a picture that never comes. The audio is
-// moved by the priming instead (a constant 21 ms, below what anyone hears). The encoder's fast
-// coder: its default (twoloop) took 55 ms per second of audio here, the fast one 25 ms, and a
-// seek waits for a segment's whole audio.
-// Made at 48 kHz whatever the source's rate, so every segment's frames fall on one grid (below).
-const AAC_STEREO = ['-af', 'aresample=48000,asetpts=PTS+1024/SR/TB', '-c:a', 'aac', '-aac_coder', 'fast', '-ac', '2', '-ar', '48000', '-b:a', '160k'];
+// moved by the priming instead (a constant 21 ms, below what anyone hears). Made at 48 kHz
+// whatever the source's rate, so every segment's frames fall on one grid (below). The encoder's
+// default coder: its fast one was quicker on one film's audio and slower on another's (3 s of
+// the bench film's: 360-400 ms against 300-310 ms), and of lower quality.
+const AAC_STEREO = ['-af', 'aresample=48000,asetpts=PTS+1024/SR/TB', '-c:a', 'aac', '-ac', '2', '-ar', '48000', '-b:a', '160k'];
 /** One AAC frame: 1024 samples at 48 kHz (also the priming the audio is moved by). */
 const AAC_FRAME_S = 1024 / 48_000;
 /**

@@ -36,10 +36,6 @@ describe('segment command', () => {
     assert.equal(args.at(-1), job({}).output);
   });
 
-  it('converts the audio with the AAC encoder\'s fast coder', () => {
-    assert.equal(after(segmentCommand(job({})), '-aac_coder'), 'fast');
-  });
-
   it('remux: the last segment reads to the end of the file', () => {
     const args = segmentCommand(job({ segment: { start: 90, end: 93.5 } }));
     assert.ok(!args.includes('-to'));
