@@ -3,6 +3,7 @@
 // mis-click). A <details> opens and closes without script; a click elsewhere or Escape closes it.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { asApiError } from '../api/client';
+import { useDismiss } from './dismiss';
 import { addProfile, chooseProfile, loadProfiles, profileName, renameProfile, useProfiles } from './profiles';
 
 /** A one-field form for a profile's name; the service's problem (a name taken) is shown beside it. */
@@ -56,24 +57,9 @@ export const ProfileMenu = () => {
     if (menu.current) menu.current.open = false;
   };
   useEffect(() => {
-    if (!open) return undefined;
-    void loadProfiles(); // someone may have added one on another device
-    const outside = (event: Event) => {
-      if (!menu.current?.contains(event.target as Node)) close();
-    };
-    const escape = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        close();
-        menu.current?.querySelector('summary')?.focus();
-      }
-    };
-    document.addEventListener('click', outside);
-    document.addEventListener('keydown', escape);
-    return () => {
-      document.removeEventListener('click', outside);
-      document.removeEventListener('keydown', escape);
-    };
+    if (open) void loadProfiles(); // someone may have added one on another device
   }, [open]);
+  useDismiss(open, menu, close, () => menu.current?.querySelector('summary'));
   const name = profileName(profiles);
   if (!profiles.current || !name) return null;
   const others = (profiles.list ?? []).filter((p) => p.id !== profiles.current);

@@ -1,7 +1,8 @@
 // The header's list of screens: links in a row on a wide screen; on a phone, where they do not
 // fit, a Menu button that opens them as a list, closed again by a choice, Escape or a click
 // elsewhere. One list either way (styles.css decides which it looks like).
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { useDismiss } from './dismiss';
 import type { Route } from './router';
 
 const SCREENS = [
@@ -33,24 +34,7 @@ export const ScreensMenu = ({ route }: { route: Route }) => {
   const nav = useRef<HTMLElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   useEffect(() => setOpen(false), [route]);
-  // Listening from the moment it shows (not a frame later), so a quick click elsewhere closes it too.
-  useLayoutEffect(() => {
-    if (!open) return undefined;
-    const outside = (event: Event) => {
-      if (!nav.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const escape = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      button.current?.focus();
-    };
-    document.addEventListener('click', outside);
-    document.addEventListener('keydown', escape);
-    return () => {
-      document.removeEventListener('click', outside);
-      document.removeEventListener('keydown', escape);
-    };
-  }, [open]);
+  useDismiss(open, nav, () => setOpen(false), () => button.current);
   const current = currentOf(route);
   return (
     <nav class="screens" aria-label="Screens" ref={nav}>
