@@ -12,6 +12,7 @@ import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { KIND_LETTER } from '../../lib/playback/session-id';
 import { browserSkip as skip, launchChromium } from '../support/browser';
 import { tempDir, waitFor } from '../support/instance';
 import { mediaOf, scan } from '../support/media';
@@ -62,6 +63,9 @@ const ffmpegOfStack = () => {
   }
 };
 const sessionFolders = () => (existsSync(join(stack.dataDir, 'playback')) ? readdirSync(join(stack.dataDir, 'playback')) : []);
+/** No transcode session's folder left (ids start with its kind's letter, session-id.ts), within the idle time. */
+const transcodesEnded = () =>
+  waitFor('the earlier transcodes to end', async () => (sessionFolders().some((s) => s.startsWith(KIND_LETTER.transcode)) ? undefined : true), 90_000, 250);
 
 describe('every file plays in a real browser', { skip }, () => {
   let browser: Browser;
@@ -89,6 +93,9 @@ describe('every file plays in a real browser', { skip }, () => {
     await page.goto(`${stack.url}/play/${id}${query}`);
     return page;
   };
+  // As a tab closes: pagehide fires and the player ends its conversion (a bare close skips
+  // it, and the session would hold its slot for the idle time, into the capacity test).
+  const close = (page: Page) => page.close({ runBeforeUnload: true });
 
   const playAndSeek = async (fixture: PlaybackFixture, query = '') => {
     const id = ids.get(fixture.title);
@@ -105,7 +112,7 @@ describe('every file plays in a real browser', { skip }, () => {
       const line = (await page.locator('.player .conversion').innerText().catch(() => '')).trim();
       return { line, src: (await page.evaluate(`document.querySelector('.player video').currentSrc`)) as string };
     } finally {
-      await page.close();
+      await close(page);
     }
   };
 
@@ -150,7 +157,7 @@ describe('every file plays in a real browser', { skip }, () => {
         await page.evaluate(SEEK(at));
         await playsPast(page, at + 1, first, `${title} after a seek to ${at} s`);
       } finally {
-        await page.close();
+        await close(page);
       }
     });
   }
@@ -170,7 +177,7 @@ describe('every file plays in a real browser', { skip }, () => {
       }, 30_000, 100);
       assert.deepEqual(cue, ['In the middle']);
     } finally {
-      await page.close();
+      await close(page);
     }
   });
 
@@ -186,7 +193,7 @@ describe('every file plays in a real browser', { skip }, () => {
       await waitFor('the conversion of the other track', async () => !/AAC$/.test(await page.locator('.player .conversion').innerText()) || undefined, 10_000);
       await playsPast(page, 0.5, null, 'Pb Two Tracks, the other track');
     } finally {
-      await page.close();
+      await close(page);
     }
   });
 
@@ -197,12 +204,14 @@ describe('every file plays in a real browser', { skip }, () => {
       await alert.waitFor({ timeout: 15_000 });
       assert.match(await alert.innerText(), /cannot be played/);
     } finally {
-      await page.close();
+      await close(page);
     }
   });
 
   it('runs no more conversions at once than the box can; the one over is told so', async () => {
     const titles = ['Pb Hevc Main10', 'Pb Avi Xvid', 'Pb Wmv'].filter((t) => ids.has(t) && fixtures.some((f) => f.title === t));
+    // The slots are the box's, not this test's: the earlier tests' conversions must have ended.
+    await transcodesEnded();
     const pages = await Promise.all(titles.map((t) => open(ids.get(t)!)));
     try {
       const outcomes = await Promise.all(
@@ -217,7 +226,7 @@ describe('every file plays in a real browser', { skip }, () => {
       for (const outcome of outcomes) assert.ok(outcome === 'plays' || /try again in a moment/.test(outcome), outcome);
       assert.ok(outcomes.filter((o) => o === 'plays').length >= Math.min(2, titles.length), `at least two play: ${outcomes.join(' | ')}`);
     } finally {
-      await Promise.all(pages.map((p) => p.close({ runBeforeUnload: true })));
+      await Promise.all(pages.map(close));
     }
   });
 
