@@ -7,8 +7,14 @@ import { mkdtempSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { fdir } from 'fdir';
+import { ensureTable } from '../infra/runner/ensure-table';
+import { DynamoCatalogStore } from '../lib/catalog/store';
 import { config } from '../lib/config';
+import { createDb } from '../lib/db/client';
+import { rootFolderName } from '../lib/naming';
+import { planScan } from '../lib/scan/plan';
 import { discover } from '../lib/storage/discover';
 import { startInstance, type Instance } from '../test/support/instance';
 import { CONNECTIONS, DURATION_S, load, machineLine, median, RUNS, writeDoc, type LoadResult } from './support';
@@ -23,8 +29,10 @@ const POLL_MS = 100;
 const RESCAN_RUNS = 3;
 const SCAN_TIMEOUT_MS = 30 * 60_000;
 
-// Targets from the issue.
+// Targets from the issues.
 const FIRST_SCAN_SHARE = 0.25; // of the bare crawl's files/s
+const LISTED_SHARE = 0.8; // of the database's batch-write rate: every film listed
+const WHOLE_SCAN_FACTOR = 2; // the whole first scan, technical info included, in twice the listing's target time
 const RESCAN_MAX_S = 2;
 const LATENCY_MAX_FACTOR = 2; // times health's p50
 
@@ -66,21 +74,31 @@ const call = async <T>(base: string, method: string, path: string, expect: numbe
 interface ScanRun {
   clientMs: number;
   jobMs: number | null;
+  /** When GET /movies first counted every file's film, as the client sees it. */
+  listedMs: number | null;
   job: Job;
 }
 
 /** POST /scan/path, then the job every 100 ms until it completes; a failed or interrupted job fails the bench. */
-const scan = async (base: string, path: string, libraryId: string, label: string): Promise<ScanRun> => {
+const scan = async (base: string, path: string, libraryId: string, label: string, listing?: number): Promise<ScanRun> => {
   const t0 = performance.now();
   const { data: queued } = await call<Job>(base, 'POST', '/api/v1/scan/path', 202, { path, mediaType: 'movie', libraryId });
   let lastSay = 0;
+  let listedMs: number | null = null;
   for (;;) {
-    const { data: job } = await call<Job>(base, 'GET', `/api/v1/scan/jobs/${encodeURIComponent(queued.jobId)}`, 200);
+    const [{ data: job }, listed] = await Promise.all([
+      call<Job>(base, 'GET', `/api/v1/scan/jobs/${encodeURIComponent(queued.jobId)}`, 200),
+      listing !== undefined && listedMs === null ? call<unknown[]>(base, 'GET', '/api/v1/movies?limit=1', 200) : undefined,
+    ]);
     const now = performance.now();
+    if (listed && (listed.meta as { total: number }).total >= listing!) {
+      listedMs = now - t0;
+      say(`${label}: all ${listing} listed after ${fmt(seconds(listedMs))} s`);
+    }
     if (job.status === 'completed') {
       const jobMs = job.startedAt && job.finishedAt ? Date.parse(job.finishedAt) - Date.parse(job.startedAt) : null;
       say(`${label}: completed in ${fmt(seconds(now - t0))} s, counts ${JSON.stringify(job.counts)}`);
-      return { clientMs: now - t0, jobMs, job };
+      return { clientMs: now - t0, jobMs, listedMs: listedMs ?? (listing === undefined ? null : now - t0), job };
     }
     if (job.status === 'failed' || job.status === 'interrupted') throw new ApiError(`${label}: job ${job.status}: ${JSON.stringify(job)}`);
     if (now - t0 > SCAN_TIMEOUT_MS) throw new ApiError(`${label}: not completed after ${SCAN_TIMEOUT_MS / 60_000} min: ${JSON.stringify(job)}`);
@@ -89,6 +107,28 @@ const scan = async (base: string, path: string, libraryId: string, label: string
       lastSay = now;
     }
     await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+};
+
+/**
+ * The database's own rate for the scan's writes, on the instance's DynamoDB Local: the items
+ * a first scan of `root` writes (planned by the scan's own code), put by the service's batch
+ * writer in the scan's chunks into a fresh table of the same shape, then dropped.
+ */
+const measureBatchWrite = async (instance: Instance, root: string) => {
+  const files = await discover(root, { limits: { maxEntries: config.scan.maxEntries, maxDepth: config.scan.maxDepth } });
+  const { writes } = planScan({ libraryId: 'lib_bench', mediaType: 'movie', rootName: rootFolderName(root), jobId: 'job_bench', now: new Date().toISOString(), scope: '', files, index: [] });
+  const tableName = `bench-batch-write-${Date.now()}`;
+  const db = createDb({ ...config.db, endpoint: instance.state().dynamodbEndpoint, tableName });
+  await ensureTable(db.raw, tableName);
+  try {
+    const store = new DynamoCatalogStore(() => db);
+    const t0 = performance.now();
+    for (let i = 0; i < writes.length; i += 400) await store.put(writes.slice(i, i + 400).map((w) => w.item));
+    return { items: writes.length, ms: performance.now() - t0 };
+  } finally {
+    await db.raw.send(new DeleteTableCommand({ TableName: tableName }));
+    db.raw.destroy();
   }
 };
 
@@ -113,6 +153,8 @@ interface HttpRow extends LoadResult {
 interface Measured {
   movies: Movie[];
   crawl: { files: number; ms: number };
+  /** The scan's own items written by the service's batch writer to a table of the same shape, nothing else running. */
+  batchWrite: { items: number; ms: number };
   discovered: { files: number; ms: number };
   first: ScanRun;
   rescan: ScanRun;
@@ -137,7 +179,7 @@ const measureService = async (instance: Instance, root: string, movies: Movie[])
   const { data: library } = await call<{ id: string }>(base, 'POST', '/api/v1/library', 201, { name: 'Bench movies', path: root, mediaType: 'movie' });
   say(`library ${library.id} at ${root}`);
 
-  const first = await scan(base, root, library.id, 'first scan');
+  const first = await scan(base, root, library.id, 'first scan', movies.length);
   const c1 = first.job.counts;
   if (c1.discovered !== movies.length) wrong(`first scan discovered ${c1.discovered} files of ${movies.length}`);
   if (c1.added !== movies.length) wrong(`first scan added ${c1.added} movies of ${movies.length} (distinct titles and years)`);
@@ -214,8 +256,10 @@ const measureAll = async (): Promise<Measured> => {
     say('starting an instance');
     const instance = await startInstance({ env: { RATE_LIMIT_MAX: '1000000000', TMDB_API_KEY: '' }, dataDir });
     try {
+      const batchWrite = await measureBatchWrite(instance, root);
+      say(`the database's batch writes: ${batchWrite.items} items in ${fmt(seconds(batchWrite.ms))} s, ${rate(batchWrite.items, batchWrite.ms)} items/s`);
       const service = await measureService(instance, root, movies);
-      return { movies, crawl, discovered, ...service };
+      return { movies, crawl, discovered, batchWrite, ...service };
     } catch (err) {
       if (err instanceof ApiError) process.stderr.write(`\n[catalog] the instance's output, last 4000 characters:\n${instance.output().slice(-4000)}\n`);
       throw err;
@@ -235,7 +279,23 @@ const scanTable = (m: Measured) => {
   const bareRate = rate(m.crawl.files, m.crawl.ms);
   const floor = Math.round(bareRate * FIRST_SCAN_SHARE);
   const firstRate = rate(m.first.job.counts.discovered, m.first.clientMs);
+  const writeRate = rate(m.batchWrite.items, m.batchWrite.ms);
+  const listedFloor = Math.round(writeRate * LISTED_SHARE);
+  const listedRate = m.first.listedMs === null ? 0 : rate(m.first.job.counts.discovered, m.first.listedMs);
+  // The listing's target time for these files, and twice it for the whole scan.
+  const listedTargetMs = (1000 * m.first.job.counts.discovered) / listedFloor;
   const rows: ScanRow[] = [
+    {
+      what: `the database's batch writes: the scan's ${m.batchWrite.items} items put by the service's batch writer (25 a call, 4 calls in flight, 400 a step) into a table of the same shape on the instance's DynamoDB Local, nothing else running`,
+      files: m.batchWrite.items, ms: m.batchWrite.ms, target: 'baseline', met: '-',
+    },
+    {
+      what: 'first scan: POST /scan/path until GET /movies counts every film, as the client sees it',
+      files: m.first.job.counts.discovered,
+      ms: m.first.listedMs ?? NaN,
+      target: `≥ ${LISTED_SHARE * 100}% of the batch writes' items/s (≥ ${listedFloor}, ${fmt(seconds(listedTargetMs), 1)} s)`,
+      met: `${listedRate >= listedFloor ? 'yes' : 'no'} (${fmt((100 * listedRate) / writeRate, 0)}%)`,
+    },
     { what: `bare crawl: fdir + stat, ${STAT_CONCURRENCY} at a time (bench process, median of ${CRAWL_RUNS})`, files: m.crawl.files, ms: m.crawl.ms, target: 'baseline', met: '-' },
     { what: "the service's discovery alone: lib/storage/discover (bench process)", files: m.discovered.files, ms: m.discovered.ms, target: '-', met: '-' },
     {
@@ -243,8 +303,8 @@ const scanTable = (m: Measured) => {
       files: m.first.job.counts.discovered,
       ms: m.first.clientMs,
       counts: m.first.job.counts,
-      target: `≥ ${FIRST_SCAN_SHARE * 100}% of the bare crawl's files/s (≥ ${floor})`,
-      met: `${firstRate >= floor ? 'yes' : 'no'} (${fmt((100 * firstRate) / bareRate, 1)}%)`,
+      target: `technical info included, ≤ ${WHOLE_SCAN_FACTOR}× the listing's target time (≤ ${fmt(seconds(WHOLE_SCAN_FACTOR * listedTargetMs), 1)} s); ≥ ${FIRST_SCAN_SHARE * 100}% of the bare crawl's files/s (≥ ${floor})`,
+      met: `${m.first.clientMs <= WHOLE_SCAN_FACTOR * listedTargetMs ? 'yes' : 'no'}; ${firstRate >= floor ? 'yes' : 'no'} (${fmt((100 * firstRate) / bareRate, 1)}%)`,
     },
     { what: "first scan: the job's startedAt to finishedAt", files: m.first.job.counts.discovered, ms: m.first.jobMs ?? NaN, target: '-', met: '-' },
     {

@@ -111,10 +111,10 @@ export const phaseOrder = (phase: ScanPhase | null) => PHASES.findIndex((p) => p
 export const isStale = (job: ScanJob, now: number, staleAfterMs: number) =>
   job.status === 'running' && now - Date.parse(job.heartbeatAt ?? job.updatedAt) >= staleAfterMs;
 
-/** Progress within the bar for `processed` of `total` items of a phase. */
-export const progressOf = (phase: ScanPhase, processed: number, total: number): number => {
+/** Progress within the bar for `processed` of `total` items of a phase, or of the part `share` of it. */
+export const progressOf = (phase: ScanPhase, processed: number, total: number, [start, end]: readonly [number, number] = [0, 1]): number => {
   const span = PHASES.find((p) => p.phase === phase)!;
-  const share = total > 0 ? Math.min(1, Math.max(0, processed / total)) : 1;
-  return round(span.from + (span.to - span.from) * share);
+  const done = total > 0 ? Math.min(1, Math.max(0, processed / total)) : 1;
+  return round(span.from + (span.to - span.from) * (start + (end - start) * done));
 };
 

@@ -47,6 +47,8 @@ export interface Advance {
   phase: ScanPhase;
   processed: number;
   total: number;
+  /** The part of the phase's bar that processed/total fills (a phase of two passes); all of it by default. */
+  share?: readonly [number, number];
   /** The last item finished, for the checkpoint. */
   after?: string | null;
   counts?: Partial<JobCounts>;
@@ -63,7 +65,7 @@ export const advance = (job: ScanJob, step: Advance, now: number): ScanJob => {
   return {
     ...job,
     phase: step.phase,
-    progress: Math.max(job.progress, progressOf(step.phase, step.processed, step.total)),
+    progress: Math.max(job.progress, progressOf(step.phase, step.processed, step.total, step.share)),
     counts: { ...job.counts, ...step.counts },
     ...(step.changedIds ? { changedIds: step.changedIds } : {}),
     ...(step.warning && !(job.warnings ?? []).includes(step.warning) ? { warnings: [...(job.warnings ?? []), step.warning] } : {}),

@@ -6,6 +6,7 @@ import { discover } from './discover';
 import { finalize } from './finalize';
 import { metadata } from './metadata';
 import { plan } from './plan';
+import { technical } from './technical';
 import { write } from './write';
 
 export { KEY_REFUSED_WARNING } from './metadata';
@@ -13,6 +14,7 @@ export { KEY_REFUSED_WARNING } from './metadata';
 export const runPhases = async (ctx: ScanContext): Promise<'done' | 'handed-over'> => {
   const planned = await plan(ctx, await discover(ctx));
   if (!(await write(ctx, planned))) return 'handed-over';
+  if (!(await technical(ctx, planned))) return 'handed-over';
   const described = await metadata(ctx, planned);
   if (!described.finished) return 'handed-over';
   if (!(await artwork(ctx, planned, described))) return 'handed-over';

@@ -1,14 +1,15 @@
-// Analysing, second half: new and changed items written (each file's headers read first, so
-// the technical info costs no extra write), then what is gone removed with its artwork. In
-// chunks, the catalogue's version moved and the job saved after each.
+// Analysing, first pass: new and changed items written as soon as their names are read (the
+// list never waits for the disk: their technical info follows, technical.ts), then what is
+// gone removed with its artwork. In chunks, the catalogue's version moved and the job saved
+// after each.
 import { removeArtworkOf } from '../../artwork/store';
 import type { CatalogItem } from '../../catalog/model';
 import type { ScanContext } from '../context';
-import { analyzeFiles, type ProbeTally } from '../analyze';
 import { noteChanged } from '../job';
 import { mergeMoved } from '../moved';
 import type { PlannedWrite } from '../plan';
 import type { Planned } from './plan';
+import { WRITES_SHARE } from './technical';
 
 /**
  * Items written per step: each step is one checkpoint (a job save), one heartbeat and one
@@ -21,26 +22,23 @@ export const write = async (ctx: ScanContext, { plan, entries }: Planned): Promi
   const { counts } = ctx;
   const total = counts.discovered;
   const written = await ctx.inSteps(plan.writes, CHUNK, async (chunk: PlannedWrite[]) => {
-    const probes: ProbeTally = { probed: 0, failed: 0 };
-    const analyzed = await analyzeFiles(ctx, ctx.library.path, await withStored(ctx, chunk), probes);
+    const items = await withStored(ctx, chunk);
     // Shows before their episodes, each put whole: an episode written under a moved show is
     // never found by a resumed scan without that show's new path (lib/scan/plan/moves.ts).
-    const shows = analyzed.filter((i) => i.entity === 'tvshow');
+    const shows = items.filter((i) => i.entity === 'tvshow');
     if (shows.length) await ctx.catalog.put(shows);
-    await ctx.catalog.put(shows.length ? analyzed.filter((i) => i.entity !== 'tvshow') : analyzed);
-    for (const item of analyzed) {
+    await ctx.catalog.put(shows.length ? items.filter((i) => i.entity !== 'tvshow') : items);
+    for (const item of items) {
       const entry = entries.get(item.id);
       if (entry && item.entity !== 'tvshow') entry.files = item.files;
     }
-    counts.probed += probes.probed;
-    counts.probeFailed += probes.failed;
     for (const w of chunk) {
       counts[w.change]++;
       counts.processed += w.files;
       noteChanged(ctx.changedIds, w.change, [w.item.id]);
     }
     await ctx.catalog.bumpVersion();
-    await ctx.step({ phase: 'analyzing', processed: counts.processed, total, counts, changedIds: ctx.changedIds, after: chunk.at(-1)!.item.id });
+    await ctx.step({ phase: 'analyzing', processed: counts.processed, total, share: WRITES_SHARE, counts, changedIds: ctx.changedIds, after: chunk.at(-1)!.item.id });
   });
   if (!written) return false;
   return ctx.inSteps(plan.removals, CHUNK, async (chunk) => {
@@ -53,7 +51,7 @@ export const write = async (ctx: ScanContext, { plan, entries }: Planned): Promi
     counts.removed += chunk.length;
     noteChanged(ctx.changedIds, 'removed', ids);
     await ctx.catalog.bumpVersion();
-    await ctx.step({ phase: 'analyzing', processed: counts.processed, total, counts, changedIds: ctx.changedIds });
+    await ctx.step({ phase: 'analyzing', processed: counts.processed, total, share: WRITES_SHARE, counts, changedIds: ctx.changedIds });
   });
 };
 

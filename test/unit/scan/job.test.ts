@@ -127,4 +127,11 @@ describe('scan job state machine', () => {
     assert.equal(progressOf('metadata', 0, 0), 85);
     assert.equal(progressOf('analyzing', 5, 10), 35);
   });
+
+  it('fills the part of a phase a pass is given: the writes, then the headers', () => {
+    assert.equal(progressOf('analyzing', 10, 10, [0, 0.5]), 35);
+    assert.equal(progressOf('analyzing', 0, 10, [0.5, 1]), 35);
+    assert.equal(progressOf('analyzing', 5, 10, [0.5, 1]), 47.5);
+    assert.equal(progressOf('analyzing', 0, 0, [0.5, 1]), 60);
+  });
 });

@@ -1,0 +1,56 @@
+// Analysing, second pass: the technical info (duration, codecs, languages) of every video file
+// that has none yet, read from its header once the items are listed, so the list never waits
+// for the disk. Files are read a few at a time (lib/scan/analyze.ts), in path order (a NAS
+// reads neighbours faster), and the next chunk is read while this one is written. A resumed
+// or later scan finds what is still unread in the index: nothing is read twice.
+import type { CatalogItem, IndexEntry } from '../../catalog/model';
+import { ascending } from '../../util/order';
+import type { ScanContext } from '../context';
+import { analyzeFiles, type ProbeTally } from '../analyze';
+import type { Planned } from './plan';
+
+/** Items per step: one checkpoint and one batch write each. */
+const CHUNK = 200;
+
+/** The analysing phase's bar: the writes fill the first half, this pass the second. */
+export const WRITES_SHARE: [number, number] = [0, 0.5];
+export const TECHNICAL_SHARE: [number, number] = [0.5, 1];
+
+const unread = (e: IndexEntry) => e.entity !== 'tvshow' && (e.files ?? []).some((f) => f.tech === undefined);
+const firstPath = (e: IndexEntry) => e.files?.[0]?.relPath ?? '';
+
+/** False when the slice ended first. */
+export const technical = async (ctx: ScanContext, { plan, entries }: Planned): Promise<boolean> => {
+  const { counts } = ctx;
+  const work = [...entries.values()].filter(unread).sort((a, b) => ascending(firstPath(a), firstPath(b)) || ascending(a.id, b.id));
+  // This run's own writes are at hand; anything else (an earlier run's, a stopped scan's) is read.
+  const written = new Map(plan.writes.filter((w) => w.change !== 'moved').map((w) => [w.item.id, w.item]));
+  const itemsOf = async (chunk: IndexEntry[]): Promise<CatalogItem[]> => {
+    const missing = chunk.filter((e) => !written.has(e.id)).map((e) => e.id);
+    const stored = new Map((missing.length ? await ctx.catalog.getMany(missing) : []).map((i) => [i.id, i]));
+    // An item gone since (removed meanwhile) is not brought back.
+    return chunk.flatMap((e) => written.get(e.id) ?? stored.get(e.id) ?? []);
+  };
+  const read = (chunk: IndexEntry[]) => {
+    const tally: ProbeTally = { probed: 0, failed: 0 };
+    const batch = itemsOf(chunk).then(async (items) => ({ items: await analyzeFiles(ctx, ctx.library.path, items, tally), tally }));
+    batch.catch(() => undefined); // awaited in the next step; a slice that ends first drops it
+    return batch;
+  };
+  let next: ReturnType<typeof read> | undefined;
+  await ctx.step({ phase: 'analyzing', processed: 0, total: work.length, share: TECHNICAL_SHARE, counts }, { persist: false });
+  return ctx.inSteps(work, CHUNK, async (chunk, done) => {
+    const { items, tally } = await (next ?? read(chunk));
+    const following = work.slice(done, done + CHUNK);
+    next = following.length && !ctx.outOfTime() ? read(following) : undefined;
+    await ctx.catalog.put(items);
+    for (const item of items) {
+      const entry = entries.get(item.id);
+      if (entry && item.entity !== 'tvshow') entry.files = item.files;
+    }
+    counts.probed += tally.probed;
+    counts.probeFailed += tally.failed;
+    await ctx.catalog.bumpVersion();
+    await ctx.step({ phase: 'analyzing', processed: done, total: work.length, share: TECHNICAL_SHARE, counts, after: chunk.at(-1)!.id });
+  });
+};
