@@ -1,9 +1,11 @@
 // Metadata: what the NFOs beside the files say, then what the provider knows (lib/scan/enrich/),
-// and the film collections the films point at.
+// and the film collections the films point at; the headers of their files not yet read are read
+// beside the provider's answers, so one write carries both (technical.ts leaves them here).
 // The next batch's provider calls run while this batch is written, so the provider's pace is
 // not broken by a pause at every batch.
 import type { CatalogItem, IndexEntry } from '../../catalog/model';
 import type { ScanContext } from '../context';
+import { analyzeFiles, type ProbeTally } from '../analyze';
 import { enrichBatch, type EnrichTally } from '../enrich/batch';
 import type { CollectionsSeen } from '../enrich/collections';
 import { recordEnrichment, type Planned } from './plan';
@@ -34,18 +36,23 @@ export const metadata = async (ctx: ScanContext, planned: Planned): Promise<Desc
   const seen: CollectionsSeen = new Map();
   const describeBatch = (chunk: IndexEntry[]) => {
     const own: EnrichTally = { matched: 0, unmatched: 0, failed: 0, keyRefused: tally.keyRefused };
-    const batch = enrichBatch(deps, ctx.library.path, chunk.map((e) => e.id), own, { shows, sidecarChanges, collections: seen }).then((found) => ({ found, own }));
+    const probes: ProbeTally = { probed: 0, failed: 0 };
+    const batch = enrichBatch(deps, ctx.library.path, chunk.map((e) => e.id), own, { shows, sidecarChanges, collections: seen })
+      .then((described) => analyzeFiles(ctx, ctx.library.path, described, probes))
+      .then((found) => ({ found, own, probes }));
     batch.catch(() => undefined); // awaited in the next step; a slice that ends first drops it
     return batch;
   };
   let nextBatch: ReturnType<typeof describeBatch> | undefined;
   const finished = await ctx.inSteps(work, METADATA_CHUNK, async (chunk, done) => {
-    const { found, own } = await (nextBatch ?? describeBatch(chunk));
+    const { found, own, probes } = await (nextBatch ?? describeBatch(chunk));
     for (const item of found) if (item.entity === 'tvshow') shows.set(item.id, item);
     const next = work.slice(done, done + METADATA_CHUNK);
     nextBatch = next.length && !ctx.outOfTime() ? describeBatch(next) : undefined;
     await ctx.catalog.put(found);
     recordEnrichment(planned, found);
+    counts.probed += probes.probed;
+    counts.probeFailed += probes.failed;
     tally.keyRefused ||= own.keyRefused;
     counts.matched += own.matched;
     counts.unmatched += own.unmatched;

@@ -64,12 +64,13 @@ export const plan = async (ctx: ScanContext, found: Discovered): Promise<Planned
   return { plan, entries: new Map(plan.index.map((e) => [e.id, e])), metadataWork, changing, fromManifest: found.fromManifest };
 };
 
-/** Records in the index-to-be where written items' enrichment got to. */
+/** Records in the index-to-be where written items' enrichment got to, and what their files' headers said. */
 export const recordEnrichment = (planned: Planned, written: CatalogItem[]) => {
   for (const item of written) {
     const entry = planned.entries.get(item.id);
     if (!entry) continue;
     if (item.enrich) entry.enrich = item.enrich;
     if (item.localStamp !== undefined) entry.localStamp = item.localStamp;
+    if (item.entity !== 'tvshow') entry.files = item.files;
   }
 };

@@ -1,8 +1,10 @@
 // Analysing, second pass: the technical info (duration, codecs, languages) of every video file
 // that has none yet, read from its header once the items are listed, so the list never waits
 // for the disk. Files are read a few at a time (lib/scan/analyze.ts), in path order (a NAS
-// reads neighbours faster), and the next chunk is read while this one is written. A resumed
-// or later scan finds what is still unread in the index: nothing is read twice.
+// reads neighbours faster), and the next chunk is read while this one is written. Items the
+// metadata phase describes next are left to it: it reads their headers beside the provider's
+// answers and writes both at once, one write fewer per film. A resumed or later scan finds
+// what is still unread in the index: nothing is read twice.
 import type { CatalogItem, IndexEntry } from '../../catalog/model';
 import { ascending } from '../../util/order';
 import type { ScanContext } from '../context';
@@ -20,9 +22,10 @@ const unread = (e: IndexEntry) => e.entity !== 'tvshow' && (e.files ?? []).some(
 const firstPath = (e: IndexEntry) => e.files?.[0]?.relPath ?? '';
 
 /** False when the slice ended first. */
-export const technical = async (ctx: ScanContext, { plan, entries }: Planned): Promise<boolean> => {
+export const technical = async (ctx: ScanContext, { plan, entries, metadataWork }: Planned): Promise<boolean> => {
   const { counts } = ctx;
-  const work = [...entries.values()].filter(unread).sort((a, b) => ascending(firstPath(a), firstPath(b)) || ascending(a.id, b.id));
+  const described = new Set(metadataWork.map((e) => e.id));
+  const work = [...entries.values()].filter((e) => unread(e) && !described.has(e.id)).sort((a, b) => ascending(firstPath(a), firstPath(b)) || ascending(a.id, b.id));
   // This run's own writes are at hand; anything else (an earlier run's, a stopped scan's) is read.
   const written = new Map(plan.writes.filter((w) => w.change !== 'moved').map((w) => [w.item.id, w.item]));
   const itemsOf = async (chunk: IndexEntry[]): Promise<CatalogItem[]> => {
