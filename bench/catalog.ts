@@ -11,7 +11,7 @@ import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { fdir } from 'fdir';
 import { ensureTable } from '../infra/runner/ensure-table';
 import { DynamoCatalogStore } from '../lib/catalog/store';
-import { config } from '../lib/config';
+import { config, LOCAL_CREDENTIALS } from '../lib/config';
 import { createDb } from '../lib/db/client';
 import { rootFolderName } from '../lib/naming';
 import { planScan } from '../lib/scan/plan';
@@ -119,7 +119,7 @@ const measureBatchWrite = async (instance: Instance, root: string) => {
   const files = await discover(root, { limits: { maxEntries: config.scan.maxEntries, maxDepth: config.scan.maxDepth } });
   const { writes } = planScan({ libraryId: 'lib_bench', mediaType: 'movie', rootName: rootFolderName(root), jobId: 'job_bench', now: new Date().toISOString(), scope: '', files, index: [] });
   const tableName = `bench-batch-write-${Date.now()}`;
-  const db = createDb({ ...config.db, endpoint: instance.state().dynamodbEndpoint, tableName });
+  const db = createDb({ ...config.db, endpoint: instance.state().dynamodbEndpoint, tableName, localCredentials: LOCAL_CREDENTIALS });
   await ensureTable(db.raw, tableName);
   try {
     const store = new DynamoCatalogStore(() => db);
