@@ -17,6 +17,8 @@ export interface LibraryStore {
   list(): Promise<Library[]>;
   /** Records what a finished scan found (and, for a whole-library scan, when the schedule comes next); a library deleted meanwhile stays deleted. */
   recordScan(id: string, counts: LibraryCounts, at: string, nextScanAt?: string | null): Promise<void>;
+  /** The counts as a running scan has them so far (lists' totals follow the items as they are written). */
+  recordCounts(id: string, counts: LibraryCounts): Promise<void>;
   /** Changes the given fields; undefined when there is no such library. */
   update(id: string, changes: LibraryChanges): Promise<Library | undefined>;
   /** Sets the status when its state differs from the stored one (or its reason does); false when nothing changed or the library is gone. */
@@ -101,6 +103,15 @@ export class DynamoLibraryStore implements LibraryStore {
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeNames: { '#counts': 'counts' },
       ExpressionAttributeValues: { ':counts': counts, ':at': at, ...(schedule ? { ':next': nextScanAt } : {}) },
+    });
+  }
+
+  async recordCounts(id: string, counts: LibraryCounts): Promise<void> {
+    await this.updateWhere(id, {
+      UpdateExpression: 'SET #counts = :counts',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#counts': 'counts' },
+      ExpressionAttributeValues: { ':counts': counts },
     });
   }
 

@@ -86,7 +86,7 @@ describe('a scan lists first', { skip }, () => {
     filmsIn(root, FILMS);
     writeFileSync(join(root, 'List First Broken (2001).mkv'), 'not a video at all');
     const job = { jobId: 'job_listfirst' };
-    const { worker, release, reads, puts, events } = await scanHeld(root, job.jobId);
+    const { worker, release, reads, puts, events, library } = await scanHeld(root, job.jobId);
     try {
       const listed = await waitFor('the whole list', async () => {
         const page = await catalog.recent('movie', 100);
@@ -102,6 +102,9 @@ describe('a scan lists first', { skip }, () => {
       }, 60_000, 50);
       assert.equal(during.phase, 'analyzing');
       assert.equal(during.counts.probed + during.counts.probeFailed, 0);
+      // The library counts them already (the lists' totals are its counts).
+      const counted = (await libraries.get(library.id))!.counts;
+      assert.deepEqual({ movies: counted.movies, duration: counted.totalDurationSeconds }, { movies: FILMS + 1, duration: 0 });
       assert.equal(reads.count, 0);
     } finally {
       release();
@@ -111,6 +114,7 @@ describe('a scan lists first', { skip }, () => {
     const done = (await jobs.get(job.jobId))!.value;
     assert.equal(done.status, 'completed', JSON.stringify(done.error));
     assert.deepEqual({ probed: done.counts.probed, probeFailed: done.counts.probeFailed, failed: done.counts.failed }, { probed: FILMS, probeFailed: 1, failed: 0 });
+    assert.ok(Math.abs((await libraries.get(library.id))!.counts.totalDurationSeconds! - 2 * FILMS) < FILMS * 0.2);
     assert.equal(reads.count, FILMS + 1, 'each header read once');
     assert.deepEqual(new Set(puts.values()), new Set([2]), 'each film written twice: listed, then its technical info');
     const all = (await catalog.recent('movie', 100)).items;

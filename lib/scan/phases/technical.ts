@@ -9,6 +9,7 @@ import type { CatalogItem, IndexEntry } from '../../catalog/model';
 import { ascending } from '../../util/order';
 import type { ScanContext } from '../context';
 import { analyzeFiles, type ProbeTally } from '../analyze';
+import { countsOf } from '../plan';
 import type { Planned } from './plan';
 
 /** Items per step: one checkpoint and one batch write each. */
@@ -53,6 +54,8 @@ export const technical = async (ctx: ScanContext, { plan, entries, metadataWork 
     }
     counts.probed += tally.probed;
     counts.probeFailed += tally.failed;
+    // The library's total duration grows with what was read.
+    await ctx.libraries.recordCounts(ctx.library.id, countsOf([...entries.values()]));
     await ctx.catalog.bumpVersion();
     await ctx.step({ phase: 'analyzing', processed: done, total: work.length, share: TECHNICAL_SHARE, counts, after: chunk.at(-1)!.id });
   });

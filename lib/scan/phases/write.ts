@@ -7,7 +7,7 @@ import type { CatalogItem } from '../../catalog/model';
 import type { ScanContext } from '../context';
 import { noteChanged } from '../job';
 import { mergeMoved } from '../moved';
-import type { PlannedWrite } from '../plan';
+import { countsOf, type PlannedWrite } from '../plan';
 import type { Planned } from './plan';
 import { WRITES_SHARE } from './technical';
 
@@ -21,6 +21,13 @@ const CHUNK = 400;
 export const write = async (ctx: ScanContext, { plan, entries }: Planned): Promise<boolean> => {
   const { counts } = ctx;
   const total = counts.discovered;
+  // The library's counts follow the writes, so lists' totals count what is listed.
+  const unwritten = new Set(plan.writes.filter((w) => w.change === 'added').map((w) => w.item.id));
+  let unremoved = plan.removals;
+  const recordCounts = () => {
+    const now = [...entries.values()].filter((e) => !unwritten.has(e.id)).concat(unremoved);
+    return ctx.libraries.recordCounts(ctx.library.id, countsOf(now));
+  };
   const written = await ctx.inSteps(plan.writes, CHUNK, async (chunk: PlannedWrite[]) => {
     const items = await withStored(ctx, chunk);
     // Shows before their episodes, each put whole: an episode written under a moved show is
@@ -36,7 +43,9 @@ export const write = async (ctx: ScanContext, { plan, entries }: Planned): Promi
       counts[w.change]++;
       counts.processed += w.files;
       noteChanged(ctx.changedIds, w.change, [w.item.id]);
+      unwritten.delete(w.item.id);
     }
+    await recordCounts();
     await ctx.catalog.bumpVersion();
     await ctx.step({ phase: 'analyzing', processed: counts.processed, total, share: WRITES_SHARE, counts, changedIds: ctx.changedIds, after: chunk.at(-1)!.item.id });
   });
@@ -50,6 +59,9 @@ export const write = async (ctx: ScanContext, { plan, entries }: Planned): Promi
     await ctx.locks.forget(ids);
     counts.removed += chunk.length;
     noteChanged(ctx.changedIds, 'removed', ids);
+    const gone = new Set(ids);
+    unremoved = unremoved.filter((e) => !gone.has(e.id));
+    await recordCounts();
     await ctx.catalog.bumpVersion();
     await ctx.step({ phase: 'analyzing', processed: counts.processed, total, share: WRITES_SHARE, counts, changedIds: ctx.changedIds });
   });
