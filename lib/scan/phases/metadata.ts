@@ -4,6 +4,7 @@
 // The next batch's provider calls run while this batch is written, so the provider's pace is
 // not broken by a pause at every batch.
 import type { CatalogItem, IndexEntry } from '../../catalog/model';
+import type { TechnicalInfo } from '../../media/technical-info';
 import type { ScanContext } from '../context';
 import { analyzeFiles, type ProbeTally } from '../analyze';
 import { enrichBatch, type EnrichTally } from '../enrich/batch';
@@ -22,7 +23,7 @@ export interface Described {
   keyRefused: boolean;
 }
 
-export const metadata = async (ctx: ScanContext, planned: Planned): Promise<Described> => {
+export const metadata = async (ctx: ScanContext, planned: Planned, alreadyRead: ReadonlyMap<string, TechnicalInfo | null>): Promise<Described> => {
   const { counts } = ctx;
   const work = planned.metadataWork;
   const collections = { store: ctx.collections, artworks: ctx.enrichment.artwork ? ctx.artworks : undefined, clock: ctx.clock };
@@ -38,7 +39,7 @@ export const metadata = async (ctx: ScanContext, planned: Planned): Promise<Desc
     const own: EnrichTally = { matched: 0, unmatched: 0, failed: 0, keyRefused: tally.keyRefused };
     const probes: ProbeTally = { probed: 0, failed: 0 };
     const batch = enrichBatch(deps, ctx.library.path, chunk.map((e) => e.id), own, { shows, sidecarChanges, collections: seen })
-      .then((described) => analyzeFiles(ctx, ctx.library.path, described, probes))
+      .then((described) => analyzeFiles(ctx, ctx.library.path, described, probes, alreadyRead))
       .then((found) => ({ found, own, probes }));
     batch.catch(() => undefined); // awaited in the next step; a slice that ends first drops it
     return batch;

@@ -13,9 +13,9 @@ export { KEY_REFUSED_WARNING } from './metadata';
 
 export const runPhases = async (ctx: ScanContext): Promise<'done' | 'handed-over'> => {
   const planned = await plan(ctx, await discover(ctx));
-  if (!(await write(ctx, planned))) return 'handed-over';
-  if (!(await technical(ctx, planned))) return 'handed-over';
-  const described = await metadata(ctx, planned);
+  const { finished, alreadyRead } = await write(ctx, planned);
+  if (!finished || !(await technical(ctx, planned, alreadyRead))) return 'handed-over';
+  const described = await metadata(ctx, planned, alreadyRead);
   if (!described.finished) return 'handed-over';
   if (!(await artwork(ctx, planned, described))) return 'handed-over';
   if (ctx.enrichment.provider) ctx.log.info({ provider: ctx.enrichment.provider.stats }, 'metadata provider use');

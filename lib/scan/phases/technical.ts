@@ -1,11 +1,12 @@
 // Analysing, second pass: the technical info (duration, codecs, languages) of every video file
-// that has none yet, read from its header once the items are listed, so the list never waits
-// for the disk. Files are read a few at a time (lib/scan/analyze.ts), in path order (a NAS
+// that has none yet (the reader beside the writes did not get to it in time, write.ts), read
+// from its header once the items are listed, so the list never waits for the disk. Files are read a few at a time (lib/scan/analyze.ts), in path order (a NAS
 // reads neighbours faster), and the next chunk is read while this one is written. Items the
 // metadata phase describes next are left to it: it reads their headers beside the provider's
 // answers and writes both at once, one write fewer per film. A resumed or later scan finds
 // what is still unread in the index: nothing is read twice.
 import type { CatalogItem, IndexEntry } from '../../catalog/model';
+import type { TechnicalInfo } from '../../media/technical-info';
 import { ascending } from '../../util/order';
 import type { ScanContext } from '../context';
 import { analyzeFiles, type ProbeTally } from '../analyze';
@@ -23,7 +24,7 @@ const unread = (e: IndexEntry) => e.entity !== 'tvshow' && (e.files ?? []).some(
 const firstPath = (e: IndexEntry) => e.files?.[0]?.relPath ?? '';
 
 /** False when the slice ended first. */
-export const technical = async (ctx: ScanContext, { plan, entries, metadataWork }: Planned): Promise<boolean> => {
+export const technical = async (ctx: ScanContext, { plan, entries, metadataWork }: Planned, alreadyRead: ReadonlyMap<string, TechnicalInfo | null>): Promise<boolean> => {
   const { counts } = ctx;
   const described = new Set(metadataWork.map((e) => e.id));
   const work = [...entries.values()].filter((e) => unread(e) && !described.has(e.id)).sort((a, b) => ascending(firstPath(a), firstPath(b)) || ascending(a.id, b.id));
@@ -37,7 +38,7 @@ export const technical = async (ctx: ScanContext, { plan, entries, metadataWork 
   };
   const read = (chunk: IndexEntry[]) => {
     const tally: ProbeTally = { probed: 0, failed: 0 };
-    const batch = itemsOf(chunk).then(async (items) => ({ items: await analyzeFiles(ctx, ctx.library.path, items, tally), tally }));
+    const batch = itemsOf(chunk).then(async (items) => ({ items: await analyzeFiles(ctx, ctx.library.path, items, tally, alreadyRead), tally }));
     batch.catch(() => undefined); // awaited in the next step; a slice that ends first drops it
     return batch;
   };

@@ -1,9 +1,11 @@
-// Analysing, first pass: new and changed items written as soon as their names are read (the
-// list never waits for the disk: their technical info follows, technical.ts), then what is
-// gone removed with its artwork. In chunks, the catalogue's version moved and the job saved
-// after each.
+// Analysing, first pass: new and changed items written as soon as their names are read, with
+// whatever of their files' headers a reader running beside the writes has read by then (the
+// list never waits for the disk: the rest follows, technical.ts), then what is gone removed
+// with its artwork. In chunks, the catalogue's version moved and the job saved after each.
 import { removeArtworkOf } from '../../artwork/store';
 import type { CatalogItem } from '../../catalog/model';
+import type { TechnicalInfo } from '../../media/technical-info';
+import { HeaderReader, unreadPaths, type ProbeTally } from '../analyze';
 import type { ScanContext } from '../context';
 import { noteChanged } from '../job';
 import { mergeMoved } from '../moved';
@@ -17,8 +19,26 @@ import { WRITES_SHARE } from './technical';
  */
 const CHUNK = 400;
 
-/** False when the slice ended first. */
-export const write = async (ctx: ScanContext, { plan, entries }: Planned): Promise<boolean> => {
+export interface Written {
+  /** False when the slice ended first. */
+  finished: boolean;
+  /** Headers read beside the writes after their items were written: the later passes take them from here. */
+  alreadyRead: ReadonlyMap<string, TechnicalInfo | null>;
+}
+
+export const write = async (ctx: ScanContext, planned: Planned): Promise<Written> => {
+  const reader = new HeaderReader(ctx, ctx.library.path, unreadPaths(planned.plan.writes.filter((w) => w.change !== 'moved').map((w) => w.item)));
+  let finished: boolean;
+  try {
+    finished = await writeAll(ctx, planned, reader);
+  } catch (err) {
+    await reader.stop();
+    throw err;
+  }
+  return { finished, alreadyRead: await reader.stop() };
+};
+
+const writeAll = async (ctx: ScanContext, { plan, entries }: Planned, reader: HeaderReader): Promise<boolean> => {
   const { counts } = ctx;
   const total = counts.discovered;
   // The library's counts follow the writes, so lists' totals count what is listed.
@@ -29,7 +49,8 @@ export const write = async (ctx: ScanContext, { plan, entries }: Planned): Promi
     return ctx.libraries.recordCounts(ctx.library.id, countsOf(now));
   };
   const written = await ctx.inSteps(plan.writes, CHUNK, async (chunk: PlannedWrite[]) => {
-    const items = await withStored(ctx, chunk);
+    const probes: ProbeTally = { probed: 0, failed: 0 };
+    const items = reader.take(await withStored(ctx, chunk), probes);
     // Shows before their episodes, each put whole: an episode written under a moved show is
     // never found by a resumed scan without that show's new path (lib/scan/plan/moves.ts).
     const shows = items.filter((i) => i.entity === 'tvshow');
@@ -45,6 +66,8 @@ export const write = async (ctx: ScanContext, { plan, entries }: Planned): Promi
       noteChanged(ctx.changedIds, w.change, [w.item.id]);
       unwritten.delete(w.item.id);
     }
+    counts.probed += probes.probed;
+    counts.probeFailed += probes.failed;
     await recordCounts();
     await ctx.catalog.bumpVersion();
     await ctx.step({ phase: 'analyzing', processed: counts.processed, total, share: WRITES_SHARE, counts, changedIds: ctx.changedIds, after: chunk.at(-1)!.item.id });
