@@ -4,7 +4,7 @@
 // index knows, with one GetItem, whether it is still current.
 import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchWrite, untilProcessed } from '../db/batch';
-import { guarded, queryItems, type Db } from '../db/client';
+import { guarded, queryItems, READ_PAGE, type Db } from '../db/client';
 import { keys } from '../db/table';
 import { invalidRequest } from '../errors';
 import type { MediaKind } from '../library/model';
@@ -187,7 +187,7 @@ export class DynamoCatalogStore implements CatalogStore {
     let start: Record<string, unknown> | undefined = cursor ? decodeCursor(cursor, pk) : undefined;
     do {
       const out = await guarded(() =>
-        doc.send(new QueryCommand({ TableName: tableName, IndexName: index, ScanIndexForward: false, ExclusiveStartKey: start, ...matchedFilter(pk, matched) })),
+        doc.send(new QueryCommand({ TableName: tableName, IndexName: index, ScanIndexForward: false, Limit: READ_PAGE, ExclusiveStartKey: start, ...matchedFilter(pk, matched) })),
       );
       rows.push(...(out.Items ?? []));
       start = out.LastEvaluatedKey;
@@ -204,7 +204,7 @@ export class DynamoCatalogStore implements CatalogStore {
     let count = 0;
     let start: Record<string, unknown> | undefined;
     do {
-      const out = await guarded(() => doc.send(new QueryCommand({ TableName: tableName, IndexName: index, Select: 'COUNT', ExclusiveStartKey: start, ...matchedFilter(pk, matched) })));
+      const out = await guarded(() => doc.send(new QueryCommand({ TableName: tableName, IndexName: index, Select: 'COUNT', Limit: READ_PAGE, ExclusiveStartKey: start, ...matchedFilter(pk, matched) })));
       count += out.Count ?? 0;
       start = out.LastEvaluatedKey;
     } while (start);
