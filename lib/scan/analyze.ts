@@ -84,12 +84,12 @@ export class HeaderReader {
   private waiting: Array<() => void> = [];
   private readonly done: Promise<void>;
 
-  constructor(deps: ReadDeps, root: string, paths: readonly string[]) {
+  constructor(deps: ReadDeps, root: string, paths: readonly string[], maxAhead = MAX_AHEAD) {
     this.mine = new Set(paths);
     let next = 0;
     this.done = eachLimited(Array.from({ length: Math.min(CONCURRENCY, paths.length) }), CONCURRENCY, async () => {
       for (;;) {
-        while (!this.stopped && next - this.taken >= MAX_AHEAD) await new Promise<void>((r) => this.waiting.push(r));
+        while (!this.stopped && next - this.taken >= maxAhead) await new Promise<void>((r) => this.waiting.push(r));
         // Files whose items were written before they were read are left to the second pass.
         next = Math.max(next, this.taken);
         if (this.stopped || next >= paths.length) return;
