@@ -12,8 +12,9 @@
 // are watched, over HTTP and in Chromium (bench/playback.ts), and watch state: progress reports,
 // Continue watching, Next up and home's four requests with 1,000 films in progress and 200 shows
 // being watched (bench/watching.ts), and browsing the whole library: a sorted and filtered page
-// and the facets at 10,000 and 100,000 films (bench/browse.ts). Writes docs/benchmarks.md.
-// `tsx bench/run.ts runtime|footprint|catalog|search|stream|subtitles|metadata|matching|monitor|artwork-delivery|cloud|web|playback|watching|browse` runs one part only.
+// and the facets at 10,000 and 100,000 films (bench/browse.ts), and a household's load during a
+// first scan (bench/household.ts). Writes docs/benchmarks.md.
+// `tsx bench/run.ts runtime|footprint|catalog|search|stream|subtitles|metadata|matching|monitor|artwork-delivery|cloud|web|playback|watching|browse|household` runs one part only.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { createServer } from 'node:http';
@@ -25,6 +26,7 @@ import { runCatalog } from './catalog';
 import { runCloud } from './cloud';
 import { runWeb } from './web';
 import { runFootprint } from './footprint';
+import { runHousehold } from './household';
 import { runMatching } from './matching';
 import { runMetadata } from './metadata';
 import { runMonitor } from './monitor';
@@ -112,7 +114,7 @@ const runRuntime = async () => {
   writeDoc('runtime', section);
 };
 
-const PARTS = ['runtime', 'footprint', 'catalog', 'search', 'stream', 'subtitles', 'metadata', 'matching', 'monitor', 'artwork-delivery', 'cloud', 'web', 'playback', 'watching', 'browse'] as const;
+const PARTS = ['runtime', 'footprint', 'catalog', 'search', 'stream', 'subtitles', 'metadata', 'matching', 'monitor', 'artwork-delivery', 'cloud', 'web', 'playback', 'watching', 'browse', 'household'] as const;
 
 const main = async () => {
   const only = process.argv[2];
@@ -132,6 +134,7 @@ const main = async () => {
   if (only === undefined || only === 'playback') await runPlayback();
   if (only === undefined || only === 'watching') await runWatching();
   if (only === undefined || only === 'browse') await runBrowse();
+  if (only === undefined || only === 'household') await runHousehold();
 };
 
 main().catch((err) => {

@@ -77,7 +77,7 @@ const matchingOperations = <K extends 'movie' | 'tvshow'>(kind: K) => {
 };
 /** The movie and show lists' two ways of answering (the contract's "Browsing the whole library"). */
 const BROWSING =
-  'With none of `sort`, `order`, `genre`, `yearFrom`, `yearTo`, `letter`, `played`, `libraryId`, `collectionId`: the most recently added first, `meta.total` counting the titles as of each library\'s last finished scan (with `matched`, those matched, or not, now). ' +
+  'With none of `sort`, `order`, `genre`, `yearFrom`, `yearTo`, `letter`, `played`, `libraryId`, `collectionId`: the most recently added first, `meta.total` counting the titles the libraries hold, kept current as a scan writes them (with `matched`, those matched, or not, now). ' +
   'With any of them: every title the filters keep (all must match), in the order asked for, `meta.total` counting them now. Titles without the sorted value (no year, rating or release date; never played) come last in either order; ties go by year, then id. ' +
   'Follow `meta.nextCursor` for the next page: it names the last title\'s place in the order, so paging while a scan adds titles neither repeats nor skips one. A cursor of another list, sort or order is a 400.';
 const FACETS =
@@ -205,7 +205,7 @@ export const operations = {
   libraryStats: op({
     id: 'libraryStats', method: 'GET', path: '/api/v1/library/stats', tag: 'library', counted: true, implemented: true,
     summary: 'Totals across libraries', success: { status: 200, description: 'Totals', schema: S.LibraryStats },
-    description: '`totalDurationSeconds` sums the durations read from the files\' headers (files that could not be read count 0). Counts are as of each library\'s last finished scan.',
+    description: '`totalDurationSeconds` sums the durations read from the files\' headers (files that could not be read count 0). Counts follow a running scan as it writes its items and reads their headers.',
   }),
   getLibrary: op({
     id: 'getLibrary', method: 'GET', path: '/api/v1/library/{libraryId}', tag: 'library', counted: true, implemented: true,

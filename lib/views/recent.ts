@@ -19,7 +19,7 @@ export const listRecent = async (deps: CatalogDeps, type: MediaKind, limit: numb
   // A finished scan or a deleted library moves the version stamp, so the libraries' counts
   // are read again only then (checked at most once a second).
   const [page, libraries] = await Promise.all([deps.catalog.recent(type, limit, cursor), librariesNow(deps.catalog, deps.libraries)]);
-  // Totals are the libraries' counts as of their last finished scan.
+  // Totals are the libraries' counts, which a running scan keeps current as it writes.
   const total = libraries.reduce((n, l) => n + (type === 'movie' ? l.counts.movies : l.counts.tvShows), 0);
   const data: Static<typeof MediaEntry>[] = page.items.map((item) => toEntry(item, origin));
   return { data, meta: { total: Math.max(total, data.length), nextCursor: page.nextCursor } };
