@@ -5,6 +5,7 @@
 import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchWrite, untilProcessed } from '../db/batch';
 import { guarded, queryItems, READ_PAGE, type Db } from '../db/client';
+import type { VersionState } from './version-cache';
 import { keys } from '../db/table';
 import { invalidRequest } from '../errors';
 import type { MediaKind } from '../library/model';
@@ -81,7 +82,10 @@ export interface CatalogStore {
   episodes(showId: string): Promise<EpisodeItem[]>;
   /** A stamp that moves whenever the catalogue changes. */
   version(): Promise<number>;
-  bumpVersion(): Promise<void>;
+  /** The stamp, and whether its last move was a running scan's (lib/catalog/version-cache.ts). */
+  versionState(): Promise<VersionState>;
+  /** `quiet`: a running scan's chunk, which readers need not wait to see. */
+  bumpVersion(options?: { quiet?: boolean }): Promise<void>;
 }
 
 export class DynamoCatalogStore implements CatalogStore {
@@ -227,15 +231,27 @@ export class DynamoCatalogStore implements CatalogStore {
   }
 
   async version(): Promise<number> {
-    const { doc, tableName } = this.db();
-    const out = await guarded(() => doc.send(new GetCommand({ TableName: tableName, Key: keys.catalogVersion(), ConsistentRead: true })));
-    return Number(out.Item?.version ?? 0);
+    return (await this.versionState()).version;
   }
 
-  async bumpVersion(): Promise<void> {
+  async versionState(): Promise<VersionState> {
+    const { doc, tableName } = this.db();
+    const out = await guarded(() => doc.send(new GetCommand({ TableName: tableName, Key: keys.catalogVersion(), ConsistentRead: true })));
+    return { version: Number(out.Item?.version ?? 0), quiet: out.Item?.quiet === true };
+  }
+
+  async bumpVersion({ quiet = false }: { quiet?: boolean } = {}): Promise<void> {
     const { doc, tableName } = this.db();
     await guarded(() =>
-      doc.send(new UpdateCommand({ TableName: tableName, Key: keys.catalogVersion(), UpdateExpression: 'ADD #v :one', ExpressionAttributeNames: { '#v': 'version' }, ExpressionAttributeValues: { ':one': 1 } })),
+      doc.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.catalogVersion(),
+          UpdateExpression: 'ADD #v :one SET quiet = :quiet',
+          ExpressionAttributeNames: { '#v': 'version' },
+          ExpressionAttributeValues: { ':one': 1, ':quiet': quiet },
+        }),
+      ),
     );
   }
 }

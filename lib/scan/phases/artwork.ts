@@ -112,7 +112,7 @@ export const artwork = async (ctx: ScanContext, planned: Planned, { keyRefused }
     recordEnrichment(planned, collected);
     counts.artwork += c.tally.stored - before.stored;
     counts.failed += c.tally.failed - before.failed;
-    await ctx.catalog.bumpVersion();
+    await ctx.catalog.bumpVersion({ quiet: true });
     await ctx.step({ phase: 'artwork', processed: done, total: work.length, counts, after: chunk.at(-1)!.id });
   });
 };

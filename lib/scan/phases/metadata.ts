@@ -58,7 +58,7 @@ export const metadata = async (ctx: ScanContext, planned: Planned, alreadyRead: 
     counts.matched += own.matched;
     counts.unmatched += own.unmatched;
     counts.failed += own.failed;
-    await ctx.catalog.bumpVersion();
+    await ctx.catalog.bumpVersion({ quiet: true });
     await ctx.step({ phase: 'metadata', processed: done, total: work.length, counts, after: chunk.at(-1)!.id, ...(tally.keyRefused ? { warning: KEY_REFUSED_WARNING } : {}) });
   });
   return { finished, keyRefused: tally.keyRefused };

@@ -57,7 +57,7 @@ export const technical = async (ctx: ScanContext, { plan, entries, metadataWork 
     counts.probeFailed += tally.failed;
     // The library's total duration grows with what was read.
     await ctx.libraries.recordCounts(ctx.library.id, countsOf([...entries.values()]));
-    await ctx.catalog.bumpVersion();
+    await ctx.catalog.bumpVersion({ quiet: true });
     await ctx.step({ phase: 'analyzing', processed: done, total: work.length, share: TECHNICAL_SHARE, counts, after: chunk.at(-1)!.id });
   });
 };

@@ -69,7 +69,7 @@ const writeAll = async (ctx: ScanContext, { plan, entries }: Planned, reader: He
     counts.probed += probes.probed;
     counts.probeFailed += probes.failed;
     await recordCounts();
-    await ctx.catalog.bumpVersion();
+    await ctx.catalog.bumpVersion({ quiet: true });
     await ctx.step({ phase: 'analyzing', processed: counts.processed, total, share: WRITES_SHARE, counts, changedIds: ctx.changedIds, after: chunk.at(-1)!.item.id });
   });
   if (!written) return false;
@@ -85,7 +85,7 @@ const writeAll = async (ctx: ScanContext, { plan, entries }: Planned, reader: He
     const gone = new Set(ids);
     unremoved = unremoved.filter((e) => !gone.has(e.id));
     await recordCounts();
-    await ctx.catalog.bumpVersion();
+    await ctx.catalog.bumpVersion({ quiet: true });
     await ctx.step({ phase: 'analyzing', processed: counts.processed, total, share: WRITES_SHARE, counts, changedIds: ctx.changedIds });
   });
 };

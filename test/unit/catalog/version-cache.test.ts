@@ -40,4 +40,31 @@ describe('version-cached values', () => {
     await value(stamp, undefined);
     assert.equal(checks, 2);
   });
+
+  it('answers a quiet move (a running scan\'s) from the last value while one computation runs behind, and waits for any other move', async () => {
+    let state = { version: 1, quiet: false };
+    const stamp = { version: async () => state.version, versionState: async () => state };
+    const gates: Array<() => void> = [];
+    let computed = 0;
+    const value = versionCached(async (_: undefined) => {
+      const n = ++computed;
+      if (n > 1) await new Promise<void>((r) => gates.push(r));
+      return `built ${n}`;
+    });
+    assert.equal(await value(stamp, undefined), 'built 1');
+    state = { version: 2, quiet: true };
+    assert.equal(await value(stamp, undefined), 'built 1', 'not waited for');
+    state = { version: 3, quiet: true };
+    assert.equal(await value(stamp, undefined), 'built 1');
+    assert.equal(computed, 2, 'one computation at a time');
+    gates.shift()!();
+    await new Promise((r) => setTimeout(r, 0));
+    assert.equal(await value(stamp, undefined), 'built 2', 'the newer value once made, the next one started behind it');
+    assert.equal(computed, 3);
+    state = { version: 4, quiet: false };
+    const waited = value(stamp, undefined);
+    await new Promise((r) => setTimeout(r, 0));
+    for (const open of gates.splice(0)) open();
+    assert.equal(await waited, 'built 4', 'a move that is not quiet is waited for');
+  });
 });
