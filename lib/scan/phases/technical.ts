@@ -1,10 +1,11 @@
 // Analysing, second pass: the technical info (duration, codecs, languages) of every video file
 // that has none yet (the reader beside the writes did not get to it in time, write.ts), read
-// from its header once the items are listed, so the list never waits for the disk. Files are read a few at a time (lib/scan/analyze.ts), in path order (a NAS
-// reads neighbours faster), and the next chunk is read while this one is written. Items the
-// metadata phase describes next are left to it: it reads their headers beside the provider's
-// answers and writes both at once, one write fewer per film. A resumed or later scan finds
-// what is still unread in the index: nothing is read twice.
+// from its header once the items are listed, so the list never waits for the disk. Files are
+// read a few at a time (lib/scan/analyze.ts), in path order (a NAS reads neighbours faster),
+// and the next chunk is read while this one is written. Items the metadata phase describes
+// next are left to it: it reads their headers beside the provider's answers and writes both
+// at once, one write fewer per film. A resumed or later scan finds what is still unread in
+// the index: nothing is read twice.
 import type { CatalogItem, IndexEntry } from '../../catalog/model';
 import type { TechnicalInfo } from '../../media/technical-info';
 import { ascending } from '../../util/order';
