@@ -61,7 +61,10 @@ interface Found {
   record: LogRecordView;
 }
 
-const newestFirst = (a: Found, b: Found) => b.timestamp - a.timestamp || b.arrival - a.arrival;
+/** When a record says it was written (its own clock, as the reader shows it), else when CloudWatch took it. */
+const writtenAt = (f: Found) => Date.parse(f.record.time) || f.timestamp;
+// Two functions' lines reach CloudWatch a few ms apart in either order: the records' own times decide.
+const newestFirst = (a: Found, b: Found) => writtenAt(b) - writtenAt(a) || b.timestamp - a.timestamp || b.arrival - a.arrival;
 
 /**
  * The server-side half of the level filter, as a JSON filter pattern on the label lib/log.ts

@@ -70,6 +70,14 @@ describe('CloudWatch Logs reader', () => {
     assert.equal(fake.calls[0]!.filterPattern, undefined, 'every level wanted: no pattern, the non-JSON lines are skipped here');
   });
 
+  it('orders by the records\' own times when two functions\' lines reached CloudWatch a few ms apart the other way', async () => {
+    const group = newGroup();
+    // CloudWatch took c1 2 ms after c2, though c1 was written 2 ms before it.
+    fake.append(group, 's1', [record(NOW - 1_000, 'info', 'c1')], () => NOW - 998);
+    fake.append(group, 's2', [record(NOW - 998, 'info', 'c2')], () => NOW - 1_000);
+    assert.deepEqual(msgs(await readerFor(group).read({ limit: 100 })), ['c2', 'c1']);
+  });
+
   it('filters, orders and shapes records exactly as the file reader does on the same lines', async () => {
     const group = newGroup();
     const dir = tempDir('cw-logs');
