@@ -94,7 +94,10 @@ const runJob = async (deps: WorkerDeps, payload: WorkerPayload, deadline: number
     return log.info({ status: saved.value.status, runs: saved.value.runs, run: payload.run }, 'stale worker invocation; stopping');
   }
   const run = saved.value.runs;
-  if (saved.value.cancelRequested && (await settleCancel(deps, payload.jobId, run, clock()))) return log.info('scan cancelled before this run began');
+  if (saved.value.cancelRequested && (await settleCancel(deps, payload.jobId, run, clock()))) {
+    await settleReaders(deps, log);
+    return log.info('scan cancelled before this run began');
+  }
 
   const reporter = new ProgressReporter(deps.events);
   /** What this worker last made of the job, saved or not: a cancel keeps its counts. */
@@ -130,7 +133,10 @@ const runJob = async (deps: WorkerDeps, payload: WorkerPayload, deadline: number
   } catch (err) {
     if (isTakenOver(err)) {
       // A cancel moved the job's version under this worker: it ends the job now.
-      if (await settleCancel(deps, payload.jobId, run, clock(), latest.counts)) return log.info({ counts: latest.counts }, 'scan cancelled');
+      if (await settleCancel(deps, payload.jobId, run, clock(), latest.counts)) {
+        await settleReaders(deps, log);
+        return log.info({ counts: latest.counts }, 'scan cancelled');
+      }
       return log.info('scan job changed by another writer; this worker stops');
     }
     if (isDatabaseDown(err) || isDiskFull(err)) throw err;
@@ -146,6 +152,15 @@ const runJob = async (deps: WorkerDeps, payload: WorkerPayload, deadline: number
       if (isDatabaseDown(saveErr) || isDiskFull(saveErr)) throw saveErr;
       log.error({ err: saveErr }, 'could not record the scan failure');
     }
+    await settleReaders(deps, log);
     await deps.events.emit({ type: 'scan:error', jobId: payload.jobId, error });
   }
 };
+
+/**
+ * A scan's chunks move the catalogue's stamp quietly (readers may answer from the index before
+ * them); a scan that ends other than by completing (whose last phase moves it) moves it once
+ * more, not quietly, so what it wrote is what readers see next.
+ */
+const settleReaders = (deps: WorkerDeps, log: Log) =>
+  deps.catalog.bumpVersion().catch((err: unknown) => log.warn({ err }, 'could not move the catalogue\'s version after the scan ended'));
