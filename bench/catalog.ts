@@ -112,11 +112,10 @@ const scan = async (base: string, path: string, libraryId: string, label: string
 
 /**
  * The database's own rate for the scan's writes, on the instance's DynamoDB Local: the items
- * a first scan of `root` writes (planned by the scan's own code), put by the service's batch
+ * a first scan of `root` writes (planned by the scan's own code from the files discovered), put by the service's batch
  * writer in the scan's chunks into a fresh table of the same shape, then dropped.
  */
-const measureBatchWrite = async (instance: Instance, root: string) => {
-  const files = await discover(root, { limits: { maxEntries: config.scan.maxEntries, maxDepth: config.scan.maxDepth } });
+const measureBatchWrite = async (instance: Instance, root: string, files: Awaited<ReturnType<typeof discover>>) => {
   const { writes } = planScan({ libraryId: 'lib_bench', mediaType: 'movie', rootName: rootFolderName(root), jobId: 'job_bench', now: new Date().toISOString(), scope: '', files, index: [] });
   const tableName = `bench-batch-write-${Date.now()}`;
   const db = createDb({ ...config.db, endpoint: instance.state().dynamodbEndpoint, tableName, localCredentials: LOCAL_CREDENTIALS });
@@ -249,6 +248,7 @@ const measureAll = async (): Promise<Measured> => {
     say(`bare crawl (fdir + stat): ${crawl.files} files, median ${fmt(seconds(crawl.ms), 3)} s, ${Math.round(crawl.files / seconds(crawl.ms))} files/s`);
     if (crawl.files !== movies.length) throw new Error(`the bare crawl found ${crawl.files} files of ${movies.length}`);
     const d0 = performance.now();
+    // (The files it found are the batch writes' input below.)
     const found = await discover(root, { limits: { maxEntries: config.scan.maxEntries, maxDepth: config.scan.maxDepth } });
     const discovered = { files: found.length, ms: performance.now() - d0 };
     say(`lib/storage/discover: ${discovered.files} files in ${fmt(seconds(discovered.ms), 3)} s`);
@@ -256,7 +256,7 @@ const measureAll = async (): Promise<Measured> => {
     say('starting an instance');
     const instance = await startInstance({ env: { RATE_LIMIT_MAX: '1000000000', TMDB_API_KEY: '' }, dataDir });
     try {
-      const batchWrite = await measureBatchWrite(instance, root);
+      const batchWrite = await measureBatchWrite(instance, root, found);
       say(`the database's batch writes: ${batchWrite.items} items in ${fmt(seconds(batchWrite.ms))} s, ${rate(batchWrite.items, batchWrite.ms)} items/s`);
       const service = await measureService(instance, root, movies);
       return { movies, crawl, discovered, batchWrite, ...service };

@@ -27,6 +27,8 @@ interface ReadDeps {
 }
 
 type Found = Map<string, TechnicalInfo | null>;
+/** Headers read and not yet written, by file: what a later pass takes instead of reading again. */
+export type HeadersRead = ReadonlyMap<string, TechnicalInfo | null>;
 
 /** One file's header; null when it cannot be read. */
 const readHeader = async (deps: ReadDeps, root: string, relPath: string): Promise<TechnicalInfo | null> => {
@@ -63,7 +65,7 @@ const withFound = (items: CatalogItem[], found: Found, tally: ProbeTally): Catal
 };
 
 /** The items with `tech` on each of their files: what `known` holds is not read again. */
-export const analyzeFiles = async (deps: ReadDeps, root: string, items: CatalogItem[], tally: ProbeTally, known?: ReadonlyMap<string, TechnicalInfo | null>): Promise<CatalogItem[]> => {
+export const analyzeFiles = async (deps: ReadDeps, root: string, items: CatalogItem[], tally: ProbeTally, known?: HeadersRead): Promise<CatalogItem[]> => {
   const found: Found = new Map();
   const paths = unreadPaths(items);
   for (const p of paths) if (known?.has(p)) found.set(p, known.get(p)!);
@@ -115,7 +117,7 @@ export class HeaderReader {
   }
 
   /** Stops reading; what was read and not taken is given back for the second pass. */
-  async stop(): Promise<ReadonlyMap<string, TechnicalInfo | null>> {
+  async stop(): Promise<HeadersRead> {
     this.stopped = true;
     this.wake();
     await this.done;

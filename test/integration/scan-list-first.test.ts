@@ -76,14 +76,15 @@ describe('a scan lists first', { skip }, () => {
     return { worker, release, reads, puts, events, library };
   };
 
-  const filmsIn = (root: string, count: number) => {
+  /** A 2 s clip ffmpeg made, under each of `names` in `root`. */
+  const filmsIn = (root: string, names: string[]) => {
     const clip = makeMp4(join(tempDir('list-first-source'), 'clip.mp4'), { seconds: 2 });
-    for (let i = 0; i < count; i++) copyFileSync(clip, join(root, `List First ${String(i).padStart(2, '0')} (${1990 + (i % 30)}).mp4`));
+    for (const name of names) copyFileSync(clip, join(root, name));
   };
 
   it('lists every film before any header is read, then reads each once and keeps what it read', async () => {
     const root = tempDir('list-first');
-    filmsIn(root, FILMS);
+    filmsIn(root, Array.from({ length: FILMS }, (_, i) => `List First ${String(i).padStart(2, '0')} (${1990 + (i % 30)}).mp4`));
     writeFileSync(join(root, 'List First Broken (2001).mkv'), 'not a video at all');
     const job = { jobId: 'job_listfirst' };
     const { worker, release, reads, puts, events, library } = await scanHeld(root, job.jobId);
@@ -142,8 +143,7 @@ describe('a scan lists first', { skip }, () => {
 
     it('lists first, then reads the headers beside the provider\'s answers and writes both at once', async () => {
       const root = tempDir('list-first-provider');
-      const clip = makeMp4(join(tempDir('list-first-source'), 'clip.mp4'), { seconds: 2 });
-      for (let i = 0; i < 6; i++) copyFileSync(clip, join(root, `Described Film ${i} (${2000 + i}).mp4`));
+      filmsIn(root, Array.from({ length: 6 }, (_, i) => `Described Film ${i} (${2000 + i}).mp4`));
       const provider = createTmdbClient({ apiKey: KEY, baseUrl: server!.apiBaseUrl, requestsPerSecond: 1000 });
       const { worker, release, reads, puts } = await scanHeld(root, 'job_listfirst_provider', async () => ({ provider, artwork: false, meshGradients: false }));
       try {

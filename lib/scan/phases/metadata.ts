@@ -4,9 +4,8 @@
 // The next batch's provider calls run while this batch is written, so the provider's pace is
 // not broken by a pause at every batch.
 import type { CatalogItem, IndexEntry } from '../../catalog/model';
-import type { TechnicalInfo } from '../../media/technical-info';
 import type { ScanContext } from '../context';
-import { analyzeFiles, type ProbeTally } from '../analyze';
+import { analyzeFiles, type HeadersRead, type ProbeTally } from '../analyze';
 import { enrichBatch, type EnrichTally } from '../enrich/batch';
 import type { CollectionsSeen } from '../enrich/collections';
 import { recordEnrichment, type Planned } from './plan';
@@ -23,7 +22,7 @@ export interface Described {
   keyRefused: boolean;
 }
 
-export const metadata = async (ctx: ScanContext, planned: Planned, alreadyRead: ReadonlyMap<string, TechnicalInfo | null>): Promise<Described> => {
+export const metadata = async (ctx: ScanContext, planned: Planned, alreadyRead: HeadersRead): Promise<Described> => {
   const { counts } = ctx;
   const work = planned.metadataWork;
   const collections = { store: ctx.collections, artworks: ctx.enrichment.artwork ? ctx.artworks : undefined, clock: ctx.clock };

@@ -7,11 +7,10 @@
 // at once, one write fewer per film. A resumed or later scan finds what is still unread in
 // the index: nothing is read twice.
 import type { CatalogItem, IndexEntry } from '../../catalog/model';
-import type { TechnicalInfo } from '../../media/technical-info';
 import { ascending } from '../../util/order';
 import type { ScanContext } from '../context';
-import { analyzeFiles, type ProbeTally } from '../analyze';
-import { countsOf } from '../plan';
+import { analyzeFiles, type HeadersRead, type ProbeTally } from '../analyze';
+import { RunningCounts } from '../plan';
 import type { Planned } from './plan';
 
 /** Items per step: one checkpoint and one batch write each. */
@@ -25,7 +24,7 @@ const unread = (e: IndexEntry) => e.entity !== 'tvshow' && (e.files ?? []).some(
 const firstPath = (e: IndexEntry) => e.files?.[0]?.relPath ?? '';
 
 /** False when the slice ended first. */
-export const technical = async (ctx: ScanContext, { plan, entries, metadataWork }: Planned, alreadyRead: ReadonlyMap<string, TechnicalInfo | null>): Promise<boolean> => {
+export const technical = async (ctx: ScanContext, { plan, entries, metadataWork }: Planned, alreadyRead: HeadersRead): Promise<boolean> => {
   const { counts } = ctx;
   const described = new Set(metadataWork.map((e) => e.id));
   const work = [...entries.values()].filter((e) => unread(e) && !described.has(e.id)).sort((a, b) => ascending(firstPath(a), firstPath(b)) || ascending(a.id, b.id));
@@ -44,6 +43,9 @@ export const technical = async (ctx: ScanContext, { plan, entries, metadataWork 
     return batch;
   };
   let next: ReturnType<typeof read> | undefined;
+  // The library's total duration grows with what is read.
+  const live = new RunningCounts();
+  for (const e of entries.values()) live.set(e);
   await ctx.step({ phase: 'analyzing', processed: 0, total: work.length, share: TECHNICAL_SHARE, counts }, { persist: false });
   return ctx.inSteps(work, CHUNK, async (chunk, done) => {
     const { items, tally } = await (next ?? read(chunk));
@@ -52,12 +54,13 @@ export const technical = async (ctx: ScanContext, { plan, entries, metadataWork 
     await ctx.catalog.put(items);
     for (const item of items) {
       const entry = entries.get(item.id);
-      if (entry && item.entity !== 'tvshow') entry.files = item.files;
+      if (!entry || item.entity === 'tvshow') continue;
+      entry.files = item.files;
+      live.set(entry);
     }
     counts.probed += tally.probed;
     counts.probeFailed += tally.failed;
-    // The library's total duration grows with what was read.
-    await ctx.libraries.recordCounts(ctx.library.id, countsOf([...entries.values()]));
+    await ctx.libraries.recordCounts(ctx.library.id, live.value);
     await ctx.catalog.bumpVersion({ quiet: true });
     await ctx.step({ phase: 'analyzing', processed: done, total: work.length, share: TECHNICAL_SHARE, counts, after: chunk.at(-1)!.id });
   });

@@ -4,12 +4,11 @@
 // with its artwork. In chunks, the catalogue's version moved and the job saved after each.
 import { removeArtworkOf } from '../../artwork/store';
 import type { CatalogItem } from '../../catalog/model';
-import type { TechnicalInfo } from '../../media/technical-info';
-import { HeaderReader, unreadPaths, type ProbeTally } from '../analyze';
+import { HeaderReader, unreadPaths, type HeadersRead, type ProbeTally } from '../analyze';
 import type { ScanContext } from '../context';
 import { noteChanged } from '../job';
 import { mergeMoved } from '../moved';
-import { countsOf, type PlannedWrite } from '../plan';
+import { RunningCounts, type PlannedWrite } from '../plan';
 import type { Planned } from './plan';
 import { WRITES_SHARE } from './technical';
 
@@ -23,7 +22,7 @@ export interface Written {
   /** False when the slice ended first. */
   finished: boolean;
   /** Headers read beside the writes after their items were written: the later passes take them from here. */
-  alreadyRead: ReadonlyMap<string, TechnicalInfo | null>;
+  alreadyRead: HeadersRead;
 }
 
 export const write = async (ctx: ScanContext, planned: Planned): Promise<Written> => {
@@ -41,13 +40,13 @@ export const write = async (ctx: ScanContext, planned: Planned): Promise<Written
 const writeAll = async (ctx: ScanContext, { plan, entries }: Planned, reader: HeaderReader): Promise<boolean> => {
   const { counts } = ctx;
   const total = counts.discovered;
-  // The library's counts follow the writes, so lists' totals count what is listed.
-  const unwritten = new Set(plan.writes.filter((w) => w.change === 'added').map((w) => w.item.id));
-  let unremoved = plan.removals;
-  const recordCounts = () => {
-    const now = [...entries.values()].filter((e) => !unwritten.has(e.id)).concat(unremoved);
-    return ctx.libraries.recordCounts(ctx.library.id, countsOf(now));
-  };
+  // The library's counts follow the writes, so lists' totals count what is listed: what is
+  // there now is the index-to-be without the items still to add, with those still to remove.
+  const adding = new Set(plan.writes.filter((w) => w.change === 'added').map((w) => w.item.id));
+  const live = new RunningCounts();
+  for (const e of entries.values()) if (!adding.has(e.id)) live.set(e);
+  for (const e of plan.removals) live.set(e);
+  const recordCounts = () => ctx.libraries.recordCounts(ctx.library.id, live.value);
   const written = await ctx.inSteps(plan.writes, CHUNK, async (chunk: PlannedWrite[]) => {
     const probes: ProbeTally = { probed: 0, failed: 0 };
     const items = reader.take(await withStored(ctx, chunk), probes);
@@ -58,13 +57,14 @@ const writeAll = async (ctx: ScanContext, { plan, entries }: Planned, reader: He
     await ctx.catalog.put(shows.length ? items.filter((i) => i.entity !== 'tvshow') : items);
     for (const item of items) {
       const entry = entries.get(item.id);
-      if (entry && item.entity !== 'tvshow') entry.files = item.files;
+      if (!entry) continue;
+      if (item.entity !== 'tvshow') entry.files = item.files;
+      live.set(entry);
     }
     for (const w of chunk) {
       counts[w.change]++;
       counts.processed += w.files;
       noteChanged(ctx.changedIds, w.change, [w.item.id]);
-      unwritten.delete(w.item.id);
     }
     counts.probed += probes.probed;
     counts.probeFailed += probes.failed;
@@ -82,8 +82,7 @@ const writeAll = async (ctx: ScanContext, { plan, entries }: Planned, reader: He
     await ctx.locks.forget(ids);
     counts.removed += chunk.length;
     noteChanged(ctx.changedIds, 'removed', ids);
-    const gone = new Set(ids);
-    unremoved = unremoved.filter((e) => !gone.has(e.id));
+    for (const id of ids) live.delete(id);
     await recordCounts();
     await ctx.catalog.bumpVersion({ quiet: true });
     await ctx.step({ phase: 'analyzing', processed: counts.processed, total, share: WRITES_SHARE, counts, changedIds: ctx.changedIds });

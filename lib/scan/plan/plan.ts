@@ -14,7 +14,7 @@ import { planRemovals } from './removals';
 import { sidecarChanges, sidecarsOf, withLocalFiles, type SidecarChange } from './sidecars';
 import { planWrites, type PlannedWrite } from './writes';
 
-export { countsOf } from './counts';
+export { countsOf, RunningCounts } from './counts';
 export type { PlannedWrite } from './writes';
 export type { SidecarChange } from './sidecars';
 
