@@ -219,9 +219,13 @@ describe('watch state in the web client', { skip: browserSkip }, () => {
   });
 
   it('keeps each profile\'s own: Bob has nothing to continue', async () => {
+    // Bob's rows answered (so their absence below is his, not rows still loading).
+    const bobsRows = page.waitForResponse((r) => r.url().includes('/api/v1/next-up?') && r.url().includes(`profileId=${profiles.get('Bob')}`));
+    const bobsResume = page.waitForResponse((r) => r.url().includes('/api/v1/continue?') && r.url().includes(`profileId=${profiles.get('Bob')}`));
     await switchTo('Bob');
     await homeLoaded();
-    assert.equal(await row('Continue watching').count(), 0);
+    await Promise.all([bobsRows, bobsResume]);
+    await row('Continue watching').waitFor({ state: 'detached', timeout: 5_000 });
     assert.equal(await page.locator('[aria-label="Recently added films"] .poster .watched').count(), 0);
     assert.equal((await userDataOf(film, 'Bob')).positionSeconds, 0);
     await page.goto(`${instance.url}/movies/${film}`);
@@ -327,6 +331,8 @@ describe('watch state in the web client', { skip: browserSkip }, () => {
     assert.equal(await third.locator('a.resume').count(), 0, 'played: nothing to resume');
     await page.click('a.brand');
     await homeLoaded();
+    // The watch rows load on their own, after the shelves when the box is busy: both rows are in once one is.
+    await row('Continue watching').waitFor();
     assert.equal(await page.locator('[aria-label="Recently added shows"] .poster .played-mark').count(), 1, 'the show\'s ✓');
     assert.equal(await page.locator('[aria-label="Recently added shows"] .poster .watched').count(), 0);
     assert.deepEqual(await rowCaptions('Continue watching'), ['Long Walk 2019']);
