@@ -24,10 +24,12 @@ export interface FileRef {
 /**
  * How far an item's enrichment has got. A scan writes new and changed items as 'metadata'; the
  * metadata phase moves them to 'artwork' (or 'local' when no provider could be asked: a later
- * scan with one takes them up again), the artwork phase to 'done'. The library index carries
- * it, so each phase finds its work, also after a crash, without reading every item.
+ * scan with one takes them up again), the artwork phase to 'done', or to 'details' when the
+ * title was described from a search hit alone and the provider's details (cast, runtime ...)
+ * are still to come (lib/scan/phases/details.ts). The library index carries it, so each phase
+ * finds its work, also after a crash, without reading every item.
  */
-export type EnrichState = 'metadata' | 'local' | 'artwork' | 'done';
+export type EnrichState = 'metadata' | 'local' | 'artwork' | 'details' | 'done';
 
 /** What is known beyond the file name, and where it came from. */
 export interface ItemMetadata {
@@ -47,6 +49,8 @@ export interface ItemMetadata {
   alternativeTitles?: string[];
   imdbId: string | null;
   tvdbId: number | null;
+  /** Described from the provider's search hit alone: its details (cast, runtime, tagline, collection, ids) are still to come. */
+  brief?: boolean;
   /** Described from a provider record someone chose (lib/catalog/match-lock.ts); absent: automatic. */
   matchLocked?: boolean;
   /** A film's collection, by the provider's collection id (never by name); absent on items described before. */

@@ -15,6 +15,10 @@ export interface MovieCandidate {
   popularity: number;
   posterPath: string | null;
   backdropPath: string | null;
+  /** The provider's genre ids (names through `genreNames`); absent on answers cached before they were kept. */
+  genreIds?: number[];
+  /** As in the details; absent on answers cached before it was kept. */
+  rating?: number | null;
 }
 
 export interface ShowCandidate {
@@ -28,6 +32,10 @@ export interface ShowCandidate {
   popularity: number;
   posterPath: string | null;
   backdropPath: string | null;
+  /** The provider's genre ids (names through `genreNames`); absent on answers cached before they were kept. */
+  genreIds?: number[];
+  /** As in the details; absent on answers cached before it was kept. */
+  rating?: number | null;
 }
 
 /** How many billed cast members are kept: enough for a details page, small enough to cache. */
@@ -203,6 +211,8 @@ export interface MetadataProvider {
   findByImdbId(imdbId: string): Promise<ExternalIdMatches>;
   collectionDetails(collectionId: number): Promise<CollectionDetails | null>;
   imageConfiguration(): Promise<ImageConfiguration>;
+  /** The names of the genre ids that search hits of a kind carry. */
+  genreNames(kind: 'movie' | 'tv'): Promise<ReadonlyMap<number, string>>;
   /** The URL of an image path ("/abc.jpg") at a size ("w500", "original"). */
   imageUrl(path: string, size?: string): string;
   fetchImage(path: string, size?: string): Promise<FetchedImage | null>;

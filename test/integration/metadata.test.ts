@@ -118,6 +118,42 @@ describe('metadata and artwork from the provider', () => {
     unknown.media.meshGradientColors.forEach((c: string) => assert.match(c, /^#[0-9a-f]{6}$/));
   });
 
+  it('asks once per film for what browsing shows, and for the details only once every poster is in', async () => {
+    const films = ['Harbour Lights', 'Quiet Meridian', 'Salt Road', 'Winter Orchard'].map((title, i) => ({ id: 91_001 + i, title, year: 2011 + i }));
+    for (const f of films) {
+      fake.addMovie({
+        id: f.id, title: f.title, releaseDate: `${f.year}-05-01`, overview: `${f.title}, told slowly.`, genres: ['Drama', 'Mystery'], voteAverage: 6.5,
+        runtime: 101, tagline: `The ${f.title} tagline.`, cast: [{ name: `Lead of ${f.title}`, character: 'Lead' }], poster: { quadrants: LOCAL_QUADRANTS }, backdrop: null,
+      });
+    }
+    const root = tempDir('meta-brief');
+    makeTree(root, films.map((f) => `${f.title} (${f.year}).mkv`), 4096);
+    const from = fake.stats.log.length;
+    const job = await scan({ path: root, mediaType: 'movie' }, instance.url);
+    assert.equal(job.status, 'completed', JSON.stringify(job.error));
+    assert.deepEqual({ matched: job.counts.matched, failed: job.counts.failed }, { matched: 4, failed: 0 });
+
+    const asked = fake.stats.log.slice(from).map((r) => r.path);
+    const ids = films.map((f) => f.id);
+    const searches = asked.filter((p) => p === '/3/search/movie');
+    const details = asked.flatMap((p, at) => (ids.some((id) => p === `/3/movie/${id}`) ? [at] : []));
+    const posters = asked.flatMap((p, at) => (ids.some((id) => p.endsWith(`/movie-${id}-poster.jpg`)) ? [at] : []));
+    assert.equal(searches.length, 4, 'one search each (with the year, which finds them)');
+    assert.ok(asked.filter((p) => p === '/3/genre/movie/list').length <= 1, 'the genre names once at most (kept since)');
+    assert.equal(posters.length, 4);
+    assert.equal(details.length, 4, 'then each one\'s details');
+    assert.ok(Math.max(...posters) < Math.min(...details), `every poster before any details: ${asked.join(' ')}`);
+
+    const described = await movieByTitle('Salt Road');
+    assert.deepEqual(described.media.genres, ['Drama', 'Mystery']);
+    assert.equal(described.media.rating, 6.5);
+    assert.equal(described.metadata.tagline, 'The Salt Road tagline.');
+    assert.equal(described.metadata.runtime, 101);
+    assert.equal(described.metadata.cast[0].name, 'Lead of Salt Road');
+    assert.ok(described.media.posterUrl);
+    assertColors(described.media.meshGradientColors, LOCAL_QUADRANTS, 'Salt Road');
+  });
+
   it('search hits carry the provider title and the poster colours', async () => {
     const hits = await get('/api/v1/search?query=matr');
     const hit = hits.find((h: any) => h.media.title === 'The Matrix');

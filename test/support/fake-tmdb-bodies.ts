@@ -345,6 +345,17 @@ export const seasonDetails = (s: SeedShow, season: SeedSeason) => ({
 
 // --- Lists, configuration, errors ----------------------------------------------------------
 
+// TMDB's /genre/movie/list and /genre/tv/list name these; a seed's own genre is added to the list of its kind.
+const MOVIE_GENRES = ['Action', 'Adventure', 'Animation', 'Comedy', 'Crime', 'Documentary', 'Drama', 'Family', 'Fantasy', 'History', 'Horror', 'Music', 'Mystery', 'Romance', 'Science Fiction', 'TV Movie', 'Thriller', 'War', 'Western'];
+const TV_GENRES = ['Action & Adventure', 'Animation', 'Comedy', 'Crime', 'Documentary', 'Drama', 'Family', 'Kids', 'Mystery', 'News', 'Reality', 'Sci-Fi & Fantasy', 'Soap', 'Talk', 'War & Politics', 'Western'];
+
+/** The genre list of a kind: TMDB's own, and the seeds' genres that are not in it. */
+export const genreList = (kind: 'movie' | 'tv', seeds: Iterable<{ genres?: string[] }>) => {
+  const names = new Set(kind === 'movie' ? MOVIE_GENRES : TV_GENRES);
+  for (const seed of seeds) for (const name of seed.genres ?? []) names.add(name);
+  return { genres: genres([...names]) };
+};
+
 const PAGE_SIZE = 20;
 
 export const page = <T>(all: T[], pageNumber: number) => ({

@@ -1,6 +1,6 @@
 // A fake TMDB of our own, over real HTTP on 127.0.0.1: the API v3 paths the metadata client
 // uses (/3/search/movie, /3/movie/{id}, /3/tv/{id}/season/{n}, /3/find/{id}, /3/collection/{id},
-// /3/configuration),
+// /3/genre/movie/list, /3/genre/tv/list, /3/configuration),
 // TMDB's auth (an `api_key` query or a Bearer read access token) and error bodies, and an image
 // CDN under /t/p/{size}/{file}. Knobs make it slow, rate-limited or failing, and its stats say
 // what a client did to it (requests by path, 429s, the most requests in any one second).
@@ -14,6 +14,7 @@ import {
   collectionDetails,
   configuration,
   ERRORS,
+  genreList,
   imageFile,
   movieDetails,
   movieResult,
@@ -295,6 +296,8 @@ export class FakeTmdb {
     const pageNumber = Math.max(1, Number(params.get('page') ?? 1) || 1);
     let m: RegExpExecArray | null;
     if (path === '/configuration') return ok(configuration(`${this.baseUrl}/t/p`));
+    if (path === '/genre/movie/list') return ok(genreList('movie', this.movies.values()));
+    if (path === '/genre/tv/list') return ok(genreList('tv', this.shows.values()));
     if (path === '/search/movie') return ok(page(this.searchMovies(params), pageNumber));
     if (path === '/search/tv') return ok(page(this.searchShows(params), pageNumber));
     if ((m = /^\/movie\/(\d+)$/.exec(path))) {

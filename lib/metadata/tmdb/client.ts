@@ -28,6 +28,7 @@ import {
   ShapeError,
   toCollectionDetails,
   toExternalIdMatches,
+  toGenreNames,
   toImageConfiguration,
   toMovieCandidates,
   toMovieDetails,
@@ -40,7 +41,7 @@ import { createTransport, type OutgoingRequest, type ReadBody } from './transpor
 
 const DAY = 24 * 3600;
 /** Searches change as TMDB's catalogue grows; details of a known title rarely do. */
-const TTL = { search: DAY, details: 7 * DAY, collection: COLLECTION_TTL_SECONDS, configuration: DAY } as const;
+const TTL = { search: DAY, details: 7 * DAY, collection: COLLECTION_TTL_SECONDS, configuration: DAY, genres: 7 * DAY } as const;
 
 export type TmdbClient = MetadataProvider;
 
@@ -118,6 +119,19 @@ export function createTmdbClient(input: TmdbConfig): TmdbClient {
     return value;
   };
 
+  // Asked once per client (and kept in the cache): every search hit names its genres by these ids.
+  const genreLists = new Map<'movie' | 'tv', Promise<ReadonlyMap<number, string>>>();
+  const genreNames = (kind: 'movie' | 'tv') => {
+    let names = genreLists.get(kind);
+    if (!names) {
+      names = getJson(`/genre/${kind}/list`, {}, { ttlSeconds: TTL.genres, map: toGenreNames }).then((pairs) => new Map(pairs));
+      genreLists.set(kind, names);
+      // A failure is asked again next time.
+      names.catch(() => genreLists.delete(kind));
+    }
+    return names;
+  };
+
   const year = (y: number | null | undefined, name: string) => (y ? { [name]: String(y) } : {});
   const id = (n: number, what: string) => {
     if (!Number.isSafeInteger(n) || n < 0) throw new TypeError(`Not a TMDB ${what}: ${n}`);
@@ -179,6 +193,8 @@ export function createTmdbClient(input: TmdbConfig): TmdbClient {
 
     imageConfiguration: async (): Promise<ImageConfiguration> =>
       getJson('/configuration', {}, { ttlSeconds: TTL.configuration, map: toImageConfiguration }),
+
+    genreNames,
 
     imageUrl: (path: string, size?: string) => imageUrl(config.imageBaseUrl, path, size),
 

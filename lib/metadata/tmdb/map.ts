@@ -28,6 +28,7 @@ import type {
   TmdbEpisode,
   TmdbFindResults,
   TmdbGenre,
+  TmdbGenreList,
   TmdbMovieDetails,
   TmdbMovieResult,
   TmdbPage,
@@ -77,6 +78,8 @@ const imdbId = (...candidates: Array<string | null | undefined>) => {
   return null;
 };
 
+const ids = (values: number[] | undefined) => list(values).filter((v) => Number.isSafeInteger(v) && v > 0);
+
 /** No votes yet is no rating, rather than a 0 that reads like a verdict. */
 const rating = (average: number | undefined, count: number | undefined) =>
   count === 0 ? null : number(average);
@@ -95,6 +98,8 @@ const movieCandidate = (r: TmdbMovieResult): MovieCandidate => {
     popularity: number(r.popularity) ?? 0,
     posterPath: imagePath(r.poster_path),
     backdropPath: imagePath(r.backdrop_path),
+    genreIds: ids(r.genre_ids),
+    rating: rating(r.vote_average, r.vote_count),
   };
 };
 
@@ -110,6 +115,8 @@ const showCandidate = (r: TmdbTvResult): ShowCandidate => {
     popularity: number(r.popularity) ?? 0,
     posterPath: imagePath(r.poster_path),
     backdropPath: imagePath(r.backdrop_path),
+    genreIds: ids(r.genre_ids),
+    rating: rating(r.vote_average, r.vote_count),
   };
 };
 
@@ -121,6 +128,12 @@ const resultsOf = <T>(body: unknown, what: string): T[] => {
 
 export const toMovieCandidates = (body: unknown) => resultsOf<TmdbMovieResult>(body, 'a movie search').map(movieCandidate);
 export const toShowCandidates = (body: unknown) => resultsOf<TmdbTvResult>(body, 'a TV search').map(showCandidate);
+
+/** A genre list: its names by id. */
+export const toGenreNames = (body: unknown): Array<[number, string]> =>
+  list(objectBody<TmdbGenreList>(body, 'a genre list').genres)
+    .filter((g) => Number.isSafeInteger(g?.id) && typeof g.name === 'string' && g.name.trim() !== '')
+    .map((g) => [g.id, g.name]);
 
 export const toExternalIdMatches = (body: unknown): ExternalIdMatches => {
   const found = objectBody<TmdbFindResults>(body, 'a find answer');

@@ -18,6 +18,9 @@ export interface TmdbMovieResult {
   popularity?: number;
   poster_path?: string | null;
   backdrop_path?: string | null;
+  genre_ids?: number[];
+  vote_average?: number;
+  vote_count?: number;
 }
 
 export interface TmdbTvResult {
@@ -29,11 +32,19 @@ export interface TmdbTvResult {
   popularity?: number;
   poster_path?: string | null;
   backdrop_path?: string | null;
+  genre_ids?: number[];
+  vote_average?: number;
+  vote_count?: number;
 }
 
 export interface TmdbGenre {
   id: number;
   name: string;
+}
+
+/** /genre/movie/list and /genre/tv/list: the names of the ids a search result carries. */
+export interface TmdbGenreList {
+  genres?: TmdbGenre[];
 }
 
 export interface TmdbCastCredit {

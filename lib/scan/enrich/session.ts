@@ -74,5 +74,6 @@ export const enrichSession = (deps: EnrichDeps, root: string, tally: EnrichTally
   };
 };
 
-/** Where an item goes next: to the artwork phase when it wants pictures, done when a provider was asked, else waiting for one. */
-export const nextState = (wanted: ArtworkWanted, asked: boolean): EnrichState => (Object.keys(wanted).length ? 'artwork' : asked ? 'done' : 'local');
+/** Where an item goes next: to the artwork phase when it wants pictures, to the details phase when described from a search hit alone, done when a provider was asked, else waiting for one. */
+export const nextState = (wanted: ArtworkWanted, asked: boolean, brief = false): EnrichState =>
+  Object.keys(wanted).length ? 'artwork' : brief ? 'details' : asked ? 'done' : 'local';

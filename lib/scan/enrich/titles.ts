@@ -18,7 +18,31 @@ const asCandidate = (c: MovieCandidate | ShowCandidate): Candidate =>
     ? { id: c.tmdbId, title: c.title, originalTitle: c.originalTitle, year: c.year, popularity: c.popularity }
     : { id: c.tmdbId, title: c.name, originalTitle: c.originalName, year: c.year, popularity: c.popularity };
 
-/** The provider's details for the item, and how sure the match is (1 by id). */
+/**
+ * A search hit as details: what browsing shows (titles, year, overview, genres, rating,
+ * pictures) without what only the details say; undefined when the hit lacks its genres (an
+ * answer cached before they were kept) or their names cannot be had.
+ */
+const briefFrom = async (session: EnrichSession, hit: MovieCandidate | ShowCandidate): Promise<MovieDetails | ShowDetails | undefined> => {
+  if (hit.genreIds === undefined || hit.rating === undefined) return undefined;
+  const movie = 'title' in hit;
+  const names = await session.ask((p) => p.genreNames(movie ? 'movie' : 'tv')).catch(() => undefined);
+  if (!names) return undefined;
+  const common = {
+    tmdbId: hit.tmdbId, imdbId: null, year: hit.year, overview: hit.overview ?? null, rating: hit.rating,
+    genres: hit.genreIds.flatMap((id) => names.get(id) ?? []), certification: null, cast: [], alternativeTitles: [],
+    posterPath: hit.posterPath, backdropPath: hit.backdropPath,
+  };
+  return movie
+    ? { ...common, title: hit.title, originalTitle: hit.originalTitle, releaseDate: hit.releaseDate, tagline: null, runtimeMinutes: null, directors: [], collection: null }
+    : { ...common, name: hit.name, originalName: hit.originalName, firstAirDate: hit.firstAirDate, tvdbId: null, creators: [], seasons: [] };
+};
+
+/**
+ * The provider's details for the item, and how sure the match is (1 by id). A match found by
+ * searching is described from its search hit (`brief`): one request per title, so posters come
+ * soon; the details phase asks for the rest later (lib/scan/phases/details.ts), by the id kept.
+ */
 const lookUp = async (session: EnrichSession, item: MovieItem | ShowItem, fields: NfoTitleFields | undefined, ids: ProviderIds, lock: MatchLock | undefined) => {
   const movie = item.entity === 'movie';
   const fetchDetails = (id: number) => session.ask<MovieDetails | ShowDetails | null>((p) => (movie ? p.movieDetails(id) : p.showDetails(id)));
@@ -29,16 +53,25 @@ const lookUp = async (session: EnrichSession, item: MovieItem | ShowItem, fields
   }
   if (tmdbId !== undefined) {
     const details = (await fetchDetails(tmdbId)) ?? null;
-    return { details, confidence: details ? 1 : null };
+    // The details of a brief match keep the confidence its search had.
+    const confidence = item.metadata?.brief && tmdbId === item.tmdbId ? item.metadata.confidence : 1;
+    return { details, confidence: details ? confidence : null, brief: false };
   }
   const title = fields?.title ?? item.title;
   const year = fields?.year ?? item.year;
-  const search = (y: number | null) => session.ask<Array<MovieCandidate | ShowCandidate>>((p) => (movie ? p.searchMovies(title, y) : p.searchShows(title, y)));
+  const search = async (y: number | null) => (await session.ask<Array<MovieCandidate | ShowCandidate>>((p) => (movie ? p.searchMovies(title, y) : p.searchShows(title, y)))) ?? [];
   // With the year first (TMDB filters by it exactly), then without, so a year one off still matches.
-  let result = chooseMatch({ title, year }, ((await search(year)) ?? []).map(asCandidate));
-  if (!result.match && year !== null) result = chooseMatch({ title, year }, ((await search(null)) ?? []).map(asCandidate));
-  const details = result.match ? ((await fetchDetails(result.match.id)) ?? null) : null;
-  return { details, confidence: result.confidence };
+  let hits = await search(year);
+  let result = chooseMatch({ title, year }, hits.map(asCandidate));
+  if (!result.match && year !== null) {
+    hits = await search(null);
+    result = chooseMatch({ title, year }, hits.map(asCandidate));
+  }
+  const hit = result.match && hits.find((h) => h.tmdbId === result.match!.id);
+  if (!hit) return { details: null, confidence: result.confidence, brief: false };
+  const brief = await briefFrom(session, hit);
+  if (brief) return { details: brief, confidence: result.confidence, brief: true };
+  return { details: (await fetchDetails(hit.tmdbId)) ?? null, confidence: result.confidence, brief: false };
 };
 
 export const describeTitle = async <T extends MovieItem | ShowItem>(session: EnrichSession, item: T, lock?: MatchLock): Promise<T> => {
@@ -46,7 +79,7 @@ export const describeTitle = async <T extends MovieItem | ShowItem>(session: Enr
   const fields: NfoTitleFields | undefined = nfo && (nfo.kind === 'movie' || nfo.kind === 'tvshow') ? nfo.fields : undefined;
   const ids = nfo?.kind === 'link' ? nfo.fields.ids : fields?.ids ?? {};
   const asked = session.canAsk();
-  const { details, confidence } = await lookUp(session, item, fields, ids, lock);
+  const { details, confidence, brief } = await lookUp(session, item, fields, ids, lock);
   const local = lock ? undefined : item.local;
   const m = details && 'title' in details ? details : null;
   const s = details && 'name' in details ? details : null;
@@ -65,6 +98,7 @@ export const describeTitle = async <T extends MovieItem | ShowItem>(session: Enr
     alternativeTitles: details?.alternativeTitles ?? [],
     imdbId: ids.imdb ?? details?.imdbId ?? null,
     tvdbId: ids.tvdb ?? s?.tvdbId ?? null,
+    ...(brief ? { brief: true } : {}),
     ...(lock ? { matchLocked: true } : {}),
     // An NFO's set counts only with the provider's collection id (nfo-fields.ts readSet).
     ...(item.entity === 'movie' ? { collection: fields?.collection ?? m?.collection ?? null } : {}),
@@ -92,6 +126,6 @@ export const describeTitle = async <T extends MovieItem | ShowItem>(session: Enr
     metadata,
     artworkWanted: wanted,
     providerAsked: answered,
-    enrich: nextState(wanted, answered),
+    enrich: nextState(wanted, answered, brief),
   };
 };

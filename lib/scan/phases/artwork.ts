@@ -90,8 +90,9 @@ export const collectArtwork = async (c: Collecting, item: CatalogItem): Promise<
       c.log.warn({ err, itemId: item.id, kind, source: want.source, from: want.from }, 'artwork not usable; skipped');
     }
   }
-  // Done once the provider has been asked; else the item waits for a scan that can ask it.
-  return { ...item, artwork, ...(colors && item.entity !== 'episode' ? colors : {}), enrich: item.providerAsked ? 'done' : 'local' } as CatalogItem;
+  // Done once the provider has been asked (its details may still be to come); else the item waits for a scan that can ask it.
+  const enrich = !item.providerAsked ? 'local' : item.entity !== 'episode' && item.metadata?.brief ? 'details' : 'done';
+  return { ...item, artwork, ...(colors && item.entity !== 'episode' ? colors : {}), enrich } as CatalogItem;
 };
 
 /** False when the slice ended first. */

@@ -6,7 +6,7 @@
 import type { CatalogItem, IndexEntry } from '../../catalog/model';
 import type { ScanContext } from '../context';
 import { analyzeFiles, type HeadersRead, type ProbeTally } from '../analyze';
-import { enrichBatch, type EnrichTally } from '../enrich/batch';
+import { enrichBatch, type EnrichDeps, type EnrichTally } from '../enrich/batch';
 import type { CollectionsSeen } from '../enrich/collections';
 import { recordEnrichment, type Planned } from './plan';
 
@@ -22,11 +22,16 @@ export interface Described {
   keyRefused: boolean;
 }
 
+/** What describing items needs in a scan: its stores, its provider, and where the films' collections go. */
+export const enrichDeps = (ctx: ScanContext): EnrichDeps => {
+  const collections = { store: ctx.collections, artworks: ctx.enrichment.artwork ? ctx.artworks : undefined, clock: ctx.clock };
+  return { catalog: ctx.catalog, locks: ctx.locks, storage: ctx.storage, provider: ctx.enrichment.provider, log: ctx.log, collections };
+};
+
 export const metadata = async (ctx: ScanContext, planned: Planned, alreadyRead: HeadersRead): Promise<Described> => {
   const { counts } = ctx;
   const work = planned.metadataWork;
-  const collections = { store: ctx.collections, artworks: ctx.enrichment.artwork ? ctx.artworks : undefined, clock: ctx.clock };
-  const deps = { catalog: ctx.catalog, locks: ctx.locks, storage: ctx.storage, provider: ctx.enrichment.provider, log: ctx.log, collections };
+  const deps = enrichDeps(ctx);
   const sidecarChanges = new Map(planned.plan.sidecarChanges.map((c) => [c.id, c]));
   const tally: EnrichTally = { matched: 0, unmatched: 0, failed: 0, keyRefused: false };
   await ctx.step({ phase: 'metadata', processed: 0, total: work.length, counts }, { persist: work.length > 0 });

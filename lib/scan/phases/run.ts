@@ -2,6 +2,7 @@
 // (finished: false) ran out of time, and the job is handed over from its last checkpoint.
 import type { ScanContext } from '../context';
 import { artwork } from './artwork';
+import { details } from './details';
 import { discover } from './discover';
 import { finalize } from './finalize';
 import { metadata } from './metadata';
@@ -18,6 +19,7 @@ export const runPhases = async (ctx: ScanContext): Promise<'done' | 'handed-over
   const described = await metadata(ctx, planned, alreadyRead);
   if (!described.finished) return 'handed-over';
   if (!(await artwork(ctx, planned, described))) return 'handed-over';
+  if (!(await details(ctx, planned, described))) return 'handed-over';
   if (ctx.enrichment.provider) ctx.log.info({ provider: ctx.enrichment.provider.stats }, 'metadata provider use');
   await finalize(ctx, planned);
   return 'done';

@@ -130,13 +130,27 @@ describe('TMDB client: requests and mapping', () => {
       {
         tmdbId: 603, title: 'The Matrix', originalTitle: 'The Matrix', releaseDate: '1999-03-30', year: 1999,
         overview: 'A hacker learns what the Matrix really is.',
-        popularity: 80, posterPath: '/movie-603-poster.jpg', backdropPath: '/movie-603-backdrop.jpg',
+        popularity: 80, posterPath: '/movie-603-poster.jpg', backdropPath: '/movie-603-backdrop.jpg', genreIds: [28, 878], rating: 8.2,
       },
     ]);
     const [sent] = fake.stats.log;
     assert.equal(sent!.path, '/3/search/movie');
     assert.equal(sent!.auth, 'api_key');
     assert.deepEqual(sent!.query, { query: 'the matrix', include_adult: 'false', page: '1', year: '1999', language: 'en-US', api_key: KEY });
+  });
+
+  it('names the genres of search hits from the genre list, asked once per client', async () => {
+    const tmdb = client();
+
+    const [movies, again, shows] = await Promise.all([tmdb.genreNames('movie'), tmdb.genreNames('movie'), tmdb.genreNames('tv')]);
+    await tmdb.genreNames('movie');
+
+    assert.equal(movies.get(28), 'Action');
+    assert.equal(movies.get(878), 'Science Fiction');
+    assert.equal(again, movies);
+    assert.equal(shows.get(10765), 'Sci-Fi & Fantasy');
+    assert.equal(shows.get(878), undefined, 'a film genre is not a show genre');
+    assert.deepEqual(fake.stats.log.map((r) => r.path).sort(), ['/3/genre/movie/list', '/3/genre/tv/list']);
   });
 
   it('orders candidates as TMDB does and maps a missing date and a missing image to null', async () => {
