@@ -13,8 +13,10 @@
 // Continue watching, Next up and home's four requests with 1,000 films in progress and 200 shows
 // being watched (bench/watching.ts), and browsing the whole library: a sorted and filtered page
 // and the facets at 10,000 and 100,000 films (bench/browse.ts), and a household's load during a
-// first scan (bench/household.ts). Writes docs/benchmarks.md.
-// `tsx bench/run.ts runtime|footprint|catalog|search|stream|subtitles|metadata|matching|monitor|artwork-delivery|cloud|web|playback|watching|browse|household` runs one part only.
+// first scan (bench/household.ts), and a first scan of 10,000 films with a provider: when they are
+// listed, have posters and are fully described, and the provider requests per film (bench/described.ts).
+// Writes docs/benchmarks.md.
+// `tsx bench/run.ts runtime|footprint|catalog|search|stream|subtitles|metadata|matching|monitor|artwork-delivery|cloud|web|playback|watching|browse|household|described` runs one part only.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 import { createServer } from 'node:http';
@@ -24,6 +26,7 @@ import { runArtworkDelivery } from './artwork-delivery';
 import { runBrowse } from './browse';
 import { runCatalog } from './catalog';
 import { runCloud } from './cloud';
+import { runDescribed } from './described';
 import { runWeb } from './web';
 import { runFootprint } from './footprint';
 import { runHousehold } from './household';
@@ -114,7 +117,7 @@ const runRuntime = async () => {
   writeDoc('runtime', section);
 };
 
-const PARTS = ['runtime', 'footprint', 'catalog', 'search', 'stream', 'subtitles', 'metadata', 'matching', 'monitor', 'artwork-delivery', 'cloud', 'web', 'playback', 'watching', 'browse', 'household'] as const;
+const PARTS = ['runtime', 'footprint', 'catalog', 'search', 'stream', 'subtitles', 'metadata', 'matching', 'monitor', 'artwork-delivery', 'cloud', 'web', 'playback', 'watching', 'browse', 'household', 'described'] as const;
 
 const main = async () => {
   const only = process.argv[2];
@@ -135,6 +138,7 @@ const main = async () => {
   if (only === undefined || only === 'watching') await runWatching();
   if (only === undefined || only === 'browse') await runBrowse();
   if (only === undefined || only === 'household') await runHousehold();
+  if (only === undefined || only === 'described') await runDescribed();
 };
 
 main().catch((err) => {
