@@ -11,7 +11,7 @@ import { UnmatchedLink } from './unmatched';
 
 type Progress = { phase: string; progress: number; processed: number; total: number };
 
-const PHASES: Record<string, string> = { discovering: 'Finding files', analyzing: 'Reading files', metadata: 'Matching', artwork: 'Artwork', finalizing: 'Finishing', done: 'Done' };
+const PHASES: Record<string, string> = { discovering: 'Finding files', analyzing: 'Reading files', metadata: 'Matching', artwork: 'Artwork', finalizing: 'Details, finishing', done: 'Done' };
 
 const ProgressBar = ({ job, live }: { job: ScanJob; live: Progress | undefined }) => {
   const progress = Math.round(live?.progress ?? job.progress);
