@@ -95,24 +95,35 @@ export const collectArtwork = async (c: Collecting, item: CatalogItem): Promise<
   return { ...item, artwork, ...(colors && item.entity !== 'episode' ? colors : {}), enrich } as CatalogItem;
 };
 
+/** What a scan's phases store pictures with; undefined when artwork is off. */
+export const scanCollecting = (ctx: ScanContext, keyRefused: boolean): Collecting | undefined =>
+  ctx.enrichment.artwork && ctx.artworks
+    ? {
+      storage: ctx.storage, root: ctx.library.path, artworks: ctx.artworks, provider: keyRefused ? null : ctx.enrichment.provider,
+      meshGradients: ctx.enrichment.meshGradients, log: ctx.log, tally: { stored: 0, failed: 0 },
+    }
+    : undefined;
+
+/** The items with their wanted pictures stored, CONCURRENCY at a time, in their order. */
+export const collectAll = async (c: Collecting, items: CatalogItem[]): Promise<CatalogItem[]> => {
+  const collected = new Map<string, CatalogItem>();
+  await eachLimited(items, CONCURRENCY, async (item) => void collected.set(item.id, await collectArtwork(c, item)));
+  return items.map((i) => collected.get(i.id)!);
+};
+
 /** False when the slice ended first. */
 export const artwork = async (ctx: ScanContext, planned: Planned, { keyRefused }: { keyRefused: boolean }): Promise<boolean> => {
   const { counts } = ctx;
-  const work: IndexEntry[] = ctx.enrichment.artwork && ctx.artworks ? [...planned.entries.values()].filter((e) => e.enrich === 'artwork') : [];
-  const c: Collecting = {
-    storage: ctx.storage, root: ctx.library.path, artworks: ctx.artworks!, provider: keyRefused ? null : ctx.enrichment.provider,
-    meshGradients: ctx.enrichment.meshGradients, log: ctx.log, tally: { stored: 0, failed: 0 },
-  };
+  const c = scanCollecting(ctx, keyRefused);
+  const work: IndexEntry[] = c ? [...planned.entries.values()].filter((e) => e.enrich === 'artwork') : [];
   await ctx.step({ phase: 'artwork', processed: 0, total: work.length, counts }, { persist: work.length > 0 });
   return ctx.inSteps(work, ARTWORK_CHUNK, async (chunk, done) => {
-    const before = { ...c.tally };
-    const items = await ctx.catalog.getMany(chunk.map((e) => e.id));
-    const collected: CatalogItem[] = [];
-    await eachLimited(items, CONCURRENCY, async (item) => void collected.push(await collectArtwork(c, item)));
+    const before = { ...c!.tally };
+    const collected = await collectAll(c!, await ctx.catalog.getMany(chunk.map((e) => e.id)));
     await ctx.catalog.put(collected);
     recordEnrichment(planned, collected);
-    counts.artwork += c.tally.stored - before.stored;
-    counts.failed += c.tally.failed - before.failed;
+    counts.artwork += c!.tally.stored - before.stored;
+    counts.failed += c!.tally.failed - before.failed;
     await ctx.catalog.bumpVersion({ quiet: true });
     await ctx.step({ phase: 'artwork', processed: done, total: work.length, counts, after: chunk.at(-1)!.id });
   });

@@ -7,7 +7,7 @@ import type { CatalogItem, IndexEntry } from '../../catalog/model';
 import type { ScanContext } from '../context';
 import { enrichBatch, type EnrichTally } from '../enrich/batch';
 import type { CollectionsSeen } from '../enrich/collections';
-import { collectArtwork, type Collecting } from './artwork';
+import { collectArtwork, scanCollecting } from './artwork';
 import { enrichDeps } from './metadata';
 import { recordEnrichment, type Planned } from './plan';
 
@@ -31,9 +31,7 @@ const isBrief = (item: CatalogItem) => item.entity !== 'episode' && item.metadat
 /** False when the slice ended first. */
 export const details = async (ctx: ScanContext, planned: Planned, { keyRefused }: { keyRefused: boolean }): Promise<boolean> => {
   const { counts } = ctx;
-  const c: Collecting | undefined = ctx.enrichment.artwork && ctx.artworks
-    ? { storage: ctx.storage, root: ctx.library.path, artworks: ctx.artworks, provider: ctx.enrichment.provider, meshGradients: ctx.enrichment.meshGradients, log: ctx.log, tally: { stored: 0, failed: 0 } }
-    : undefined;
+  const c = scanCollecting(ctx, keyRefused);
   // With artwork off, titles wait in 'artwork' for a scan that fetches pictures: their details come now all the same.
   const waiting = (e: IndexEntry) => e.enrich === 'details' || (!c && e.enrich === 'artwork' && e.entity !== 'episode');
   const work: IndexEntry[] = ctx.enrichment.provider && !keyRefused ? [...planned.entries.values()].filter(waiting) : [];

@@ -1,13 +1,15 @@
 // Metadata: what the NFOs beside the files say, then what the provider knows (lib/scan/enrich/),
 // and the film collections the films point at; the headers of their files not yet read are read
-// beside the provider's answers, so one write carries both (technical.ts leaves them here).
-// The next batch's provider calls run while this batch is written, so the provider's pace is
-// not broken by a pause at every batch.
+// beside the provider's answers, and each batch's pictures are stored (artwork.ts), so one write
+// carries all three (technical.ts leaves the headers here). The next batch's provider calls run
+// while this batch's pictures are fetched and it is written, so the provider's pace is not
+// broken by a pause at every batch, and posters fill in as its answers come.
 import type { CatalogItem, IndexEntry } from '../../catalog/model';
 import type { ScanContext } from '../context';
 import { analyzeFiles, type HeadersRead, type ProbeTally } from '../analyze';
 import { enrichBatch, type EnrichDeps, type EnrichTally } from '../enrich/batch';
 import type { CollectionsSeen } from '../enrich/collections';
+import { collectAll, scanCollecting } from './artwork';
 import { recordEnrichment, type Planned } from './plan';
 
 /** Items per metadata step: each costs a few provider requests, so a step stays well inside the time reserve. */
@@ -50,10 +52,20 @@ export const metadata = async (ctx: ScanContext, planned: Planned, alreadyRead: 
   };
   let nextBatch: ReturnType<typeof describeBatch> | undefined;
   const finished = await ctx.inSteps(work, METADATA_CHUNK, async (chunk, done) => {
-    const { found, own, probes } = await (nextBatch ?? describeBatch(chunk));
+    const batch = await (nextBatch ?? describeBatch(chunk));
+    const { own, probes } = batch;
+    let { found } = batch;
     for (const item of found) if (item.entity === 'tvshow') shows.set(item.id, item);
     const next = work.slice(done, done + METADATA_CHUNK);
     nextBatch = next.length && !ctx.outOfTime() ? describeBatch(next) : undefined;
+    // The batch's pictures while the next batch asks the provider: posters fill in as its answers come.
+    const c = scanCollecting(ctx, tally.keyRefused || own.keyRefused);
+    if (c) {
+      const pictured = new Map((await collectAll(c, found.filter((i) => i.enrich === 'artwork'))).map((i) => [i.id, i]));
+      found = found.map((i) => pictured.get(i.id) ?? i);
+      counts.artwork += c.tally.stored;
+      counts.failed += c.tally.failed;
+    }
     await ctx.catalog.put(found);
     recordEnrichment(planned, found);
     counts.probed += probes.probed;

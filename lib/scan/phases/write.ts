@@ -68,9 +68,12 @@ const writeAll = async (ctx: ScanContext, { plan, entries }: Planned, reader: He
     }
     counts.probed += probes.probed;
     counts.probeFailed += probes.failed;
-    await recordCounts();
-    await ctx.catalog.bumpVersion({ quiet: true });
-    await ctx.step({ phase: 'analyzing', processed: counts.processed, total, share: WRITES_SHARE, counts, changedIds: ctx.changedIds, after: chunk.at(-1)!.item.id });
+    // Three small writes, none waiting for another: the next chunk's puts start sooner.
+    await settleAll([
+      recordCounts(),
+      ctx.catalog.bumpVersion({ quiet: true }),
+      ctx.step({ phase: 'analyzing', processed: counts.processed, total, share: WRITES_SHARE, counts, changedIds: ctx.changedIds, after: chunk.at(-1)!.item.id }),
+    ]);
   });
   if (!written) return false;
   return ctx.inSteps(plan.removals, CHUNK, async (chunk) => {
@@ -87,6 +90,12 @@ const writeAll = async (ctx: ScanContext, { plan, entries }: Planned, reader: He
     await ctx.catalog.bumpVersion({ quiet: true });
     await ctx.step({ phase: 'analyzing', processed: counts.processed, total, share: WRITES_SHARE, counts, changedIds: ctx.changedIds });
   });
+};
+
+/** Waits for every one of them, then throws the first failure (a cancelled job's step) if any failed. */
+const settleAll = async (writes: Array<Promise<unknown>>) => {
+  const failed = (await Promise.allSettled(writes)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
 };
 
 /** The items to write: a moved item is its stored self at its new paths (lib/scan/moved.ts). */
