@@ -53,8 +53,8 @@ const lookUp = async (session: EnrichSession, item: MovieItem | ShowItem, fields
   }
   if (tmdbId !== undefined) {
     const details = (await fetchDetails(tmdbId)) ?? null;
-    // The details of a brief match keep the confidence its search had.
-    const confidence = item.metadata?.brief && tmdbId === item.tmdbId ? item.metadata.confidence : 1;
+    // The details of a brief match keep the confidence its search had; a match someone chose is sure.
+    const confidence = !lock && item.metadata?.brief && tmdbId === item.tmdbId ? item.metadata.confidence : 1;
     return { details, confidence: details ? confidence : null, brief: false };
   }
   const title = fields?.title ?? item.title;
