@@ -32,11 +32,13 @@ export const enrichBatch = async (
     sidecarChanges?: ReadonlyMap<string, SidecarChange>;
     /** The film collections seen to earlier in the same scan. */
     collections?: CollectionsSeen;
+    /** The items of `ids`, when the caller has just read them. */
+    items?: CatalogItem[];
   } = {},
 ): Promise<CatalogItem[]> => {
   const session = enrichSession(deps, root, tally);
   const shows = known.shows ?? new Map<string, CatalogItem>();
-  const items = (await deps.catalog.getMany(ids)).map((item) => {
+  const items = (known.items ?? (await deps.catalog.getMany(ids))).map((item) => {
     const changed = known.sidecarChanges?.get(item.id);
     if (!changed) return item;
     // Pictures from local files are read again (one may have been edited in place).

@@ -42,7 +42,7 @@ export const details = async (ctx: ScanContext, planned: Planned, { keyRefused }
   const describeChunk = (chunk: IndexEntry[]) => {
     const batch = (async () => {
       const before = new Map((await ctx.catalog.getMany(chunk.map((e) => e.id))).filter(isBrief).map((i) => [i.id, i]));
-      const described = tally.keyRefused || before.size === 0 ? [] : await enrichBatch(deps, ctx.library.path, [...before.keys()], tally, { collections: seen });
+      const described = tally.keyRefused || before.size === 0 ? [] : await enrichBatch(deps, ctx.library.path, [...before.keys()], tally, { collections: seen, items: [...before.values()] });
       return { before, described };
     })();
     batch.catch(() => undefined); // awaited in the next step; a slice that ends first drops it
