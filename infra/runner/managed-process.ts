@@ -63,6 +63,25 @@ export const stopGroup = async (pid: number, graceMs = 5_000) => {
   killGroup(pid, 'SIGKILL');
 };
 
+/** The most a start's failure quotes of the child's stderr: its last lines, where the cause is. */
+const STDERR_TAIL = 2_000;
+
+/**
+ * The end of what a starting child writes to stderr, so a start that fails says why (a port
+ * taken, a missing module) even where the log shows only JSON records.
+ */
+const stderrTail = (child: ChildProcess) => {
+  let tail = '';
+  const keep = (chunk: Buffer | string) => {
+    tail = (tail + String(chunk)).slice(-STDERR_TAIL);
+  };
+  child.stderr?.on('data', keep);
+  return {
+    text: () => tail.trim(),
+    stop: () => child.stderr?.off('data', keep),
+  };
+};
+
 export class ManagedProcess {
   private child: ChildProcess | undefined;
   private stopping = false;
@@ -79,8 +98,15 @@ export class ManagedProcess {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options, detached: true });
     this.child = child;
     this.opts.onOutput?.(child);
+    const said = stderrTail(child);
     const exited = new Promise<never>((_, reject) =>
-      child.once('exit', (code, signal) => reject(new Error(`${name} exited (${signal ?? code}) while starting`))),
+      child.once('exit', (code, signal) => {
+        // Its last words may still be in the pipe: wait a moment for stderr to close.
+        const closed = new Promise((r) => child.once('close', r));
+        void Promise.race([closed, new Promise((r) => setTimeout(r, 500))]).then(() =>
+          reject(new Error(`${name} exited (${signal ?? code}) while starting${said.text() ? `: ${said.text()}` : ''}`)),
+        );
+      }),
     );
     exited.catch(() => {});
     let ready = false;
@@ -95,6 +121,8 @@ export class ManagedProcess {
     } catch (err) {
       killGroup(child.pid!, 'SIGKILL');
       throw err;
+    } finally {
+      said.stop();
     }
     ready = true;
   }
