@@ -104,8 +104,12 @@ const readKeyframes = async (path: string, facts: StreamFacts, what: string, opt
   const seeks = Math.max(1, Math.ceil(facts.durationS / REMUX_TARGET_S));
   // Also every 2 s where the plan's short first segments end.
   const early = Array.from({ length: FIRST_SEGMENTS }, (_, i) => (i + 1) * FIRST_TARGET_S).filter((t) => t % REMUX_TARGET_S !== 0 && t < facts.durationS);
-  const times = [...Array.from({ length: seeks }, (_, i) => i * REMUX_TARGET_S), ...early].sort((a, b) => a - b);
-  const intervals = times.map((t) => `${t.toFixed(3)}%+#1`).join(',');
+  // A seek lands on the keyframe at or before its time, counted as the file's timestamps are:
+  // from the first picture (a keyframe a few ms after a bare 2.000 would be missed), and one at
+  // the very end, so the last keyframe is found too.
+  const origin = facts.fileStartS + facts.startS;
+  const times = [...Array.from({ length: seeks }, (_, i) => i * REMUX_TARGET_S), ...early, facts.durationS].sort((a, b) => a - b);
+  const intervals = times.map((t) => `${(origin + t).toFixed(3)}%+#1`).join(',');
   const sparse = await collect(intervals);
   // A container with an index gives a keyframe per seek (or per keyframe, when they are further
   // apart than 3 s, up to 10 s counted); one without lands between them and finds few or none.
