@@ -1,5 +1,5 @@
 // The movie and show lists with their sorts and filters, and their facets, from an index per kind
-// kept per process and built again when the catalogue's version stamp moves (as search's is),
+// kept per process and built again when the catalogue's films and shows change (as search's is),
 // over the items lib/catalog/titled-now.ts keeps: a page costs one GetItem (the stamp), and the
 // profile's state (one Query) only when the played filter or the lastPlayed sort needs it.
 // A list with none of the browsing parameters answers as it always has (lib/views/recent.ts).
@@ -7,7 +7,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Facets, MediaEntry } from '../api/schemas';
 import type { CatalogDeps } from '../catalog/service';
 import type { CatalogStore } from '../catalog/store';
-import { titledNow } from '../catalog/titled-now';
+import { perCatalogue, titledNow } from '../catalog/titled-now';
 import { versionCached } from '../catalog/version-cache';
 import type { MediaKind } from '../library/model';
 import { toEntry } from '../views/entry';
@@ -22,7 +22,9 @@ export interface BrowseDeps extends CatalogDeps {
   watched: () => Promise<WatchedById>;
 }
 
-const build = (type: MediaKind) => async (catalog: CatalogStore) => buildBrowseIndex((await titledNow(catalog, catalog)).items, type);
+const indexOf = { movie: perCatalogue(({ items }) => buildBrowseIndex(items, 'movie')), tvshow: perCatalogue(({ items }) => buildBrowseIndex(items, 'tvshow')) };
+
+const build = (type: MediaKind) => async (catalog: CatalogStore) => indexOf[type](await titledNow(catalog, catalog));
 
 /** Each kind's index, built the first time it is asked for after the stamp moved. */
 const indexes = { movie: versionCached(build('movie')), tvshow: versionCached(build('tvshow')) };

@@ -35,6 +35,8 @@ const withPosterColors = async <T extends TitledItem>(deps: CatalogDeps, item: T
     if (!source) return item;
     const meshGradientColors = await posterColors(source.bytes);
     await deps.catalog.setColors(item.id, meshGradientColors, poster.etag);
+    // The lists and search kept in memory read the item again; they need not wait for it.
+    await deps.catalog.bumpVersion({ quiet: true });
     return { ...item, meshGradientColors, colorsFrom: poster.etag };
   } catch (err) {
     deps.log?.warn({ err, itemId: item.id }, 'poster colours could not be computed; the stored ones are shown');

@@ -1,8 +1,10 @@
 // The catalogue in the one table: one item per movie, show and episode (pk=media#<id>), on
 // gsi1 for the recent lists and a show's episodes in order, and on gsi2 for its library's
 // index. A version stamp moves whenever the catalogue changes, so a process holding a search
-// index knows, with one GetItem, whether it is still current.
+// index knows, with one GetItem, whether it is still current; each move names the items it
+// announces (lib/catalog/changes.ts), so that process reads only those again.
 import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { changedBetween, moveStamp, readStamp } from './changes';
 import { batchWrite, untilProcessed } from '../db/batch';
 import { guarded, queryItems, READ_PAGE, type Db } from '../db/client';
 import type { VersionState } from './version-cache';
@@ -66,8 +68,8 @@ export interface CatalogStore {
   put(items: CatalogItem[]): Promise<void>;
   remove(ids: string[]): Promise<void>;
   get(id: string): Promise<CatalogItem | undefined>;
-  /** Missing ids are left out; the order is not the ids' order. */
-  getMany(ids: string[]): Promise<CatalogItem[]>;
+  /** Missing ids are left out; the order is not the ids' order. `consistent`: every write made before the call is seen. */
+  getMany(ids: string[], options?: { consistent?: boolean }): Promise<CatalogItem[]>;
   /** An item's mesh-gradient colours and the poster they came from; nothing when the item is gone. */
   setColors(id: string, colors: string[], fromPoster: string): Promise<void>;
   /** Everything a rescan compares, for one library. */
@@ -84,19 +86,40 @@ export interface CatalogStore {
   version(): Promise<number>;
   /** The stamp, and whether its last move was a running scan's (lib/catalog/version-cache.ts). */
   versionState(): Promise<VersionState>;
-  /** `quiet`: a running scan's chunk, which readers need not wait to see. */
-  bumpVersion(options?: { quiet?: boolean }): Promise<void>;
+  /**
+   * Moves the stamp, announcing the items this store wrote since its last move. `quiet`: a
+   * running scan's chunk, which readers need not wait to see. `everything`: readers read the
+   * whole catalogue again (writes of a run that crashed were never announced).
+   */
+  bumpVersion(options?: { quiet?: boolean; everything?: boolean }): Promise<void>;
+  /** The ids the stamp's moves after `from` up to `to` announced; undefined when a reader must read everything. */
+  changedBetween(from: number, to: number): Promise<string[] | undefined>;
 }
 
 export class DynamoCatalogStore implements CatalogStore {
+  /**
+   * Items written since this store last moved the stamp: its next move announces them. Noted
+   * once the write returns or fails (a failed batch may have written part), never before, so a
+   * move never announces an item ahead of its write.
+   */
+  private readonly unannounced = new Set<string>();
+
   constructor(private readonly db: () => Db) {}
 
+  private async noting<T>(ids: readonly string[], write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      for (const id of ids) this.unannounced.add(id);
+    }
+  }
+
   async put(items: CatalogItem[]) {
-    await batchWrite(this.db(), items.map((item) => ({ put: stored(item) })));
+    await this.noting(items.map((i) => i.id), () => batchWrite(this.db(), items.map((item) => ({ put: stored(item) }))));
   }
 
   async remove(ids: string[]) {
-    await batchWrite(this.db(), ids.map((id) => ({ delete: keys.media(id) })));
+    await this.noting(ids, () => batchWrite(this.db(), ids.map((id) => ({ delete: keys.media(id) }))));
   }
 
   async get(id: string): Promise<CatalogItem | undefined> {
@@ -108,7 +131,7 @@ export class DynamoCatalogStore implements CatalogStore {
   /** An item's mesh-gradient colours and the poster they came from; nothing when the item is gone. */
   async setColors(id: string, colors: string[], fromPoster: string) {
     const { doc, tableName } = this.db();
-    await guarded(() =>
+    await this.noting([id], () => guarded(() =>
       doc.send(
         new UpdateCommand({
           TableName: tableName,
@@ -118,19 +141,19 @@ export class DynamoCatalogStore implements CatalogStore {
           ExpressionAttributeValues: { ':c': colors, ':p': fromPoster },
         }),
       ),
-    ).catch((err: Error) => {
+    )).catch((err: Error) => {
       if (err.name !== 'ConditionalCheckFailedException') throw err;
     });
   }
 
   /** Several items by id (100 per call, unprocessed keys asked again, as writes are); missing ids are left out. */
-  async getMany(ids: string[]): Promise<CatalogItem[]> {
+  async getMany(ids: string[], { consistent = false } = {}): Promise<CatalogItem[]> {
     const { doc, tableName } = this.db();
     const found: CatalogItem[] = [];
     for (let i = 0; i < ids.length; i += 100) {
       const wanted: Record<string, unknown>[] = ids.slice(i, i + 100).map((id) => ({ ...keys.media(id) }));
       await untilProcessed('keys', wanted, async (pending) => {
-        const out = await guarded(() => doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } })));
+        const out = await guarded(() => doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: consistent } } })));
         found.push(...(out.Responses?.[tableName] ?? []).map((item) => strip<CatalogItem>(item)));
         return out.UnprocessedKeys?.[tableName]?.Keys ?? [];
       });
@@ -234,24 +257,23 @@ export class DynamoCatalogStore implements CatalogStore {
     return (await this.versionState()).version;
   }
 
-  async versionState(): Promise<VersionState> {
-    const { doc, tableName } = this.db();
-    const out = await guarded(() => doc.send(new GetCommand({ TableName: tableName, Key: keys.catalogVersion(), ConsistentRead: true })));
-    return { version: Number(out.Item?.version ?? 0), quiet: out.Item?.quiet === true };
+  versionState(): Promise<VersionState> {
+    return readStamp(this.db());
   }
 
-  async bumpVersion({ quiet = false }: { quiet?: boolean } = {}): Promise<void> {
-    const { doc, tableName } = this.db();
-    await guarded(() =>
-      doc.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: keys.catalogVersion(),
-          UpdateExpression: 'ADD #v :one SET quiet = :quiet',
-          ExpressionAttributeNames: { '#v': 'version' },
-          ExpressionAttributeValues: { ':one': 1, ':quiet': quiet },
-        }),
-      ),
-    );
+  async bumpVersion({ quiet = false, everything = false }: { quiet?: boolean; everything?: boolean } = {}): Promise<void> {
+    const announced = [...this.unannounced];
+    this.unannounced.clear();
+    try {
+      await moveStamp(this.db(), quiet, everything ? 'everything' : announced);
+    } catch (err) {
+      // Still unannounced: the next move names them.
+      for (const id of announced) this.unannounced.add(id);
+      throw err;
+    }
+  }
+
+  changedBetween(from: number, to: number): Promise<string[] | undefined> {
+    return changedBetween(this.db(), from, to);
   }
 }

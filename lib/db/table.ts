@@ -21,6 +21,8 @@
 //     deletion, stats)                         (projects only what a rescan compares: files, sizes, mtimes)
 //   a library's index as of its last scan .... Query    pk=manifest#<libraryId>  sk=part#<jobId>#<n> (gzipped parts)
 //   catalogue version stamp (search cache) ... GetItem  pk=catalog          sk=version
+//   the ids each move of the stamp announced   Query    pk=catalog          sk between change#<from> and change#<to>
+//     (the last 200 moves; written in one transaction with the stamp)
 //   provider response by request (TTL) ....... GetItem  pk=provider#<hash of the request>  sk=response
 //   conversion slots of a kind (capacity) .... Query    pk=playback          sk begins_with slot#<kind>#  (TTL);
 //                                              a session is its slot: GetItem pk=playback sk=slot#<kind>#<n>,
@@ -82,6 +84,7 @@ export const keys = {
   libraryIndex: (libraryId: string) => ({ index: 'gsi2', pk: `lib#${libraryId}` }),
   providerResponse: (hash: string): Key => ({ pk: `provider#${hash}`, sk: 'response' }),
   catalogVersion: (): Key => ({ pk: 'catalog', sk: 'version' }),
+  catalogChange: (version: number): Key => ({ pk: 'catalog', sk: `change#${String(version).padStart(12, '0')}` }),
   playbackSlots: (kind: string) => ({ pk: 'playback', skPrefix: `slot#${kind}#` }),
   playbackSlot: (kind: string, slot: number): Key => ({ pk: 'playback', sk: `slot#${kind}#${String(slot).padStart(3, '0')}` }),
   keyframes: (mediaId: string, part: number, version: string): Key => ({ pk: `keyframes#${mediaId}#${part}`, sk: version }),

@@ -82,7 +82,8 @@ const runJob = async (deps: WorkerDeps, payload: WorkerPayload, deadline: number
   const clock = deps.clock ?? Date.now;
   let saved = await deps.jobs.get(payload.jobId);
   if (!saved) return log.warn('scan job not found; nothing to do');
-  if (saved.value.status === 'queued' && payload.run === 0) {
+  const fresh = saved.value.status === 'queued' && payload.run === 0;
+  if (fresh) {
     try {
       saved = await deps.jobs.save(saved, start(saved.value, clock()));
     } catch (err) {
@@ -94,6 +95,9 @@ const runJob = async (deps: WorkerDeps, payload: WorkerPayload, deadline: number
     return log.info({ status: saved.value.status, runs: saved.value.runs, run: payload.run }, 'stale worker invocation; stopping');
   }
   const run = saved.value.runs;
+  // Anything but a job's first run may follow writes whose move never came (a crash, the
+  // database gone between a write and its move): readers read the whole catalogue once more.
+  if (!(fresh && run === 1)) await deps.catalog.bumpVersion({ quiet: true, everything: true });
   if (saved.value.cancelRequested && (await settleCancel(deps, payload.jobId, run, clock()))) {
     await settleReaders(deps, log);
     return log.info('scan cancelled before this run began');

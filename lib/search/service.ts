@@ -1,5 +1,5 @@
-// Search over the catalogue from an in-memory index, rebuilt only when the catalogue's
-// version stamp has moved: a query costs one GetItem and a walk over precomputed tokens.
+// Search over the catalogue from an in-memory index, rebuilt only when the catalogue's films
+// and shows have changed: a query costs one GetItem and a walk over precomputed tokens.
 // Each warm process (a Lambda container, the local in-process handlers) keeps its own copy,
 // over the items lib/catalog/titled-now.ts keeps.
 import type { Static } from '@sinclair/typebox';
@@ -7,7 +7,7 @@ import type { SearchHit } from '../api/schemas';
 import type { TitledItem } from '../catalog/model';
 import type { MediaKind } from '../library/model';
 import type { CatalogStore } from '../catalog/store';
-import { titledNow } from '../catalog/titled-now';
+import { perCatalogue, titledNow } from '../catalog/titled-now';
 import { versionCached } from '../catalog/version-cache';
 import { toEntry } from '../views/entry';
 import { SearchIndex, type Searchable } from './index';
@@ -24,10 +24,10 @@ const peopleOf = (item: TitledItem): string[] => {
   return [...(item.entity === 'movie' ? m.directors : m.creators), ...m.cast.slice(0, SEARCHED_CAST).map((c) => c.name)];
 };
 
-const build = async (catalog: CatalogStore) => {
+const indexOf = perCatalogue(async ({ items }) => {
   const entries: Entry[] = [];
-  // The same items as the watch rows read: kept once per process.
-  for (const item of (await titledNow(catalog, catalog)).items) {
+  // The same items as the watch rows read: kept once per process, the index once per catalogue.
+  for (const item of items) {
     entries.push({
       id: item.id,
       type: item.entity,
@@ -41,7 +41,9 @@ const build = async (catalog: CatalogStore) => {
     });
   }
   return SearchIndex.build(entries);
-};
+});
+
+const build = async (catalog: CatalogStore) => indexOf(await titledNow(catalog, catalog));
 
 /** The index for the catalogue as it is now. */
 const currentIndex = versionCached(build);

@@ -13,6 +13,7 @@ import { describe, it } from 'node:test';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoManifestStore, type ManifestStore } from '../../lib/catalog/manifest';
 import type { CatalogItem, EpisodeItem, FileRef, IndexEntry, MovieItem, ShowItem, TitledItem } from '../../lib/catalog/model';
+import { ANNOUNCED_MAX, CHANGES_KEPT } from '../../lib/catalog/changes';
 import { DynamoCatalogStore, type CatalogStore } from '../../lib/catalog/store';
 import { keys } from '../../lib/db/table';
 import { AppError } from '../../lib/errors';
@@ -427,6 +428,56 @@ export const catalogContract = (store: CatalogStore) => {
     await store.bumpVersion();
     const thrice = await store.version();
     assert.deepEqual([before, once, thrice], [0, 1, 3]);
+  });
+
+  it('each move of the stamp names what was written since the last, and changedBetween gathers them', async () => {
+    const library = `lib_${uid()}`;
+    const [a, b, c] = [movie(library), movie(library), movie(library)];
+    const v = await store.version();
+    try {
+      await store.put([a, b]);
+      await store.bumpVersion({ quiet: true });
+      await store.remove([b.id]);
+      await store.put([c]);
+      await store.bumpVersion();
+      await store.setColors(a.id, ['#010101', '#020202', '#030303', '#040404'], 'etag-x');
+      await store.bumpVersion();
+      await store.bumpVersion();
+      const sorted = async (from: number, to: number) => (await store.changedBetween(from, to))?.sort();
+      assert.equal(await store.version(), v + 4);
+      assert.deepEqual(await sorted(v, v + 1), [a.id, b.id].sort());
+      assert.deepEqual(await sorted(v + 1, v + 2), [b.id, c.id].sort());
+      assert.deepEqual(await sorted(v + 2, v + 3), [a.id]);
+      assert.deepEqual(await sorted(v + 3, v + 4), [], 'a move with nothing written names nothing');
+      assert.deepEqual(await sorted(v, v + 4), [a.id, b.id, c.id].sort(), 'each id once');
+      assert.deepEqual(await sorted(v + 4, v + 4), []);
+
+      await store.bumpVersion({ everything: true });
+      assert.equal(await store.changedBetween(v, v + 5), undefined, 'a move of everything: read everything');
+      assert.equal(await store.changedBetween(v + 4, v + 5), undefined);
+      assert.deepEqual(await sorted(v + 1, v + 4), [a.id, b.id, c.id].sort(), 'the moves before it still name theirs');
+    } finally {
+      await store.remove([a.id, b.id, c.id]);
+      await store.bumpVersion();
+    }
+  });
+
+  it('a reader further behind than the moves kept is told to read everything', async () => {
+    const v = await store.version();
+    for (let i = 0; i < CHANGES_KEPT + 1; i++) await store.bumpVersion({ quiet: true });
+    const now = v + CHANGES_KEPT + 1;
+    assert.equal(await store.version(), now);
+    assert.equal(await store.changedBetween(v, now), undefined, 'too far behind');
+    assert.deepEqual(await store.changedBetween(now - CHANGES_KEPT, now), [], 'the last moves kept are all there');
+    assert.equal(await store.changedBetween(now - CHANGES_KEPT - 1, now), undefined, 'the oldest is gone');
+  });
+
+  it('a move of more items than it can name announces everything', async () => {
+    const ids = Array.from({ length: ANNOUNCED_MAX + 1 }, () => `mv_sc${uid()}`);
+    const v = await store.version();
+    await store.remove(ids); // removing what is not there still counts as a write of those ids
+    await store.bumpVersion();
+    assert.equal(await store.changedBetween(v, v + 1), undefined);
   });
 };
 
