@@ -22,18 +22,20 @@ export interface Versioned {
 const stateOf = async (stamp: Versioned): Promise<VersionState> => (stamp.versionState ? stamp.versionState() : { version: await stamp.version(), quiet: false });
 
 export const versionCached = <A, T>(compute: (arg: A) => Promise<T>, { recheckAfterMs = 0, clock = Date.now } = {}) => {
-  let cached: { version: number; checkedAt: number; value: Promise<T> } | undefined;
+  let cached: { version: number; checkedAt: number; value: Promise<T>; settled: boolean } | undefined;
   /** The last value computed, for quiet moves. */
   let ready: { version: number; value: T } | undefined;
   const start = (version: number, arg: A, checkedAt: number) => {
     const value = compute(arg);
-    const entry = { version, checkedAt, value };
+    const entry = { version, checkedAt, value, settled: false };
     cached = entry;
     value.then(
       (v) => {
+        entry.settled = true;
         if (!ready || ready.version < version) ready = { version, value: v };
       },
       () => {
+        entry.settled = true;
         if (cached === entry) cached = undefined;
       },
     );
@@ -43,15 +45,16 @@ export const versionCached = <A, T>(compute: (arg: A) => Promise<T>, { recheckAf
     if (cached && recheckAfterMs > 0 && clock() - cached.checkedAt < recheckAfterMs) return cached.value;
     const checkedAt = clock();
     const { version, quiet } = await stateOf(stamp);
+    if (quiet && ready) {
+      if (ready.version === version) return ready.value;
+      // One computation at a time behind the readers (every reader of this stamp, not only the
+      // first, is answered from the last value meanwhile); a newer stamp waits for it to end.
+      if (!cached || cached.settled) start(version, arg, checkedAt).value.catch(() => undefined);
+      return ready.value;
+    }
     if (cached?.version === version) {
       cached.checkedAt = checkedAt;
       return cached.value;
-    }
-    if (quiet && ready) {
-      // One computation at a time behind the readers: a newer stamp waits for it to end.
-      const computing = cached && cached.version !== ready.version;
-      if (!computing) start(version, arg, checkedAt).value.catch(() => undefined);
-      return ready.value;
     }
     return start(version, arg, checkedAt).value;
   };

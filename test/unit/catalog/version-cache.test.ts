@@ -54,6 +54,8 @@ describe('version-cached values', () => {
     assert.equal(await value(stamp, undefined), 'built 1');
     state = { version: 2, quiet: true };
     assert.equal(await value(stamp, undefined), 'built 1', 'not waited for');
+    const notWaited = (what: string) => Promise.race([value(stamp, undefined), new Promise((r) => setTimeout(() => r(`${what}: waited`), 100))]);
+    assert.equal(await notWaited('a second reader of the same stamp'), 'built 1', 'nor by the readers after the first');
     state = { version: 3, quiet: true };
     assert.equal(await value(stamp, undefined), 'built 1');
     assert.equal(computed, 2, 'one computation at a time');
