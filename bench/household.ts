@@ -11,7 +11,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { startInstance } from '../test/support/instance';
-import { machineLine, percentile, table, writeDoc } from './support';
+import { cpuSeconds, machineLine, percentile, table, writeDoc } from './support';
 import { generateMovies, searchQueries, writeTree } from './tree';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
@@ -87,7 +87,23 @@ interface Phase {
   seconds: number;
   samples: Sample[];
   events: number[];
+  /** CPU seconds each process of the box used in the phase (the bench's own clients too). */
+  cpu: Record<string, number>;
 }
+
+/** CPU seconds of each process so far: the service's three and this one (the clients). */
+const cpuNow = (pids: Record<string, number>) => ({
+  ...Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuSeconds(pid)])),
+  'the bench (clients)': (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
+});
+
+/** Where the phase's CPU went, and what the service spent per request. */
+const cpuLine = (phase: Phase) => {
+  const service = Object.entries(phase.cpu).filter(([name]) => name !== 'the bench (clients)');
+  const total = service.reduce((sum, [, s]) => sum + s, 0);
+  const browsing = phase.samples.filter((s) => s.kind !== 'range').length;
+  return `- ${phase.what}, CPU seconds: ${Object.entries(phase.cpu).map(([name, s]) => `${name} ${fmt(s, 1)}`).join(', ')} (2 cores: ${fmt(phase.seconds * 2, 1)} in all); the service's ${fmt(total, 1)} s over ${phase.samples.length} requests (${browsing} browsing)`;
+};
 
 const rows = (phase: Phase) => {
   const kinds = [...new Set(phase.samples.map((s) => s.kind))];
@@ -139,17 +155,23 @@ export const runHousehold = async () => {
       for (const path of ['/api/v1/movies?limit=30', '/api/v1/movies?sort=title&limit=30', `/api/v1/search?query=${encodeURIComponent(query)}`, `/api/v1/movies/${films[0]!.id}`]) await fetch(`${base}${path}`).then((r) => r.arrayBuffer());
       await fetch(`${base}/api/v1/stream/${films[0]!.id}`, { headers: { Range: 'bytes=0-1023' } }).then((r) => r.arrayBuffer());
 
+      const { processes } = instance.state();
+      const pids = { 'runner (front door)': instance.child.pid!, 'serverless-offline (handlers)': processes.offline!, 'DynamoDB Local': processes.dynamodb! };
+      const cpuSince = (before: Record<string, number>) => Object.fromEntries(Object.entries(cpuNow(pids)).map(([name, s]) => [name, s - before[name]!]));
+
       say(`idle: the household's load for ${IDLE_S} s`);
       let t0 = performance.now();
+      let cpu0 = cpuNow(pids);
       const idle = await household(base, films, query, new Promise((r) => setTimeout(r, IDLE_S * 1000)));
-      phases.push({ what: 'library idle', seconds: (performance.now() - t0) / 1000, ...idle });
+      phases.push({ what: 'library idle', seconds: (performance.now() - t0) / 1000, ...idle, cpu: cpuSince(cpu0) });
 
       say(`the first scan of ${movies.length} films under the household's load`);
       const library = (await post('/api/v1/library', { name: 'Big', path: root, mediaType: 'movie' })).data;
       t0 = performance.now();
+      cpu0 = cpuNow(pids);
       const job = (await post('/api/v1/scan/path', { path: root, mediaType: 'movie', libraryId: library.id })).data;
       const during = await household(base, films, query, waitJob(job.jobId));
-      phases.push({ what: `first scan of ${movies.length} films`, seconds: (performance.now() - t0) / 1000, ...during });
+      phases.push({ what: `first scan of ${movies.length} films`, seconds: (performance.now() - t0) / 1000, ...during, cpu: cpuSince(cpu0) });
     } finally {
       await instance.stop();
     }
@@ -160,6 +182,7 @@ export const runHousehold = async () => {
     `${machineLine()}, 1-minute load average ${loadBefore} before and ${fmt(loadavg()[0] ?? 0, 2)} after the run. ${BROWSERS} browsing clients (each asks the recent list, a sorted page of 30, a search and a film's details in turn, with no pause), ${PLAYERS} players (2 MiB ranges of sparse films at random places, one after another) and ${LISTENERS} WebSocket listeners, all in the bench process; no TMDB key.`,
     '',
     ...phases.map((p) => `- ${p.what}: ${fmt(p.seconds, 1)} s; events per listener ${Math.min(...p.events)}-${Math.max(...p.events)}`),
+    ...phases.map(cpuLine),
     '',
     table(['while', 'request', 'requests', 'p50 ms', 'p99 ms', 'slowest ms', 'errors', 'target', 'met?'], phases.flatMap(rows)),
   ].join('\n');

@@ -4,23 +4,16 @@
 // spends in 60 s of idle watching (the tick reads the libraries and looks at the root), and the
 // time from a new film's last write to its library:updated event on /ws.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startInstance, tempDir, waitFor, type Instance } from '../test/support/instance';
 import { WsClient } from '../test/support/ws';
-import { machineLine, median, rssMiB, writeDoc } from './support';
+import { cpuSeconds, machineLine, median, rssMiB, writeDoc } from './support';
 import { pool } from './tree';
 
 const GROUPS = 100;
 const PER_GROUP = 100;
 const IDLE_S = 60;
 const TRIALS = 5;
-
-/** CPU seconds (user + system) a process has used so far. */
-const cpuSeconds = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-};
 
 const post = async (instance: Instance, path: string, body: unknown) => {
   const res = await fetch(`${instance.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -56,6 +56,12 @@ export const writeDoc = (name: string, section: string) => {
   writeFileSync(file, `${doc.slice(0, i + start.length)}\n${section}\n${doc.slice(j)}`);
 };
 
+/** CPU seconds (user + system) a process has used so far (clock ticks of 1/100 s, as Linux counts them). */
+export const cpuSeconds = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+
 export const rssMiB = (pid: number) => {
   try {
     const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
