@@ -31,6 +31,17 @@ describe('health', () => {
   });
 });
 
+describe('answers of the handlers', () => {
+  it('are not compressed, even for a client that takes gzip, as API Gateway sends them', async () => {
+    // The OpenAPI document: far over the 1 KB from which offline's server would gzip.
+    const res = await call('GET', '/api/docs.json', { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers['content-encoding'], undefined);
+    assert.ok(res.text.length > 10_000, `${res.text.length} bytes`);
+    assert.equal(res.json.openapi, '3.1.0');
+  });
+});
+
 describe('request ids', () => {
   it('echoes a sane incoming X-Request-Id', async () => {
     const res = await call('GET', '/api/v1/health', { headers: { 'x-request-id': 'client-abc.123' } });
