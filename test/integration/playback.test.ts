@@ -177,7 +177,7 @@ describe('playback through the stack', { skip }, () => {
     const durations = [...list.text.matchAll(/#EXTINF:([\d.]+),/g)].map((m) => Number(m[1]));
     assert.ok(Math.abs(durations.reduce((a, b) => a + b, 0) - data.durationSeconds) < 0.1, 'the playlist covers the whole film');
     // A keyframe every 2 s (a few ms after each mark) and 2 s segments at the start: every keyframe, the last one too, opens one.
-    assert.deepEqual(durations.map((d) => d.toFixed(1)), ['2.0', '2.0', '2.0', '2.0']);
+    assert.deepEqual(durations.map((d) => d.toFixed(1)), Array(Math.round(data.durationSeconds / 2)).fill('2.0'));
     const base = new URL(data.url).pathname.replace(/index\.m3u8$/, '');
     const response = await fetch(`${stack.url}${base}segments/1.ts`);
     assert.equal(response.status, 200);
