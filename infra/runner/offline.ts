@@ -12,11 +12,13 @@ import { recoverScans } from './recover-scans';
 import type { RunContext } from './run-context';
 
 /**
- * V8's young generation at 1 MiB per semi-space instead of 16: serverless-offline settled at
- * 200 MiB right after start instead of 289, by measurement (docs/benchmarks.md, footprint).
- * `npm start` gives the runner the same flag (package.json).
+ * V8's young generation at most 8 MiB per semi-space instead of 16: serverless-offline settled
+ * at 197 MiB right after start instead of 289 (docs/benchmarks.md, footprint). At 1 MiB it
+ * started at 190, but under a household's load it spent a fifth of its time collecting
+ * garbage, and browsing's p99 during a first scan was 495-579 ms against 334-375 at 8
+ * (household). The runner keeps 1 MiB (package.json): it handles bytes, not objects.
  */
-export const NODE_FLAGS = ['--max-semi-space-size=1'];
+export const NODE_FLAGS = ['--max-semi-space-size=8'];
 
 const offlineArgs = ({ ports }: RunContext) => [
   ...NODE_FLAGS,
