@@ -15,6 +15,7 @@ import { config, LOCAL_CREDENTIALS } from '../lib/config';
 import { createDb } from '../lib/db/client';
 import { rootFolderName } from '../lib/naming';
 import { planScan } from '../lib/scan/plan';
+import { WRITE_CHUNK } from '../lib/scan/phases/write';
 import { discover } from '../lib/storage/discover';
 import { startInstance, type Instance } from '../test/support/instance';
 import { CONNECTIONS, DURATION_S, load, machineLine, median, RUNS, writeDoc, type LoadResult } from './support';
@@ -123,7 +124,7 @@ const measureBatchWrite = async (instance: Instance, root: string, files: Awaite
   try {
     const store = new DynamoCatalogStore(() => db);
     const t0 = performance.now();
-    for (let i = 0; i < writes.length; i += 400) await store.put(writes.slice(i, i + 400).map((w) => w.item));
+    for (let i = 0; i < writes.length; i += WRITE_CHUNK) await store.put(writes.slice(i, i + WRITE_CHUNK).map((w) => w.item));
     return { items: writes.length, ms: performance.now() - t0 };
   } finally {
     await db.raw.send(new DeleteTableCommand({ TableName: tableName }));
@@ -286,7 +287,7 @@ const scanTable = (m: Measured) => {
   const listedTargetMs = (1000 * m.first.job.counts.discovered) / listedFloor;
   const rows: ScanRow[] = [
     {
-      what: `the database's batch writes: the scan's ${m.batchWrite.items} items put by the service's batch writer (25 a call, 4 calls in flight, 400 a step) into a table of the same shape on the instance's DynamoDB Local, nothing else running`,
+      what: `the database's batch writes: the scan's ${m.batchWrite.items} items put by the service's batch writer (25 a call, 4 calls in flight, ${WRITE_CHUNK} a step, as the scan writes them) into a table of the same shape on the instance's DynamoDB Local, nothing else running`,
       files: m.batchWrite.items, ms: m.batchWrite.ms, target: 'baseline', met: '-',
     },
     {

@@ -1,6 +1,6 @@
 // A move that the service does not survive: 2,000 films scanned, every folder then moved into
 // Archive/, and every process of the service killed with -9 while that scan is writing its
-// moves (a 1 ms slice makes each chunk of 400 its own invocation, so the kill lands between
+// moves (a 1 ms slice makes each chunk of 1,000 its own invocation, so the kill lands between
 // chunks). Started again on the same DATA_DIR, the job resumes and completes; the catalogue
 // then holds exactly the same movies, each with its id and addedAt, at its new path, and the
 // job counts 2,000 moves in all (the resumed run carries what the first wrote). A rescan then

@@ -109,7 +109,7 @@ describe('bad input to libraries and scans', () => {
     assert.equal((await call('DELETE', `/api/v1/library/${first.json.data.libraryId}`)).status, 204);
   });
 
-  /** A scan long enough to be caught running: 3,000 files, written 400 a step. */
+  /** A scan long enough to be caught running: 3,000 files, written 1,000 a step. */
   const longScan = async (name: string) => {
     const dir = makeTree(join(root, name), Array.from({ length: 3_000 }, (_, i) => `${name} ${i} (2001)/${name} ${i} (2001).mkv`), 1);
     const res = await post('/api/v1/scan/path', { path: dir, mediaType: 'movie' });

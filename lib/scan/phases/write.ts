@@ -14,9 +14,12 @@ import { WRITES_SHARE } from './technical';
 
 /**
  * Items written per step: each step is one checkpoint (a job save), one heartbeat and one
- * version bump. Big enough to keep four batch writes in flight, small enough to beat often.
+ * version bump naming its items. Those writes wait for the puts on DynamoDB Local's one SQLite
+ * file, so steps of 400 listed 10,000 films at 67% of the bare batch-write rate and steps of
+ * 1,000 at 81% (docs/benchmarks.md, catalogue); a step still takes about a second, and its
+ * move names under the 2,000 ids one can (lib/catalog/changes.ts).
  */
-const CHUNK = 400;
+export const WRITE_CHUNK = 1_000;
 
 export interface Written {
   /** False when the slice ended first. */
@@ -47,7 +50,7 @@ const writeAll = async (ctx: ScanContext, { plan, entries }: Planned, reader: He
   for (const e of entries.values()) if (!adding.has(e.id)) live.set(e);
   for (const e of plan.removals) live.set(e);
   const recordCounts = () => ctx.libraries.recordCounts(ctx.library.id, live.value);
-  const written = await ctx.inSteps(plan.writes, CHUNK, async (chunk: PlannedWrite[]) => {
+  const written = await ctx.inSteps(plan.writes, WRITE_CHUNK, async (chunk: PlannedWrite[]) => {
     const probes: ProbeTally = { probed: 0, failed: 0 };
     const items = reader.take(await withStored(ctx, chunk), probes);
     // Shows before their episodes, each put whole: an episode written under a moved show is
@@ -74,7 +77,7 @@ const writeAll = async (ctx: ScanContext, { plan, entries }: Planned, reader: He
     await ctx.step({ phase: 'analyzing', processed: counts.processed, total, share: WRITES_SHARE, counts, changedIds: ctx.changedIds, after: chunk.at(-1)!.item.id });
   });
   if (!written) return false;
-  return ctx.inSteps(plan.removals, CHUNK, async (chunk) => {
+  return ctx.inSteps(plan.removals, WRITE_CHUNK, async (chunk) => {
     const ids = chunk.map((e) => e.id);
     await ctx.catalog.remove(ids);
     await removeArtworkOf(ctx.artworks, ids);
