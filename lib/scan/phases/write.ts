@@ -14,10 +14,10 @@ import { WRITES_SHARE } from './technical';
 
 /**
  * Items written per step: each step is one checkpoint (a job save), one heartbeat and one
- * version bump naming its items. Those writes wait for the puts on DynamoDB Local's one SQLite
- * file, so steps of 400 listed 10,000 films at 67% of the bare batch-write rate and steps of
- * 1,000 at 81% (docs/benchmarks.md, catalogue); a step still takes about a second, and its
- * move names under the 2,000 ids one can (lib/catalog/changes.ts).
+ * version bump naming its items, and it ends by waiting for its last batch calls. Steps of 400
+ * listed 10,000 films at 67% of the bare batch-write rate, steps of 1,000 at 76-81%
+ * (docs/benchmarks.md, catalogue); a step still takes about a second, and its move names under
+ * the 2,000 ids one can (lib/catalog/changes.ts).
  */
 export const WRITE_CHUNK = 1_000;
 
