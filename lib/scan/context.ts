@@ -72,6 +72,11 @@ export interface ScanContext extends ScanStores {
    * slice ran out first: the last checkpoint stands, and a new invocation goes on from it.
    */
   inSteps<T>(items: T[], size: number, work: (chunk: T[], done: number) => Promise<void>): Promise<boolean>;
+  /**
+   * inSteps, one chunk ahead: each chunk's `prepare` (its items read, the provider asked) starts
+   * as soon as the chunk before it is prepared, so it runs while that one is written.
+   */
+  inStepsAhead<T, P>(items: T[], size: number, prepare: (chunk: T[]) => Promise<P>, work: (prepared: P, chunk: T[], done: number) => Promise<void>): Promise<boolean>;
 }
 
 export interface RunControl {
@@ -95,6 +100,15 @@ export const openScan = async (stores: ScanStores, job: ScanJob, enrichment: Enr
   // Each invocation does at least one step before it may hand over, so a slice shorter than
   // discovery still moves the job forward.
   let progressed = false;
+  const inSteps: ScanContext['inSteps'] = async (items, size, work) => {
+    for (let i = 0; i < items.length; i += size) {
+      if (progressed && run.outOfTime()) return false;
+      progressed = true;
+      const chunk = items.slice(i, i + size);
+      await work(chunk, i + chunk.length);
+    }
+    return true;
+  };
   return {
     ...stores,
     job,
@@ -110,14 +124,20 @@ export const openScan = async (stores: ScanStores, job: ScanJob, enrichment: Enr
     counts: { ...ZERO_COUNTS, ...job.counts },
     changedIds: structuredClone(job.changedIds ?? NO_CHANGED_IDS),
     step: run.step,
-    async inSteps(items, size, work) {
-      for (let i = 0; i < items.length; i += size) {
-        if (progressed && run.outOfTime()) return false;
-        progressed = true;
-        const chunk = items.slice(i, i + size);
-        await work(chunk, i + chunk.length);
-      }
-      return true;
+    inSteps,
+    inStepsAhead(items, size, prepare, work) {
+      const start = (chunk: typeof items) => {
+        const prepared = prepare(chunk);
+        prepared.catch(() => undefined); // awaited in the next step; a slice that ends first drops it
+        return prepared;
+      };
+      let next: ReturnType<typeof start> | undefined;
+      return inSteps(items, size, async (chunk, done) => {
+        const prepared = await (next ?? start(chunk));
+        const following = items.slice(done, done + size);
+        next = following.length && !run.outOfTime() ? start(following) : undefined;
+        await work(prepared, chunk, done);
+      });
     },
   };
 };

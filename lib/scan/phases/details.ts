@@ -39,21 +39,13 @@ export const details = async (ctx: ScanContext, planned: Planned, { keyRefused }
   const deps = enrichDeps(ctx);
   const seen: CollectionsSeen = new Map();
   const tally: EnrichTally = { matched: 0, unmatched: 0, failed: 0, keyRefused: false };
-  const describeChunk = (chunk: IndexEntry[]) => {
-    const batch = (async () => {
-      const before = new Map((await ctx.catalog.getMany(chunk.map((e) => e.id))).filter(isBrief).map((i) => [i.id, i]));
-      const described = tally.keyRefused || before.size === 0 ? [] : await enrichBatch(deps, ctx.library.path, [...before.keys()], tally, { collections: seen, items: [...before.values()] });
-      return { before, described };
-    })();
-    batch.catch(() => undefined); // awaited in the next step; a slice that ends first drops it
-    return batch;
+  const describeChunk = async (chunk: IndexEntry[]) => {
+    const before = new Map((await ctx.catalog.getMany(chunk.map((e) => e.id))).filter(isBrief).map((i) => [i.id, i]));
+    const described = tally.keyRefused || before.size === 0 ? [] : await enrichBatch(deps, ctx.library.path, [...before.keys()], tally, { collections: seen, items: [...before.values()] });
+    return { before, described };
   };
-  let nextBatch: ReturnType<typeof describeChunk> | undefined;
-  return ctx.inSteps(work, DETAILS_CHUNK, async (chunk, done) => {
-    const { before, described } = await (nextBatch ?? describeChunk(chunk));
-    // The next chunk asks the provider while this one is written, as in the metadata phase.
-    const next = work.slice(done, done + DETAILS_CHUNK);
-    nextBatch = next.length && !ctx.outOfTime() ? describeChunk(next) : undefined;
+  // The next chunk asks the provider while this one is written, as in the metadata phase.
+  return ctx.inStepsAhead(work, DETAILS_CHUNK, describeChunk, async ({ before, described }, chunk, done) => {
     const pictures = { ...(c?.tally ?? { stored: 0, failed: 0 }) };
     const written: CatalogItem[] = [];
     for (const item of described) {

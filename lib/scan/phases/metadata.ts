@@ -41,23 +41,18 @@ export const metadata = async (ctx: ScanContext, planned: Planned, alreadyRead: 
   const shows = new Map<string, CatalogItem>();
   // Film collections asked for in this scan: once each, whichever batch's film names it first.
   const seen: CollectionsSeen = new Map();
-  const describeBatch = (chunk: IndexEntry[]) => {
+  const describeBatch = async (chunk: IndexEntry[]) => {
     const own: EnrichTally = { matched: 0, unmatched: 0, failed: 0, keyRefused: tally.keyRefused };
     const probes: ProbeTally = { probed: 0, failed: 0 };
-    const batch = enrichBatch(deps, ctx.library.path, chunk.map((e) => e.id), own, { shows, sidecarChanges, collections: seen })
-      .then((described) => analyzeFiles(ctx, ctx.library.path, described, probes, alreadyRead))
-      .then((found) => ({ found, own, probes }));
-    batch.catch(() => undefined); // awaited in the next step; a slice that ends first drops it
-    return batch;
+    const described = await enrichBatch(deps, ctx.library.path, chunk.map((e) => e.id), own, { shows, sidecarChanges, collections: seen });
+    const found = await analyzeFiles(ctx, ctx.library.path, described, probes, alreadyRead);
+    // Known before the next batch starts (it starts once this one is found).
+    for (const item of found) if (item.entity === 'tvshow') shows.set(item.id, item);
+    return { found, own, probes };
   };
-  let nextBatch: ReturnType<typeof describeBatch> | undefined;
-  const finished = await ctx.inSteps(work, METADATA_CHUNK, async (chunk, done) => {
-    const batch = await (nextBatch ?? describeBatch(chunk));
+  const finished = await ctx.inStepsAhead(work, METADATA_CHUNK, describeBatch, async (batch, chunk, done) => {
     const { own, probes } = batch;
     let { found } = batch;
-    for (const item of found) if (item.entity === 'tvshow') shows.set(item.id, item);
-    const next = work.slice(done, done + METADATA_CHUNK);
-    nextBatch = next.length && !ctx.outOfTime() ? describeBatch(next) : undefined;
     // The batch's pictures while the next batch asks the provider: posters fill in as its answers come.
     const c = scanCollecting(ctx, tally.keyRefused || own.keyRefused);
     if (c) {

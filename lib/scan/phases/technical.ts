@@ -36,21 +36,15 @@ export const technical = async (ctx: ScanContext, { plan, entries, metadataWork 
     // An item gone since (removed meanwhile) is not brought back.
     return chunk.flatMap((e) => written.get(e.id) ?? stored.get(e.id) ?? []);
   };
-  const read = (chunk: IndexEntry[]) => {
+  const read = async (chunk: IndexEntry[]) => {
     const tally: ProbeTally = { probed: 0, failed: 0 };
-    const batch = itemsOf(chunk).then(async (items) => ({ items: await analyzeFiles(ctx, ctx.library.path, items, tally, alreadyRead), tally }));
-    batch.catch(() => undefined); // awaited in the next step; a slice that ends first drops it
-    return batch;
+    return { items: await analyzeFiles(ctx, ctx.library.path, await itemsOf(chunk), tally, alreadyRead), tally };
   };
-  let next: ReturnType<typeof read> | undefined;
   // The library's total duration grows with what is read.
   const live = new RunningCounts();
   for (const e of entries.values()) live.set(e);
   await ctx.step({ phase: 'analyzing', processed: 0, total: work.length, share: TECHNICAL_SHARE, counts }, { persist: false });
-  return ctx.inSteps(work, CHUNK, async (chunk, done) => {
-    const { items, tally } = await (next ?? read(chunk));
-    const following = work.slice(done, done + CHUNK);
-    next = following.length && !ctx.outOfTime() ? read(following) : undefined;
+  return ctx.inStepsAhead(work, CHUNK, read, async ({ items, tally }, chunk, done) => {
     await ctx.catalog.put(items);
     for (const item of items) {
       const entry = entries.get(item.id);
