@@ -106,6 +106,8 @@ export const sidecarsOf = (input: SidecarInput): Sidecars => {
     const videoPath = item.files?.[0]?.relPath;
     if (videoPath === undefined) return {};
     const dir = parentPath(videoPath);
+    // Nothing beside the video: nothing to look for (a third of a plan's time for 10,000 bare films).
+    if (!folders.has(dir) && !subsFolders.has(dir)) return {};
     const beside = { videoPath, folderFiles: folders.get(dir) ?? [], subsFolders: subsFolders.get(dir) ?? [], subtitlesIn: subtitlesIn(dir) };
     if (item.entity === 'episode') return episodeLocalFiles(beside);
     return movieLocalFiles({ ...beside, moviesInFolder: movieNames.get(dir)?.size ?? 1 });
