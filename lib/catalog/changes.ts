@@ -12,8 +12,8 @@ import type { VersionState } from './version-cache';
 /** Moves kept in the journal: a reader further behind than this reads everything. */
 export const CHANGES_KEPT = 200;
 
-/** The most ids one move names (about 80 KB); a move of more announces everything. */
-export const ANNOUNCED_MAX = 2_000;
+/** The most ids one move names (about 160 KB: twice a scan's step); a move of more announces everything. */
+export const ANNOUNCED_MAX = 4_000;
 
 /** Movers racing for the stamp (two scans, a match fixed) try again this often before giving up. */
 const MOVE_ATTEMPTS = 25;

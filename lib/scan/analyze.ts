@@ -13,7 +13,7 @@ import type { TechnicalInfo } from '../media/technical-info';
 import type { MediaStorage } from '../storage';
 
 const CONCURRENCY = 4;
-/** How far the reader may run ahead of the writes, in files: what it holds meanwhile. */
+/** How far the reader may run ahead of the writes, in files (what it holds meanwhile), unless told. */
 const MAX_AHEAD = 1_000;
 
 export interface ProbeTally {

@@ -1,20 +1,21 @@
-// A move that the service does not survive: 2,000 films scanned, every folder then moved into
-// Archive/, and every process of the service killed with -9 while that scan is writing its
-// moves (a 1 ms slice makes each chunk of 1,000 its own invocation, so the kill lands between
-// chunks). Started again on the same DATA_DIR, the job resumes and completes; the catalogue
+// A move that the service does not survive: two steps' worth of films (4,000) scanned, every
+// folder then moved into Archive/, and every process of the service killed with -9 while that
+// scan is writing its moves (a 1 ms slice makes each step of writes its own invocation, so the
+// kill lands between steps). Started again on the same DATA_DIR, the job resumes and completes; the catalogue
 // then holds exactly the same movies, each with its id and addedAt, at its new path, and the
-// job counts 2,000 moves in all (the resumed run carries what the first wrote). A rescan then
+// job counts every film's move (the resumed run carries what the first wrote). A rescan then
 // changes nothing.
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { killGroup } from '../../infra/runner/managed-process';
+import { WRITE_CHUNK } from '../../lib/scan/phases/write';
 import { startInstance, tempDir, waitFor, type Instance } from '../support/instance';
 import { allPages, DONE, getJob, makeTree, waitForJob } from '../support/media';
 import { call, jsonBody } from '../support/stack';
 
-const FILMS = 2_000;
+const FILMS = 2 * WRITE_CHUNK;
 const ENV = { SCAN_SLICE_MS: '1', LOG_LEVEL: 'info' };
 
 const film = (i: number) => `Film ${String(i).padStart(4, '0')} (2000)`;
@@ -64,7 +65,7 @@ describe('a move of a whole library survives the service being killed mid-scan',
 
   const libraryMovies = async (libraryId: string) => (await call('GET', `/api/v1/library/${libraryId}`, { base: instance.url })).json.data.stats.movies;
 
-  it('keeps every id and addedAt, lands every film under Archive/ and counts 2,000 moves', async (t) => {
+  it('keeps every id and addedAt, lands every film under Archive/ and counts every move', async (t) => {
     const first = await waitForJob(await startScan(), instance.url, 600_000, DONE);
     assert.equal(first.status, 'completed', JSON.stringify(first));
     assert.equal(first.counts.added, FILMS);

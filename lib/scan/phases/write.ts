@@ -15,11 +15,11 @@ import { WRITES_SHARE } from './technical';
 /**
  * Items written per step: each step is one checkpoint (a job save), one heartbeat and one
  * version bump naming its items, and it ends by waiting for its last batch calls. Steps of 400
- * listed 10,000 films at 67% of the bare batch-write rate, steps of 1,000 at 76-81%
- * (docs/benchmarks.md, catalogue); a step still takes about a second, and its move names under
- * the 2,000 ids one can (lib/catalog/changes.ts).
+ * listed 10,000 films at 67% of the bare batch-write rate, of 1,000 at 76-81%, of 2,000 at
+ * 88-90% (docs/benchmarks.md, catalogue); a step takes about two seconds, and its move names
+ * half the ids one can (lib/catalog/changes.ts).
  */
-export const WRITE_CHUNK = 1_000;
+export const WRITE_CHUNK = 2_000;
 
 export interface Written {
   /** False when the slice ended first. */
@@ -29,7 +29,9 @@ export interface Written {
 }
 
 export const write = async (ctx: ScanContext, planned: Planned): Promise<Written> => {
-  const reader = new HeaderReader(ctx, ctx.library.path, unreadPaths(planned.plan.writes.filter((w) => w.change !== 'moved').map((w) => w.item)));
+  // The reader may run a whole step ahead: a step's files are all read by the time it is written.
+  const paths = unreadPaths(planned.plan.writes.filter((w) => w.change !== 'moved').map((w) => w.item));
+  const reader = new HeaderReader(ctx, ctx.library.path, paths, WRITE_CHUNK);
   let finished: boolean;
   try {
     finished = await writeAll(ctx, planned, reader);
