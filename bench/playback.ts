@@ -25,6 +25,8 @@ import { concatCopies, h264Block, hevcBlock } from './films';
 import { idleShare, machineLine, median, rssMiB, table, writeDoc } from './support';
 
 const MINUTES = Number(process.env.BENCH_PLAYBACK_MINUTES ?? 3);
+/** `chromium`: only the rows in Chromium, each seek's timeline printed, no section written (to study a seek). */
+const ONLY = process.env.BENCH_PLAYBACK_ONLY;
 /** The H.264 films are one encoded block copied end to end. */
 const BLOCK_S = 60;
 /** The HEVC film: x265 is slow even at ultrafast, so a shorter block copied five times. */
@@ -481,6 +483,9 @@ const seekTo = (share: number) => `new Promise((resolve, reject) => {
   v.addEventListener('seeked', () => { seeked = true; }, { once: true });
   const t0 = Date.now();
   window.__bench.seekAt = t0;
+  const trace = window.__bench.trace = [];
+  for (const e of ['seeking', 'seeked', 'waiting', 'playing', 'canplay', 'canplaythrough', 'progress', 'timeupdate'])
+    v.addEventListener(e, () => trace.length < 60 && trace.push(e + '+' + (Date.now() - t0) + ' rs' + v.readyState + ' t' + v.currentTime.toFixed(2)));
   v.currentTime = target;
   const tick = () => {
     if (seeked && v.currentTime > target + 0.1 && v.webkitVideoDecodedByteCount > 0) return resolve({ ms: Date.now() - t0, target, startedAt: t0 });
@@ -580,12 +585,14 @@ const browserRun = async (browser: Browser, instance: Instance, player: Player, 
     const segmentsBefore = log.filter((l) => l.segmentDone && l.at <= firstFrameAt).length;
     const seek = (await page.evaluate(seekTo(0.6))) as { ms: number; target: number; stalledAt?: number; seeked?: boolean };
     const seekAt = (await page.evaluate('window.__bench.seekAt')) as number;
+    const seekTrace = ONLY ? ((await page.evaluate('JSON.stringify(window.__bench.trace || [])')) as string) : '';
     let playingSeekMs = NaN;
     if (seek.stalledAt === undefined) {
       await sleep(PLAYING_MS);
       const again = (await page.evaluate(seekTo(0.3))) as { ms: number; stalledAt?: number };
       if (again.stalledAt === undefined) playingSeekMs = again.ms;
     }
+    if (ONLY) say(`${label}: seek to ${f(seek.target, 2)} s in ${ms(seek.ms)} ms; the page's requests from it: ${show(seekAt)}; the video: ${seekTrace}`);
     let stall: string | undefined;
     if (seek.stalledAt !== undefined || seek.ms > 5_000) {
       const state = (await page.evaluate(VIDEO_STATE).catch(() => null)) as { readyState?: number } | null;
@@ -610,6 +617,20 @@ const browserRun = async (browser: Browser, instance: Instance, player: Player, 
     return { firstFrameMs, segmentsBefore, seekMs: seek.ms, playingSeekMs, stalledAt: seek.stalledAt ?? NaN, target: seek.target, ...(stall ? { stall } : {}), method: answer?.method ?? '?', endedOnClose };
   } finally {
     if (!closed) await page.close();
+  }
+};
+
+/** BENCH_PLAYBACK_ONLY=chromium: the remux rows in Chromium alone, each seek traced. */
+const chromiumOnly = async (instance: Instance, player: Player, ids: Record<keyof Films, string>, offline: number) => {
+  const browser = await launchChromium();
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      await quiet(offline, 'a page');
+      const run = await browserRun(browser, instance, player, ids.remux1080, CASES.remux1080.label, 'press');
+      say(`run ${i + 1}: first frame ${ms(run.firstFrameMs)} ms, seek ${ms(run.seekMs)} ms, while playing ${ms(run.playingSeekMs)} ms`);
+    }
+  } finally {
+    await browser.close();
   }
 };
 
@@ -672,6 +693,8 @@ export const runPlayback = async () => {
     const player = new Player(instance.url);
     const offline = instance.state().processes.offline!;
     say(`instance up and films scanned (${elapsed()}); offline is pid ${offline}`);
+
+    if (ONLY === 'chromium') return await chromiumOnly(instance, player, ids, offline);
 
     // 1. Time to the first segment.
     // A remux's first session reads the keyframe index: the median is of the next RUNS. A
