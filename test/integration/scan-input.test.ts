@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { WRITE_CHUNK } from '../../lib/scan/phases/write';
 import { tempDir, waitFor } from '../support/instance';
 import { makeTree, scan, waitForJob } from '../support/media';
 import { call, jsonBody, stack, type Reply } from '../support/stack';
@@ -109,9 +110,10 @@ describe('bad input to libraries and scans', () => {
     assert.equal((await call('DELETE', `/api/v1/library/${first.json.data.libraryId}`)).status, 204);
   });
 
-  /** A scan long enough to be caught running: 3,000 files, written 1,000 a step. */
+  /** A scan long enough to be caught running: three steps of writes. */
+  const LONG = 3 * WRITE_CHUNK;
   const longScan = async (name: string) => {
-    const dir = makeTree(join(root, name), Array.from({ length: 3_000 }, (_, i) => `${name} ${i} (2001)/${name} ${i} (2001).mkv`), 1);
+    const dir = makeTree(join(root, name), Array.from({ length: LONG }, (_, i) => `${name} ${i} (2001)/${name} ${i} (2001).mkv`), 1);
     const res = await post('/api/v1/scan/path', { path: dir, mediaType: 'movie' });
     assert.equal(res.status, 202, res.text);
     const jobId = res.json.data.jobId as string;
@@ -133,7 +135,7 @@ describe('bad input to libraries and scans', () => {
       assert.ok(['running', 'cancelled'].includes(asked.json.data.status));
       const job = await waitForJob(jobId, undefined, 60_000, new Set(['cancelled', 'completed', 'failed']));
       assert.equal(job.status, 'cancelled');
-      assert.ok(job.counts.added > 0 && job.counts.added < 3_000, `added ${job.counts.added}`);
+      assert.ok(job.counts.added > 0 && job.counts.added < LONG, `added ${job.counts.added}`);
       const event = await ws.next((m) => m.type === 'scan:cancelled' && m.jobId === jobId);
       assert.equal(event.summary.added, job.counts.added);
       // What it wrote stays: the library's items are the ones the job counted.
@@ -144,7 +146,7 @@ describe('bad input to libraries and scans', () => {
       // The library is free again: a new scan finishes the work, none of it twice.
       const again = await scan({ path: dir, mediaType: 'movie' });
       assert.equal(again.status, 'completed');
-      assert.equal(again.counts.added, 3_000 - job.counts.added);
+      assert.equal(again.counts.added, LONG - job.counts.added);
       assert.equal((await call('DELETE', `/api/v1/library/${libraryId}`)).status, 204);
     } finally {
       await ws.close();
