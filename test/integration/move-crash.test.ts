@@ -1,10 +1,10 @@
 // A move that the service does not survive: two steps' worth of films (4,000) scanned, every
 // folder then moved into Archive/, and every process of the service killed with -9 while that
 // scan is writing its moves (a 1 ms slice makes each step of writes its own invocation, so the
-// kill lands between steps). Started again on the same DATA_DIR, the job resumes and completes; the catalogue
-// then holds exactly the same movies, each with its id and addedAt, at its new path, and the
-// job counts every film's move (the resumed run carries what the first wrote). A rescan then
-// changes nothing.
+// kill lands between steps). Started again on the same DATA_DIR, the job resumes and
+// completes; the catalogue then holds exactly the same movies, each with its id and addedAt,
+// at its new path, and the job counts every film's move (the resumed run carries what the
+// first wrote). A rescan then changes nothing.
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';

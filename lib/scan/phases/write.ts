@@ -15,9 +15,9 @@ import { WRITES_SHARE } from './technical';
 /**
  * Items written per step: each step is one checkpoint (a job save), one heartbeat and one
  * version bump naming its items, and it ends by waiting for its last batch calls. Steps of 400
- * listed 10,000 films at 67% of the bare batch-write rate, of 1,000 at 76-81%, of 2,000 at
- * 88-90% (docs/benchmarks.md, catalogue); a step takes about two seconds, and its move names
- * half the ids one can (lib/catalog/changes.ts).
+ * listed 10,000 films at 67% of the bare batch-write rate, of 1,000 at 75-81%, of 2,000 at
+ * 75-92% (82-84% in the middle of six runs; docs/benchmarks.md, catalogue); a step takes about
+ * two seconds, and its move names half the ids one can (lib/catalog/changes.ts).
  */
 export const WRITE_CHUNK = 2_000;
 
@@ -29,7 +29,8 @@ export interface Written {
 }
 
 export const write = async (ctx: ScanContext, planned: Planned): Promise<Written> => {
-  // The reader may run a whole step ahead: a step's files are all read by the time it is written.
+  // The reader may run a whole step ahead, so it can have read a step's files by the time the
+  // step is written (1,000 ahead left half of each step to the second pass: a second write).
   const paths = unreadPaths(planned.plan.writes.filter((w) => w.change !== 'moved').map((w) => w.item));
   const reader = new HeaderReader(ctx, ctx.library.path, paths, WRITE_CHUNK);
   let finished: boolean;
