@@ -13,8 +13,6 @@ import type { TechnicalInfo } from '../media/technical-info';
 import type { MediaStorage } from '../storage';
 
 const CONCURRENCY = 4;
-/** How far the reader may run ahead of the writes, in files (what it holds meanwhile), unless told. */
-const MAX_AHEAD = 1_000;
 
 export interface ProbeTally {
   probed: number;
@@ -74,8 +72,9 @@ export const analyzeFiles = async (deps: ReadDeps, root: string, items: CatalogI
 };
 
 /**
- * Reads the headers of `paths` in order, a few at a time, at most MAX_AHEAD files beyond what
- * the writes have taken. The writes never wait for it: `take` gives what has been read.
+ * Reads the headers of `paths` in order, a few at a time, at most `maxAhead` files beyond what
+ * the writes have taken (what it holds meanwhile). The writes never wait for it: `take` gives
+ * what has been read.
  */
 export class HeaderReader {
   private readonly found: Found = new Map();
@@ -86,7 +85,7 @@ export class HeaderReader {
   private waiting: Array<() => void> = [];
   private readonly done: Promise<void>;
 
-  constructor(deps: ReadDeps, root: string, paths: readonly string[], maxAhead = MAX_AHEAD) {
+  constructor(deps: ReadDeps, root: string, paths: readonly string[], maxAhead: number) {
     this.mine = new Set(paths);
     let next = 0;
     this.done = eachLimited(Array.from({ length: Math.min(CONCURRENCY, paths.length) }), CONCURRENCY, async () => {
