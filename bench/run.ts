@@ -75,8 +75,8 @@ const stackPids = (i: Instance) => {
   return { runner: pid, offline: processes.offline!, dynamodb: processes.dynamodb! };
 };
 
-const runMode = async (mode: 'in-process' | 'worker-threads'): Promise<Row[]> => {
-  const instance = await startInstance({ env: { OFFLINE_MODE: mode, RATE_LIMIT_MAX: '1000000000' } });
+const runMode = async (mode: 'shared-process'): Promise<Row[]> => {
+  const instance = await startInstance({ env: { RATE_LIMIT_MAX: '1000000000' } });
   try {
     const pids = stackPids(instance);
     return [
@@ -105,8 +105,7 @@ const runRuntime = async () => {
   const rows: Row[] = [];
   rows.push(await measure('bare node:http, same JSON', '-', bare.url, {}));
   bare.server.close();
-  rows.push(...(await runMode('in-process')));
-  rows.push(...(await runMode('worker-threads')));
+  rows.push(...(await runMode('shared-process')));
 
   const section = [
     `${machineLine()}; autocannon, ${CONNECTIONS} connections, median of ${RUNS} runs of ${DURATION_S} s after a 2 s warm-up, in the same process as the bench (it shares the cores).`,

@@ -1,13 +1,17 @@
-// The service's bundles, built once per code version and kept under .build/<key>/: every
-// handler (functions/**, run by serverless-offline from there) and the runner itself
-// (infra/run.ts, started by infra/start.mjs). The key hashes what the bundles are made of
+// The service's bundles, built once per code version and kept under .build/<key>/: the
+// handlers (functions/**, run by serverless-offline from there) and the runner itself
+// (infra/run.ts, started by infra/start.mjs). At home every handler runs in one module graph,
+// `handlers.cjs`, so each piece of lib/ state (the catalogue snapshot, watch state written
+// behind its answer) exists once per process and every handler sees every write; each
+// `functions/<domain>/<file>.cjs` is a two-line door into it, where offline looks for the
+// function. A module's code runs the first time its function is invoked, as before. The key hashes what the bundles are made of
 // (sources, lockfile, bundle options, Node's major version), so a start with unchanged code
 // runs no bundler at all and no build tool stays in memory: serverless-esbuild under offline
 // kept esbuild's incremental service (1.2-1.8 GiB) alive for the life of the service.
 // Plain JavaScript, because it runs before anything can load TypeScript; `npm run package`
 // bundles for the cloud with serverless-esbuild from the same options (infra/bundle.json).
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -43,10 +47,25 @@ export const buildKey = (projectDir) => {
   return hash.digest('hex').slice(0, 16);
 };
 
-const entryPoints = (projectDir) => [
-  ...filesBelow(join(projectDir, 'functions')).filter((f) => f.endsWith('.ts')),
-  join(projectDir, 'infra', 'run.ts'),
-];
+/** The handler modules, as `functions/<domain>/<file>` (no extension). */
+const handlerModules = (projectDir) =>
+  filesBelow(join(projectDir, 'functions'))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => relative(projectDir, f).replaceAll('\\', '/').replace(/\.ts$/, ''));
+
+/**
+ * The one graph's entry: each handler module behind a function that loads it on first use
+ * (a `require` of an ES module makes esbuild initialise it lazily), so a start loads only what
+ * its first requests need.
+ */
+const graphEntry = (modules) =>
+  `module.exports = {\n${modules.map((m) => `  ${JSON.stringify(m)}: () => require(${JSON.stringify(`./${m}.ts`)}),`).join('\n')}\n};\n`;
+
+/** Where offline finds a function: its module, taken from the one graph. */
+const handlerDoor = (module) => {
+  const up = '../'.repeat(module.split('/').length - 1);
+  return `// ${module}.ts, from the one graph of every handler (infra/build.mjs).\nmodule.exports = require('./${up}handlers.cjs')[${JSON.stringify(module)}]();\n`;
+};
 
 /**
  * The bundles of the code as it is now, `{ dir, key, built, ms }`: reused when this version was
@@ -65,25 +84,35 @@ export const ensureBuilt = async (projectDir = findProjectDir()) => {
   rmSync(scratch, { recursive: true, force: true });
   const options = JSON.parse(readFileSync(join(projectDir, 'infra', 'bundle.json'), 'utf8'));
   const esbuild = await import('esbuild');
+  const shared = {
+    bundle: options.bundle,
+    platform: options.platform,
+    format: options.format,
+    target: options.target,
+    minify: options.minify,
+    sourcemap: options.sourcemap,
+    outExtension: { '.js': options.outputFileExtension },
+    // Native and WebAssembly modules stay plain requires, found in the project's node_modules;
+    // esbuild itself is loaded only to build (the runner's own bundle never builds).
+    external: [...options.exclude, 'esbuild'],
+    banner: options.banner,
+    define: options.define,
+    logLevel: 'warning',
+  };
+  const modules = handlerModules(projectDir);
   try {
-    await esbuild.build({
-      entryPoints: entryPoints(projectDir),
-      outbase: projectDir,
-      outdir: scratch,
-      bundle: options.bundle,
-      platform: options.platform,
-      format: options.format,
-      target: options.target,
-      minify: options.minify,
-      sourcemap: options.sourcemap,
-      outExtension: { '.js': options.outputFileExtension },
-      // Native and WebAssembly modules stay plain requires, found in the project's node_modules;
-      // esbuild itself is loaded only to build (the runner's own bundle never builds).
-      external: [...options.exclude, 'esbuild'],
-      banner: options.banner,
-      define: options.define,
-      logLevel: 'warning',
-    });
+    await Promise.all([
+      esbuild.build({ ...shared, entryPoints: [join(projectDir, 'infra', 'run.ts')], outbase: projectDir, outdir: scratch }),
+      esbuild.build({
+        ...shared,
+        stdin: { contents: graphEntry(modules), resolveDir: projectDir, sourcefile: 'handlers.cjs', loader: 'js' },
+        outfile: join(scratch, 'handlers.cjs'),
+      }),
+    ]);
+    for (const module of modules) {
+      mkdirSync(dirname(join(scratch, module)), { recursive: true });
+      writeFileSync(join(scratch, `${module}${options.outputFileExtension}`), handlerDoor(module));
+    }
   } finally {
     // esbuild keeps a service process for later builds: there are none.
     await esbuild.stop();
@@ -102,7 +131,8 @@ export const ensureBuilt = async (projectDir = findProjectDir()) => {
 
 const pruneOldBuilds = (root, current) => {
   const others = readdirSync(root)
-    .filter((name) => name !== current && !name.includes('.tmp-'))
+    // java/: the database's launcher, compiled apart (infra/runner/dynamodb/local.ts).
+    .filter((name) => name !== current && name !== 'java' && !name.includes('.tmp-'))
     .map((name) => ({ name, at: statSync(join(root, name)).mtimeMs }))
     .sort((a, b) => b.at - a.at);
   for (const old of others.slice(KEEP)) rmSync(join(root, old.name), { recursive: true, force: true });

@@ -139,8 +139,8 @@ export const config = Object.freeze({
     /** How long a presigned artwork URL lives; a redirect to it is cached a minute less. */
     artworkUrlSeconds: int('ARTWORK_URL_TTL_SECONDS', 3600, 120, 7 * 24 * 3600),
   }),
-  /** How serverless-offline runs handlers locally (see docs/running-at-home.md: in-process by measurement). */
-  offlineMode: oneOf('OFFLINE_MODE', ['in-process', 'worker-threads'] as const, 'in-process'),
+  /** How the handlers are hosted (lib/runtime.ts): one shared process at home, Lambdas in the cloud. */
+  hosting: runtime.hosting,
   /** Where WebSocket messages are posted (API Gateway management API, or offline's WebSocket port). */
   wsManagementEndpoint: runtime.wsManagementEndpoint,
   /** How stream bytes leave (lib/stream/deliver.ts). */

@@ -139,8 +139,8 @@ export const playbackService = (): PlaybackService => {
   }));
 };
 
-/** Offline's handlers live on after they answer (a Lambda is frozen once it has): work may follow the answer. */
-const longLived = config.scan.lambdaEndpoint !== undefined;
+/** Handlers that live on after they answer, all in one process (a Lambda is frozen once it has): work may follow the answer. */
+const sharedProcess = config.hosting === 'shared-process';
 
 let watching: WatchingService | undefined;
 /** Watch state: profiles, positions, played marks, Continue watching and Next up. */
@@ -150,8 +150,7 @@ export const watchingService = (): WatchingService =>
     catalog: catalogStore,
     thresholds: async () => (await settingsStore.read()).value.preferences.playback,
     events: services.events,
-    longLived,
-    keepTitleStates: longLived && config.offlineMode === 'in-process',
+    sharedProcess,
     log: rootLogger,
   }));
 
@@ -168,7 +167,7 @@ export const services: Services = {
   manifests: manifestStore,
   libraries: libraryStore,
   jobs: jobStore,
-  events: publisherSink(eventPublisher, rootLogger, { background: longLived }),
+  events: publisherSink(eventPublisher, rootLogger, { background: sharedProcess }),
   storage: configuredStorage(),
   artworks: artworkStore(),
   subtitleCache: subtitleExtractor() ?? undefined,

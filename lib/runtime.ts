@@ -24,7 +24,18 @@ export const STREAM_DELIVERIES = ['inline', 'front-door'] as const satisfies rea
 export type RateLimitPlace = 'table' | 'edge';
 export const RATE_LIMIT_PLACES = ['table', 'edge'] as const satisfies readonly RateLimitPlace[];
 
+/**
+ * How the handlers are hosted: `shared-process`, every handler in one long-lived process and
+ * module graph (the home runner), where work may follow an answer and what one handler keeps in
+ * memory every other one sees; or `lambda`, each function in environments of its own that are
+ * frozen once they have answered, so every write lands before its answer.
+ */
+export type Hosting = 'shared-process' | 'lambda';
+export const HOSTINGS = ['shared-process', 'lambda'] as const satisfies readonly Hosting[];
+
 export interface Runtime {
+  /** HANDLER_HOSTING: see `Hosting` (default `lambda`; the home runner sets `shared-process`). */
+  hosting: Hosting;
   /** NODE_ENV: `production` (the default) or `development` (permissive CORS, pretty logs). */
   mode: Mode;
   /** DATA_DIR: the service's data folder, absolute (default: `data` in the working folder). */
@@ -99,6 +110,7 @@ const epochMs = (name: string): Variable<number | undefined> => ({
 });
 
 const VARIABLES: { [K in keyof Runtime]: Variable<Runtime[K]> } = {
+  hosting: oneOf('HANDLER_HOSTING', HOSTINGS, 'lambda'),
   mode: oneOf('NODE_ENV', MODES, 'production'),
   dataDir: folder('DATA_DIR', 'data'),
   logDir: optionalText('LOG_DIR'),

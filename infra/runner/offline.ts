@@ -24,13 +24,15 @@ const offlineArgs = ({ ports }: RunContext) => [
   ...NODE_FLAGS,
   join(PROJECT_DIR, 'node_modules/serverless/bin/serverless.js'), 'offline', 'start', '--stage', 'local',
   '--host', '127.0.0.1', '--httpPort', String(ports.http), '--websocketPort', String(ports.websocket), '--lambdaPort', String(ports.lambda),
-  ...(config.offlineMode === 'in-process' ? ['--useInProcess'] : []),
+  // Every handler on offline's main thread, in the one module graph of infra/build.mjs.
+  '--useInProcess',
 ];
 
 const offlineEnv = (run: RunContext, build: Build): NodeJS.ProcessEnv => ({
   ...process.env,
   // How the handlers run: behind this front door, on this database.
   ...writeRuntime({
+    hosting: 'shared-process',
     mode: config.mode,
     dataDir: run.dataDir,
     logDir: run.logDir,

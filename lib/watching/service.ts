@@ -2,7 +2,8 @@
 // stopped, what they have seen, and what comes next. It rides on the items' ids, which a move
 // or a rename keeps, so nothing is lost when files move. Progress reports are the hot path (a
 // player reports every 10 s for hours): one write each at most, none for a report less than a
-// second after the last one of the same item here, and never the catalogue's version stamp.
+// second after the last one of the same item in a shared process, and never the catalogue's
+// version stamp.
 import type { Static } from '@sinclair/typebox';
 import type { ContinueEntry } from '../api/schemas';
 import { filesDuration, type CatalogItem, type EpisodeItem, type MovieItem } from '../catalog/model';
@@ -11,7 +12,6 @@ import { titledKept, titledRecent, type TitledCatalogue } from '../catalog/title
 import { defaultProfileProtected, invalidRequest, nameTaken, notFound } from '../errors';
 import type { EventSink } from '../events/sink';
 import type { Log } from '../log';
-import { processChannel, type ProcessChannel } from '../util/process-channel';
 import { toMedia } from '../views/entry';
 import { artworkUrl } from '../views/urls';
 import { DEFAULT_THRESHOLDS, inProgress, markPlayed, markUnplayed, NOTHING, report, toUserData, type Thresholds, type UserData } from './rules';
@@ -31,16 +31,13 @@ export interface WatchingDeps {
   events: EventSink;
   log: Log;
   /**
-   * A long-lived process through which every write of watch state goes (offline on a home box):
-   * a report of an item it knows is answered at once and written right behind the answer. A
-   * Lambda is frozen once it has answered: there every report is written before its answer.
+   * Every handler in one long-lived process (lib/runtime.ts, `shared-process`): a report of an
+   * item it knows is answered at once and written right behind the answer (coalesced to one
+   * write a second), and each profile's film and show states are kept; every reader goes through
+   * this one service, so each sees what is pending. In a Lambda (frozen once it has answered, and
+   * one of many) every report is written before its answer and lists read what they show.
    */
-  longLived?: boolean;
-  /**
-   * Keep each profile's film and show states (lib/watching/title-states.ts): a long-lived
-   * process whose handlers share it (offline in-process). Elsewhere lists read the states they show.
-   */
-  keepTitleStates?: boolean;
+  sharedProcess?: boolean;
   clock?: () => number;
   newId?: () => string;
 }
@@ -103,17 +100,15 @@ export class WatchingService implements WatchStateOfItems {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly showTouched = new Map<string, number>();
   private thresholdsRead: { at: number; value: Thresholds } | undefined;
-  /** Each profile's film and show states, in a long-lived process only. */
+  /** Each profile's film and show states, in a shared process only. */
   private readonly titles: KeptTitleStates | undefined;
-  /** Where this copy of the service tells every other one in the process what it changed. */
-  private readonly titleChanges: ProcessChannel<TitleChange> | undefined;
 
   constructor(private readonly deps: WatchingDeps) {
-    if (!deps.keepTitleStates) return;
-    const titles = new KeptTitleStates((id) => deps.store.titleStates(id), () => this.now());
-    this.titles = titles;
-    this.titleChanges = processChannel<TitleChange>('watching.title-states');
-    this.titleChanges.subscribe((change) => titles.apply(change));
+    if (deps.sharedProcess) this.titles = new KeptTitleStates((id) => deps.store.titleStates(id), () => this.now());
+  }
+
+  private titleChanged(change: TitleChange) {
+    this.titles?.apply(change);
   }
 
   private now() {
@@ -155,7 +150,7 @@ export class WatchingService implements WatchStateOfItems {
     if (id === DEFAULT_PROFILE.id) throw defaultProfileProtected();
     await this.deps.store.removeProfile(await this.profile(id));
     for (const key of this.known.keys()) if (key.startsWith(`${id}|`)) this.known.delete(key);
-    this.titleChanges?.publish({ kind: 'drop', profileId: id });
+    this.titleChanged({ kind: 'drop', profileId: id });
   }
 
   private async claiming(name: string, save: () => Promise<void>) {
@@ -199,8 +194,9 @@ export class WatchingService implements WatchStateOfItems {
   /**
    * PUT /progress: the player's position, after the rules. Applied to what this process knows of
    * the item (a player reports the same one every few seconds), read only for an item's first
-   * report here or when another process wrote meanwhile. One write each, none closer than a
-   * second to the last (coalesced); on a home box written right behind the answer.
+   * report here or when another process wrote meanwhile. In a shared process written right
+   * behind the answer, none closer than a second to the last (coalesced); in a Lambda each is
+   * written before its answer, so any later request, whichever function answers it, sees it.
    */
   async progress(profileId: string, mediaId: string, positionSeconds: number, durationSeconds: number | undefined): Promise<UserData> {
     const key = `${profileId}|${mediaId}`;
@@ -214,17 +210,13 @@ export class WatchingService implements WatchStateOfItems {
       return toUserData(after);
     };
     const known = this.known.get(key);
-    if (known) {
-      const after = apply(known.state);
-      const marks = after.played !== known.state.played || after.playCount !== known.state.playCount;
-      if (this.deps.longLived || (!marks && now - known.storedAt < COALESCE_MS)) return behind(known.stored, known.storedAt, after);
-    }
+    if (known && this.deps.sharedProcess) return behind(known.stored, known.storedAt, apply(known.state));
     for (let attempt = 1; ; attempt++) {
       const fresh = attempt === 1 && known ? undefined : await this.stored(profileId, mediaId);
       const before = fresh ?? known!.state;
       const stored = fresh ?? known!.stored;
       const after = apply(before);
-      if (this.deps.longLived) return behind(stored, 0, after);
+      if (this.deps.sharedProcess) return behind(stored, 0, after);
       try {
         const written = await this.write(profileId, after, stored, now);
         this.remember(key, { stored: written, storedAt: now, state: written });
@@ -238,7 +230,7 @@ export class WatchingService implements WatchStateOfItems {
   private remember(key: string, entry: Known) {
     this.known.delete(key); // re-inserted last: the map's order is the order of use
     this.known.set(key, entry);
-    this.titleChanges?.publish({ kind: 'state', profileId: key.slice(0, key.indexOf('|')), state: entry.state });
+    this.titleChanged({ kind: 'state', profileId: key.slice(0, key.indexOf('|')), state: entry.state });
     if (this.known.size <= KNOWN_MAX) return;
     for (const [oldest, e] of this.known) {
       if (e.pending || this.flushing.has(oldest)) continue;
@@ -382,9 +374,11 @@ export class WatchingService implements WatchStateOfItems {
   /** The profile's state of each of these films and episodes (nothing seen: zeros). */
   async userData(profileId: string, mediaIds: readonly string[]): Promise<Map<string, UserData>> {
     const states = await this.deps.store.states(profileId, mediaIds);
+    // A report answered but not stored yet (waiting for its second, or being written) is the state.
     const pending = (id: string) => {
-      const entry = this.known.get(`${profileId}|${id}`);
-      return entry?.pending ? entry.state : undefined;
+      const key = `${profileId}|${id}`;
+      const entry = this.known.get(key);
+      return entry && (entry.pending || this.flushing.has(key)) ? entry.state : undefined;
     };
     return new Map(mediaIds.map((id) => [id, toUserData(pending(id) ?? states.get(id))]));
   }
@@ -407,7 +401,7 @@ export class WatchingService implements WatchStateOfItems {
 
   private async saveShow(profileId: string, showId: string, lastPlayedAt: string, summary?: ShowSummary, inProgressChange?: InProgressChange) {
     await this.deps.store.saveShow(profileId, showId, lastPlayedAt, summary, inProgressChange);
-    this.titleChanges?.publish({ kind: 'show', profileId, showId, lastPlayedAt, summary });
+    this.titleChanged({ kind: 'show', profileId, showId, lastPlayedAt, summary });
   }
 
   /** Films and episodes in progress, most recently watched first. */
@@ -494,7 +488,7 @@ export class WatchingService implements WatchStateOfItems {
     if (!mediaIds.length) return;
     const profiles = await this.deps.store.profiles();
     await this.deps.store.removeItems(profiles.map((p) => p.id), mediaIds);
-    this.titleChanges?.publish({ kind: 'forget', mediaIds });
+    this.titleChanged({ kind: 'forget', mediaIds });
     for (const id of mediaIds) for (const p of profiles) this.known.delete(`${p.id}|${id}`);
   }
   // --- Browsing ------------------------------------------------------------------------------

