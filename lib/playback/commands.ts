@@ -9,6 +9,10 @@ export interface SegmentJob {
   /** Which stream to take: the chosen audio track (0-based among audio tracks), or null for none. */
   audioTrack: number | null;
   video: 'copy' | 'convert' | 'none';
+  /** Remuxes: 'copy' sends the track as it is (audio-copy.ts says when); anything else encodes it. */
+  audio?: 'copy' | 'convert' | 'none' | undefined;
+  /** A copied track's frame, seconds: its cuts go half a frame early (copiedAudio). */
+  audioFrameS?: number | undefined;
   /** Transcodes: the tallest picture sent, in lines. */
   maxHeight: number;
   /** Transcodes: seconds decoded before the cut where the container has no index (plan.ts). */
@@ -19,9 +23,8 @@ export interface SegmentJob {
 }
 
 const sec = (s: number) => s.toFixed(6);
-// The audio of a conversion is always encoded, even where the client plays the original: a
-// copied stream cannot be cut exactly at a segment's start (copied AAC began 2 s early, at the
-// keyframe the seek landed on), and AAC stereo costs little. The encoder's priming (1024
+// The audio of a conversion is encoded where the client cannot play it (and where it cannot be
+// copied, audio-copy.ts); a copied track is cut as copiedAudio says. The encoder's priming (1024
 // samples) would put each segment's first audio packet 21 ms before its picture; a player
 // takes the first segment's earliest packet as time zero, so every later segment's picture
 // would start 21 ms after its place in the playlist, and Chromium's own HLS player, seeking
@@ -58,16 +61,41 @@ const remux = (job: SegmentJob): string[] => {
   const { segment: s, input, audioTrack } = job;
   const last = s.videoEnd === undefined;
   const videoIn = ['-ss', sec(s.start), ...(last ? [] : ['-to', sec(s.videoEnd!)]), '-i', input];
-  const [from, to] = [onAudioGrid(s.start), onAudioGrid(s.end)];
-  const audioIn = audioTrack === null ? [] : ['-ss', sec(from), ...(last ? [] : ['-to', sec(to - AAC_FRAME_S)]), '-i', input];
-  const frames = last || audioTrack === null ? [] : ['-frames:a', String(Math.round((to - from) / AAC_FRAME_S))];
+  const audio = audioTrack === null ? { input: [], codec: [] } : job.audio === 'copy' ? copiedAudio(job) : encodedAudio(job);
   return [
-    ...BASE, ...videoIn, ...audioIn,
+    ...BASE, ...videoIn, ...audio.input,
     '-copyts', '-copypriorss', '0',
     '-map', '0:v:0', ...(audioTrack === null ? ['-an'] : ['-map', `1:a:${audioTrack}`]),
-    '-c:v', 'copy', ...(audioTrack === null ? [] : AAC_STEREO), ...frames,
+    '-c:v', 'copy', ...audio.codec,
     '-sn', '-dn', ...OUTPUT, job.output,
   ];
+};
+
+/** A remux's encoded audio: on the 48 kHz frame grid, its input ending a frame early, the frames counted. */
+const encodedAudio = ({ segment: s, input }: SegmentJob) => {
+  const last = s.videoEnd === undefined;
+  const [from, to] = [onAudioGrid(s.start), onAudioGrid(s.end)];
+  return {
+    input: ['-ss', sec(from), ...(last ? [] : ['-to', sec(to - AAC_FRAME_S)]), '-i', input],
+    codec: [...AAC_STEREO, ...(last ? [] : ['-frames:a', String(Math.round((to - from) / AAC_FRAME_S))])],
+  };
+};
+
+/**
+ * A remux's copied audio: under -copyts -copypriorss 0 ffmpeg sends the packets whose time is
+ * from `-ss` (inclusive) to `-to` (exclusive), so consecutive segments, sharing a cut, hold
+ * every packet exactly once. The cuts go half a frame before the picture's: each segment's audio then starts
+ * on the source's frame nearest its picture and ends on the next one's (within half a frame of
+ * the join, as the encoded audio does; a frame past it stalled Chromium,
+ * docs/playback-design.md).
+ */
+const copiedAudio = ({ segment: s, input, audioFrameS }: SegmentJob) => {
+  const half = (audioFrameS ?? AAC_FRAME_S) / 2;
+  const cut = (t: number) => Math.max(0, t - half);
+  return {
+    input: ['-ss', sec(cut(s.start)), ...(s.videoEnd === undefined ? [] : ['-to', sec(cut(s.end))]), '-i', input],
+    codec: ['-c:a', 'copy'],
+  };
 };
 
 /**

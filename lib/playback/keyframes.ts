@@ -48,7 +48,11 @@ interface StreamFacts {
   fileStartS: number;
   prerollS: number;
   audioTracks: number;
+  audio: Array<{ codec: string; frameS: number }>;
 }
+
+/** Samples per frame of the codecs a remux may copy (audio-copy.ts); others get AAC's, a guess only used to place cuts. */
+const FRAME_SAMPLES: Readonly<Record<string, number>> = { aac: 1024, mp3: 1152, ac3: 1536, eac3: 1536 };
 
 const why = (stderr: string, path: string) => lastLine(stderr, path) || 'ffprobe found no video or audio it can read';
 
@@ -56,16 +60,21 @@ const why = (stderr: string, path: string) => lastLine(stderr, path) || 'ffprobe
 const readFacts = async (path: string, what: string, options: ProbeOptions): Promise<StreamFacts & { hasVideo: boolean }> => {
   const run = await runBounded(
     options.ffprobe,
-    ['-v', 'error', '-show_entries', 'stream=codec_type,r_frame_rate,avg_frame_rate,start_time,has_b_frames:format=format_name,duration,start_time', '-of', 'json', path],
+    ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,sample_rate,r_frame_rate,avg_frame_rate,start_time,has_b_frames:format=format_name,duration,start_time', '-of', 'json', path],
     { timeoutMs: options.timeoutMs, maxStdoutBytes: 256 * 1024 },
   );
   if (run.startError) throw new Error(`ffprobe could not be started: ${run.startError}`);
   if (run.timedOut) throw gatewayTimeout();
   if (run.code !== 0) throw unplayable(what, why(run.stderr, path));
-  type Probe = { streams?: { codec_type?: string; r_frame_rate?: string; avg_frame_rate?: string; start_time?: string; has_b_frames?: number }[]; format?: { format_name?: string; duration?: string; start_time?: string } };
+  type Probe = { streams?: { codec_type?: string; codec_name?: string; sample_rate?: string; r_frame_rate?: string; avg_frame_rate?: string; start_time?: string; has_b_frames?: number }[]; format?: { format_name?: string; duration?: string; start_time?: string } };
   const json = JSON.parse(run.stdout || '{}') as Probe;
   const video = json.streams?.find((s) => s.codec_type === 'video');
-  const audioTracks = json.streams?.filter((s) => s.codec_type === 'audio').length ?? 0;
+  const audioStreams = json.streams?.filter((s) => s.codec_type === 'audio') ?? [];
+  const audioTracks = audioStreams.length;
+  const audioFacts = audioStreams.map((s) => {
+    const codec = s.codec_name ?? 'unknown';
+    return { codec, frameS: (FRAME_SAMPLES[codec] ?? 1024) / (Number(s.sample_rate) || 48_000) };
+  });
   const audio = audioTracks > 0;
   const durationS = Number(json.format?.duration);
   if (!(video || audio) || !(durationS > 0)) throw unplayable(what, video || audio ? 'its duration cannot be read' : why(run.stderr, path));
@@ -76,7 +85,7 @@ const readFacts = async (path: string, what: string, options: ProbeOptions): Pro
   const fileStartS = Number(json.format?.start_time) || 0;
   const startS = Math.max(0, (Number(video?.start_time) || fileStartS) - fileStartS);
   const prerollS = UNINDEXED.test(json.format?.format_name ?? '') ? PREROLL_S : 0;
-  return { durationS, startS, fileStartS, frameS, prerollS, audioTracks, reorderS: (video?.has_b_frames ?? 0) * frameS, hasVideo: video !== undefined };
+  return { durationS, startS, fileStartS, frameS, prerollS, audioTracks, audio: audioFacts, reorderS: (video?.has_b_frames ?? 0) * frameS, hasVideo: video !== undefined };
 };
 
 const keyframeArgs = (path: string, intervals?: string) => [
@@ -120,7 +129,7 @@ const readKeyframes = async (path: string, facts: StreamFacts, what: string, opt
 /** The timing a plan needs; keyframes only when asked (a remux copies the video and must cut at them). */
 export const probeTiming = async (path: string, what: string, withKeyframes: boolean, options: ProbeOptions): Promise<VideoTiming> => {
   const facts = await readFacts(path, what, options);
-  const timing = { durationS: facts.durationS, startS: facts.startS, frameS: facts.frameS, prerollS: facts.prerollS, audioTracks: facts.audioTracks };
+  const timing = { durationS: facts.durationS, startS: facts.startS, frameS: facts.frameS, prerollS: facts.prerollS, audioTracks: facts.audioTracks, audio: facts.audio, fileStartS: facts.fileStartS };
   if (!withKeyframes || !facts.hasVideo) return { ...timing, keyframes: [] };
   const all = await readKeyframes(path, facts, what, options);
   if (all.length === 0) throw unplayable(what, 'its video has no keyframe to start from');

@@ -15,6 +15,14 @@ export interface VideoTiming {
   startS: number;
   /** Audio streams ffprobe found (absent on indexes kept before it was counted). */
   audioTracks?: number;
+  /**
+   * Each audio stream's codec (ffmpeg's name) and one frame's duration, in the file's order;
+   * with `fileStartS`, what a remux needs to copy the audio (audio-copy.ts). Absent on indexes
+   * kept before they were read: their audio is encoded.
+   */
+  audio?: ReadonlyArray<{ codec: string; frameS: number }>;
+  /** The file's first timestamp, absolute (MPEG-TS starts at 1.4 s or anywhere; Matroska and MP4 at 0). */
+  fileStartS?: number;
   /** One frame's duration; 0 when the frame rate is unknown. */
   frameS: number;
   /**

@@ -13,6 +13,7 @@ import type { MediaStorage } from '../storage';
 import { resolveFile, type StreamTarget } from '../stream/resolve';
 import { lastLine, runBounded } from '../util/executable';
 import { streamUrl } from '../views/urls';
+import { audioPlan } from './audio-copy';
 import { segmentCommand } from './commands';
 import { BROWSER_PROFILE, decide, type ClientProfile, type Reason } from './decide';
 import { probeTiming } from './keyframes';
@@ -144,13 +145,15 @@ export class PlaybackService {
     const maxHeight = Math.min(request.client?.maxHeight ?? settings.maxHeight, settings.maxHeight);
     // A file the scan could not read has no track list: ffprobe's count stands in for it.
     const audioTrack = decision.audioTrack ?? (!file.tech && (timing.audioTracks ?? 0) > 0 ? Math.min(request.audioTrack ?? 0, timing.audioTracks! - 1) : null);
-    const plan = { mediaId: request.mediaId, part: 1, version: versionOf(target), audioTrack, video: decision.video, audio: decision.audio, maxHeight, prerollS: timing.prerollS ?? 0, segments };
+    // The decision says what the client plays; whether the segments can carry it copied is audio-copy.ts's.
+    const audio = audioPlan(decision.audio, kind, timing, audioTrack);
+    const plan = { mediaId: request.mediaId, part: 1, version: versionOf(target), audioTrack, video: decision.video, ...audio, maxHeight, prerollS: timing.prerollS ?? 0, segments };
     const session = await deps.sessions.start(kind, settings.capacity[kind], plan, settings.idleMs);
     if (!session) throw playbackBusy(kind, settings.capacity[kind]);
     await deps.segments.seen(session.id);
     // The player asks for the playlist and then this segment: it is on its way by then.
     void this.prepare(session, target.path, segmentAt(segments, request.startSeconds ?? 0), what);
-    deps.log.info({ sessionId: session.id, mediaId: request.mediaId, method: kind, segments: segments.length, reasons: decision.reasons.map((r) => r.code) }, 'playback session started');
+    deps.log.info({ sessionId: session.id, mediaId: request.mediaId, method: kind, audio: audio.audio, segments: segments.length, reasons: decision.reasons.map((r) => r.code) }, 'playback session started');
     return {
       method: kind,
       url: `${sessionBase(origin, session.id)}/index.m3u8`,
@@ -276,7 +279,8 @@ export class PlaybackService {
   private async timing(mediaId: string, target: StreamTarget, withKeyframes: boolean, what: string): Promise<VideoTiming> {
     const version = versionOf(target);
     const kept = await this.deps.timings.get(mediaId, 1, version);
-    if (kept && (!withKeyframes || kept.keyframes.length > 0)) return kept;
+    // One kept before the audio streams were read is read again (once): a remux may copy them.
+    if (kept && kept.audio && (!withKeyframes || kept.keyframes.length > 0)) return kept;
     const { ffprobe, segmentTimeoutMs } = this.deps.settings;
     const timing = await probeTiming(target.path!, what, withKeyframes, { ffprobe, timeoutMs: segmentTimeoutMs });
     await this.deps.timings.put(mediaId, 1, version, timing);
@@ -289,7 +293,7 @@ export class PlaybackService {
     if (!existsSync(dirname(output))) throw new SessionEnded(session.id);
     if (signal?.aborted) throw new Dropped();
     const args = segmentCommand({
-      input, segment: session.segments[index]!, audioTrack: session.audioTrack, video: session.video,
+      input, segment: session.segments[index]!, audioTrack: session.audioTrack, video: session.video, audio: session.audio, audioFrameS: session.audioFrameS,
       maxHeight: session.maxHeight, prerollS: session.prerollS, preset: settings.preset, output,
     });
     const startedAt = Date.now();

@@ -19,6 +19,8 @@ export interface SessionPlan {
   audioTrack: number | null;
   video: 'copy' | 'convert' | 'none';
   audio: 'copy' | 'convert' | 'none';
+  /** A copied track's frame, seconds (audio-copy.ts). */
+  audioFrameS?: number;
   maxHeight: number;
   /** Seconds a transcode decodes before each cut (plan.ts). */
   prerollS: number;

@@ -234,6 +234,31 @@ describe('playback through the stack', { skip }, () => {
     assert.equal((await call('DELETE', `/api/v1/playback/sessions/${data.sessionId}`)).status, 204);
   });
 
+  it('copies the audio the client plays: a remux of Matroska with AAC carries that AAC as it is, its segments meeting exactly', async () => {
+    const data = (await post(ids.get('Pb Mkv Aac')!)).json.data;
+    assert.equal(data.method, 'remux');
+    assert.deepEqual(data.reasons.map((r: { code: string }) => r.code), ['container']);
+    const base = new URL(data.url).pathname.replace(/index\.m3u8$/, '');
+    const dir = tempDir('copied');
+    const audioOf = async (index: number) => {
+      const response = await fetch(`${stack.url}${base}segments/${index}.ts`);
+      assert.equal(response.status, 200);
+      const file = join(dir, `${index}.ts`);
+      writeFileSync(file, Buffer.from(await response.arrayBuffer()));
+      const [stream] = JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'a', '-show_entries', 'stream=codec_name,channels,sample_rate', '-of', 'json', file], { encoding: 'utf8' })).streams;
+      const packets = execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'a', '-show_entries', 'packet=pts_time,duration_time', '-of', 'csv=p=0', file], { encoding: 'utf8' })
+        .split('\n').filter(Boolean).map((l) => l.split(',').map(Number) as [number, number]);
+      return { stream, first: packets[0]![0], end: packets.at(-1)![0] + packets.at(-1)![1] };
+    };
+    const [one, two] = [await audioOf(1), await audioOf(2)];
+    // Encoded, it would be AAC stereo at 48 kHz: the source's mono at 44.1 kHz is its own packets.
+    assert.deepEqual(one.stream, { codec_name: 'aac', channels: 1, sample_rate: '44100' });
+    assert.deepEqual(two.stream, one.stream);
+    // Each packet in one segment exactly: the audio of 1 ends where 2's begins.
+    assert.ok(Math.abs(one.end - two.first) < 0.001, `segment 1's audio ends at ${one.end}, 2's begins at ${two.first}`);
+    assert.equal((await call('DELETE', `/api/v1/playback/sessions/${data.sessionId}`)).status, 204);
+  });
+
   it('plays the track asked for, else the default one', async () => {
     const id = ids.get('Pb Two Tracks')!;
     const chosen = (await post(id)).json.data;

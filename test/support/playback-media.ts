@@ -1,8 +1,8 @@
 // A small library of real films in the formats people own (AC-3, DTS, HEVC 10-bit, XviD, MPEG-2,
-// WMV, two audio tracks, a damaged file), made by Debian's ffmpeg for the playback tests and
-// benches: each file is something a browser cannot play as it is, so the server must remux,
-// transcode or refuse it. Callers skip without ffmpeg (hasFfmpeg, from ./videos), as the tests
-// that use ./videos do.
+// WMV, two audio tracks, AAC in Matroska, a damaged file), made by Debian's ffmpeg for the
+// playback tests and benches: each file is something a browser cannot play as it is, so the
+// server must remux, transcode or refuse it. Callers skip without ffmpeg (hasFfmpeg, from
+// ./videos), as the tests that use ./videos do.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -145,6 +145,9 @@ const RECIPES: readonly Recipe[] = [
     '-disposition:a:0', '0', '-disposition:a:1', 'default',
     ...output(path),
   ])),
+  // AAC a browser plays, in Matroska it does not: only the container changes, the audio is
+  // copied as it is (mono at 44.1 kHz, which an encoded track would not be: AAC stereo at 48 kHz).
+  film('Pb Mkv Aac', 2014, 'mkv', 'remux', h264With(['-c:a', 'aac', '-b:a', '64k', '-ac', '1', '-ar', '44100'])),
   film('Pb Damaged', 2010, 'mkv', 'unplayable', makeDamaged),
 ];
 

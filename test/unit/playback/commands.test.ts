@@ -36,6 +36,19 @@ describe('segment command', () => {
     assert.equal(args.at(-1), job({}).output);
   });
 
+  it('remux: copies a track the client plays, cut half a frame before the picture\'s cuts so consecutive segments share each packet once', () => {
+    const args = segmentCommand(job({ audio: 'copy', audioFrameS: 0.032 }));
+    const inputs = args.flatMap((a, i) => (a === '-i' ? [i] : []));
+    assert.deepEqual(args.slice(inputs[1]! - 4, inputs[1]! + 2), ['-ss', '11.984000', '-to', '17.984000', '-i', '/films/A (2001).mkv']);
+    assert.equal(after(args, '-c:a'), 'copy');
+    assert.ok(!args.includes('-frames:a') && !args.includes('-af'), 'nothing encoded, nothing counted');
+    const last = segmentCommand(job({ audio: 'copy', audioFrameS: 0.032, segment: { start: 90, end: 93.5 } }));
+    assert.ok(!last.includes('-to'), 'the last one reads to the end');
+    // Where the picture starts at zero, the audio does too.
+    const first = segmentCommand(job({ audio: 'copy', audioFrameS: 0.032, segment: { start: 0, end: 2, videoEnd: 1.9 } }));
+    assert.equal(first[first.lastIndexOf('-i') - 3], '0.000000');
+  });
+
   it('remux: the last segment reads to the end of the file', () => {
     const args = segmentCommand(job({ segment: { start: 90, end: 93.5 } }));
     assert.ok(!args.includes('-to'));
