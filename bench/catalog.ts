@@ -116,7 +116,7 @@ const scan = async (base: string, path: string, libraryId: string, label: string
  * a first scan of `root` writes (planned by the scan's own code from the files discovered), put by the service's batch
  * writer in the scan's chunks into a fresh table of the same shape, then dropped.
  */
-const measureBatchWrite = async (instance: Instance, root: string, files: Awaited<ReturnType<typeof discover>>) => {
+export const measureBatchWrite = async (instance: Instance, root: string, files: Awaited<ReturnType<typeof discover>>) => {
   const { writes } = planScan({ libraryId: 'lib_bench', mediaType: 'movie', rootName: rootFolderName(root), jobId: 'job_bench', now: new Date().toISOString(), scope: '', files, index: [] });
   const tableName = `bench-batch-write-${Date.now()}`;
   const db = createDb({ ...config.db, endpoint: instance.state().dynamodbEndpoint, tableName, localCredentials: LOCAL_CREDENTIALS });

@@ -44,8 +44,12 @@ export const load = async (url: string): Promise<LoadResult> => {
 export const machineLine = () =>
   `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}`;
 
-/** Replaces what lies between `<!-- bench:<name>:start -->` and `<!-- bench:<name>:end -->`. */
+/** Replaces what lies between `<!-- bench:<name>:start -->` and `<!-- bench:<name>:end -->`; BENCH_DOC=off leaves the file as it is (a smoke run, or figures to paste by hand). */
 export const writeDoc = (name: string, section: string) => {
+  if (process.env.BENCH_DOC === 'off') {
+    process.stdout.write(`(BENCH_DOC=off: the ${name} section of docs/benchmarks.md left as it is)\n`);
+    return;
+  }
   const file = join(PROJECT_DIR, 'docs/benchmarks.md');
   const doc = readFileSync(file, 'utf8');
   const start = `<!-- bench:${name}:start -->`;

@@ -13,13 +13,12 @@
 // table. Writes the watching section of docs/benchmarks.md.
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { Agent, createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { startInstance, type Instance } from '../test/support/instance';
 import { makeTree, waitForJob } from '../test/support/media';
+import { countingProxy, type DdbCall } from './ddb-calls';
 import { CONNECTIONS, DURATION_S, idleShare, load, machineLine, median, percentile, RUNS, table, writeDoc, type LoadResult } from './support';
 import { generateMovies, pool, writeTree } from './tree';
 
@@ -194,71 +193,6 @@ const handlerTimes = (dataDir: string, method: string, pathPrefix: string, windo
 };
 
 // ---- DynamoDB calls, counted ------------------------------------------------------------
-
-interface DdbCall {
-  label: string;
-  items: number;
-  startedAt: number;
-  ms: number;
-}
-
-/** What a call is about: the operation and the key's entity (`GetItem profile`, `Query inprogress`, `BatchGetItem media`). */
-const describeCall = (target: string, body: Buffer): { label: string; items: number } => {
-  const op = target.split('.').pop() || 'unknown';
-  let input: any = {};
-  try {
-    input = JSON.parse(body.toString('utf8'));
-  } catch {
-    input = {};
-  }
-  const entity = (pk: unknown) => String(pk ?? '?').split('#')[0];
-  if (op === 'BatchGetItem' || op === 'BatchWriteItem') {
-    const requests: any[] = Object.values(input.RequestItems ?? {}).flatMap((r: any) => (Array.isArray(r) ? r : r.Keys ?? []));
-    const first = requests[0];
-    const pk = first?.pk?.S ?? first?.PutRequest?.Item?.pk?.S ?? first?.DeleteRequest?.Key?.pk?.S;
-    return { label: `${op} ${entity(pk)}`, items: requests.length };
-  }
-  if (op === 'Query') return { label: `Query ${entity(input.ExpressionAttributeValues?.[':pk']?.S)}`, items: 1 };
-  return { label: `${op} ${entity((input.Key ?? input.Item)?.pk?.S)}`, items: 1 };
-};
-
-/** A proxy in front of DynamoDB Local that forwards every call unchanged and notes what it was and how long it took. */
-const countingProxy = async (target: string) => {
-  const upstream = new URL(target);
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-  const calls: DdbCall[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const startedAt = performance.now();
-      const up = request({ hostname: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers, agent }, (answer) => {
-        const parts: Buffer[] = [];
-        answer.on('data', (c: Buffer) => parts.push(c));
-        answer.on('end', () => {
-          calls.push({ ...describeCall(String(req.headers['x-amz-target'] ?? ''), body), startedAt, ms: performance.now() - startedAt });
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          res.end(Buffer.concat(parts));
-        });
-      });
-      up.on('error', (err) => {
-        res.writeHead(502);
-        res.end(String(err));
-      });
-      up.end(body);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    calls,
-    close: () => {
-      agent.destroy();
-      return new Promise<void>((r) => server.close(() => r()));
-    },
-  };
-};
 
 interface Counted {
   what: string;
