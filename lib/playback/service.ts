@@ -20,6 +20,7 @@ import { probeTiming } from './keyframes';
 import { playlist, remuxPlan, transcodePlan, type Segment, type VideoTiming } from './plan';
 import { SessionEnded, type SegmentCache } from './segment-cache';
 import { parseSessionId, type ConversionKind } from './session-id';
+import { LivePlans } from './plans';
 import type { Session, SessionStore } from './sessions';
 import type { TimingStore } from './timing-store';
 
@@ -90,6 +91,8 @@ const segmentAt = (segments: readonly Segment[], seconds: number) => {
 
 const sessionBase = (origin: string, id: string) => `${origin}/api/v1/playback/sessions/${id}`;
 const versionOf = (target: StreamTarget) => target.etag.replaceAll('"', '');
+/** The version a stat gives, as versionOf reads it from the stream's etag (lib/stream/resolve.ts). */
+const fileVersion = (size: number, mtimeMs: number) => `${size.toString(16)}-${Math.trunc(mtimeMs).toString(16)}`;
 const ended = (id: string) => notFoundBecause(`Playback session ${id} was not found: it ended (closed, or nothing asked for it for a minute). Ask POST /api/v1/playback/{mediaId} again`);
 
 /** Waiting room for segment runs: at most `limit` ffmpeg at once of a kind in this process. */
@@ -118,6 +121,8 @@ export class PlaybackService {
   private readonly ahead = new Map<string, Map<number, AbortController>>();
   /** Players waiting for a segment, by `session/index`: what a player waits for is never stopped. */
   private readonly waiting = new Map<string, number>();
+  /** The plans of the sessions this process serves, so a segment request does not read them (plans.ts). */
+  private readonly plans = new LivePlans();
 
   constructor(private readonly deps: PlaybackDeps) {
     const { capacity } = deps.settings;
@@ -147,9 +152,10 @@ export class PlaybackService {
     const audioTrack = decision.audioTrack ?? (!file.tech && (timing.audioTracks ?? 0) > 0 ? Math.min(request.audioTrack ?? 0, timing.audioTracks! - 1) : null);
     // The decision says what the client plays; whether the segments can carry it copied is audio-copy.ts's.
     const audio = audioPlan(decision.audio, kind, timing, audioTrack);
-    const plan = { mediaId: request.mediaId, part: 1, version: versionOf(target), audioTrack, video: decision.video, ...audio, maxHeight, prerollS: timing.prerollS ?? 0, segments };
+    const plan = { mediaId: request.mediaId, part: 1, version: versionOf(target), audioTrack, video: decision.video, ...audio, maxHeight, prerollS: timing.prerollS ?? 0, segments, input: target.path };
     const session = await deps.sessions.start(kind, settings.capacity[kind], plan, settings.idleMs);
     if (!session) throw playbackBusy(kind, settings.capacity[kind]);
+    this.plans.keep(session.id, plan);
     await deps.segments.seen(session.id);
     // The player asks for the playlist and then this segment: it is on its way by then.
     void this.prepare(session, target.path, segmentAt(segments, request.startSeconds ?? 0), what);
@@ -176,13 +182,11 @@ export class PlaybackService {
     const session = await this.touch(sessionId);
     const segment = session.segments[index];
     if (!segment) throw notFound(`Segment ${index} of playback session ${sessionId}`);
-    const { target } = await resolveFile(this.deps, session.mediaId, session.part);
     const what = `Media ${session.mediaId}`;
-    if (versionOf(target) !== session.version || !target.path) throw notFoundBecause(`${what} changed on disk since playback started; start it again`);
+    const input = await this.source(session, what);
     const key = `${sessionId}/${index}`;
     this.waiting.set(key, (this.waiting.get(key) ?? 0) + 1);
     this.dropAhead(session, index);
-    const input = target.path;
     // One stopped a moment ago (a seek away and back) is made again.
     const path = await this.make(session, input, index, what)
       .catch((err: unknown) => (err instanceof Dropped ? this.make(session, input, index, what) : Promise.reject(err)))
@@ -194,7 +198,7 @@ export class PlaybackService {
         if (left > 0) this.waiting.set(key, left);
         else this.waiting.delete(key);
       });
-    this.lookAhead(session, target.path, index, what, LOOK_AHEAD[session.kind].after);
+    this.lookAhead(session, input, index, what, LOOK_AHEAD[session.kind].after);
     const kept = await stat(path);
     return {
       path,
@@ -209,6 +213,7 @@ export class PlaybackService {
   /** DELETE: the session ends now and its files go; false when it had already ended. */
   async end(sessionId: string): Promise<boolean> {
     if (!parseSessionId(sessionId)) return false;
+    this.plans.forget(sessionId);
     const existed = await this.deps.sessions.end(sessionId);
     for (const run of this.ahead.get(sessionId)?.values() ?? []) run.abort();
     await this.deps.segments?.remove(sessionId);
@@ -269,11 +274,38 @@ export class PlaybackService {
     }
   }
 
+  /**
+   * The live session, its idle clock reset: one small conditional write. Its plan comes from
+   * this process's memory, read from the table once where the process did not start it (a
+   * restart, another process).
+   */
   private async touch(sessionId: string): Promise<Session> {
-    const session = await this.deps.sessions.touch(sessionId, this.deps.settings.idleMs);
-    if (!session) throw ended(sessionId);
+    const slot = await this.deps.sessions.touch(sessionId, this.deps.settings.idleMs);
+    const plan = slot && (this.plans.get(sessionId) ?? (await this.deps.sessions.plan(sessionId)));
+    if (!slot || !plan) {
+      this.plans.forget(sessionId);
+      throw ended(sessionId);
+    }
+    this.plans.keep(sessionId, plan);
     await this.deps.segments?.seen(sessionId);
-    return session;
+    return { ...plan, ...slot };
+  }
+
+  /**
+   * The source file, as the session found it: one stat, not the catalogue's lookup again, to see
+   * that it is still the version planned. Where it is no longer there, the lookup says why (gone,
+   * its disk offline) or where it went.
+   */
+  private async source(session: Session, what: string): Promise<string> {
+    const changed = () => notFoundBecause(`${what} changed on disk since playback started; start it again`);
+    const now = await stat(session.input).catch(() => undefined);
+    if (now) {
+      if (fileVersion(now.size, now.mtimeMs) !== session.version) throw changed();
+      return session.input;
+    }
+    const { target } = await resolveFile(this.deps, session.mediaId, session.part);
+    if (versionOf(target) !== session.version || !target.path) throw changed();
+    return target.path;
   }
 
   private async timing(mediaId: string, target: StreamTarget, withKeyframes: boolean, what: string): Promise<VideoTiming> {
