@@ -251,7 +251,7 @@ export const EpisodePlayer = ({ showId, episodeId, at }: { showId: string; episo
     const special = (e: { seasonNumber: number }) => e.seasonNumber === 0;
     const next = following && special(following) === special(episode) ? following : undefined;
     return {
-      item: { id: episode.id, title: `${show.media.title} ${episodeNumber(episode)}${episode.title ? ` · ${episode.title}` : ''}`, subtitles: episode.subtitles, audio: [] },
+      item: { id: episode.id, title: `${show.media.title} ${episodeNumber(episode)}${episode.title ? ` · ${episode.title}` : ''}`, subtitles: episode.subtitles, audio: episode.file.audio },
       next: next ? { href: playFrom(`/shows/${showId}/play/${next.id}`, resumeAt(next.userData)), label: `${episodeNumber(next)}${next.title ? ` · ${next.title}` : ''}` } : null,
     };
   }, [showId, episodeId]);
