@@ -34,6 +34,11 @@ export const describeCall = (target: string, body: Buffer): { label: string; ite
     const pk = first?.pk?.S ?? first?.PutRequest?.Item?.pk?.S ?? first?.DeleteRequest?.Key?.pk?.S;
     return { label: `${op} ${entity(pk)}`, items: requests.length };
   }
+  if (op === 'TransactWriteItems' || op === 'TransactGetItems') {
+    const first = input.TransactItems?.[0];
+    const part = first && (Object.values(first)[0] as any);
+    return { label: `${op} ${entity((part?.Key ?? part?.Item)?.pk?.S)}`, items: input.TransactItems?.length ?? 0 };
+  }
   if (op === 'Query') return { label: `Query ${entity(input.ExpressionAttributeValues?.[':pk']?.S)}`, items: 1 };
   return { label: `${op} ${entity((input.Key ?? input.Item)?.pk?.S)}`, items: 1 };
 };
