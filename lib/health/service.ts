@@ -21,6 +21,47 @@ export const probeDatabase = async (db: Db): Promise<boolean> => {
   }
 };
 
+/** In a shared process, a probe this young is the answer; one older is made again behind the readers ... */
+const PROBE_FRESH_MS = 1_000;
+/** ... waited for this long (a database that is gone refuses at once), then answered from the last ... */
+const PROBE_WAIT_MS = 50;
+/** ... unless the last is older than this (a database that hangs is not reported up for long). */
+const PROBE_STALE_MS = 5_000;
+
+/**
+ * The database's state as the handlers tell it. In a Lambda each call probes; in a shared process
+ * (lib/runtime.ts) the last probe answers while a new one runs behind it at most once a second,
+ * so health neither adds a read per request nor waits behind a scan's writes.
+ */
+export class DatabaseProbe {
+  private last: { up: boolean; at: number } | undefined;
+  private running: Promise<boolean> | undefined;
+
+  constructor(
+    private readonly probe: () => Promise<boolean>,
+    private readonly shared: boolean,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  private start(): Promise<boolean> {
+    return (this.running ??= this.probe().then((up) => {
+      this.last = { up, at: this.clock() };
+      this.running = undefined;
+      return up;
+    }));
+  }
+
+  async up(): Promise<boolean> {
+    if (!this.shared || !this.last) return this.start();
+    const age = this.clock() - this.last.at;
+    if (age < PROBE_FRESH_MS) return this.last.up;
+    const next = this.start();
+    if (age >= PROBE_STALE_MS) return next;
+    const last = this.last.up;
+    return Promise.race([next, new Promise<boolean>((r) => setTimeout(() => r(last), PROBE_WAIT_MS))]);
+  }
+}
+
 /** The disk holding the data folder: where it is, when it is low, the reserve kept on it (0: none). */
 export interface DataDisk {
   dir: string;
@@ -57,16 +98,16 @@ export const reasonsOf = (databaseUp: boolean, disk: DiskStatusView | undefined)
     : []),
 ];
 
-/** The service's state as health and `system:status` tell it. */
-export const systemStatus = async (db: Db, disk: DataDisk) => {
-  const up = await probeDatabase(db);
+/** The service's state as health and `system:status` tell it; `database` answers whether it is up (default: a probe now). */
+export const systemStatus = async (db: Db, disk: DataDisk, database: () => Promise<boolean> = () => probeDatabase(db)) => {
+  const up = await database();
   const status = diskStatus(disk);
   const reasons = reasonsOf(up, status);
   return { status: reasons.length ? ('degraded' as const) : ('ok' as const), database: up ? ('ok' as const) : ('down' as const), ...(status ? { disk: status } : {}), reasons };
 };
 
-export const health = async (db: Db, version: string, startedAt: number, disk: DataDisk, now = Date.now()): Promise<HealthView> => ({
-  ...(await systemStatus(db, disk)),
+export const health = async (db: Db, version: string, startedAt: number, disk: DataDisk, database?: () => Promise<boolean>, now = Date.now()): Promise<HealthView> => ({
+  ...(await systemStatus(db, disk, database)),
   version,
   uptimeSeconds: Math.max(0, Math.floor((now - startedAt) / 1000)),
 });
