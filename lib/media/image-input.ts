@@ -1,7 +1,15 @@
 // How every artwork module opens untrusted image bytes with sharp, and the one error they
 // throw when the bytes are not a usable image. Posters come from TMDB or from a user's
 // folder, so anything here may be broken, truncated, huge or not an image at all.
-import sharp, { type Sharp } from 'sharp';
+import { createRequire } from 'node:module';
+import type { Sharp } from 'sharp';
+import type sharpModule from 'sharp';
+
+// sharp (and libvips with it, about 19 MiB) is loaded the first time an image is opened, not
+// when a handler that may open one is: most requests and a whole start never do.
+let loaded: typeof sharpModule | undefined;
+const sharp: typeof sharpModule = ((...args: Parameters<typeof sharpModule>) =>
+  (loaded ??= createRequire(import.meta.url)('sharp') as typeof sharpModule)(...args)) as typeof sharpModule;
 
 /**
  * The largest image accepted, in pixels (width x height, from the header, before decoding).
