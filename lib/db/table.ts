@@ -27,6 +27,8 @@
 //   conversion slots of a kind (capacity) .... Query    pk=playback          sk begins_with slot#<kind>#  (TTL);
 //                                              a session is its slot: GetItem pk=playback sk=slot#<kind>#<n>,
 //                                              claimed and kept by conditional writes
+//   a session's plan (segments, track, source) GetItem  pk=playback          sk=plan#<sessionId>  (TTL),
+//                                              written once; a segment request reads only the slot
 //   a file's keyframe index (TTL) ............ GetItem  pk=keyframes#<mediaId>#<part>  sk=<size>-<mtime>
 //   profiles, oldest first ................... Query gsi1  gsi1pk=profiles  gsi1sk=<createdAt>#<profileId>
 //   profile by id ............................ GetItem  pk=profile#<id>      sk=profile
@@ -87,6 +89,7 @@ export const keys = {
   catalogChange: (version: number): Key => ({ pk: 'catalog', sk: `change#${String(version).padStart(12, '0')}` }),
   playbackSlots: (kind: string) => ({ pk: 'playback', skPrefix: `slot#${kind}#` }),
   playbackSlot: (kind: string, slot: number): Key => ({ pk: 'playback', sk: `slot#${kind}#${String(slot).padStart(3, '0')}` }),
+  playbackPlan: (sessionId: string): Key => ({ pk: 'playback', sk: `plan#${sessionId}` }),
   keyframes: (mediaId: string, part: number, version: string): Key => ({ pk: `keyframes#${mediaId}#${part}`, sk: version }),
   profile: (id: string): Key => ({ pk: `profile#${id}`, sk: 'profile' }),
   profileName: (name: string): Key => ({ pk: `profilename#${name.normalize('NFC').toLocaleLowerCase('en')}`, sk: 'name' }),

@@ -74,7 +74,6 @@ const TTL_SECONDS = 24 * 3600;
 const PLAN_TTL_SECONDS = 2 * 24 * 3600;
 
 /** A session's plan, beside the slots (a sort key no slot query's prefix matches), by the session's id. */
-const planKey = (id: string) => ({ pk: 'playback', sk: `plan#${id}` });
 type StoredPlan = Omit<SessionPlan, 'segments'> & { segments: StoredSegment[] };
 
 export class DynamoSessionStore implements SessionStore {
@@ -110,12 +109,12 @@ export class DynamoSessionStore implements SessionStore {
         }
         // The session that held the slot before ended idle: its plan goes now rather than at its TTL.
         const ended = previous;
-        if (ended) await guarded(() => doc.send(new DeleteCommand({ TableName: tableName, Key: planKey(ended) }))).catch(() => undefined);
+        if (ended) await guarded(() => doc.send(new DeleteCommand({ TableName: tableName, Key: keys.playbackPlan(ended) }))).catch(() => undefined);
         // After the claim, so a start refused for want of a slot writes no plan; a plan that
         // cannot be written gives the slot back at once.
         try {
           const stored: StoredPlan = { ...plan, segments: packSegments(plan.segments) };
-          await guarded(() => doc.send(new PutCommand({ TableName: tableName, Item: { ...planKey(held.id), ...stored, [TTL_ATTRIBUTE]: ttlIn(PLAN_TTL_SECONDS, now) } })));
+          await guarded(() => doc.send(new PutCommand({ TableName: tableName, Item: { ...keys.playbackPlan(held.id), ...stored, [TTL_ATTRIBUTE]: ttlIn(PLAN_TTL_SECONDS, now) } })));
         } catch (err) {
           await this.end(held.id).catch(() => undefined);
           throw err;
@@ -156,7 +155,7 @@ export class DynamoSessionStore implements SessionStore {
   async plan(id: string): Promise<SessionPlan | undefined> {
     if (!parseSessionId(id)) return undefined;
     const { doc, tableName } = this.db();
-    const out = await guarded(() => doc.send(new GetCommand({ TableName: tableName, Key: planKey(id) })));
+    const out = await guarded(() => doc.send(new GetCommand({ TableName: tableName, Key: keys.playbackPlan(id) })));
     const item = out.Item as (StoredPlan & Record<string, unknown>) | undefined;
     if (!item) return undefined;
     const { mediaId, part, version, audioTrack, video, audio, audioFrameS, maxHeight, prerollS, input } = item;
@@ -171,7 +170,7 @@ export class DynamoSessionStore implements SessionStore {
       await guarded(() =>
         doc.send(new DeleteCommand({ TableName: tableName, Key: keys.playbackSlot(at.kind, at.slot), ConditionExpression: 'sessionId = :id', ExpressionAttributeValues: { ':id': id } })),
       );
-      await guarded(() => doc.send(new DeleteCommand({ TableName: tableName, Key: planKey(id) })));
+      await guarded(() => doc.send(new DeleteCommand({ TableName: tableName, Key: keys.playbackPlan(id) })));
       return true;
     } catch (err) {
       if (isConditionFailed(err)) return false;
