@@ -24,12 +24,12 @@ export const movieFacets = http(operations.movieFacets, async ({ query, event })
 export const getMovie = http(operations.getMovie, async ({ params, query, origin }) => {
   const watching = watchingService();
   const profileId = query?.profileId ?? 'default';
-  const [movie, states] = await Promise.all([
+  const [movie, userData] = await Promise.all([
     movieDetail(detailServices(), params.movieId, origin),
-    watching.userData(profileId, [params.movieId]),
+    watching.filmUserData(profileId, params.movieId),
     watching.requireProfile(profileId),
   ]);
-  return ok({ ...movie, userData: states.get(movie.id)! });
+  return ok({ ...movie, userData });
 });
 
 export const listShows = http(operations.listShows, async ({ query, event, origin }) => {

@@ -1,4 +1,4 @@
-// Building a browse index over the catalogue's films or shows (lib/catalog/titled-now.ts): per
+// Building a browse index over the catalogue's films or shows (lib/catalog/snapshot.ts): per
 // item a few precomputed values in typed arrays, the genres and collections as postings, and each
 // sort as item positions in order. In steps of a few milliseconds with a turn of the event loop
 // between them, as the search index is built, so a process serving requests goes on serving

@@ -1,5 +1,5 @@
 // Every film (or show) of the catalogue, ready to be sorted and filtered: kept per process beside
-// the items lib/catalog/titled-now.ts keeps, holding positions into them and a few precomputed
+// the items lib/catalog/snapshot.ts holds, holding positions into them and a few precomputed
 // values, never copies. A page is a walk along a ready order from its cursor's place, found by a
 // binary search; a filter narrows the walk to the titles of its smallest list (a genre's, a
 // letter's run of the title order, a year range's run of the year order, a collection's). Pure:

@@ -1,14 +1,12 @@
 // The movie and show lists with their sorts and filters, and their facets, from an index per kind
-// kept per process and built again when the catalogue's films and shows change (as search's is),
-// over the items lib/catalog/titled-now.ts keeps: a page costs one GetItem (the stamp), and the
-// profile's state (one Query) only when the played filter or the lastPlayed sort needs it.
+// built once per catalogue the process holds (lib/catalog/snapshot.ts), as search's is: a page asks
+// the database nothing at home, and the profile's state only when the played filter or the
+// lastPlayed sort needs it (kept in memory at home too).
 // A list with none of the browsing parameters answers as it always has (lib/views/recent.ts).
 import type { Static } from '@sinclair/typebox';
 import type { Facets, MediaEntry } from '../api/schemas';
 import type { CatalogDeps } from '../catalog/service';
-import type { CatalogStore } from '../catalog/store';
-import { perCatalogue, titledNow } from '../catalog/titled-now';
-import { versionCached } from '../catalog/version-cache';
+import { derived, snapshotOf } from '../catalog/snapshot';
 import type { MediaKind } from '../library/model';
 import { toEntry } from '../views/entry';
 import { listRecent } from '../views/recent';
@@ -22,15 +20,11 @@ export interface BrowseDeps extends CatalogDeps {
   watched: () => Promise<WatchedById>;
 }
 
-const indexOf = { movie: perCatalogue(({ items }) => buildBrowseIndex(items, 'movie')), tvshow: perCatalogue(({ items }) => buildBrowseIndex(items, 'tvshow')) };
-
-const build = (type: MediaKind) => async (catalog: CatalogStore) => indexOf[type](await titledNow(catalog, catalog));
-
-/** Each kind's index, built the first time it is asked for after the stamp moved. */
-const indexes = { movie: versionCached(build('movie')), tvshow: versionCached(build('tvshow')) };
+/** Each kind's index, built the first time it is asked for after its films or shows changed. */
+const indexes = { movie: derived(({ items }) => buildBrowseIndex(items, 'movie')), tvshow: derived(({ items }) => buildBrowseIndex(items, 'tvshow')) };
 
 const indexFor = (deps: BrowseDeps, type: MediaKind, filters: Filters, lastPlayed: boolean) =>
-  Promise.all([indexes[type](deps.catalog, deps.catalog), filters.played !== undefined || lastPlayed ? deps.watched() : undefined]);
+  Promise.all([snapshotOf(deps.catalog).derive(indexes[type], undefined), filters.played !== undefined || lastPlayed ? deps.watched() : undefined]);
 
 interface Page {
   data: Array<Static<typeof MediaEntry>>;

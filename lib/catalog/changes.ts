@@ -1,13 +1,13 @@
 // The catalogue's change journal. Each move of the version stamp is written in one transaction
 // with the ids of the items it announces, so a process holding the catalogue in memory reads
-// those items again instead of all of them (lib/catalog/titled-now.ts). A move that cannot
+// those items again instead of all of them (lib/catalog/snapshot.ts). A move that cannot
 // name its items (too many, or writes a crashed run may have left unannounced) announces
 // everything, and readers then read the whole catalogue as before.
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { guarded, queryItems, type Db } from '../db/client';
 import { keys } from '../db/table';
-import type { VersionState } from './version-cache';
+import type { VersionState } from './snapshot';
 
 /** Moves kept in the journal: a reader further behind than this reads everything. */
 export const CHANGES_KEPT = 200;
@@ -29,7 +29,7 @@ export const readStamp = async ({ doc, tableName }: Db): Promise<VersionState> =
  * Moves the stamp by one and records what the move announces, in one transaction that holds
  * only if nobody moved it since it was read; a mover that lost the race reads it again.
  */
-export const moveStamp = async (db: Db, quiet: boolean, announced: Announced): Promise<void> => {
+export const moveStamp = async (db: Db, quiet: boolean, announced: Announced): Promise<VersionState> => {
   const { doc, tableName } = db;
   const named = announced !== 'everything' && announced.length <= ANNOUNCED_MAX ? [...announced] : undefined;
   for (let attempt = 1; ; attempt++) {
@@ -56,7 +56,7 @@ export const moveStamp = async (db: Db, quiet: boolean, announced: Announced): P
           }),
         ),
       );
-      return;
+      return { version: next, quiet };
     } catch (err) {
       if ((err as Error).name !== 'TransactionCanceledException' || attempt >= MOVE_ATTEMPTS) throw err;
       await sleep(5 + Math.random() * 20 * attempt);

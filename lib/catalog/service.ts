@@ -1,45 +1,54 @@
-// Reading one title from the catalogue, with the poster colours it should carry.
+// Reading one title from the catalogue, and the poster colours it should carry.
 import { sourceKey, type ArtworkStore } from '../artwork/store';
 import { notFound } from '../errors';
 import type { Log } from '../log';
 import { posterColors } from '../media/poster-colors';
 import type { LibraryStore } from '../library/store';
 import type { MovieItem, ShowItem, TitledItem } from './model';
+import { snapshotOf } from './snapshot';
 import type { CatalogStore } from './store';
 
 export interface CatalogDeps {
   catalog: CatalogStore;
   libraries: LibraryStore;
-  /** For poster colours computed when an item is fetched; without it the stored colours are shown. */
+  /** For poster colours taken behind a read; without it the stored colours are shown. */
   artworks?: ArtworkStore;
   log?: Log;
 }
 
-/** A movie or a show by id, 404 when there is none of that kind. */
+/** A movie or a show by id (from the catalogue the process holds), 404 when there is none of that kind. */
 export const getTitle = async <E extends 'movie' | 'tvshow'>(deps: CatalogDeps, entity: E, id: string) => {
-  const item = await deps.catalog.get(id);
+  const snapshot = snapshotOf(deps.catalog);
+  const item = await snapshot.title(id);
   if (!item || item.entity !== entity) throw notFound(`${entity === 'movie' ? 'Movie' : 'TV show'} ${id}`);
-  return withPosterColors(deps, item as E extends 'movie' ? MovieItem : ShowItem);
+  // A read never writes: colours a poster lacks are taken behind it, where the process lives on.
+  if (snapshot.holdsEverything) colourLater(deps, item);
+  return item as E extends 'movie' ? MovieItem : ShowItem;
 };
 
+/** Titles whose colours are being taken, so a title read again meanwhile is not taken twice. */
+const colouring = new Set<string>();
+/** At most this many at once: each decodes a poster. */
+const COLOURING_MAX = 4;
+
 /**
- * An item fetched with a poster its colours were not taken from (a poster stored while colours
- * were off, an item from before posters had colours) gets them now, and keeps them. A failure
- * here never fails the request: the stored colours are shown.
+ * A title with a poster its colours were not taken from (a poster stored while colours were off,
+ * an item from before posters had colours) gets them behind the read that found it, and keeps
+ * them; the next read shows them. A failure is logged: the stored colours stay.
  */
-const withPosterColors = async <T extends TitledItem>(deps: CatalogDeps, item: T): Promise<T> => {
+const colourLater = (deps: CatalogDeps, item: TitledItem) => {
   const poster = item.artwork?.poster;
-  if (!poster || item.colorsFrom === poster.etag || !deps.artworks) return item;
-  try {
-    const source = await deps.artworks.get(sourceKey(item.id, 'poster', poster.etag));
-    if (!source) return item;
-    const meshGradientColors = await posterColors(source.bytes);
-    await deps.catalog.setColors(item.id, meshGradientColors, poster.etag);
-    // The lists and search kept in memory read the item again; they need not wait for it.
-    await deps.catalog.bumpVersion({ quiet: true });
-    return { ...item, meshGradientColors, colorsFrom: poster.etag };
-  } catch (err) {
-    deps.log?.warn({ err, itemId: item.id }, 'poster colours could not be computed; the stored ones are shown');
-    return item;
-  }
+  if (!poster || item.colorsFrom === poster.etag || !deps.artworks || colouring.has(item.id) || colouring.size >= COLOURING_MAX) return;
+  const artworks = deps.artworks;
+  colouring.add(item.id);
+  void (async () => {
+    try {
+      const source = await artworks.get(sourceKey(item.id, 'poster', poster.etag));
+      if (source) await deps.catalog.setColors(item.id, await posterColors(source.bytes), poster.etag);
+    } catch (err) {
+      deps.log?.warn({ err, itemId: item.id }, 'poster colours could not be computed; the stored ones are shown');
+    } finally {
+      colouring.delete(item.id);
+    }
+  })();
 };

@@ -1,13 +1,14 @@
 // The catalogue in the one table: one item per movie, show and episode (pk=media#<id>), on
 // gsi1 for the recent lists and a show's episodes in order, and on gsi2 for its library's
-// index. A version stamp moves whenever the catalogue changes, so a process holding a search
-// index knows, with one GetItem, whether it is still current; each move names the items it
-// announces (lib/catalog/changes.ts), so that process reads only those again.
+// index. A version stamp moves whenever the catalogue changes: every write of this store moves it
+// itself, once the write is done, so a process holding the catalogue (lib/catalog/snapshot.ts)
+// knows, with one GetItem, whether it is still current; each move names the items it announces
+// (lib/catalog/changes.ts), so that process reads only those again.
 import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { changedBetween, moveStamp, readStamp } from './changes';
 import { batchWrite, untilProcessed } from '../db/batch';
 import { guarded, queryItems, READ_PAGE, type Db } from '../db/client';
-import type { VersionState } from './version-cache';
+import type { VersionState } from './snapshot';
 import { keys } from '../db/table';
 import { invalidRequest } from '../errors';
 import type { MediaKind } from '../library/model';
@@ -66,14 +67,47 @@ const decodeCursor = (cursor: string, indexPk: string): Record<string, string> =
   return k as Record<string, string>;
 };
 
+/** How a write moves the stamp: `quiet` for a running scan's step, which readers need not wait to see. */
+export interface WriteOptions {
+  quiet?: boolean;
+}
+
+/**
+ * A page of the recent list held in memory (lib/views/recent.ts), with cursors the store's own
+ * pages take too: `titles` newest first, as the recent index lists them.
+ */
+export const recentPageOf = (titles: readonly TitledItem[], type: MediaKind, limit: number, cursor?: string): Page<TitledItem> => {
+  const { pk } = keys.recentIndex(type);
+  const sortKey = (item: TitledItem) => keys.recent(type, item.addedAt, item.id).gsi1sk;
+  let start = 0;
+  if (cursor) {
+    const after = decodeCursor(cursor, pk).gsi1sk!;
+    // Newest first: the first title whose key sorts before the cursor's.
+    let lo = 0;
+    let hi = titles.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sortKey(titles[mid]!) >= after) lo = mid + 1;
+      else hi = mid;
+    }
+    start = lo;
+  }
+  const items = titles.slice(start, start + limit);
+  const last = items.at(-1);
+  const more = start + limit < titles.length && last;
+  return { items, nextCursor: more ? encodeCursor({ ...keys.media(last.id), ...keys.recent(type, last.addedAt, last.id) }) : null };
+};
+
 export interface CatalogStore {
-  /** Writes items whole (a second write of the same id replaces it). */
-  put(items: CatalogItem[]): Promise<void>;
-  remove(ids: string[]): Promise<void>;
-  get(id: string): Promise<CatalogItem | undefined>;
+  /** Writes items whole (a second write of the same id replaces it), shows before the rest; then moves the stamp. */
+  put(items: CatalogItem[], options?: WriteOptions): Promise<void>;
+  /** Removes items; then moves the stamp. */
+  remove(ids: string[], options?: WriteOptions): Promise<void>;
+  /** `consistent`: every write made before the call is seen. */
+  get(id: string, options?: { consistent?: boolean }): Promise<CatalogItem | undefined>;
   /** Missing ids are left out; the order is not the ids' order. `consistent`: every write made before the call is seen. */
   getMany(ids: string[], options?: { consistent?: boolean }): Promise<CatalogItem[]>;
-  /** An item's mesh-gradient colours and the poster they came from; nothing when the item is gone. */
+  /** An item's mesh-gradient colours and the poster they came from (nothing when the item is gone); then a quiet move. */
   setColors(id: string, colors: string[], fromPoster: string): Promise<void>;
   /** Everything a rescan compares, for one library. */
   index(libraryId: string): Promise<IndexEntry[]>;
@@ -87,16 +121,18 @@ export interface CatalogStore {
   episodes(showId: string): Promise<EpisodeItem[]>;
   /** A stamp that moves whenever the catalogue changes. */
   version(): Promise<number>;
-  /** The stamp, and whether its last move was a running scan's (lib/catalog/version-cache.ts). */
+  /** The stamp, and whether its last move was a running scan's (lib/catalog/snapshot.ts). */
   versionState(): Promise<VersionState>;
   /**
-   * Moves the stamp, announcing the items this store wrote since its last move. `quiet`: a
-   * running scan's chunk, which readers need not wait to see. `everything`: readers read the
-   * whole catalogue again (writes of a run that crashed were never announced).
+   * A move that no write of this store makes by itself: `everything`, readers read the whole
+   * catalogue again (a resumed run may follow writes a crash left unannounced); or the end of a
+   * scan, which readers wait to see (its steps' moves were quiet).
    */
   bumpVersion(options?: { quiet?: boolean; everything?: boolean }): Promise<void>;
   /** The ids the stamp's moves after `from` up to `to` announced; undefined when a reader must read everything. */
   changedBetween(from: number, to: number): Promise<string[] | undefined>;
+  /** Tells `listener` of each move this store makes (the process's catalogue holder). */
+  onMove?(listener: (state: VersionState) => void): void;
 }
 
 export class DynamoCatalogStore implements CatalogStore {
@@ -106,28 +142,42 @@ export class DynamoCatalogStore implements CatalogStore {
    * move never announces an item ahead of its write.
    */
   private readonly unannounced = new Set<string>();
+  private readonly moveListeners: Array<(state: VersionState) => void> = [];
 
   constructor(private readonly db: () => Db) {}
 
-  private async noting<T>(ids: readonly string[], write: () => Promise<T>): Promise<T> {
+  /** `write`, then a move announcing its ids (and any a failed move left unannounced). */
+  private async noting<T>(ids: readonly string[], write: () => Promise<T>, { quiet = false }: WriteOptions = {}): Promise<T> {
+    let result: T;
     try {
-      return await write();
+      result = await write();
     } finally {
       for (const id of ids) this.unannounced.add(id);
     }
+    await this.bumpVersion({ quiet });
+    return result;
   }
 
-  async put(items: CatalogItem[]) {
-    await this.noting(items.map((i) => i.id), () => batchWrite(this.db(), items.map((item) => ({ put: stored(item) }))));
+  async put(items: CatalogItem[], options?: WriteOptions) {
+    if (!items.length) return;
+    // Shows before their episodes: an episode written under a moved show is never found by a
+    // resumed scan without that show's new path (lib/scan/plan/moves.ts).
+    const shows = items.filter((i) => i.entity === 'tvshow');
+    const rest = shows.length ? items.filter((i) => i.entity !== 'tvshow') : items;
+    await this.noting(items.map((i) => i.id), async () => {
+      if (shows.length) await batchWrite(this.db(), shows.map((item) => ({ put: stored(item) })));
+      if (rest.length) await batchWrite(this.db(), rest.map((item) => ({ put: stored(item) })));
+    }, options);
   }
 
-  async remove(ids: string[]) {
-    await this.noting(ids, () => batchWrite(this.db(), ids.map((id) => ({ delete: keys.media(id) }))));
+  async remove(ids: string[], options?: WriteOptions) {
+    if (!ids.length) return;
+    await this.noting(ids, () => batchWrite(this.db(), ids.map((id) => ({ delete: keys.media(id) }))), options);
   }
 
-  async get(id: string): Promise<CatalogItem | undefined> {
+  async get(id: string, { consistent = false } = {}): Promise<CatalogItem | undefined> {
     const { doc, tableName } = this.db();
-    const out = await guarded(() => doc.send(new GetCommand({ TableName: tableName, Key: keys.media(id) })));
+    const out = await guarded(() => doc.send(new GetCommand({ TableName: tableName, Key: keys.media(id), ConsistentRead: consistent })));
     return out.Item ? strip<CatalogItem>(out.Item) : undefined;
   }
 
@@ -144,9 +194,9 @@ export class DynamoCatalogStore implements CatalogStore {
           ExpressionAttributeValues: { ':c': colors, ':p': fromPoster },
         }),
       ),
-    )).catch((err: Error) => {
+    ).catch((err: Error) => {
       if (err.name !== 'ConditionalCheckFailedException') throw err;
-    });
+    }), { quiet: true });
   }
 
   /**
@@ -273,7 +323,8 @@ export class DynamoCatalogStore implements CatalogStore {
     const announced = [...this.unannounced];
     this.unannounced.clear();
     try {
-      await moveStamp(this.db(), quiet, everything ? 'everything' : announced);
+      const moved = await moveStamp(this.db(), quiet, everything ? 'everything' : announced);
+      for (const listener of this.moveListeners) listener(moved);
     } catch (err) {
       // Still unannounced: the next move names them.
       for (const id of announced) this.unannounced.add(id);
@@ -283,5 +334,9 @@ export class DynamoCatalogStore implements CatalogStore {
 
   changedBetween(from: number, to: number): Promise<string[] | undefined> {
     return changedBetween(this.db(), from, to);
+  }
+
+  onMove(listener: (state: VersionState) => void) {
+    this.moveListeners.push(listener);
   }
 }

@@ -195,7 +195,6 @@ export class MatchingService {
       written.push({ ...pictured, artwork: { ...kept, ...pictured.artwork } } as CatalogItem);
     }
     await deps.catalog.put(written);
-    await deps.catalog.bumpVersion();
     await deps.events.emit({
       type: 'library:updated',
       libraryId: item.libraryId,

@@ -64,6 +64,5 @@ export const deleteLibrary = async (deps: RemovalDeps, id: string): Promise<void
   await deps.locks?.forget(ids);
   await deps.manifests.drop(id);
   await deps.libraries.remove(library);
-  await deps.catalog.bumpVersion();
   await deps.events.emit({ type: 'library:deleted', libraryId: id });
 };

@@ -1,14 +1,12 @@
-// Search over the catalogue from an in-memory index, rebuilt only when the catalogue's films
-// and shows have changed: a query costs one GetItem and a walk over precomputed tokens.
-// Each warm process (a Lambda container, the local in-process handlers) keeps its own copy,
-// over the items lib/catalog/titled-now.ts keeps.
+// Search over the catalogue from an in-memory index, built once per catalogue the process holds
+// (lib/catalog/snapshot.ts): a query is a walk over precomputed tokens, and at home asks the
+// database nothing.
 import type { Static } from '@sinclair/typebox';
 import type { SearchHit } from '../api/schemas';
 import type { TitledItem } from '../catalog/model';
 import type { MediaKind } from '../library/model';
 import type { CatalogStore } from '../catalog/store';
-import { perCatalogue, titledNow } from '../catalog/titled-now';
-import { versionCached } from '../catalog/version-cache';
+import { derived, snapshotOf } from '../catalog/snapshot';
 import { toEntry } from '../views/entry';
 import { SearchIndex, type Searchable } from './index';
 
@@ -24,7 +22,7 @@ const peopleOf = (item: TitledItem): string[] => {
   return [...(item.entity === 'movie' ? m.directors : m.creators), ...m.cast.slice(0, SEARCHED_CAST).map((c) => c.name)];
 };
 
-const indexOf = perCatalogue(async ({ items }) => {
+const searchIndex = derived(async ({ items }) => {
   const entries: Entry[] = [];
   // The same items as the watch rows read: kept once per process, the index once per catalogue.
   for (const item of items) {
@@ -43,17 +41,12 @@ const indexOf = perCatalogue(async ({ items }) => {
   return SearchIndex.build(entries);
 });
 
-const build = async (catalog: CatalogStore) => indexOf(await titledNow(catalog, catalog));
-
-/** The index for the catalogue as it is now. */
-const currentIndex = versionCached(build);
-
 export const searchCatalog = async (
   catalog: CatalogStore,
   query: string,
   opts: { type?: MediaKind | undefined; limit: number; origin: string },
 ): Promise<Static<typeof SearchHit>[]> => {
-  const index = await currentIndex(catalog, catalog);
+  const index = await snapshotOf(catalog).derive(searchIndex, undefined);
   return index
     .search(query, { ...(opts.type ? { type: opts.type } : {}), limit: opts.limit })
     .map(({ item: { item }, matchedOn, matchedText }) => ({ ...toEntry(item, opts.origin), matchedOn, matchedText }));

@@ -1,6 +1,6 @@
 // Film collections as clients read them: those with at least one film here, by name, and one
 // with every part in release order, the missing ones too. Which films are here comes from the
-// films kept in memory per catalogue version (lib/catalog/titled-now.ts), what the provider
+// films kept in memory per catalogue version (lib/catalog/snapshot.ts), what the provider
 // lists from the stored collections (lib/catalog/collections.ts, one BatchGetItem per 100), both
 // read again only when the version stamp moves: the scan writes a collection before the films
 // that point at it, then moves the stamp.
@@ -9,8 +9,7 @@ import type { CollectionDetail, CollectionPart, CollectionSummary } from '../api
 import { collectionArtworkId, type CollectionStore, type StoredCollection } from '../catalog/collections';
 import type { MovieItem } from '../catalog/model';
 import type { CatalogStore } from '../catalog/store';
-import { titledNow } from '../catalog/titled-now';
-import { versionCached } from '../catalog/version-cache';
+import { derived, snapshotOf, type TitledCatalogue } from '../catalog/snapshot';
 import { notFound } from '../errors';
 import { filing } from '../text/sort-title';
 import { ascending } from '../util/order';
@@ -59,8 +58,7 @@ const partsOf = (films: readonly MovieItem[], stored: StoredCollection | undefin
   return [...listed, ...unlisted].sort(inReleaseOrder);
 };
 
-const load = async (deps: CollectionsDeps) => {
-  const { items } = await titledNow(deps.catalog, deps.catalog);
+const load = async ({ items }: TitledCatalogue, deps: CollectionsDeps) => {
   const films = new Map<number, MovieItem[]>();
   for (const item of items) {
     const collection = item.entity === 'movie' ? item.metadata?.collection : undefined;
@@ -78,7 +76,8 @@ const load = async (deps: CollectionsDeps) => {
   return { shelves, byId: new Map(shelves.map((s) => [s.id, s])) };
 };
 
-const shelvesNow = versionCached(load);
+const shelves = derived(load);
+const shelvesNow = (deps: CollectionsDeps) => snapshotOf(deps.catalog).derive(shelves, deps);
 
 const pictures = (shelf: Shelf, origin: string) => ({
   posterUrl: artworkUrl(origin, collectionArtworkId(shelf.id), 'poster', shelf.stored?.artwork.poster),
@@ -87,13 +86,13 @@ const pictures = (shelf: Shelf, origin: string) => ({
 
 /** Every collection with a film here, by name. */
 export const collectionList = async (deps: CollectionsDeps, origin: string): Promise<Static<typeof CollectionSummary>[]> => {
-  const { shelves } = await shelvesNow(deps.catalog, deps);
+  const { shelves } = await shelvesNow(deps);
   return shelves.map((s) => ({ id: s.id, name: s.name, ...pictures(s, origin), owned: s.owned, total: s.parts.length }));
 };
 
 /** One collection with every part; 404 when no film here is in it. */
 export const collectionDetail = async (deps: CollectionsDeps, id: number, origin: string): Promise<Static<typeof CollectionDetail>> => {
-  const shelf = (await shelvesNow(deps.catalog, deps)).byId.get(id);
+  const shelf = (await shelvesNow(deps)).byId.get(id);
   if (!shelf) throw notFound(`Collection ${id}`);
   const parts = shelf.parts.map(({ tmdbId, title, year, film }): Static<typeof CollectionPart> => ({
     tmdbId,

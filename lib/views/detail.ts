@@ -4,6 +4,7 @@ import type { Static } from '@sinclair/typebox';
 import type { MovieDetail, MovieMetadata, ShowDetail, ShowMetadata } from '../api/schemas';
 import { containerOf, filesDuration, type EpisodeItem, type FileRef, type MovieItem, type ShowItem } from '../catalog/model';
 import { getTitle, type CatalogDeps } from '../catalog/service';
+import { snapshotOf } from '../catalog/snapshot';
 import { subtitleTracks, type TrackOptions } from '../subtitles/tracks';
 import { toMedia } from './entry';
 import { artworkUrl, streamUrl, subtitleUrl } from './urls';
@@ -81,7 +82,7 @@ export const movieDetail = async (deps: DetailDeps, id: string, origin: string):
 const seasonName = (n: number) => (n === 0 ? 'Specials' : `Season ${n}`);
 
 export const showDetail = async (deps: DetailDeps, id: string, origin: string): Promise<Static<typeof ShowDetail>> => {
-  const [show, episodes] = await Promise.all([getTitle(deps, 'tvshow', id), deps.catalog.episodes(id)]);
+  const [show, episodes] = await Promise.all([getTitle(deps, 'tvshow', id), snapshotOf(deps.catalog).episodes(id)]);
   const seasons = new Map<number, EpisodeItem[]>();
   for (const e of episodes) seasons.set(e.seasonNumber, [...(seasons.get(e.seasonNumber) ?? []), e]);
   return {

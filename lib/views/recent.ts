@@ -1,14 +1,30 @@
-// The recent movies and shows lists, newest first, with the libraries' totals.
+// The recent movies and shows lists, newest first, with their totals. At home from the catalogue
+// the process holds (lib/catalog/snapshot.ts): a page asks the database nothing, and its total
+// is the list's own length. In a Lambda one Query a page (a cold function need not read the
+// whole catalogue), the total the libraries' counts, which a running scan keeps current.
 import type { Static } from '@sinclair/typebox';
 import type { MediaEntry } from '../api/schemas';
 import type { CatalogDeps } from '../catalog/service';
-import { versionCached } from '../catalog/version-cache';
+import { derived, snapshotOf } from '../catalog/snapshot';
+import { recentPageOf } from '../catalog/store';
 import type { MediaKind } from '../library/model';
-import type { LibraryStore } from '../library/store';
 import { toEntry } from './entry';
 
-// A list's total may lag a finished scan by a second; its items never do.
-const librariesNow = versionCached((libraries: LibraryStore) => libraries.list(), { recheckAfterMs: 1_000 });
+/** Each kind's titles, newest first. */
+const newestFirst = derived(async ({ items }) => ({
+  movie: items.filter((i) => i.entity === 'movie').reverse(),
+  tvshow: items.filter((i) => i.entity === 'tvshow').reverse(),
+}));
+
+const pageOf = async (deps: CatalogDeps, type: MediaKind, limit: number, cursor: string | undefined) => {
+  const snapshot = snapshotOf(deps.catalog);
+  if (snapshot.holdsEverything) {
+    const titles = (await snapshot.derive(newestFirst, undefined))[type];
+    return { page: recentPageOf(titles, type, limit, cursor), total: titles.length };
+  }
+  const [page, libraries] = await Promise.all([deps.catalog.recent(type, limit, cursor), deps.libraries.list()]);
+  return { page, total: libraries.reduce((n, l) => n + (type === 'movie' ? l.counts.movies : l.counts.tvShows), 0) };
+};
 
 export const listRecent = async (deps: CatalogDeps, type: MediaKind, limit: number, cursor: string | undefined, origin: string, matched?: boolean) => {
   if (matched !== undefined) {
@@ -16,11 +32,7 @@ export const listRecent = async (deps: CatalogDeps, type: MediaKind, limit: numb
     const [page, total] = await Promise.all([deps.catalog.recent(type, limit, cursor, matched), deps.catalog.countMatched(type, matched)]);
     return { data: page.items.map((item) => toEntry(item, origin)), meta: { total: Math.max(total, page.items.length), nextCursor: page.nextCursor } };
   }
-  // A finished scan or a deleted library moves the version stamp, so the libraries' counts
-  // are read again only then (checked at most once a second).
-  const [page, libraries] = await Promise.all([deps.catalog.recent(type, limit, cursor), librariesNow(deps.catalog, deps.libraries)]);
-  // Totals are the libraries' counts, which a running scan keeps current as it writes.
-  const total = libraries.reduce((n, l) => n + (type === 'movie' ? l.counts.movies : l.counts.tvShows), 0);
+  const { page, total } = await pageOf(deps, type, limit, cursor);
   const data: Static<typeof MediaEntry>[] = page.items.map((item) => toEntry(item, origin));
   return { data, meta: { total: Math.max(total, data.length), nextCursor: page.nextCursor } };
 };

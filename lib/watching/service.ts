@@ -8,7 +8,7 @@ import type { Static } from '@sinclair/typebox';
 import type { ContinueEntry } from '../api/schemas';
 import { filesDuration, type CatalogItem, type EpisodeItem, type MovieItem } from '../catalog/model';
 import type { CatalogStore } from '../catalog/store';
-import { titledKept, titledRecent, type TitledCatalogue } from '../catalog/titled-now';
+import { snapshotOf, type TitledCatalogue } from '../catalog/snapshot';
 import { defaultProfileProtected, invalidRequest, nameTaken, notFound } from '../errors';
 import type { EventSink } from '../events/sink';
 import type { Log } from '../log';
@@ -178,7 +178,7 @@ export class WatchingService implements WatchStateOfItems {
 
   /** A film or an episode: from the catalogue kept in memory when there is one (its place and length do not change), else read. */
   private async playable(mediaId: string): Promise<MovieItem | EpisodeItem> {
-    const titled = titledKept();
+    const titled = snapshotOf(this.deps.catalog).kept();
     const item = titled ? (await titled.get([mediaId])).get(mediaId) : await this.deps.catalog.get(mediaId);
     if (!item || item.entity === 'tvshow') throw notFound(`Movie or episode ${mediaId}`);
     return item;
@@ -383,6 +383,13 @@ export class WatchingService implements WatchStateOfItems {
     return new Map(mediaIds.map((id) => [id, toUserData(pending(id) ?? states.get(id))]));
   }
 
+  /** The profile's state of a film: from the states kept in a shared process (no read), else as `userData`. */
+  async filmUserData(profileId: string, filmId: string): Promise<UserData> {
+    const kept = await this.titles?.get(profileId);
+    if (!kept) return (await this.userData(profileId, [filmId])).get(filmId)!;
+    return toUserData(kept.films.get(filmId));
+  }
+
   /**
    * What the profile has seen of a show, counted again and kept on the show's item: done when a
    * mark of one of its episodes changes (rare next to the lists and Next up that read it).
@@ -407,7 +414,7 @@ export class WatchingService implements WatchStateOfItems {
   /** Films and episodes in progress, most recently watched first. */
   async continueWatching(profileId: string, limit: number, origin: string): Promise<Array<Static<typeof ContinueEntry>>> {
     await Promise.all([this.requireProfile(profileId), this.settle(profileId)]);
-    const [states, titled] = await Promise.all([this.deps.store.inProgress(profileId, limit), titledRecent(this.deps.catalog, this.deps.catalog)]);
+    const [states, titled] = await Promise.all([this.deps.store.inProgress(profileId, limit), snapshotOf(this.deps.catalog).recent()]);
     const items = await titled.get(states.map((s) => s.mediaId));
     const shows = await this.showsOf(items.values(), titled);
     return states.flatMap((s) => {
@@ -425,7 +432,7 @@ export class WatchingService implements WatchStateOfItems {
    */
   async nextUp(profileId: string, limit: number, origin: string): Promise<Array<Static<typeof ContinueEntry>>> {
     await Promise.all([this.requireProfile(profileId), this.settle(profileId)]);
-    const [next, titled] = await Promise.all([this.deps.store.nextEpisodes(profileId, limit), titledRecent(this.deps.catalog, this.deps.catalog)]);
+    const [next, titled] = await Promise.all([this.deps.store.nextEpisodes(profileId, limit), snapshotOf(this.deps.catalog).recent()]);
     const episodes = await titled.get(next.map((n) => n.episodeId));
     const shows = await this.showsOf(episodes.values(), titled);
     return next.flatMap(({ episodeId }) => {

@@ -120,11 +120,10 @@ export const artwork = async (ctx: ScanContext, planned: Planned, { keyRefused }
   return ctx.inSteps(work, ARTWORK_CHUNK, async (chunk, done) => {
     const before = { ...c!.tally };
     const collected = await collectAll(c!, await ctx.catalog.getMany(chunk.map((e) => e.id)));
-    await ctx.catalog.put(collected);
+    await ctx.catalog.put(collected, { quiet: true });
     recordEnrichment(planned, collected);
     counts.artwork += c!.tally.stored - before.stored;
     counts.failed += c!.tally.failed - before.failed;
-    await ctx.catalog.bumpVersion({ quiet: true });
     await ctx.step({ phase: 'artwork', processed: done, total: work.length, counts, after: chunk.at(-1)!.id });
   });
 };

@@ -55,12 +55,11 @@ export const details = async (ctx: ScanContext, planned: Planned, { keyRefused }
       else if (!tally.keyRefused) written.push({ ...was, enrich: was.enrich === 'details' ? 'done' : was.enrich } as CatalogItem); // the id is gone: the search's description stays
       // (The key refused: it stays as it was, waiting for its details.)
     }
-    if (written.length) await ctx.catalog.put(written);
+    await ctx.catalog.put(written, { quiet: true });
     recordEnrichment(planned, written);
     // Only the provider's failures count here: an NFO that cannot be read was counted by the metadata phase.
     counts.failed += written.filter((i) => i.enrich === 'local').length + (c ? c.tally.failed - pictures.failed : 0);
     if (c) counts.artwork += c.tally.stored - pictures.stored;
-    if (written.length) await ctx.catalog.bumpVersion({ quiet: true });
     await ctx.step({ phase: 'finalizing', processed: done, total: work.length, share: DETAILS_SHARE, counts, after: chunk.at(-1)!.id });
   });
 };

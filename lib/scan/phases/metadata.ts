@@ -61,7 +61,7 @@ export const metadata = async (ctx: ScanContext, planned: Planned, alreadyRead: 
       counts.artwork += c.tally.stored;
       counts.failed += c.tally.failed;
     }
-    await ctx.catalog.put(found);
+    await ctx.catalog.put(found, { quiet: true });
     recordEnrichment(planned, found);
     counts.probed += probes.probed;
     counts.probeFailed += probes.failed;
@@ -69,7 +69,6 @@ export const metadata = async (ctx: ScanContext, planned: Planned, alreadyRead: 
     counts.matched += own.matched;
     counts.unmatched += own.unmatched;
     counts.failed += own.failed;
-    await ctx.catalog.bumpVersion({ quiet: true });
     await ctx.step({ phase: 'metadata', processed: done, total: work.length, counts, after: chunk.at(-1)!.id, ...(tally.keyRefused ? { warning: KEY_REFUSED_WARNING } : {}) });
   });
   return { finished, keyRefused: tally.keyRefused };

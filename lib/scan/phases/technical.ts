@@ -45,7 +45,7 @@ export const technical = async (ctx: ScanContext, { plan, entries, metadataWork 
   for (const e of entries.values()) live.set(e);
   await ctx.step({ phase: 'analyzing', processed: 0, total: work.length, share: TECHNICAL_SHARE, counts }, { persist: false });
   return ctx.inStepsAhead(work, CHUNK, read, async ({ items, tally }, chunk, done) => {
-    await ctx.catalog.put(items);
+    await ctx.catalog.put(items, { quiet: true });
     for (const item of items) {
       const entry = entries.get(item.id);
       if (!entry || item.entity === 'tvshow') continue;
@@ -55,7 +55,6 @@ export const technical = async (ctx: ScanContext, { plan, entries, metadataWork 
     counts.probed += tally.probed;
     counts.probeFailed += tally.failed;
     await ctx.libraries.recordCounts(ctx.library.id, live.value);
-    await ctx.catalog.bumpVersion({ quiet: true });
     await ctx.step({ phase: 'analyzing', processed: done, total: work.length, share: TECHNICAL_SHARE, counts, after: chunk.at(-1)!.id });
   });
 };

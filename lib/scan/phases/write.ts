@@ -56,11 +56,8 @@ const writeAll = async (ctx: ScanContext, { plan, entries }: Planned, reader: He
   const written = await ctx.inSteps(plan.writes, WRITE_CHUNK, async (chunk: PlannedWrite[]) => {
     const probes: ProbeTally = { probed: 0, failed: 0 };
     const items = reader.take(await withStored(ctx, chunk), probes);
-    // Shows before their episodes, each put whole: an episode written under a moved show is
-    // never found by a resumed scan without that show's new path (lib/scan/plan/moves.ts).
-    const shows = items.filter((i) => i.entity === 'tvshow');
-    if (shows.length) await ctx.catalog.put(shows);
-    await ctx.catalog.put(shows.length ? items.filter((i) => i.entity !== 'tvshow') : items);
+    // Each put whole, shows before their episodes (the store's rule), and the stamp moved.
+    await ctx.catalog.put(items, { quiet: true });
     for (const item of items) {
       const entry = entries.get(item.id);
       if (!entry) continue;
@@ -74,15 +71,15 @@ const writeAll = async (ctx: ScanContext, { plan, entries }: Planned, reader: He
     }
     counts.probed += probes.probed;
     counts.probeFailed += probes.failed;
-    // The counts and the stamp together; the job is saved after them, so a job that counts the
-    // chunk's items means the library counts them too.
-    await Promise.all([recordCounts(), ctx.catalog.bumpVersion({ quiet: true })]);
+    // The job is saved after the counts, so a job that counts the chunk's items means the
+    // library counts them too.
+    await recordCounts();
     await ctx.step({ phase: 'analyzing', processed: counts.processed, total, share: WRITES_SHARE, counts, changedIds: ctx.changedIds, after: chunk.at(-1)!.item.id });
   });
   if (!written) return false;
   return ctx.inSteps(plan.removals, WRITE_CHUNK, async (chunk) => {
     const ids = chunk.map((e) => e.id);
-    await ctx.catalog.remove(ids);
+    await ctx.catalog.remove(ids, { quiet: true });
     await removeArtworkOf(ctx.artworks, ids);
     await ctx.subtitleCache?.removeAll(ids);
     await ctx.watchState?.forget(ids);
@@ -91,7 +88,6 @@ const writeAll = async (ctx: ScanContext, { plan, entries }: Planned, reader: He
     noteChanged(ctx.changedIds, 'removed', ids);
     for (const id of ids) live.delete(id);
     await recordCounts();
-    await ctx.catalog.bumpVersion({ quiet: true });
     await ctx.step({ phase: 'analyzing', processed: counts.processed, total, share: WRITES_SHARE, counts, changedIds: ctx.changedIds });
   });
 };

@@ -28,7 +28,7 @@ const deps = (films: TitledItem[], collections: StoredCollection[]) => {
   version++;
   const v = version;
   // Its moves name nothing (changedBetween: undefined), so each version is read whole.
-  const catalog = { version: async () => v, titled: async function* () { yield* films; }, changedBetween: async () => undefined } as unknown as CatalogStore;
+  const catalog = { version: async () => v, versionState: async () => ({ version: v, quiet: false }), titled: async function* () { yield* films; }, changedBetween: async () => undefined } as unknown as CatalogStore;
   const store: CollectionStore = {
     getMany: async (ids) => new Map(collections.filter((c) => ids.includes(c.id)).map((c) => [c.id, c])),
     put: async () => undefined,
