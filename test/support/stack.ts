@@ -33,7 +33,7 @@ export interface Reply {
 export const call = (
   method: string,
   path: string,
-  opts: { headers?: OutgoingHttpHeaders; body?: string | Buffer; base?: string; from?: string } = {},
+  opts: { headers?: OutgoingHttpHeaders; body?: string | Buffer; base?: string; from?: string; timeoutMs?: number } = {},
 ): Promise<Reply> =>
   new Promise((resolve, reject) => {
     const url = new URL(path, opts.base ?? stack.url);
@@ -56,7 +56,7 @@ export const call = (
       },
     );
     req.on('error', reject);
-    req.setTimeout(30_000, () => req.destroy(new Error(`${method} ${path} timed out`)));
+    req.setTimeout(opts.timeoutMs ?? 30_000, () => req.destroy(new Error(`${method} ${path} timed out`)));
     req.end(opts.body);
   });
 
