@@ -16,8 +16,13 @@
 // removed) is waited for, so what a person changed is what they see next.
 import { config } from '../config';
 import type { Hosting } from '../runtime';
-import type { CatalogItem, EpisodeItem, TitledItem } from './model';
+import type { Derived } from './derived';
+import type { EpisodeItem, TitledItem } from './model';
 import type { CatalogStore } from './store';
+import { follow, isTitled, type Held, type TitledCatalogue } from './titled';
+
+export { derived, type Derived } from './derived';
+export type { TitledCatalogue } from './titled';
 
 export interface VersionState {
   version: number;
@@ -30,147 +35,8 @@ export type SnapshotSource = Pick<CatalogStore, 'versionState' | 'changedBetween
   onMove?(listener: (state: VersionState) => void): void;
 };
 
-/** Other items (episodes) read on demand and kept with the version: Next up asks for the same few again and again. */
-const KEPT_OTHERS = 5_000;
-/** Shows whose episodes are kept with the version (show details). */
-const KEPT_SEASONS = 500;
-
-/**
- * Past this share of the catalogue changed, it is read whole again: on DynamoDB Local an item
- * read by id costs about what an item of a Query does (0.15-0.22 against 0.16 ms, 10,000
- * films), so reading only the changed ones is the cheaper while they are under about half.
- */
-const PATCHED_SHARE = 0.5;
-/** A small catalogue is patched all the same up to this many. */
-const PATCHED_MIN = 500;
 /** In a shared process, the stamp is read again behind the readers this often (writers elsewhere). */
 const RECHECK_MS = 1_000;
-
-export interface TitledCatalogue {
-  /** In the order the catalogue lists them: films, then shows, each by when they were added. */
-  items: readonly TitledItem[];
-  byId: ReadonlyMap<string, TitledItem>;
-  /** Items by id, whatever their kind: films and shows from memory, others read once and kept with this version. */
-  get(ids: readonly string[]): Promise<Map<string, CatalogItem>>;
-  /** A show's episodes in order, read once and kept with this version. */
-  episodes(showId: string): Promise<EpisodeItem[]>;
-}
-
-const isTitled = (item: CatalogItem): item is TitledItem => item.entity === 'movie' || item.entity === 'tvshow';
-
-/** The recent index's order (lib/db/table.ts): films before shows, then `<addedAt>#<id>`. */
-const listOrder = (a: TitledItem, b: TitledItem) => {
-  if (a.entity !== b.entity) return a.entity === 'movie' ? -1 : 1;
-  const ka = `${a.addedAt}#${a.id}`;
-  const kb = `${b.addedAt}#${b.id}`;
-  return ka < kb ? -1 : ka > kb ? 1 : 0;
-};
-
-interface Held {
-  catalogue: TitledCatalogue;
-  others: Map<string, CatalogItem>;
-  seasons: Map<string, Promise<EpisodeItem[]>>;
-}
-
-const hold = (source: SnapshotSource, items: TitledItem[], others = new Map<string, CatalogItem>(), seasons = new Map<string, Promise<EpisodeItem[]>>()): Held => {
-  const byId = new Map(items.map((i) => [i.id, i]));
-  return {
-    others,
-    seasons,
-    catalogue: {
-      items,
-      byId,
-      async get(ids) {
-        const found = new Map<string, CatalogItem>();
-        const missing: string[] = [];
-        for (const id of ids) {
-          const item = byId.get(id) ?? others.get(id);
-          if (item) found.set(id, item);
-          else missing.push(id);
-        }
-        for (const item of missing.length ? await source.getMany(missing) : []) {
-          found.set(item.id, item);
-          if (others.size < KEPT_OTHERS) others.set(item.id, item);
-        }
-        return found;
-      },
-      episodes(showId) {
-        let kept = seasons.get(showId);
-        if (!kept) {
-          kept = source.episodes(showId);
-          if (seasons.size < KEPT_SEASONS) seasons.set(showId, kept);
-          kept.catch(() => seasons.delete(showId));
-        }
-        return kept;
-      },
-    },
-  };
-};
-
-const readAll = async (source: SnapshotSource): Promise<Held> => {
-  const items: TitledItem[] = [];
-  for await (const item of source.titled()) items.push(item);
-  return hold(source, items);
-};
-
-/** `base` with the items named changed read again: gone ones dropped, new ones in their place in the order. */
-const patch = async (source: SnapshotSource, base: Held, changed: readonly string[]): Promise<Held> => {
-  if (changed.length === 0) return base;
-  const fresh = (await source.getMany([...changed], { consistent: true })).filter(isTitled);
-  // Episodes read on demand are read again when next asked for; so are the seasons of a show
-  // when an item that is not a title (an episode) changed.
-  for (const id of changed) base.others.delete(id);
-  const titledIds = new Set(fresh.map((i) => i.id));
-  const episodesChanged = changed.some((id) => !titledIds.has(id) && !base.catalogue.byId.has(id));
-  if (episodesChanged) base.seasons.clear();
-  if (fresh.length === 0 && !changed.some((id) => base.catalogue.byId.has(id))) return base;
-  const byId = new Map(base.catalogue.byId);
-  for (const id of changed) byId.delete(id);
-  for (const item of fresh) byId.set(item.id, item);
-  for (const id of changed) base.seasons.delete(id);
-  return hold(source, [...byId.values()].sort(listOrder), new Map(base.others), new Map(base.seasons));
-};
-
-/** A value built from a catalogue: its search index, its recent lists ... at most once per catalogue. */
-export interface Derived<T, A> {
-  /** The value for this catalogue, built now if it is not. */
-  of(titled: TitledCatalogue, arg: A): Promise<T>;
-  /** The value built last, and its catalogue, whatever it is: for a reader who may lag a running scan. */
-  latest(): { value: T; titled: TitledCatalogue } | undefined;
-  /** Whether this catalogue's value is built. */
-  has(titled: TitledCatalogue): boolean;
-}
-
-/**
- * `build` run once per catalogue: a move that changed none of its films and shows (a scan's last
- * move, an episode's) hands back the same catalogue, and so the same value, at once.
- */
-export const derived = <T, A = void>(build: (titled: TitledCatalogue, arg: A) => Promise<T>): Derived<T, A> => {
-  const built = new WeakMap<TitledCatalogue, Promise<T>>();
-  const settled = new WeakSet<TitledCatalogue>();
-  let latest: { order: number; value: T; titled: TitledCatalogue } | undefined;
-  let builds = 0;
-  return {
-    of(titled, arg) {
-      let value = built.get(titled);
-      if (!value) {
-        const order = ++builds;
-        value = build(titled, arg);
-        built.set(titled, value);
-        value.then(
-          (v) => {
-            settled.add(titled);
-            if (!latest || latest.order < order) latest = { order, value: v, titled };
-          },
-          () => built.delete(titled),
-        );
-      }
-      return value;
-    },
-    latest: () => latest,
-    has: (titled) => settled.has(titled),
-  };
-};
 
 export class CatalogueSnapshot {
   private current: { version: number; held: Held } | undefined;
@@ -236,12 +102,7 @@ export class CatalogueSnapshot {
       await before;
       const base = this.current;
       if (base && base.version >= version) return base.held;
-      let held: Held | undefined;
-      if (base) {
-        const changed = await this.source.changedBetween(base.version, version);
-        if (changed && changed.length <= Math.max(PATCHED_MIN, base.held.catalogue.items.length * PATCHED_SHARE)) held = await patch(this.source, base.held, changed);
-      }
-      held ??= await readAll(this.source);
+      const held = await follow(this.source, base?.held, base && (await this.source.changedBetween(base.version, version)));
       this.versions.set(held.catalogue, Math.max(version, this.versions.get(held.catalogue) ?? -1));
       if (!this.current || this.current.version < version) this.current = { version, held };
       return held;

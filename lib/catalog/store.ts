@@ -10,15 +10,11 @@ import { batchWrite, untilProcessed } from '../db/batch';
 import { guarded, queryItems, READ_PAGE, type Db } from '../db/client';
 import type { VersionState } from './snapshot';
 import { keys } from '../db/table';
-import { invalidRequest } from '../errors';
 import type { MediaKind } from '../library/model';
 import { eachLimited } from '../util/pool';
+import { decodeCursor, encodeCursor, type Page } from './recent-page';
 import type { CatalogItem, EpisodeItem, IndexEntry, TitledItem } from './model';
 
-export interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
-}
 
 const GETS_AT_ONCE = 4;
 
@@ -47,56 +43,10 @@ const matchedFilter = (pk: string, matched: boolean) => ({
   ExpressionAttributeValues: { ':pk': pk, ...(matched ? { ':yes': true } : { ':no': false }) },
 });
 
-/** Cursors are the page's last key, opaque to clients and checked when they come back. */
-const encodeCursor = (key: Record<string, unknown> | undefined) =>
-  key ? Buffer.from(JSON.stringify(key)).toString('base64url') : null;
-
-const decodeCursor = (cursor: string, indexPk: string): Record<string, string> => {
-  const bad = () => invalidRequest([{ field: 'query.cursor', message: 'is not a cursor this list handed out' }]);
-  let key: unknown;
-  try {
-    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw bad();
-  }
-  const k = key as Record<string, unknown>;
-  const shape = ['pk', 'sk', 'gsi1pk', 'gsi1sk'];
-  if (typeof key !== 'object' || key === null || Object.keys(k).length !== shape.length || !shape.every((a) => typeof k[a] === 'string') || k.gsi1pk !== indexPk) {
-    throw bad();
-  }
-  return k as Record<string, string>;
-};
-
 /** How a write moves the stamp: `quiet` for a running scan's step, which readers need not wait to see. */
 export interface WriteOptions {
   quiet?: boolean;
 }
-
-/**
- * A page of the recent list held in memory (lib/views/recent.ts), with cursors the store's own
- * pages take too: `titles` newest first, as the recent index lists them.
- */
-export const recentPageOf = (titles: readonly TitledItem[], type: MediaKind, limit: number, cursor?: string): Page<TitledItem> => {
-  const { pk } = keys.recentIndex(type);
-  const sortKey = (item: TitledItem) => keys.recent(type, item.addedAt, item.id).gsi1sk;
-  let start = 0;
-  if (cursor) {
-    const after = decodeCursor(cursor, pk).gsi1sk!;
-    // Newest first: the first title whose key sorts before the cursor's.
-    let lo = 0;
-    let hi = titles.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (sortKey(titles[mid]!) >= after) lo = mid + 1;
-      else hi = mid;
-    }
-    start = lo;
-  }
-  const items = titles.slice(start, start + limit);
-  const last = items.at(-1);
-  const more = start + limit < titles.length && last;
-  return { items, nextCursor: more ? encodeCursor({ ...keys.media(last.id), ...keys.recent(type, last.addedAt, last.id) }) : null };
-};
 
 export interface CatalogStore {
   /** Writes items whole (a second write of the same id replaces it), shows before the rest; then moves the stamp. */
