@@ -1,6 +1,6 @@
 // The catch-all route ($default): answers CORS preflight for every path, and for anything
 // no function serves, the right problem: 404 unknown route, 405 wrong method, 501 planned.
-import { matchRoute } from '../../lib/api/operations';
+import { matchRoute } from '../../lib/api/routes';
 import { methodNotAllowed, notImplemented, routeNotFound } from '../../lib/errors';
 import { methodOf, pathOf } from '../../lib/http/context';
 import { rawHttp } from '../../lib/http/stack';

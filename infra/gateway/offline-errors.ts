@@ -4,7 +4,7 @@
 // Every answer a handler gives carries X-Request-Id (the HTTP stack's first middleware sets
 // it), so an answer without one is the machinery's.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { matchRoute } from '../../lib/api/operations';
+import { matchRoute } from '../../lib/api/routes';
 import { isJsonContentType } from '../../lib/http/json-body';
 import {
   bodyTooLarge,

@@ -1,7 +1,7 @@
 // Which operation of the contract a request asks for, as API Gateway's route table would say.
 // A path with a `.` or `..` segment (also percent-encoded) names none: offline would resolve it
 // and answer another route, and the web client's files are never reached that way either.
-import { matchRoute } from '../../lib/api/operations';
+import { matchRoute } from '../../lib/api/routes';
 
 export const hasDotSegment = (path: string) =>
   path.split('/').some((segment) => {

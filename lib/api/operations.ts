@@ -1,80 +1,14 @@
 // Every operation of the contract, once. Handlers validate against these definitions, the
 // OpenAPI document is rendered from them, and the catch-all route answers 404/405/501 from
 // them, so the docs, the routing and the behaviour cannot drift apart.
-import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
+import { matchingOperations } from './matching-operations';
+import { op, pathParams, type OperationDef } from './operation-def';
 import * as S from './schemas';
+import { watchingOperations } from './watching-operations';
 
-export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type { HttpMethod, OperationDef } from './operation-def';
 
-export interface OperationDef {
-  id: string;
-  method: HttpMethod;
-  /** OpenAPI-style template: /api/v1/movies/{movieId} */
-  path: string;
-  tag: string;
-  summary: string;
-  description?: string;
-  params?: TObject;
-  query?: TObject;
-  body?: TSchema;
-  bodyRequired?: boolean;
-  success: { status: number; description: string; schema?: TSchema; list?: boolean; contentType?: string };
-  /** Statuses this operation may answer besides the common ones (403, 429, 500, 503). */
-  errors?: number[];
-  /** Counted by the rate limit; media bytes, health and docs are not. */
-  counted: boolean;
-  /** False until the issue that builds it lands: the catch-all answers 501 meanwhile. */
-  implemented: boolean;
-  /** Left out of the OpenAPI document (the docs page's own assets). */
-  undocumented?: boolean;
-}
-
-const pathParams = <const N extends string>(names: readonly N[]) =>
-  Type.Object(Object.fromEntries(names.map((n) => [n, S.Id])) as { [K in N]: typeof S.Id }, { additionalProperties: false });
-
-const op = <T extends OperationDef>(def: T) => def;
-
-/** Fixing a wrong match, the same four operations for movies and for shows. */
-const matchingOperations = <K extends 'movie' | 'tvshow'>(kind: K) => {
-  const movie = kind === 'movie';
-  const Kind = movie ? 'Movie' : 'Show';
-  const noun = movie ? 'movie' : 'show';
-  const base = movie ? '/api/v1/movies/{movieId}' : '/api/v1/tvshows/{showId}';
-  const params = pathParams([movie ? 'movieId' : 'showId']);
-  const detail = movie ? S.MovieDetail : S.ShowDetail;
-  const tag = movie ? 'movies' : 'tvshows';
-  const noProvider = 'Without a TMDB key (or with fetching switched off) 409 `provider-not-configured`; the provider down or refusing 424 `provider-unavailable` with Retry-After; neither changes anything.';
-  return {
-    candidates: op({
-      id: `${noun}Candidates`, method: 'GET', path: `${base}/candidates`, tag, counted: true, implemented: true,
-      summary: `The provider's records that may be this ${noun}, best first`,
-      description: `One provider search (\`query\`, default the ${noun}'s title; \`year\` exact), in the provider's order. Each \`posterUrl\` goes through this service (GET /api/v1/provider-images/{file}). ${noProvider} 404 for an unknown id.`,
-      params, query: S.CandidatesQuery, errors: [404, 409, 424],
-      success: { status: 200, description: 'The candidates', schema: Type.Array(S.MatchCandidate) },
-    }),
-    match: op({
-      id: `match${Kind}`, method: 'PUT', path: `${base}/match`, tag, counted: true, implemented: true,
-      summary: `Pin the ${noun} to a provider record, for good`,
-      description: `The ${noun} is described from that record at once (title, overview, cast, poster, colours${movie ? '' : '; its seasons and episodes too'}) and \`metadata.matchLocked\` is true. From then on no rescan, refresh, move or rename of ${movie ? 'its file' : 'its files'}, NFO or \`[tmdbid-…]\` in a name searches or matches it again: it is described from that record alone (no NFO fields, no local pictures), fetched again only by its id, until DELETE unlocks it. Who chose it (the client's address) and when is kept with the choice. 422 \`unknown-provider-id\` when the provider has no ${noun} with that id; 409 \`scan-already-running\` while its library is scanned. ${noProvider} 404 for an unknown id.`,
-      params, body: S.MatchRequest, bodyRequired: true, errors: [400, 404, 409, 422, 424],
-      success: { status: 200, description: `The ${noun}, described from the chosen record`, schema: detail },
-    }),
-    unmatch: op({
-      id: `unmatch${Kind}`, method: 'DELETE', path: `${base}/match`, tag, counted: true, implemented: true,
-      summary: `Unlock the ${noun}'s match: it is matched automatically again`,
-      description: `The pinned record is dropped and the ${noun} is matched again from ${movie ? 'its file\'s name' : 'its folder\'s name'} (and NFO), as a new ${noun} would be; \`matched\` may be false afterwards. A ${noun} that was not locked is answered as it is. 409 \`scan-already-running\` while its library is scanned. ${noProvider} 404 for an unknown id.`,
-      params, errors: [404, 409, 424],
-      success: { status: 200, description: `The ${noun}, unlocked`, schema: detail },
-    }),
-    refresh: op({
-      id: `refresh${Kind}`, method: 'POST', path: `${base}/refresh`, tag, counted: true, implemented: true,
-      summary: `Fetch the ${noun}'s record and pictures again`,
-      description: `The provider's record (the pinned one when locked; else the one it is matched to, or a new search when it has none) and its pictures are fetched again, not taken from the provider cache, and the ${noun}${movie ? '' : ' and its episodes'} described from them. Done before the answer, which carries the ${noun}. 409 \`scan-already-running\` while its library is scanned. ${noProvider} 404 for an unknown id.`,
-      params, errors: [404, 409, 424],
-      success: { status: 202, description: `The ${noun}, described again`, schema: detail },
-    }),
-  } as const;
-};
 /** The movie and show lists' two ways of answering (the contract's "Browsing the whole library"). */
 const BROWSING =
   'With none of `sort`, `order`, `genre`, `yearFrom`, `yearTo`, `letter`, `played`, `libraryId`, `collectionId`: the most recently added first, `meta.total` counting the titles the libraries hold, kept current as a scan writes them (with `matched`, those matched, or not, now). ' +
@@ -314,65 +248,7 @@ export const operations = {
     params: S.ProviderImageParams, errors: [404, 409, 424],
     success: { status: 200, description: 'The image (image/jpeg or image/png)', contentType: 'image/jpeg' },
   }),
-  listProfiles: op({
-    id: 'listProfiles', method: 'GET', path: '/api/v1/profiles', tag: 'watching', counted: true, implemented: true,
-    summary: "The household's profiles, oldest first",
-    description: 'Who may be watching: no passwords (the LAN is trusted). `default` ("Household" until renamed) is always there and first.',
-    success: { status: 200, description: 'The profiles', schema: Type.Array(S.Profile) },
-  }),
-  createProfile: op({
-    id: 'createProfile', method: 'POST', path: '/api/v1/profiles', tag: 'watching', counted: true, implemented: true,
-    summary: 'A new profile', body: S.ProfileBody, bodyRequired: true, errors: [400, 409],
-    description: 'Names are unique without regard to case (and trimmed): one taken gets 409 `name-taken`.',
-    success: { status: 201, description: 'The profile', schema: S.Profile },
-  }),
-  renameProfile: op({
-    id: 'renameProfile', method: 'PATCH', path: '/api/v1/profiles/{profileId}', tag: 'watching', counted: true, implemented: true,
-    summary: 'Rename a profile', params: pathParams(['profileId']), body: S.ProfileBody, bodyRequired: true, errors: [400, 404, 409],
-    success: { status: 200, description: 'The profile', schema: S.Profile },
-  }),
-  deleteProfile: op({
-    id: 'deleteProfile', method: 'DELETE', path: '/api/v1/profiles/{profileId}', tag: 'watching', counted: true, implemented: true,
-    summary: 'Delete a profile and all of its watch state', params: pathParams(['profileId']), errors: [404, 409],
-    description: '`default` cannot be deleted: 409 `default-profile`.',
-    success: { status: 204, description: 'Deleted' },
-  }),
-  reportProgress: op({
-    id: 'reportProgress', method: 'PUT', path: '/api/v1/progress/{mediaId}', tag: 'watching', counted: false, implemented: true,
-    summary: "A player's position in a film or an episode",
-    description:
-      'The rules (`settings.preferences.playback`): a position before `resumeMinPercent` (5) keeps nothing; past `playedAtPercent` (90) the item is played, counted once per viewing, and the position cleared; in between it is kept. ' +
-      'The share is of `durationSeconds`, else of the file\'s length as the scan read it; without either the position is kept as it is. ' +
-      'A player may report every few seconds: reports are not counted by the rate limit, and one that comes less than a second after the last of the same item is answered at once and written a second later. ' +
-      'Every change is sent as `userdata:changed` on `/ws`. 404 for an unknown profile, or an id that is not a film or an episode.',
-    params: pathParams(['mediaId']), query: S.ProfileQuery, body: S.ProgressBody, bodyRequired: true, errors: [400, 404],
-    success: { status: 200, description: 'The item\'s state after the rules', schema: S.UserData },
-  }),
-  markPlayed: op({
-    id: 'markPlayed', method: 'POST', path: '/api/v1/played/{mediaId}', tag: 'watching', counted: true, implemented: true,
-    summary: 'Mark a film, an episode or a whole show played',
-    description: 'A film or an episode: played, its position cleared, counted once unless it was played already. A show: every episode of it. The answer for a show: `progress` is its played episodes over all of them.',
-    params: pathParams(['mediaId']), query: S.ProfileQuery, errors: [404],
-    success: { status: 200, description: 'The state', schema: S.UserData },
-  }),
-  markUnplayed: op({
-    id: 'markUnplayed', method: 'DELETE', path: '/api/v1/played/{mediaId}', tag: 'watching', counted: true, implemented: true,
-    summary: 'Mark a film, an episode or a whole show not played',
-    description: 'Not played, no position, no viewings counted; a show: every episode of it.',
-    params: pathParams(['mediaId']), query: S.ProfileQuery, errors: [404],
-    success: { status: 200, description: 'The state', schema: S.UserData },
-  }),
-  continueWatching: op({
-    id: 'continueWatching', method: 'GET', path: '/api/v1/continue', tag: 'watching', counted: true, implemented: true,
-    summary: 'Films and episodes in progress, most recently watched first', query: S.WatchListQuery, errors: [404],
-    success: { status: 200, description: 'The entries', schema: Type.Array(S.ContinueEntry) },
-  }),
-  nextUp: op({
-    id: 'nextUp', method: 'GET', path: '/api/v1/next-up', tag: 'watching', counted: true, implemented: true,
-    summary: 'The next episode of each show being watched, shows most recently watched first', query: S.WatchListQuery, errors: [404],
-    description: 'Per show with a played episode: the first episode after the highest played one (season, episode), rolling over into the next season; specials (season 0) left out. An episode in progress is in /continue, not here; a show whose last episode is played drops out.',
-    success: { status: 200, description: 'The entries', schema: Type.Array(S.ContinueEntry) },
-  }),
+  ...watchingOperations,
   docsPage: op({
     id: 'docsPage', method: 'GET', path: '/api/docs', tag: 'docs', counted: false, implemented: true,
     summary: 'Interactive API documentation (works offline)', success: { status: 200, description: 'HTML page', contentType: 'text/html' },
@@ -391,25 +267,3 @@ export const operations = {
 export type OperationId = keyof typeof operations;
 export const allOperations: OperationDef[] = Object.values(operations);
 
-// ---- matching a request to an operation (for the catch-all route and the front door) ----
-const compiled = allOperations.map((o) => ({
-  op: o,
-  regex: new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
-}));
-
-export type RouteMatch =
-  | { kind: 'found'; op: OperationDef }
-  | { kind: 'wrong-method'; allowed: HttpMethod[] }
-  | { kind: 'none' };
-
-export const matchRoute = (method: string, path: string): RouteMatch => {
-  const onPath = compiled.filter((c) => c.regex.test(path)).map((c) => c.op);
-  if (!onPath.length) return { kind: 'none' };
-  // A literal segment beats a parameter: /api/v1/library/stats is not library {libraryId}.
-  const exact = onPath.filter((o) => o.path === path);
-  const candidates = exact.length ? exact : onPath;
-  const wanted = method.toUpperCase();
-  const found = candidates.find((o) => o.method === wanted);
-  if (found) return { kind: 'found', op: found };
-  return { kind: 'wrong-method', allowed: [...new Set(candidates.map((o) => o.method))] };
-};

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { allOperations, matchRoute } from '../../../lib/api/operations';
+import { allOperations } from '../../../lib/api/operations';
+import { matchRoute } from '../../../lib/api/routes';
 
 describe('matchRoute', () => {
   it('finds an operation by method and templated path', () => {

@@ -1,0 +1,33 @@
+// What an operation of the contract is, and the helpers each group of definitions builds them with.
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+import * as S from './schemas';
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface OperationDef {
+  id: string;
+  method: HttpMethod;
+  /** OpenAPI-style template: /api/v1/movies/{movieId} */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  params?: TObject;
+  query?: TObject;
+  body?: TSchema;
+  bodyRequired?: boolean;
+  success: { status: number; description: string; schema?: TSchema; list?: boolean; contentType?: string };
+  /** Statuses this operation may answer besides the common ones (403, 429, 500, 503). */
+  errors?: number[];
+  /** Counted by the rate limit; media bytes, health and docs are not. */
+  counted: boolean;
+  /** False until the issue that builds it lands: the catch-all answers 501 meanwhile. */
+  implemented: boolean;
+  /** Left out of the OpenAPI document (the docs page's own assets). */
+  undocumented?: boolean;
+}
+
+export const pathParams = <const N extends string>(names: readonly N[]) =>
+  Type.Object(Object.fromEntries(names.map((n) => [n, S.Id])) as { [K in N]: typeof S.Id }, { additionalProperties: false });
+
+export const op = <T extends OperationDef>(def: T) => def;
