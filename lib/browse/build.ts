@@ -10,7 +10,8 @@ import { LETTERS } from '../text/sort-title';
 import { ascending } from '../util/order';
 import { Pacer } from '../util/pace';
 import { sortPaced } from '../util/sort-paced';
-import { BrowseIndex, MATCHED, NO_YEAR, type IndexParts, type OwnOrder, type Sorted } from './index';
+import { BrowseIndex } from './index';
+import { MATCHED, NO_YEAR, type IndexParts, type OwnOrder, type Sorted } from './parts';
 import { keyOf, letterOfKey, titleKey } from './keys';
 import { STORED_SORTS } from './model';
 

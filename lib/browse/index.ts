@@ -7,46 +7,11 @@
 import type { TitledItem } from '../catalog/model';
 import { normalize } from '../text/normalize';
 import { LETTERS } from '../text/sort-title';
+import { firstWhere } from '../util/first-where';
 import { ascending } from '../util/order';
 import { compareToPoint, keyOf, timeOf } from './keys';
+import { MATCHED, NO_YEAR, type IndexParts } from './parts';
 import type { FacetCounts, Filters, PageRequest, SortKey, SortPoint, StoredSort, Watched, WatchedById } from './model';
-
-/** Int16 years: none is the lowest, as ties are broken (lib/browse/keys.ts `tieYear`). */
-export const NO_YEAR = -0x8000;
-/** Flag bits per item. */
-export const MATCHED = 1;
-
-/** The sorts with an order of their own (the year sort walks the tie order). */
-export type OwnOrder = Exclude<StoredSort, 'year'>;
-
-/** A stored sort: positions with a value by (value, year, id), then those without by (year, id). */
-export interface Sorted {
-  order: Uint32Array;
-  present: number;
-}
-
-export interface IndexParts {
-  items: readonly TitledItem[];
-  year: Int16Array;
-  /** Index in LETTERS. */
-  letter: Uint8Array;
-  flags: Uint8Array;
-  library: Uint16Array;
-  libraryIds: readonly string[];
-  genreNames: readonly string[];
-  /** By normalised name. */
-  genreByKey: ReadonlyMap<string, number>;
-  genrePostings: readonly Uint32Array[];
-  /** Each item's genres: genreList[genreStart[i] .. genreStart[i + 1]). */
-  genreStart: Uint32Array;
-  genreList: Uint16Array | Uint32Array;
-  collections: ReadonlyMap<number, Uint32Array>;
-  /** Every position by (year, id), no year first. */
-  tie: Uint32Array;
-  sorted: Readonly<Record<OwnOrder, Sorted>>;
-  /** Positions by id, to find a profile's titles. */
-  byId: Uint32Array;
-}
 
 /**
  * A stretch of an order, walked forwards for ascending, backwards for descending: its parts,
@@ -67,18 +32,6 @@ interface Match {
 }
 
 const NOTHING: Match = { total: 0, mask: new Uint8Array(0), from: [] };
-
-/** The first index of `part` for which `after` holds (it holds from some index on). */
-const firstWhere = (part: Uint32Array, after: (i: number) => boolean): number => {
-  let lo = 0;
-  let hi = part.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (after(part[mid]!)) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-};
 
 export class BrowseIndex {
   readonly items: readonly TitledItem[];

@@ -4,6 +4,7 @@
 import { keys } from '../db/table';
 import { invalidRequest } from '../errors';
 import type { MediaKind } from '../library/model';
+import { firstWhere } from '../util/first-where';
 import type { TitledItem } from './model';
 
 export interface Page<T> {
@@ -42,14 +43,7 @@ export const recentPageOf = (titles: readonly TitledItem[], type: MediaKind, lim
   if (cursor) {
     const after = decodeCursor(cursor, pk).gsi1sk!;
     // Newest first: the first title whose key sorts before the cursor's.
-    let lo = 0;
-    let hi = titles.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (sortKey(titles[mid]!) >= after) lo = mid + 1;
-      else hi = mid;
-    }
-    start = lo;
+    start = firstWhere(titles, (title) => sortKey(title) < after);
   }
   const items = titles.slice(start, start + limit);
   const last = items.at(-1);

@@ -1,6 +1,7 @@
 // Prefix lookup over every indexed token. Tokens are sorted, so all tokens with a given prefix form
 // one contiguous run of ids, and their postings one contiguous slice: a query word costs two binary
 // searches, and "does this entry have a token with that prefix" is an integer range test.
+import { firstWhere } from '../util/first-where';
 
 /** Token ids [lo, hi): the tokens starting with one query word. */
 export interface TokenRange {
@@ -89,13 +90,6 @@ export class TokenTable {
 
   /** The first index from `from` where `past` holds; `past` must be false then true along the tokens. */
   private firstIndex(past: (token: string) => boolean, from = 0): number {
-    let lo = from;
-    let hi = this.tokens.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (past(this.tokens[mid] ?? '')) hi = mid;
-      else lo = mid + 1;
-    }
-    return lo;
+    return firstWhere(this.tokens, (token) => past(token ?? ''), from);
   }
 }
