@@ -27,7 +27,6 @@ import type {
   TmdbCredits,
   TmdbEpisode,
   TmdbFindResults,
-  TmdbGenre,
   TmdbGenreList,
   TmdbMovieDetails,
   TmdbMovieResult,
@@ -38,7 +37,7 @@ import type {
   TmdbTvDetails,
   TmdbTvResult,
 } from './wire';
-
+import { ShapeError, objectBody, requireId, list, text, date, yearOf, number, positive, imagePath, genreNames, unique, imdbId, ids, rating } from './fields';
 
 /**
  * How many alternative titles are kept. Well-known films have dozens (one or more per country);
@@ -46,43 +45,7 @@ import type {
  */
 export const ALTERNATIVE_TITLES_LIMIT = 12;
 
-export class ShapeError extends Error {
-  override name = 'ShapeError';
-}
-
-// --- Small readers ---------------------------------------------------------------------
-
-const objectBody = <T>(body: unknown, what: string): T => {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ShapeError(`${what} is not a JSON object`);
-  return body as T;
-};
-
-const requireId = (id: unknown, what: string): number => {
-  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) throw new ShapeError(`${what} has no numeric id`);
-  return id;
-};
-
-const list = <T>(value: T[] | undefined): T[] => (Array.isArray(value) ? value : []);
-const text = (value: string | null | undefined): string | null => (typeof value === 'string' && value.trim() ? value : null);
-const date = (value: string | null | undefined): string | null => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : null);
-const yearOf = (value: string | null) => (value ? Number(value.slice(0, 4)) : null);
-const number = (value: number | null | undefined): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
-const positive = (value: number | null | undefined) => (number(value) !== null && value! > 0 ? value! : null);
-const imagePath = (value: string | null | undefined) => (typeof value === 'string' && value.startsWith('/') ? value : null);
-const genreNames = (genres: TmdbGenre[] | undefined) => list(genres).map((g) => g?.name).filter((n): n is string => !!n);
-const unique = (names: Array<string | undefined>) => [...new Set(names.filter((n): n is string => !!n))];
-
-/** "tt0133093", lowercase; anything else is no id. */
-const imdbId = (...candidates: Array<string | null | undefined>) => {
-  for (const c of candidates) if (typeof c === 'string' && /^tt\d+$/i.test(c.trim())) return c.trim().toLowerCase();
-  return null;
-};
-
-const ids = (values: number[] | undefined) => list(values).filter((v) => Number.isSafeInteger(v) && v > 0);
-
-/** No votes yet is no rating, rather than a 0 that reads like a verdict. */
-const rating = (average: number | undefined, count: number | undefined) =>
-  count === 0 ? null : number(average);
+export { ShapeError };
 
 // --- Search and find ---------------------------------------------------------------------
 
