@@ -6,7 +6,7 @@ import type { Static } from '@sinclair/typebox';
 import type { MediaEntry } from '../api/schemas';
 import type { CatalogDeps } from '../catalog/service';
 import { derived, snapshotOf } from '../catalog/snapshot';
-import { recentPageOf } from '../catalog/store';
+import { recentPageOf } from '../catalog/recent-page';
 import type { MediaKind } from '../library/model';
 import { toEntry } from './entry';
 
