@@ -1,69 +1,165 @@
-// `npm test`: starts one real stack for the whole run (DynamoDB Local, serverless-offline,
-// the front door), runs every test file against it with node's test runner, then stops it.
+// `npm test` and its tiers, each run with node's test runner:
+// - unit:   test/unit (and the import-order check): no stack, no web build, one file per core;
+// - stack:  the files that talk to the one shared stack (DynamoDB Local, serverless-offline, the
+//           front door) that this runner starts, and the handler tests run in this process;
+// - system: the files that start instances of their own, drive Chromium, or build and run the
+//           package as the cloud would.
+// `npm test` runs the three in that order and prints each tier's wall time; `npm run test:<tier>`
+// runs one; `npm test -- <files>` runs those files (each in its tier). Within a tier the files
+// that took longest last time start first, so the tier does not end waiting on one late file.
 // Test files find the stack through MLS_TEST_* variables (test/support/stack.ts).
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { PROJECT_DIR } from '../infra/project';
 import { buildWeb } from '../infra/web-build';
-import { startInstance } from './support/instance';
+import { startInstance, type Instance } from './support/instance';
+
+const TIERS = ['unit', 'stack', 'system'] as const;
+type Tier = (typeof TIERS)[number];
+
+/** How many files of a tier run at once. Stack files mostly wait on the one stack, so a few more than the cores. */
+const CONCURRENCY: Record<Tier, number> = {
+  unit: availableParallelism(),
+  stack: Math.max(2, availableParallelism()),
+  system: Math.max(2, availableParallelism()),
+};
+
+/** What survives between runs: each file's last time, and tsx's transform cache. */
+const CACHE_DIR = join(PROJECT_DIR, 'node_modules/.cache/mls-test');
+const DURATIONS = join(CACHE_DIR, 'durations.json');
 
 const findTests = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? findTests(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : [],
   );
 
+/** A file's tier: by its folder, and a file of the shared stack's folders that starts an instance of its own is a system test. */
+const tierOf = (file: string): Tier => {
+  const rel = relative(PROJECT_DIR, file);
+  if (rel.startsWith('test/unit/') || rel === 'test/build/import-order.test.ts') return 'unit';
+  if (rel.startsWith('test/browser/') || rel.startsWith('test/build/')) return 'system';
+  return /\bstartInstance\(/.test(readFileSync(file, 'utf8')) ? 'system' : 'stack';
+};
+
+const readDurations = (): Record<string, number> => {
+  try {
+    return JSON.parse(readFileSync(DURATIONS, 'utf8')) as Record<string, number>;
+  } catch {
+    return {};
+  }
+};
+
+interface Tally {
+  files: Record<string, number>;
+  counts: { tests: number; pass: number; fail: number; todo: number; skip: number };
+}
+
+/** One tier's files through node's test runner: spec on the terminal, the tally to a file. */
+const runTier = (tier: Tier, files: string[], env: NodeJS.ProcessEnv, tallyFile: string) =>
+  new Promise<{ code: number; tally: Tally | undefined }>((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY[tier]}`,
+        '--test-reporter=spec', '--test-reporter-destination=stdout',
+        `--test-reporter=${join(PROJECT_DIR, 'test/support/tally-reporter.mjs')}`, `--test-reporter-destination=${tallyFile}`,
+        ...files.map((f) => relative(PROJECT_DIR, f)),
+      ],
+      { cwd: PROJECT_DIR, stdio: 'inherit', env },
+    );
+    child.on('exit', (c) => {
+      let tally: Tally | undefined;
+      try {
+        tally = JSON.parse(readFileSync(tallyFile, 'utf8')) as Tally;
+      } catch {
+        tally = undefined;
+      }
+      resolve({ code: c ?? 1, tally });
+    });
+  });
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
 const main = async () => {
-  const only = process.argv.slice(2);
-  const files = (only.length ? only.map((f) => join(PROJECT_DIR, f)) : findTests(join(PROJECT_DIR, 'test'))).sort();
+  const args = process.argv.slice(2);
+  const tierArg = args.indexOf('--tier');
+  const onlyTier = tierArg >= 0 ? (args[tierArg + 1] as Tier) : undefined;
+  if (onlyTier && !TIERS.includes(onlyTier)) throw new Error(`--tier takes one of ${TIERS.join(', ')}`);
+  const named = args.filter((_, i) => tierArg < 0 || (i !== tierArg && i !== tierArg + 1));
+  const files = (named.length ? named.map((f) => join(PROJECT_DIR, f)) : findTests(join(PROJECT_DIR, 'test'))).sort();
+  const last = readDurations();
+  const byTier = new Map<Tier, string[]>(TIERS.map((t) => [t, []]));
+  for (const f of files) byTier.get(tierOf(f))!.push(f);
+  // Longest first; a file never timed counts as long (it may be).
+  for (const list of byTier.values()) list.sort((a, b) => (last[relative(PROJECT_DIR, b)] ?? 1e9) - (last[relative(PROJECT_DIR, a)] ?? 1e9));
+  const tiers = TIERS.filter((t) => (!onlyTier || t === onlyTier) && byTier.get(t)!.length > 0);
+
   // Every data folder of this run (the stack's, each test's) lives here and goes at the end,
   // and so does whatever a tool writes to the temporary folder (TMPDIR: serverless package's
-  // folders per function, say): a test run leaves nothing behind.
+  // folders per function, say): a test run leaves nothing behind. tsx's transform cache is the
+  // exception: it is kept between runs (a link to the project's cache), as it is outside tests.
   const systemTmp = tmpdir();
   const before = new Set(readdirSync(systemTmp));
   const runTmp = mkdtempSync(join(systemTmp, 'mls-test-'));
   // Tests that drop to an unprivileged user (a folder the service cannot read) must reach their folders.
   chmodSync(runTmp, 0o755);
+  mkdirSync(join(CACHE_DIR, 'tsx'), { recursive: true });
+  symlinkSync(join(CACHE_DIR, 'tsx'), join(runTmp, `tsx-${process.geteuid?.() ?? 0}`));
   process.env.MLS_TEST_TMP = runTmp;
   process.env.TMPDIR = runTmp;
-  // The web client as the sources are now (npm install built it once; the browser tests load it).
-  await buildWeb();
-  process.stdout.write(`Starting the stack for ${files.length} test files...\n`);
-  const started = Date.now();
-  const stack = await startInstance();
-  const state = stack.state();
-  process.stdout.write(`Stack up at ${stack.url} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  const env: NodeJS.ProcessEnv = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
 
-  const code = await new Promise<number>((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files.map((f) => relative(PROJECT_DIR, f))],
-      {
-        cwd: PROJECT_DIR,
-        stdio: 'inherit',
-        env: {
-          ...process.env,
-          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  let stack: Instance | undefined;
+  const times: string[] = [];
+  const total: Tally['counts'] = { tests: 0, pass: 0, fail: 0, todo: 0, skip: 0 };
+  let code = 0;
+  try {
+    for (const tier of tiers) {
+      const started = Date.now();
+      if (tier !== 'unit' && !stack) {
+        // The web client as the sources are now (npm install built it once; the browser tests load it).
+        await buildWeb();
+        stack = await startInstance();
+        const state = stack.state();
+        process.stdout.write(`Stack up at ${stack.url} in ${seconds(Date.now() - started)}\n`);
+        Object.assign(env, {
           MLS_TEST_URL: stack.url,
           MLS_TEST_DATA_DIR: stack.dataDir,
           MLS_TEST_WS: stack.url.replace('http', 'ws') + '/ws',
-          // Handler and adapter tests in the test process use the stack's database.
+          // Handler and adapter tests in the test process, and the instances tests start, use the stack's database.
           DYNAMODB_ENDPOINT: state.dynamodbEndpoint,
           WS_MANAGEMENT_ENDPOINT: state.offlineWebsocket.replace('ws', 'http'),
           LAMBDA_ENDPOINT: state.lambdaEndpoint,
           LOG_DIR: join(stack.dataDir, 'logs'),
           LOG_LEVEL: 'warn',
-        },
-      },
-    );
-    child.on('exit', (c) => resolve(c ?? 1));
-  });
-
-  const stopping = Date.now();
-  await stack.stop();
-  process.stdout.write(`Stack stopped in ${((Date.now() - stopping) / 1000).toFixed(1)} s\n`);
-  rmSync(runTmp, { recursive: true, force: true });
+        });
+      }
+      const list = byTier.get(tier)!;
+      process.stdout.write(`\n== ${tier}: ${list.length} files, ${CONCURRENCY[tier]} at a time\n`);
+      const { code: tierCode, tally } = await runTier(tier, list, env, join(runTmp, `tally-${tier}.json`));
+      const took = Date.now() - started;
+      if (tally) {
+        for (const [file, ms] of Object.entries(tally.files)) last[relative(PROJECT_DIR, file)] = Math.round(ms);
+        for (const key of Object.keys(total) as (keyof Tally['counts'])[]) total[key] += tally.counts[key];
+      }
+      const counted = tally ? `${tally.counts.tests} tests, ${tally.counts.fail} failed` : 'no tally';
+      times.push(`${tier} ${seconds(took)} (${counted})`);
+      process.stdout.write(`== ${tier} took ${seconds(took)}: ${counted}\n`);
+      if (tierCode !== 0) code = tierCode;
+    }
+  } finally {
+    if (stack) {
+      const stopping = Date.now();
+      await stack.stop();
+      process.stdout.write(`Stack stopped in ${seconds(Date.now() - stopping)}\n`);
+    }
+    writeFileSync(DURATIONS, `${JSON.stringify(last, null, 1)}\n`);
+    rmSync(runTmp, { recursive: true, force: true });
+  }
+  process.stdout.write(`\nTiers: ${times.join('; ')}\n`);
+  process.stdout.write(`All: ${total.tests} tests, ${total.pass} pass, ${total.fail} fail, ${total.todo} todo, ${total.skip} skipped\n`);
   // Other programs on a developer's machine write there too, so only CI (MLS_CHECK_TMP=1) fails on it.
   const left = readdirSync(systemTmp).filter((name) => !before.has(name));
   if (left.length) {
