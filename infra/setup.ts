@@ -5,7 +5,7 @@
 // Never fails the install.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { findExecutable } from '../lib/util/executable';
-import { javaCanRunSource, javaVersion } from './runner/dynamodb/local';
+import { compiledLauncher, javaCanRunSource, javaVersion } from './runner/dynamodb/local';
 
 interface Need {
   /** What it is for, in a sentence's words. */
@@ -58,3 +58,6 @@ const main = () => {
 };
 
 main();
+// The database's loopback launcher, compiled here once rather than at the first start (it
+// compiles itself there where this could not: no JDK yet, say).
+if (!process.env.DYNAMODB_ENDPOINT && javaCanRunSource()) compiledLauncher();

@@ -63,22 +63,27 @@ export const stopGroup = async (pid: number, graceMs = 5_000) => {
   killGroup(pid, 'SIGKILL');
 };
 
-/** The most a start's failure quotes of the child's stderr: its last lines, where the cause is. */
-const STDERR_TAIL = 2_000;
+/** The most a start's failure quotes of what the child wrote: its last lines, where the cause is. */
+const LAST_WORDS = 2_000;
 
 /**
- * The end of what a starting child writes to stderr, so a start that fails says why (a port
- * taken, a missing module) even where the log shows only JSON records.
+ * The end of what a starting child writes, so a start that fails says why (a port taken, a
+ * missing module) even where the log shows only JSON records. Both streams: serverless prints
+ * some of its errors to stdout.
  */
-const stderrTail = (child: ChildProcess) => {
+const lastWords = (child: ChildProcess) => {
   let tail = '';
   const keep = (chunk: Buffer | string) => {
-    tail = (tail + String(chunk)).slice(-STDERR_TAIL);
+    tail = (tail + String(chunk)).slice(-LAST_WORDS);
   };
+  child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   return {
     text: () => tail.trim(),
-    stop: () => child.stderr?.off('data', keep),
+    stop: () => {
+      child.stdout?.off('data', keep);
+      child.stderr?.off('data', keep);
+    },
   };
 };
 
@@ -98,10 +103,10 @@ export class ManagedProcess {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options, detached: true });
     this.child = child;
     this.opts.onOutput?.(child);
-    const said = stderrTail(child);
+    const said = lastWords(child);
     const exited = new Promise<never>((_, reject) =>
       child.once('exit', (code, signal) => {
-        // Its last words may still be in the pipe: wait a moment for stderr to close.
+        // Its last words may still be in the pipes: wait a moment for them to close.
         const closed = new Promise((r) => child.once('close', r));
         void Promise.race([closed, new Promise((r) => setTimeout(r, 500))]).then(() =>
           reject(new Error(`${name} exited (${signal ?? code}) while starting${said.text() ? `: ${said.text()}` : ''}`)),
