@@ -109,6 +109,8 @@ export const config = Object.freeze({
      * its instance owns the embedded database, so no other instance shares the count).
      */
     at: runtime.rateLimitAt,
+    /** RATE_LIMIT_AT as set for the runner, which otherwise chooses by where the database is. */
+    chosen: str('RATE_LIMIT_AT') === undefined ? undefined : runtime.rateLimitAt,
   }),
   tmdb: Object.freeze({
     apiKey: str('TMDB_API_KEY'),

@@ -58,8 +58,9 @@ const prepare = async (signal: AbortSignal): Promise<RunContext> => {
   return {
     dataDir, logDir, log, collector, ports, state, processes: [],
     // An instance on its own embedded database is the only one counting: its front door does it,
-    // in memory, with no database write per request; instances sharing a DYNAMODB_ENDPOINT count in the table.
-    rateLimitAt: config.db.endpoint ? 'table' : 'edge',
+    // in memory, with no database write per request; instances sharing a DYNAMODB_ENDPOINT count
+    // in the table, unless RATE_LIMIT_AT=edge says this one is alone on its table.
+    rateLimitAt: config.rateLimit.chosen ?? (config.db.endpoint ? 'table' : 'edge'),
     record: (role, pid) => {
       state.processes[role] = pid;
       if (!saveState(dataDir, state)) log.warn({ role, pid }, 'runner.json could not be saved; the previous one stays');

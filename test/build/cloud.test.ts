@@ -63,7 +63,7 @@ before(async () => {
     packageDir: pkg,
     root: tempDir('cloud'),
     // What the deploy would have made: the instance's table, the bucket, the WebSocket API.
-    resources: { MediaTable: 'media', MediaBucket: BUCKET, WebsocketsApi: 'offline' },
+    resources: { MediaTable: instance.tableName, MediaBucket: BUCKET, WebsocketsApi: 'offline' },
     endpoints: {
       DYNAMODB_ENDPOINT: state.dynamodbEndpoint,
       S3_ENDPOINT: s3.endpoint,

@@ -29,7 +29,7 @@ describe('a scan survives its worker or the whole service dying', () => {
   const dataDir = tempDir('faults');
   let instance: Instance;
   before(async () => {
-    instance = await startInstance({ dataDir, env: ENV });
+    instance = await startInstance({ dataDir, env: ENV, ownDatabase: true });
   });
   after(async () => {
     await instance.stop();
@@ -81,7 +81,7 @@ describe('a scan survives its worker or the whole service dying', () => {
     const { pid, processes } = instance.state();
     for (const p of [pid, processes.offline!, processes.dynamodb!]) killGroup(p, 'SIGKILL');
     await instance.stop();
-    instance = await startInstance({ dataDir, env: ENV });
+    instance = await startInstance({ dataDir, env: ENV, ownDatabase: true });
     await assertExactly(jobId, 'Bravo');
   });
 

@@ -128,7 +128,7 @@ describe('watch state', () => {
 
   it('writes a report over what another process wrote meanwhile, not over what it wrote last', async () => {
     // Another process on the same table (a second container in the cloud), which marks the film played.
-    const db = createDb({ ...config.db, endpoint: instance.state().dynamodbEndpoint, localCredentials: LOCAL_CREDENTIALS });
+    const db = createDb({ ...config.db, tableName: instance.tableName, endpoint: instance.state().dynamodbEndpoint, localCredentials: LOCAL_CREDENTIALS });
     const elsewhere = new WatchingService({
       store: new DynamoWatchStore(() => db),
       catalog: new DynamoCatalogStore(() => db),
@@ -241,7 +241,7 @@ describe('watch state', () => {
     await progress(idOf('Alpha'), 2500, ada);
     assert.equal((await api('DELETE', `/api/v1/profiles/${ada}`)).status, 204);
     assert.equal((await api('GET', `/api/v1/continue?profileId=${ada}`)).status, 404);
-    const db = createDb({ ...config.db, endpoint: instance.state().dynamodbEndpoint, localCredentials: LOCAL_CREDENTIALS });
+    const db = createDb({ ...config.db, tableName: instance.tableName, endpoint: instance.state().dynamodbEndpoint, localCredentials: LOCAL_CREDENTIALS });
     const left = await db.doc.send(new QueryCommand({ TableName: db.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `userdata#${ada}` } }));
     assert.equal(left.Count, 0, 'nothing of the profile is left in the table');
   });
