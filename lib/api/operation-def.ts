@@ -21,8 +21,11 @@ export interface OperationDef {
   errors?: number[];
   /** Counted by the rate limit; media bytes, health and docs are not. */
   counted: boolean;
-  /** False until the issue that builds it lands: the catch-all answers 501 meanwhile. */
-  implemented: boolean;
+  /**
+   * The function that serves it, as serverless names a handler: `<module path>.<export>`. Each
+   * operation is deployed as a function of its own (infra/functions.ts writes serverless.yml's).
+   */
+  handler: string;
   /** Left out of the OpenAPI document (the docs page's own assets). */
   undocumented?: boolean;
 }
