@@ -26,6 +26,11 @@ export interface OperationDef {
    * operation is deployed as a function of its own (infra/functions.ts writes serverless.yml's).
    */
   handler: string;
+  /**
+   * Its answer may name a file for the front door to send from disk (lib/stream/send-file.ts),
+   * so at home it goes through the front door's stream route (infra/gateway/stream-route.ts).
+   */
+  sendsFile?: true;
   /** Left out of the OpenAPI document (the docs page's own assets). */
   undocumented?: boolean;
 }

@@ -81,14 +81,14 @@ export const operations = {
     success: { status: 200, description: 'The collection', schema: S.CollectionDetail },
   }),
   stream: op({
-    id: 'stream', method: 'GET', path: '/api/v1/stream/{mediaId}', tag: 'stream', counted: false, handler: 'functions/stream/get.handler',
+    id: 'stream', method: 'GET', path: '/api/v1/stream/{mediaId}', tag: 'stream', counted: false, handler: 'functions/stream/get.handler', sendsFile: true,
     summary: "A movie's or episode's file bytes, with HTTP range support",
     description: 'One range per request (RFC 9110): `bytes=a-b`, `bytes=a-`, `bytes=-n` answer 206 with Content-Range; when several ranges are asked for, the first is answered. A malformed Range header or another unit is ignored (200, the whole file). If-Range with the ETag or Last-Modified of another version gives the whole file. If-None-Match (or If-Modified-Since) with the current version gives 304. A range outside the file: 416 with `Content-Range: bytes */SIZE`. A stacked movie streams part 1 unless `part` names another. With media in a bucket (MEDIA_STORAGE=s3) the answer is a 307 to a presigned URL of the object (STREAM_URL_TTL_SECONDS, default 4 h), which S3 serves with the same range semantics. A file whose library folder is offline (missing, unreadable or empty: an unmounted disk, a sleeping NAS) answers 503 media-offline with Retry-After, not 404: it may come back. Not counted by the rate limit.',
     params: pathParams(['mediaId']), query: S.StreamQuery, errors: [304, 307, 404, 416],
     success: { status: 200, description: 'The whole file, or 206 with one range', contentType: 'application/octet-stream' },
   }),
   streamHead: op({
-    id: 'streamHead', method: 'HEAD', path: '/api/v1/stream/{mediaId}', tag: 'stream', counted: false, handler: 'functions/stream/get.head',
+    id: 'streamHead', method: 'HEAD', path: '/api/v1/stream/{mediaId}', tag: 'stream', counted: false, handler: 'functions/stream/get.head', sendsFile: true,
     summary: 'Headers of the stream: size, type, ETag', params: pathParams(['mediaId']), query: S.StreamQuery, errors: [304, 307, 404, 416],
     success: { status: 200, description: 'Headers only' },
   }),
@@ -219,7 +219,7 @@ export const operations = {
     success: { status: 200, description: 'The playlist', contentType: 'application/vnd.apple.mpegurl' },
   }),
   playbackSegment: op({
-    id: 'playbackSegment', method: 'GET', path: '/api/v1/playback/sessions/{sessionId}/segments/{segment}', tag: 'playback', counted: false, handler: 'functions/playback/api.segment',
+    id: 'playbackSegment', method: 'GET', path: '/api/v1/playback/sessions/{sessionId}/segments/{segment}', tag: 'playback', counted: false, handler: 'functions/playback/api.segment', sendsFile: true,
     summary: 'One segment of a conversion, made when first asked for',
     description: 'MPEG-TS (`video/mp2t`), made by one short ffmpeg run over its own time range the first time it is asked for, then kept for the session (PLAYBACK_SESSION_SEGMENTS per session, PLAYBACK_CACHE_MIB in all; the least recently asked for go first and are made again if asked for). Ranges are answered as for a stream. 404 for a segment past the end or a session that ended; 422 `unplayable` when ffmpeg cannot convert that part of the file; 504 when making it took longer than PLAYBACK_SEGMENT_TIMEOUT_MS (ask again). Not counted by the rate limit.',
     params: Type.Object({ sessionId: S.Id, segment: Type.String({ pattern: '^[0-9]{1,6}\\.ts$', description: '`<n>.ts`, 0-based' }) }, { additionalProperties: false }),
