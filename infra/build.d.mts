@@ -1,6 +1,6 @@
 // Types of infra/build.mjs (plain JavaScript, so that `npm start` needs no TypeScript loader).
 export interface Build {
-  /** Where the bundles are: `functions/<domain>/<file>.cjs` and `infra/run.cjs` below it. */
+  /** Where the bundles are: `functions/<domain>/<file>.cjs`, `infra/run.cjs` and `infra/functions.cjs` below it. */
   dir: string;
   key: string;
   /** False when this code version's bundles were there already. */

@@ -1,6 +1,7 @@
 // The service's bundles, built once per code version and kept under .build/<key>/: the
-// handlers (functions/**, run by serverless-offline from there) and the runner itself
-// (infra/run.ts, started by infra/start.mjs). At home every handler runs in one module graph,
+// handlers (functions/**, run by serverless-offline from there), the runner itself
+// (infra/run.ts, started by infra/start.mjs) and serverless.yml's table of functions
+// (infra/functions.ts, read by offline through infra/serverless-functions.cjs). At home every handler runs in one module graph,
 // `handlers.cjs`, so each piece of lib/ state (the catalogue snapshot, watch state written
 // behind its answer) exists once per process and every handler sees every write; each
 // `functions/<domain>/<file>.cjs` is a two-line door into it, where offline looks for the
@@ -102,7 +103,8 @@ export const ensureBuilt = async (projectDir = findProjectDir()) => {
   const modules = handlerModules(projectDir);
   try {
     await Promise.all([
-      esbuild.build({ ...shared, entryPoints: [join(projectDir, 'infra', 'run.ts')], outbase: projectDir, outdir: scratch }),
+      // The runner, and serverless.yml's functions for offline (infra/serverless-functions.cjs).
+      esbuild.build({ ...shared, entryPoints: ['run.ts', 'functions.ts'].map((f) => join(projectDir, 'infra', f)), outbase: projectDir, outdir: scratch }),
       esbuild.build({
         ...shared,
         stdin: { contents: graphEntry(modules), resolveDir: projectDir, sourcefile: 'handlers.cjs', loader: 'js' },

@@ -52,7 +52,6 @@ export const PROBLEMS = {
   'provider-unavailable': [424, 'The metadata provider did not answer'],
   'rate-limited': [429, 'Too many requests'],
   'internal': [500, 'Internal server error', 'both'],
-  'not-implemented': [501, 'Not implemented yet'],
   'dependency-unavailable': [503, 'A dependency is unavailable', 'both'],
   'gateway-timeout': [504, 'The request took too long'],
   'media-offline': [503, 'The media is offline'],
@@ -123,8 +122,6 @@ export const rateLimited = (retryAfterSeconds: number) =>
   Object.assign(problem('rate-limited', `Rate limit reached; retry in ${retryAfterSeconds} s`), { retryAfterSeconds });
 export const rangeNotSatisfiable = (size: number) =>
   Object.assign(problem('range-not-satisfiable', `The requested range is outside the file (${size} bytes)`), { contentRange: `bytes */${size}` });
-export const notImplemented = (operation: string) =>
-  problem('not-implemented', `${operation} is part of the API but not available in this version yet`);
 export const dependencyUnavailable = (dependency: string, cause?: unknown) =>
   Object.assign(problem('dependency-unavailable', `The ${dependency} is unavailable; try again shortly`, undefined, { cause }), { dependency });
 

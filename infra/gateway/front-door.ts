@@ -7,7 +7,7 @@
 //   the rate limit at the edge .............. edge-rate-limit.ts
 //   the payload cap, bodies none is wanted .. body-size.ts, no-body.ts
 //   forwarding headers ...................... forwarded-headers.ts
-//   stream requests ......................... stream-route.ts     (stream-grants.ts, send-file.ts)
+//   operations that send files .............. stream-route.ts     (stream-grants.ts, send-file.ts)
 //   every other route, to the handlers ...... offline-proxy.ts    (offline-errors.ts)
 //   /ws upgrades ............................ websocket.ts
 //   what Node's parser refuses .............. client-errors.ts
@@ -26,7 +26,7 @@ import { withoutUnwantedBody } from './no-body';
 import { cancelUpstream, offlineProxies } from './offline-proxy';
 import { hasDotSegment, routeOf } from './path-checks';
 import { pathOf, sendProblem } from './problems';
-import { isStreamOperation, streamRoute } from './stream-route';
+import { streamRoute } from './stream-route';
 import { serveWebClient } from './web-assets';
 import { askToUpgrade, upgradeToWebSocket, WS_PATH } from './websocket';
 
@@ -71,7 +71,7 @@ export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
     if (!capBody(req, res, maxBodyBytes, cancelUpstream)) return;
     setForwarded(req);
     const body = withoutUnwantedBody(req, op);
-    if (op && isStreamOperation(op)) return void stream(req, res, body);
+    if (op?.sendsFile) return void stream(req, res, body);
     handlers.web(req, res, body);
   });
   server.on('clientError', answerClientError);

@@ -1,10 +1,10 @@
-// Stream requests at the front door: from a live grant when there is one (stream-grants.ts, the
-// range cache: further ranges of a URL the handler has answered, as S3 serves a presigned URL),
-// else through the stream handler, whose answer may name a file and a range that the front
-// door then sends from disk itself (send-file.ts, the internal redirect).
+// Stream requests at the front door, those of the operations marked `sendsFile` (streams,
+// conversions' segments): from a live grant when there is one (stream-grants.ts, the range
+// cache: further ranges of a URL the handler has answered, as S3 serves a presigned URL), else
+// through the handler, whose answer may name a file and a range that the front door then
+// sends from disk itself (send-file.ts, the internal redirect).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { OperationDef } from '../../lib/api/operations';
 import { notFound } from '../../lib/errors';
 import type { Log } from '../../lib/log';
 import { FORWARDED_RANGE_HEADER } from '../../lib/stream/send-file';
@@ -12,9 +12,6 @@ import type { OfflineProxies } from './offline-proxy';
 import { pathOf, sendProblem } from './problems';
 import { relayOrSendFile, sendBytes } from './send-file';
 import { StreamGrants } from './stream-grants';
-
-/** Operations whose answers may name a file the front door sends itself: streams, and conversions' segments. */
-export const isStreamOperation = (op: OperationDef) => op.id === 'stream' || op.id === 'streamHead' || op.id === 'playbackSegment';
 
 /** The stream route: serves a request from a grant, or asks the handler. */
 export const streamRoute = (proxies: OfflineProxies, log: Log) => {

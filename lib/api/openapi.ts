@@ -1,6 +1,5 @@
 // Renders the OpenAPI 3.1 document from the operation registry and the schemas that
-// validate requests. Operations not built yet are marked (x-implemented: false and a note),
-// so the document never promises what the service does not do.
+// validate requests, so the document describes what the handlers check.
 import { OpenApiBuilder, type OperationObject, type ParameterObject, type ResponsesObject, type SchemaObject } from 'openapi3-ts/oas31';
 import type { TSchema } from '@sinclair/typebox';
 import { PROBLEMS, scopeOf, type ProblemCode } from '../errors';
@@ -37,7 +36,7 @@ const STATUS_TEXT: Record<number, string> = {
   424: 'The metadata provider (TMDB) did not answer: nothing was changed; see Retry-After',
   429: 'Rate limited; see Retry-After',
   500: 'Internal error (no details are exposed)',
-  501: 'Not implemented in this version yet, or not possible on this server (no ffmpeg to convert with)',
+  501: 'Not possible on this server: no ffmpeg to convert with, or media in a bucket (conversion-unavailable)',
   503: 'A dependency (the database) is unavailable, or the server is busy; see Retry-After',
   504: 'The function did not finish in time (a conversion took too long); ask again',
   507: "The disk holding the service's data (DATA_DIR) is full: nothing was written, reads go on working; see Retry-After",
@@ -64,7 +63,6 @@ const errorStatuses = (op: OperationDef) => {
   if (op.counted) set.add(429);
   if (op.params || op.query || op.body) set.add(400);
   if (op.body) [413, 415].forEach((s) => set.add(s));
-  if (!op.implemented) set.add(501);
   if (op.method !== 'GET') set.add(507);
   return [...set].sort();
 };
@@ -87,18 +85,16 @@ const successResponse = (op: OperationDef): ResponsesObject[string] => {
 const operationObject = (op: OperationDef): OperationObject => {
   const responses: ResponsesObject = { [String(op.success.status)]: successResponse(op) };
   for (const status of errorStatuses(op)) if (status !== op.success.status) responses[String(status)] = problemResponse(status);
-  const note = op.implemented ? '' : '\n\n**Not implemented yet** in this version: the route answers 501.';
   return {
     operationId: op.id,
     summary: op.summary,
-    description: `${op.description ?? op.summary}${note}`,
+    description: op.description ?? op.summary,
     tags: [op.tag],
     parameters: parameters(op),
     ...(op.body
       ? { requestBody: { required: Boolean(op.bodyRequired), content: { 'application/json': { schema: ref(op.body) } } } }
       : {}),
     responses,
-    'x-implemented': op.implemented,
     'x-rate-limited': op.counted,
   };
 };
@@ -135,7 +131,6 @@ const websocketOperation = (): OperationObject => ({
     '403': { $ref: '#/components/responses/Problem403' },
     '426': { description: 'The request was not a WebSocket upgrade' },
   },
-  'x-implemented': true,
 });
 
 /** The events as the contract lists them: each type with its payload's fields (nested objects one level deep) and what it is for. */

@@ -21,8 +21,16 @@ export interface OperationDef {
   errors?: number[];
   /** Counted by the rate limit; media bytes, health and docs are not. */
   counted: boolean;
-  /** False until the issue that builds it lands: the catch-all answers 501 meanwhile. */
-  implemented: boolean;
+  /**
+   * The function that serves it, as serverless names a handler: `<module path>.<export>`. Each
+   * operation is deployed as a function of its own (infra/functions.ts writes serverless.yml's).
+   */
+  handler: string;
+  /**
+   * Its answer may name a file for the front door to send from disk (lib/stream/send-file.ts),
+   * so at home it goes through the front door's stream route (infra/gateway/stream-route.ts).
+   */
+  sendsFile?: true;
   /** Left out of the OpenAPI document (the docs page's own assets). */
   undocumented?: boolean;
 }

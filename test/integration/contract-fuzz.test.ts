@@ -48,7 +48,6 @@ interface DocOperation {
   operationId: string;
   parameters?: DocParameter[];
   requestBody?: { required?: boolean; content?: Record<string, { schema?: Schema }> };
-  'x-implemented'?: boolean;
 }
 interface OpenApi { paths: Record<string, Record<string, unknown>>; components?: { schemas?: Record<string, Schema> } }
 
@@ -56,7 +55,6 @@ interface Operation {
   id: string;
   method: string;
   template: string;
-  implemented: boolean;
   pathParams: DocParameter[];
   queryParams: DocParameter[];
   body?: { schema: Schema; required: boolean; validate: ValidateFunction };
@@ -100,7 +98,6 @@ const operations: Operation[] = Object.entries(doc.paths)
           id: o.operationId,
           method: method.toUpperCase(),
           template,
-          implemented: o['x-implemented'] !== false,
           pathParams: (o.parameters ?? []).filter((p) => p.in === 'path'),
           queryParams: (o.parameters ?? []).filter((p) => p.in === 'query'),
           ...(bodySchema
@@ -556,8 +553,7 @@ const mediaType = (a: Answer) => String(a.headers['content-type'] ?? '').split('
 const verdict = (r: FuzzRequest, a: Answer): string[] => {
   if (a.error) return [`no answer: ${a.error}`];
   const issues: string[] = [];
-  const unimplemented = candidatesFor(r.method, r.path).some((o) => !o.implemented);
-  if (a.status >= 500 && !(a.status === 501 && unimplemented)) issues.push(`server error ${a.status}`);
+  if (a.status >= 500) issues.push(`server error ${a.status}`);
   if (a.status < 400) return issues;
   if (mediaType(a) !== 'application/problem+json') issues.push(`content-type ${JSON.stringify(a.headers['content-type'] ?? null)}`);
   const requestId = a.headers['x-request-id'];
@@ -602,9 +598,7 @@ const collect = (r: FuzzRequest, a: Answer, issues: string[]) => {
 const weightOf = (op: Operation) => (op.body ? 4 : op.pathParams.length || op.queryParams.length ? 2 : 1);
 const hash = (s: string) => [...s].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) | 0, 7);
 
-const checked = operations.filter((o) => o.implemented);
-const unimplemented = operations.filter((o) => !o.implemented);
-const totalWeight = checked.reduce((sum, o) => sum + weightOf(o), 0);
+const totalWeight = operations.reduce((sum, o) => sum + weightOf(o), 0);
 const runsFor = (op: Operation) => Math.max(5, Math.round((RUNS * weightOf(op)) / totalWeight));
 const started = Date.now();
 
@@ -618,7 +612,7 @@ describe(`contract fuzz (MLS_FUZZ_SEED=${SEED}, MLS_FUZZ_RUNS=${RUNS}${COLLECT ?
     assert.ok(Number(left) >= RUNS * 5, `only ${left} requests left in the window for ${RUNS} runs: raise RATE_LIMIT_MAX`);
   });
 
-  for (const op of checked) {
+  for (const op of operations) {
     it(`keeps the error contract on ${op.method} ${op.template} (${op.id}, ${runsFor(op)} runs)`, async () => {
       const seed = (SEED + hash(op.id)) | 0;
       const property = fc.asyncProperty(requestArb(op), async (r) => {
@@ -634,27 +628,6 @@ describe(`contract fuzz (MLS_FUZZ_SEED=${SEED}, MLS_FUZZ_RUNS=${RUNS}${COLLECT ?
         const message = err instanceof Error ? err.message : String(err);
         throw new Error(`contract fuzz failed on ${op.id}: rerun with MLS_FUZZ_SEED=${SEED} MLS_FUZZ_RUNS=${RUNS} (this operation's seed: ${seed})\n${message}`);
       }
-    });
-  }
-
-  for (const op of unimplemented) {
-    it(`answers 501 on ${op.method} ${op.template} (${op.id}, not implemented)`, async () => {
-      const ids = fc.tuple(...op.pathParams.map(() => fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/).filter(notRealId)));
-      const body = op.body ? valueFor(op.body.schema).map((v) => toJsonText(guarded(v))) : fc.constant(undefined);
-      await fc.assert(
-        fc.asyncProperty(ids, body, async (segments, json) => {
-          let i = 0;
-          const path = op.template.replace(/\{[^}]+\}/g, () => segments[i++] ?? 'x');
-          const headers: Record<string, string> = json === undefined ? {} : { 'content-type': 'application/json' };
-          const r = harmless({ op: op.id, method: op.method, path, headers, ...(json === undefined ? {} : { body: Buffer.from(json) }), shape: 'json' });
-          const a = await send(r);
-          const issues = verdict(r, a);
-          if (a.status !== 501) issues.unshift(`status ${a.status}, not 501`);
-          else if (!a.body.toString('utf8').includes('"/problems/not-implemented"') && r.method !== 'HEAD') issues.push('type is not /problems/not-implemented');
-          assert.deepEqual(issues, [], `${issues.join('; ')}\n  request: ${showRequest(r)}\n  answer: ${showAnswer(a)}`);
-        }),
-        { seed: (SEED + hash(op.id)) | 0, numRuns: 5, includeErrorInReport: true },
-      );
     });
   }
 
