@@ -20,7 +20,7 @@ const titled = (title: string) => ({
   meshGradientColors: ['#101010', '#202020', '#303030', '#404040'] as [string, string, string, string], tmdbId: null,
 });
 
-const movie = (libraryId: string, addedAt = longAgo(0), extra: Partial<MovieItem> = {}): MovieItem => {
+export const movie = (libraryId: string, addedAt = longAgo(0), extra: Partial<MovieItem> = {}): MovieItem => {
   const id = `mv_sc${uid()}`;
   return {
     ...stamp(id, libraryId, addedAt),
@@ -69,7 +69,7 @@ const fullMovie = (libraryId: string): MovieItem => {
   };
 };
 
-const show = (libraryId: string, addedAt = longAgo(2), extra: Partial<ShowItem> = {}): ShowItem => {
+export const show = (libraryId: string, addedAt = longAgo(2), extra: Partial<ShowItem> = {}): ShowItem => {
   const id = `tv_sc${uid()}`;
   return {
     ...stamp(id, libraryId, addedAt),
@@ -84,7 +84,7 @@ const show = (libraryId: string, addedAt = longAgo(2), extra: Partial<ShowItem> 
   };
 };
 
-const episode = (libraryId: string, showId: string, seasonNumber: number, episodeNumber: number, extra: Partial<EpisodeItem> = {}): EpisodeItem => {
+export const episode = (libraryId: string, showId: string, seasonNumber: number, episodeNumber: number, extra: Partial<EpisodeItem> = {}): EpisodeItem => {
   const id = `ep_sc${uid()}`;
   return {
     ...stamp(id, libraryId, longAgo(3)),
