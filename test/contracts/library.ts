@@ -168,6 +168,8 @@ export const libraryContract = (store: LibraryStore) => {
       // Online with a note (the folder cannot be watched), then the note gone.
       const noted = { state: 'online' as const, reason: 'The folder cannot be watched', since: '2026-11-22T06:00:00.000Z' };
       assert.equal(await store.setStatus(library.id, noted), true);
+      // The same reason in another state is a change too.
+      assert.equal(await store.setStatus(library.id, { ...noted, state: 'offline', since: '2026-11-22T06:30:00.000Z' }), true);
       assert.equal(await store.setStatus(library.id, online), true);
       assert.deepEqual(await store.get(library.id), { ...library, status: online }, 'only the status changed');
 
