@@ -16,14 +16,14 @@ const PART_BYTES = 350_000;
 type CompactFile = [relPath: string, size: number, mtimeMs: number, part: number | null, tech?: TechnicalInfo | null];
 type Compact = [id: string, entity: IndexEntry['entity'], addedAt: string, files: CompactFile[], showId: string | null, season: number | null, enrich?: EnrichState | null, localStamp?: string | null];
 
-const pack = (entries: IndexEntry[]): Compact[] =>
+export const pack = (entries: IndexEntry[]): Compact[] =>
   entries.map((e) => [
     e.id, e.entity, e.addedAt,
     (e.files ?? []).map((f): CompactFile => (f.tech === undefined ? [f.relPath, f.size, f.mtimeMs, f.part] : [f.relPath, f.size, f.mtimeMs, f.part, f.tech])),
     e.showId ?? null, e.seasonNumber ?? null, e.enrich ?? null, e.localStamp ?? null,
   ]);
 
-const unpack = (rows: Compact[]): IndexEntry[] =>
+export const unpack = (rows: Compact[]): IndexEntry[] =>
   rows.map(([id, entity, addedAt, files, showId, season, enrich, localStamp]) => ({
     id,
     entity,

@@ -77,13 +77,17 @@ const PLAN_TTL_SECONDS = 2 * 24 * 3600;
 type StoredPlan = Omit<SessionPlan, 'segments'> & { segments: StoredSegment[] };
 
 export class DynamoSessionStore implements SessionStore {
-  constructor(private readonly db: () => Db) {}
+  constructor(
+    private readonly db: () => Db,
+    /** The time a slot's idle clock reads (tests move it instead of waiting). */
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   async start(kind: ConversionKind, capacity: number, plan: SessionPlan, idleMs: number): Promise<Session | undefined> {
     const { doc, tableName } = this.db();
     // Two tries: a slot seen free may be claimed by another player between the query and the write.
     for (let attempt = 0; attempt < 2; attempt++) {
-      const now = Date.now();
+      const now = this.clock();
       const taken = await this.liveSlots(kind, idleMs, now);
       const free = Array.from({ length: capacity }, (_, i) => i).filter((i) => !taken.has(i));
       if (free.length === 0) return undefined;
@@ -129,7 +133,7 @@ export class DynamoSessionStore implements SessionStore {
     const at = parseSessionId(id);
     if (!at) return undefined;
     const { doc, tableName } = this.db();
-    const now = Date.now();
+    const now = this.clock();
     try {
       const out = await guarded(() =>
         doc.send(
@@ -179,7 +183,7 @@ export class DynamoSessionStore implements SessionStore {
   }
 
   async live(kind: ConversionKind, idleMs: number): Promise<number> {
-    return (await this.liveSlots(kind, idleMs, Date.now())).size;
+    return (await this.liveSlots(kind, idleMs, this.clock())).size;
   }
 
   /** The slots of the kind whose session was asked for within the idle time. */

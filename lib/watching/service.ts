@@ -15,8 +15,9 @@ import type { Log } from '../log';
 import { toMedia } from '../views/entry';
 import { artworkUrl } from '../views/urls';
 import { DEFAULT_THRESHOLDS, inProgress, markPlayed, markUnplayed, NOTHING, report, toUserData, type Thresholds, type UserData } from './rules';
-import { DEFAULT_PROFILE, NameTaken, StaleState, type DynamoWatchStore, type InProgressChange, type Placement, type Profile, type ShowSummary, type StoredState, type TitleStates } from './store';
+import { DEFAULT_PROFILE, NameTaken, StaleState, type InProgressChange, type Placement, type Profile, type ShowSummary, type StoredState, type TitleStates } from './store';
 import { KeptTitleStates, type TitleChange } from './title-states';
+import type { WatchStore } from './watch-store';
 
 /** What the scan needs of watch state: forgetting the items it removes for good. */
 export interface WatchStateOfItems {
@@ -24,7 +25,7 @@ export interface WatchStateOfItems {
 }
 
 export interface WatchingDeps {
-  store: DynamoWatchStore;
+  store: WatchStore;
   catalog: CatalogStore;
   /** The thresholds as the settings have them now. */
   thresholds: () => Promise<Thresholds>;

@@ -8,6 +8,7 @@ import { batchWrite, untilProcessed, type Write } from '../db/batch';
 import { guarded, queryItems, type Db } from '../db/client';
 import { keys } from '../db/table';
 import { inProgress, type WatchState } from './rules';
+import type { WatchStore } from './watch-store';
 
 export interface Profile {
   id: string;
@@ -85,7 +86,7 @@ const isConditionFailed = (err: unknown) => (err as Error).name === 'Conditional
 
 const toProfile = (row: Record<string, unknown>): Profile => ({ id: String(row.id), name: String(row.name), createdAt: String(row.createdAt) });
 
-export class DynamoWatchStore {
+export class DynamoWatchStore implements WatchStore {
   constructor(private readonly db: () => Db) {}
 
   // --- Profiles ----------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-// Playback's parts against the real things: the session slots on the test run's DynamoDB Local
-// (capacity held under racing starts, the idle end, DELETE), the segment cache's bounds on real
+// Playback's parts against the real things: what a session's requests cost on the test run's
+// DynamoDB Local (the session store's contract, capacity, idle end and DELETE, is
+// test/contracts/sessions.ts, run in store-contracts.test.ts), the segment cache's bounds on real
 // files, and the endpoints through the whole stack with files ffmpeg made (the answers, the
 // playlist, segments ffprobe reads back, 404/400/422, not counted by the rate limit); then an
 // instance of its own with a short idle time: an unasked session ends and its files go, and a
@@ -52,45 +53,12 @@ const wire = (db: Db) => {
 
 describe('playback sessions in the table', () => {
   const table = ownTable('playback-sessions');
-  const sessions = new DynamoSessionStore(table.db);
-
-  it('gives each of racing starts its own slot, never more than the capacity', async () => {
-    const started = await Promise.all(Array.from({ length: 5 }, () => sessions.start('transcode', 2, plan(), 60_000)));
-    const got = started.filter((s) => s !== undefined);
-    assert.equal(got.length, 2);
-    assert.deepEqual(got.map((s) => s.slot).sort(), [0, 1]);
-    assert.equal(await sessions.live('transcode', 60_000), 2);
-    // Remuxes are counted apart.
-    assert.ok(await sessions.start('remux', 1, plan(), 60_000));
-    for (const s of got) assert.equal(await sessions.end(s.id), true);
-  });
-
-  it('keeps a session alive while asked for, ends one left unasked for the idle time, and frees its slot', async () => {
-    const first = await sessions.start('transcode', 1, plan('mv_first'), 400);
-    assert.ok(first);
-    const touched = await sessions.touch(first.id, 400);
-    assert.equal(touched?.id, first.id);
-    assert.deepEqual(await sessions.plan(first.id), plan('mv_first'), 'the plan comes back whole');
-    assert.equal(await sessions.start('transcode', 1, plan(), 400), undefined, 'the one slot is taken');
-    await new Promise((r) => setTimeout(r, 600));
-    assert.equal(await sessions.touch(first.id, 400), undefined, 'ended by itself');
-    const second = await sessions.start('transcode', 1, plan('mv_second'), 400);
-    assert.ok(second, 'the slot is free again');
-    assert.notEqual(second.id, first.id);
-    assert.equal(await sessions.touch(first.id, 400), undefined, 'the old id never comes back');
-    assert.equal(await sessions.plan(first.id), undefined, 'the ended session\'s plan went when its slot was claimed again');
-    assert.equal(await sessions.end(second.id), true);
-    assert.equal(await sessions.plan(second.id), undefined, 'and with its DELETE');
-    assert.equal(await sessions.end(second.id), false);
-    assert.equal(await sessions.touch('t0-nothexnothexnoth', 400), undefined);
-  });
 
   it('costs a request of a two-hour film\'s player one write of a small item; its plan is read apart, once', async () => {
     const db = createDb({ ...config.db, tableName: table.name });
     const measured = wire(db);
     const store = new DynamoSessionStore(() => db);
     const long = longPlan();
-    // The remux slot the first test took is still live: a second one.
     const session = await store.start('remux', 2, long, 60_000);
     assert.ok(session);
     measured.reset();

@@ -109,16 +109,17 @@ describe('watch state', () => {
     const hit = (await ok('GET', '/api/v1/search?query=alpha')).find((e: any) => e.id === alpha);
     assert.equal(hit.userData.progress, 0.5, 'search hits too');
 
-    await new Promise((r) => setTimeout(r, 1_100)); // past the coalescing second
+    // Reports within a second of the last write are answered at once and written once the second
+    // is over (or when a list is read): that timing is test/unit/watching/service.test.ts's.
     const end = await progress(alpha, 5500);
     assert.deepEqual([end.positionSeconds, end.played, end.playCount], [0, true, 1]);
     await progress(alpha, 5700);
-    await new Promise((r) => setTimeout(r, 1_100));
     assert.equal((await progress(alpha, 5990)).playCount, 1, 'one viewing, one play');
     assert.deepEqual(labels(await entries('/api/v1/continue')), []);
 
     // The thresholds are the settings'.
     await ok('PATCH', '/api/v1/settings', { preferences: { playback: { playedAtPercent: 99 } } });
+    // The service reads them again once a second old (that rule on a fake clock: the unit test).
     await new Promise((r) => setTimeout(r, 1_100));
     const gamma = idOf('Gamma');
     assert.equal((await progress(gamma, 5700)).positionSeconds, 5700, '95 % is not the end at 99 %');
@@ -140,9 +141,9 @@ describe('watch state', () => {
     await progress(beta, 3000);
     const marked = await elsewhere.markPlayed('default', beta);
     assert.deepEqual([marked.played, marked.playCount, marked.positionSeconds], [true, 1, 0]);
-    await new Promise((r) => setTimeout(r, 1_100)); // past the coalescing second: the service writes
-    // On a home box the report is answered from what the service knows and written right behind
-    // the answer; the write notices the mark and applies the report to it. A list waits for it.
+    // On a home box the report is answered from what the service knows and written behind the
+    // answer (within a second of the last write: when the list below is read); the write notices
+    // the mark and applies the report to it. A list waits for it.
     await progress(beta, 3300);
     await entries('/api/v1/continue');
     const stored = (await ok('GET', `/api/v1/movies/${beta}`)).userData;

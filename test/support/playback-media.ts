@@ -155,13 +155,16 @@ const RECIPES: readonly Recipe[] = [
 export const PLAYBACK_FIXTURES: readonly PlaybackFixture[] = RECIPES.map(({ file, title, year, expect }) => ({ file, title, year, expect }));
 
 /**
- * Writes every fixture into `dir` (which exists) and returns the fixtures written: 12 s of
- * 320x240 at 25 fps by default, a few seconds' work in all.
+ * Writes every fixture into `dir` (which exists), or those whose titles `only` names, and returns
+ * the fixtures written: 12 s of 320x240 at 25 fps by default, a few seconds' work in all.
  */
-export const makePlaybackLibrary = (dir: string, { seconds = 12, size = '320x240' }: { seconds?: number; size?: string } = {}): PlaybackFixture[] => {
+export const makePlaybackLibrary = (
+  dir: string,
+  { seconds = 12, size = '320x240', only }: { seconds?: number; size?: string; only?: readonly string[] } = {},
+): PlaybackFixture[] => {
   const written: PlaybackFixture[] = [];
   for (const { make, available, ...fixture } of RECIPES) {
-    if (available && !available()) continue;
+    if ((available && !available()) || (only && !only.includes(fixture.title))) continue;
     make(join(dir, fixture.file), { seconds, size });
     written.push(fixture);
   }
