@@ -3,9 +3,9 @@
 // "in progress, most recent first" while a position is kept, gsi2 "played episodes of a show"
 // while an episode is played; a show being watched has an item of its own on gsi1 for Next up.
 import { randomBytes } from 'node:crypto';
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { batchWrite, untilProcessed, type Write } from '../db/batch';
-import { guarded, queryItems, type Db } from '../db/client';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet, batchWrite, type Write } from '../db/batch';
+import { guarded, isConditionFailed, queryItems, type Db } from '../db/client';
 import { keys } from '../db/table';
 import { inProgress, type WatchState } from './rules';
 
@@ -81,7 +81,6 @@ const toState = (row: Record<string, unknown>): StoredState => ({
 });
 
 const newRev = () => randomBytes(6).toString('base64url');
-const isConditionFailed = (err: unknown) => (err as Error).name === 'ConditionalCheckFailedException';
 
 const toProfile = (row: Record<string, unknown>): Profile => ({ id: String(row.id), name: String(row.name), createdAt: String(row.createdAt) });
 
@@ -151,18 +150,8 @@ export class DynamoWatchStore {
   }
 
   async states(profileId: string, mediaIds: readonly string[]): Promise<Map<string, StoredState>> {
-    const { doc, tableName } = this.db();
-    const found = new Map<string, StoredState>();
-    const unique = [...new Set(mediaIds)];
-    for (let i = 0; i < unique.length; i += 100) {
-      const wanted: Record<string, unknown>[] = unique.slice(i, i + 100).map((id) => ({ ...keys.userData(profileId, id) }));
-      await untilProcessed('keys', wanted, async (pending) => {
-        const out = await guarded(() => doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } })));
-        for (const row of out.Responses?.[tableName] ?? []) found.set(String(row.mediaId), toState(row));
-        return out.UnprocessedKeys?.[tableName]?.Keys ?? [];
-      });
-    }
-    return found;
+    const rows = await batchGet(this.db(), mediaIds.map((id) => keys.userData(profileId, id)));
+    return new Map(rows.map((row) => [String(row.mediaId), toState(row)]));
   }
 
   /** The state as the item of a profile, with its index keys: in progress while a position is kept, played episodes while played. */
@@ -234,18 +223,8 @@ export class DynamoWatchStore {
 
   /** The summaries of those of the shows the profile has one of. */
   async showSummaries(profileId: string, showIds: readonly string[]): Promise<Map<string, ShowSummary>> {
-    const { doc, tableName } = this.db();
-    const found = new Map<string, ShowSummary>();
-    const unique = [...new Set(showIds)];
-    for (let i = 0; i < unique.length; i += 100) {
-      const wanted: Record<string, unknown>[] = unique.slice(i, i + 100).map((id) => ({ ...keys.showWatch(profileId, id) }));
-      await untilProcessed('keys', wanted, async (pending) => {
-        const out = await guarded(() => doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } })));
-        for (const row of out.Responses?.[tableName] ?? []) if (row.totalEpisodes !== undefined) found.set(String(row.showId), toSummary(row));
-        return out.UnprocessedKeys?.[tableName]?.Keys ?? [];
-      });
-    }
-    return found;
+    const rows = await batchGet(this.db(), showIds.map((id) => keys.showWatch(profileId, id)));
+    return new Map(rows.filter((row) => row.totalEpisodes !== undefined).map((row) => [String(row.showId), toSummary(row)]));
   }
 
   /** Films and episodes with a position kept, most recently watched first. */
