@@ -6,7 +6,7 @@
 // now and then, should something else have written (nothing does on a home box). The lists and
 // the reports are bundles apart: the service's changes reach every copy through a channel.
 import { BoundedMap } from '../util/bounded-map';
-import type { ShowSummary, StoredState, TitleStates } from './store';
+import type { ShowSummary, StoredState, TitleStates } from './model';
 
 /** A change the service made to a profile's states (plain data: it crosses bundles). */
 export type TitleChange =
