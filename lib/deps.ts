@@ -27,6 +27,7 @@ import { ffprobeBeside, findExecutable } from './util/executable';
 import { DynamoProviderCache } from './metadata/provider-cache';
 import type { ProviderCache } from './metadata/provider';
 import type { ProviderChoice } from './matching/service';
+import { DynamoProfileStore } from './watching/profile-store';
 import { DynamoWatchStore } from './watching/store';
 import { WatchingService } from './watching/service';
 import { createTmdbClient } from './metadata/tmdb/client';
@@ -54,6 +55,7 @@ export const catalogStore = new DynamoCatalogStore(db);
 export const manifestStore = new DynamoManifestStore(db);
 export const matchLockStore = new DynamoMatchLockStore(db);
 export const collectionStore = new DynamoCollectionStore(db);
+export const profileStore = new DynamoProfileStore(db);
 export const watchStore = new DynamoWatchStore(db);
 export const libraryStore = new DynamoLibraryStore(db);
 export const jobStore = new DynamoScanJobStore(db);
@@ -146,6 +148,7 @@ let watching: WatchingService | undefined;
 /** Watch state: profiles, positions, played marks, Continue watching and Next up. */
 export const watchingService = (): WatchingService =>
   (watching ??= new WatchingService({
+    profiles: profileStore,
     store: watchStore,
     catalog: catalogStore,
     thresholds: async () => (await settingsStore.read()).value.preferences.playback,

@@ -4,10 +4,10 @@
 // phase stores a collection the first time one of its films is described, and again once its
 // copy is older than COLLECTION_TTL_SECONDS, so the parts are asked for once per collection,
 // not once per film. Which films are here is never stored on it: that is read from the films.
-import { BatchGetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { ArtworkSet } from '../artwork/model';
 import type { Pictured } from '../artwork/service';
-import { untilProcessed } from '../db/batch';
+import { batchGet } from '../db/batch';
 import { guarded, type Db } from '../db/client';
 import { keys } from '../db/table';
 import type { CollectionPart } from '../metadata/provider';
@@ -54,18 +54,8 @@ export class DynamoCollectionStore implements CollectionStore {
   constructor(private readonly db: () => Db) {}
 
   async getMany(ids: readonly number[]): Promise<Map<number, StoredCollection>> {
-    const { doc, tableName } = this.db();
-    const found = new Map<number, StoredCollection>();
-    const unique = [...new Set(ids)];
-    for (let i = 0; i < unique.length; i += 100) {
-      const wanted: Record<string, unknown>[] = unique.slice(i, i + 100).map((id) => ({ ...keys.collection(id) }));
-      await untilProcessed('keys', wanted, async (pending) => {
-        const out = await guarded(() => doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } })));
-        for (const row of out.Responses?.[tableName] ?? []) found.set(Number(row.id), fromRow(row));
-        return out.UnprocessedKeys?.[tableName]?.Keys ?? [];
-      });
-    }
-    return found;
+    const rows = await batchGet(this.db(), ids.map((id) => keys.collection(id)));
+    return new Map(rows.map((row) => [Number(row.id), fromRow(row)]));
   }
 
   async put(collection: StoredCollection): Promise<void> {

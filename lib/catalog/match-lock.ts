@@ -5,8 +5,8 @@
 // titles it describes (one BatchGetItem per batch) and asks the provider for nothing but the
 // pinned record of a locked one. An item removed for good takes its lock along (the scan's
 // removals and a library's deletion call `forget`).
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { batchWrite, untilProcessed } from '../db/batch';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet, batchWrite } from '../db/batch';
 import { guarded, type Db } from '../db/client';
 import { keys } from '../db/table';
 
@@ -48,18 +48,8 @@ export class DynamoMatchLockStore implements MatchLockStore {
   }
 
   async getMany(itemIds: readonly string[]): Promise<Map<string, MatchLock>> {
-    const { doc, tableName } = this.db();
-    const found = new Map<string, MatchLock>();
-    const unique = [...new Set(itemIds)];
-    for (let i = 0; i < unique.length; i += 100) {
-      const wanted: Record<string, unknown>[] = unique.slice(i, i + 100).map((id) => ({ ...keys.matchLock(id) }));
-      await untilProcessed('keys', wanted, async (pending) => {
-        const out = await guarded(() => doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } })));
-        for (const row of out.Responses?.[tableName] ?? []) found.set(String(row.itemId), fromRow(row));
-        return out.UnprocessedKeys?.[tableName]?.Keys ?? [];
-      });
-    }
-    return found;
+    const rows = await batchGet(this.db(), itemIds.map((id) => keys.matchLock(id)));
+    return new Map(rows.map((row) => [String(row.itemId), fromRow(row)]));
   }
 
   async put(lock: MatchLock): Promise<void> {

@@ -2,6 +2,7 @@
 // items (episodes, a show's seasons) read on demand and kept with them; and how a holding
 // follows the catalogue's moves: the items a move names read again (lib/catalog/changes.ts),
 // or everything when the journal cannot say. lib/catalog/snapshot.ts decides when.
+import { BoundedMap } from '../util/bounded-map';
 import type { CatalogItem, EpisodeItem, TitledItem } from './model';
 import type { CatalogStore } from './store';
 
@@ -9,9 +10,9 @@ import type { CatalogStore } from './store';
 export type TitledSource = Pick<CatalogStore, 'getMany' | 'titled' | 'episodes'>;
 
 /** Other items (episodes) read on demand and kept with the version: Next up asks for the same few again and again. */
-const KEPT_OTHERS = 5_000;
+const KEPT_OTHERS = { maxSize: 5_000 };
 /** Shows whose episodes are kept with the version (show details). */
-const KEPT_SEASONS = 500;
+const KEPT_SEASONS = { maxSize: 500 };
 
 /**
  * Past this share of the catalogue changed, it is read whole again: on DynamoDB Local an item
@@ -44,11 +45,16 @@ const listOrder = (a: TitledItem, b: TitledItem) => {
 
 export interface Held {
   catalogue: TitledCatalogue;
-  others: Map<string, CatalogItem>;
-  seasons: Map<string, Promise<EpisodeItem[]>>;
+  others: BoundedMap<string, CatalogItem>;
+  seasons: BoundedMap<string, Promise<EpisodeItem[]>>;
 }
 
-const hold = (source: TitledSource, items: TitledItem[], others = new Map<string, CatalogItem>(), seasons = new Map<string, Promise<EpisodeItem[]>>()): Held => {
+const hold = (
+  source: TitledSource,
+  items: TitledItem[],
+  others = new BoundedMap<string, CatalogItem>(KEPT_OTHERS),
+  seasons = new BoundedMap<string, Promise<EpisodeItem[]>>(KEPT_SEASONS),
+): Held => {
   const byId = new Map(items.map((i) => [i.id, i]));
   return {
     others,
@@ -60,21 +66,21 @@ const hold = (source: TitledSource, items: TitledItem[], others = new Map<string
         const found = new Map<string, CatalogItem>();
         const missing: string[] = [];
         for (const id of ids) {
-          const item = byId.get(id) ?? others.get(id);
+          const item = byId.get(id) ?? others.use(id);
           if (item) found.set(id, item);
           else missing.push(id);
         }
         for (const item of missing.length ? await source.getMany(missing) : []) {
           found.set(item.id, item);
-          if (others.size < KEPT_OTHERS) others.set(item.id, item);
+          others.set(item.id, item);
         }
         return found;
       },
       episodes(showId) {
-        let kept = seasons.get(showId);
+        let kept = seasons.use(showId);
         if (!kept) {
           kept = source.episodes(showId);
-          if (seasons.size < KEPT_SEASONS) seasons.set(showId, kept);
+          seasons.set(showId, kept);
           kept.catch(() => seasons.delete(showId));
         }
         return kept;
@@ -104,7 +110,7 @@ const patch = async (source: TitledSource, base: Held, changed: readonly string[
   for (const id of changed) byId.delete(id);
   for (const item of fresh) byId.set(item.id, item);
   for (const id of changed) base.seasons.delete(id);
-  return hold(source, [...byId.values()].sort(listOrder), new Map(base.others), new Map(base.seasons));
+  return hold(source, [...byId.values()].sort(listOrder), new BoundedMap(KEPT_OTHERS, base.others), new BoundedMap(KEPT_SEASONS, base.seasons));
 };
 
 /** A holding of the catalogue after a move: `base` patched with what `changed` names, or read whole (no base, or the journal cannot say, or too much changed). */

@@ -73,7 +73,7 @@ export const databaseDiskFull = (): AppError | undefined => {
 };
 
 /** A conditional write whose condition did not hold (not a fault: another writer was first). */
-export const isConditionFailed = (err: unknown) => (err as Error).name === 'ConditionalCheckFailedException';
+export const isConditionFailed = (err: unknown) => err instanceof Error && err.name === 'ConditionalCheckFailedException';
 
 const isServerFailure = (err: unknown) => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 500;
 

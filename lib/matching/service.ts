@@ -17,7 +17,7 @@ import { enrichBatch, type EnrichTally } from '../scan/enrich/batch';
 import type { ScanJobStore } from '../scan/job-store';
 import { collectArtwork } from '../scan/phases/artwork';
 import type { MediaStorage } from '../storage';
-import { PosterCache } from './poster-cache';
+import { BoundedMap } from '../util/bounded-map';
 
 export type TitleKind = 'movie' | 'tvshow';
 
@@ -57,7 +57,12 @@ export interface Candidate {
 
 /** Posters in the candidates' list: small, and kept a while for a user searching again. */
 const CANDIDATE_POSTER_SIZE = 'w185';
-const posters = new PosterCache({ maxBytes: 4 * 1024 * 1024, ttlMs: 60 * 60_000 });
+/**
+ * Candidates' posters, fetched by the service (a browser on the LAN may not reach the provider's
+ * image host) and kept for an hour: a "Fix match" dialog shows a page of them, and its user
+ * searches again with another year or title. 4 MiB at most, least recently used out first.
+ */
+const posters = new BoundedMap<string, FetchedImage>({ maxSize: 4 * 1024 * 1024, maxAgeMs: 60 * 60_000, weigh: (image) => image.bytes.length });
 
 const what = (kind: TitleKind) => (kind === 'movie' ? 'Movie' : 'TV show');
 
@@ -91,10 +96,13 @@ export class MatchingService {
 
   /** A candidate's small poster, through the service; null when the provider has none. */
   async poster(file: string): Promise<FetchedImage | null> {
-    return posters.get(file, async () => {
-      const { provider } = await this.provider(false);
-      return asking(() => provider.fetchImage(`/${file}`, CANDIDATE_POSTER_SIZE));
-    });
+    const kept = posters.use(file);
+    if (kept) return kept;
+    const { provider } = await this.provider(false);
+    const image = await asking(() => provider.fetchImage(`/${file}`, CANDIDATE_POSTER_SIZE));
+    // None (the provider has no such picture) is not kept.
+    if (image) posters.set(file, image);
+    return image;
   }
 
   /** Pins the title to a provider record and describes it from that record now (a show's episodes too). */

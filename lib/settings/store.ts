@@ -1,7 +1,7 @@
 // The settings port and its DynamoDB adapter. Writes are optimistic: each carries the
 // version it read, so two clients patching at once never lose each other's change.
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { guarded, type Db } from '../db/client';
+import { guarded, isConditionFailed, type Db } from '../db/client';
 import { keys } from '../db/table';
 import { DEFAULT_SETTINGS, type StoredSettings } from './model';
 
@@ -52,7 +52,7 @@ export class DynamoSettingsStore implements SettingsStore {
       );
       return true;
     } catch (err) {
-      if ((err as Error).name === 'ConditionalCheckFailedException') return false;
+      if (isConditionFailed(err)) return false;
       throw err;
     }
   }

@@ -1,6 +1,8 @@
 // Bounded concurrency, one way for the whole code: at most `limit` pieces of work in flight, the
-// next one started as soon as any finishes (never a batch waiting for its slowest), and the
-// first failure ends the run: nothing more starts and the caller hears of it at once.
+// next one started as soon as any finishes (never a batch waiting for its slowest). A run of
+// work (`JobPool`, `eachLimited`) ends at its first failure: nothing more starts and the caller
+// hears of it at once. Work that comes and goes for as long as the process lives (a server's
+// ffmpeg runs) waits at a `Limiter`, where a failure is its caller's alone.
 
 /** A piece of work: it calls `done` once when finished, or throws from `JobPool.attempt`. */
 export type Job = (done: () => void) => void;
@@ -91,3 +93,32 @@ export const eachLimited = <T>(items: readonly T[], limit: number, work: (item: 
   pool.pushAll(items.map((item, index): Job => (done) => void work(item, index).then(done, (err: unknown) => pool.fail(err))));
   return pool.finished();
 };
+
+/**
+ * A waiting room for work that keeps coming: at most `limit` at once, the rest started in the
+ * order they came as places free up. A failure is its caller's alone; the others run on.
+ */
+export class Limiter {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly limit: number) {}
+
+  /** Work in flight and waiting, for logs and tests. */
+  get load(): { running: number; waiting: number } {
+    return { running: this.running, waiting: this.waiting.length };
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    // A place freed is handed to the first in line, so nobody who comes meanwhile takes it.
+    if (this.running < this.limit) this.running++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
+}

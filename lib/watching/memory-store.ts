@@ -1,4 +1,4 @@
-// Watch state held in this process's memory: the WatchStore port with DynamoDB's semantics
+// Watch state held in this process's memory: the ProfileStore and WatchStore ports with DynamoDB's semantics
 // (test/contracts/watch.ts holds both to them). Names are folded and lists ordered by the same
 // keys the table uses (lib/db/table.ts); a state's write expects the rev it was read with, as
 // the table's conditional write does.
@@ -7,8 +7,8 @@ import { keys } from '../db/table';
 import { ascending } from '../util/order';
 import { storedCopy } from '../util/stored-copy';
 import { inProgress } from './rules';
-import { DEFAULT_PROFILE, NameTaken, StaleState, type InProgressChange, type Profile, type ShowSummary, type StoredState, type TitleStates } from './store';
-import type { WatchStore } from './watch-store';
+import { DEFAULT_PROFILE, NameTaken, StaleState, type InProgressChange, type Profile, type ShowSummary, type StoredState, type TitleStates } from './model';
+import type { ProfileStore, WatchStore } from './watch-store';
 
 /** A show's item: when it was last watched, its summary once a mark changed, its episodes in progress. */
 interface ShowItem {
@@ -40,7 +40,7 @@ const stored = (state: StoredState, rev: string): StoredState =>
     rev,
   });
 
-export class MemoryWatchStore implements WatchStore {
+export class MemoryWatchStore implements ProfileStore, WatchStore {
   private readonly profilesById = new Map<string, Profile>();
   /** Each name held (folded), and by which profile. */
   private readonly names = new Map<string, string>();

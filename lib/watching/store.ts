@@ -1,71 +1,21 @@
-// Profiles and each profile's state of films and episodes in the one table (the access patterns
-// are listed in lib/db/table.ts). A state item carries the keys of two sparse indexes: gsi1
-// "in progress, most recent first" while a position is kept, gsi2 "played episodes of a show"
-// while an episode is played; a show being watched has an item of its own on gsi1 for Next up.
+// Each profile's state of films and episodes in the one table (the access patterns are listed
+// in lib/db/table.ts). A state item carries the keys of two sparse indexes: gsi1 "in progress,
+// most recent first" while a position is kept, gsi2 "played episodes of a show" while an
+// episode is played; a show being watched has an item of its own on gsi1 for Next up.
 import { randomBytes } from 'node:crypto';
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { batchWrite, untilProcessed, type Write } from '../db/batch';
-import { guarded, queryItems, type Db } from '../db/client';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet, batchWrite, type Write } from '../db/batch';
+import { guarded, isConditionFailed, queryItems, type Db } from '../db/client';
 import { keys } from '../db/table';
-import { inProgress, type WatchState } from './rules';
+import { StaleState, type InProgressChange, type Placement, type ShowSummary, type StoredState, type TitleStates } from './model';
+import { inProgress } from './rules';
 import type { WatchStore } from './watch-store';
-
-export interface Profile {
-  id: string;
-  name: string;
-  createdAt: string;
-}
-
-/** There is always one: the household's, until someone names their own. */
-export const DEFAULT_PROFILE: Profile = { id: 'default', name: 'Household', createdAt: '1970-01-01T00:00:00.000Z' };
-
-/** Where an item sits, so its state can be indexed without reading the catalogue again. */
-export type Placement = { entity: 'movie' } | { entity: 'episode'; showId: string; seasonNumber: number; episodeNumber: number };
-
-export interface StoredState extends WatchState {
-  mediaId: string;
-  placement: Placement;
-  /** Changes with every write: a write that expects the one it read fails if another came between. */
-  rev?: string;
-}
-
-/** A show's item as lists read it: its summary (none before a mark changed) and when it was last watched. */
-export interface ShowState {
-  summary: ShowSummary | undefined;
-  lastPlayedAt: string | null;
-}
-
-/** A profile's films (their own state) and shows (their item), by id. */
-export interface TitleStates {
-  films: Map<string, StoredState>;
-  shows: Map<string, ShowState>;
-}
-
-/** A state written by someone else since it was read: read it again. */
-export class StaleState extends Error {}
-
-/** What a state's write does to its show's episodes in progress (Next up leaves those out). */
-export type InProgressChange = { add: string } | { remove: string } | 'clear';
-
-/**
- * What a profile has seen of a show, kept on its item when a mark changes: lists and Next up
- * read it as it is. The item also holds the show's episodes in progress, kept as their
- * positions come and go, so Next up reads no episode's state.
- */
-export interface ShowSummary {
-  playedEpisodes: number;
-  totalEpisodes: number;
-  /** The episode after the highest played one (specials left out); null when the last is played. */
-  nextEpisodeId: string | null;
-}
 
 const toSummary = (row: Record<string, unknown>): ShowSummary => ({
   playedEpisodes: Number(row.playedEpisodes ?? 0),
   totalEpisodes: Number(row.totalEpisodes ?? 0),
   nextEpisodeId: (row.nextEpisodeId as string | null | undefined) ?? null,
 });
-
-export class NameTaken extends Error {}
 
 const STATE_FIELDS = ['positionSeconds', 'durationSeconds', 'played', 'playCount', 'lastPlayedAt', 'counted'] as const;
 
@@ -82,68 +32,9 @@ const toState = (row: Record<string, unknown>): StoredState => ({
 });
 
 const newRev = () => randomBytes(6).toString('base64url');
-const isConditionFailed = (err: unknown) => (err as Error).name === 'ConditionalCheckFailedException';
-
-const toProfile = (row: Record<string, unknown>): Profile => ({ id: String(row.id), name: String(row.name), createdAt: String(row.createdAt) });
 
 export class DynamoWatchStore implements WatchStore {
   constructor(private readonly db: () => Db) {}
-
-  // --- Profiles ----------------------------------------------------------------------------
-
-  /** Oldest first, the household's first (it is kept only once renamed). */
-  async profiles(): Promise<Profile[]> {
-    const { index, pk } = keys.profilesIndex();
-    const found: Profile[] = [];
-    for await (const row of queryItems(this.db(), { IndexName: index, KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': pk } })) found.push(toProfile(row));
-    return found.some((p) => p.id === DEFAULT_PROFILE.id) ? found : [DEFAULT_PROFILE, ...found];
-  }
-
-  async profile(id: string): Promise<Profile | undefined> {
-    const { doc, tableName } = this.db();
-    const out = await guarded(() => doc.send(new GetCommand({ TableName: tableName, Key: keys.profile(id) })));
-    if (out.Item) return toProfile(out.Item);
-    return id === DEFAULT_PROFILE.id ? DEFAULT_PROFILE : undefined;
-  }
-
-  /** A new profile, or `previous` renamed: the name is claimed in the same transaction, so two never share one. */
-  async save(profile: Profile, previous?: Profile): Promise<void> {
-    const { doc, tableName } = this.db();
-    const sameName = previous && keys.profileName(previous.name).pk === keys.profileName(profile.name).pk;
-    const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
-      { Put: { TableName: tableName, Item: { ...keys.profile(profile.id), ...keys.profilesByAge(profile.createdAt, profile.id), entity: 'profile', ...profile } } },
-    ];
-    if (!sameName) {
-      items.push({ Put: { TableName: tableName, Item: { ...keys.profileName(profile.name), entity: 'profile-name', profileId: profile.id }, ConditionExpression: 'attribute_not_exists(pk)' } });
-      // The household's first name is never stored: nothing to free.
-      if (previous && (previous !== DEFAULT_PROFILE || (await this.nameHeld(previous.name)))) items.push({ Delete: { TableName: tableName, Key: keys.profileName(previous.name) } });
-    }
-    try {
-      await guarded(() => doc.send(new TransactWriteCommand({ TransactItems: items })));
-    } catch (err) {
-      if ((err as Error).name === 'TransactionCanceledException') throw new NameTaken(profile.name);
-      throw err;
-    }
-  }
-
-  /** Whether a name is taken (the household's first name counts as taken while it has it). */
-  async nameHeld(name: string): Promise<boolean> {
-    const { doc, tableName } = this.db();
-    const out = await guarded(() => doc.send(new GetCommand({ TableName: tableName, Key: keys.profileName(name) })));
-    return out.Item !== undefined;
-  }
-
-  /** The profile, its name and all of its state. */
-  async removeProfile(profile: Profile): Promise<void> {
-    const writes: Write[] = [{ delete: keys.profile(profile.id) }, { delete: keys.profileName(profile.name) }];
-    const { pk } = keys.userDataOfProfile(profile.id);
-    for await (const row of queryItems(this.db(), { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ProjectionExpression: 'pk, sk' })) {
-      writes.push({ delete: { pk: String(row.pk), sk: String(row.sk) } });
-    }
-    await batchWrite(this.db(), writes);
-  }
-
-  // --- State -------------------------------------------------------------------------------
 
   async state(profileId: string, mediaId: string): Promise<StoredState | undefined> {
     const { doc, tableName } = this.db();
@@ -152,18 +43,8 @@ export class DynamoWatchStore implements WatchStore {
   }
 
   async states(profileId: string, mediaIds: readonly string[]): Promise<Map<string, StoredState>> {
-    const { doc, tableName } = this.db();
-    const found = new Map<string, StoredState>();
-    const unique = [...new Set(mediaIds)];
-    for (let i = 0; i < unique.length; i += 100) {
-      const wanted: Record<string, unknown>[] = unique.slice(i, i + 100).map((id) => ({ ...keys.userData(profileId, id) }));
-      await untilProcessed('keys', wanted, async (pending) => {
-        const out = await guarded(() => doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } })));
-        for (const row of out.Responses?.[tableName] ?? []) found.set(String(row.mediaId), toState(row));
-        return out.UnprocessedKeys?.[tableName]?.Keys ?? [];
-      });
-    }
-    return found;
+    const rows = await batchGet(this.db(), mediaIds.map((id) => keys.userData(profileId, id)));
+    return new Map(rows.map((row) => [String(row.mediaId), toState(row)]));
   }
 
   /** The state as the item of a profile, with its index keys: in progress while a position is kept, played episodes while played. */
@@ -235,18 +116,8 @@ export class DynamoWatchStore implements WatchStore {
 
   /** The summaries of those of the shows the profile has one of. */
   async showSummaries(profileId: string, showIds: readonly string[]): Promise<Map<string, ShowSummary>> {
-    const { doc, tableName } = this.db();
-    const found = new Map<string, ShowSummary>();
-    const unique = [...new Set(showIds)];
-    for (let i = 0; i < unique.length; i += 100) {
-      const wanted: Record<string, unknown>[] = unique.slice(i, i + 100).map((id) => ({ ...keys.showWatch(profileId, id) }));
-      await untilProcessed('keys', wanted, async (pending) => {
-        const out = await guarded(() => doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } })));
-        for (const row of out.Responses?.[tableName] ?? []) if (row.totalEpisodes !== undefined) found.set(String(row.showId), toSummary(row));
-        return out.UnprocessedKeys?.[tableName]?.Keys ?? [];
-      });
-    }
-    return found;
+    const rows = await batchGet(this.db(), showIds.map((id) => keys.showWatch(profileId, id)));
+    return new Map(rows.filter((row) => row.totalEpisodes !== undefined).map((row) => [String(row.showId), toSummary(row)]));
   }
 
   /** Films and episodes with a position kept, most recently watched first. */

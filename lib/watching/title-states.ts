@@ -5,7 +5,8 @@
 // once per profile, kept current by the service's own writes, and read again behind the readers
 // now and then, should something else have written (nothing does on a home box). The lists and
 // the reports are bundles apart: the service's changes reach every copy through a channel.
-import type { ShowSummary, StoredState, TitleStates } from './store';
+import { BoundedMap } from '../util/bounded-map';
+import type { ShowSummary, StoredState, TitleStates } from './model';
 
 /** A change the service made to a profile's states (plain data: it crosses bundles). */
 export type TitleChange =
@@ -34,7 +35,7 @@ interface Kept {
 }
 
 export class KeptTitleStates {
-  private readonly kept = new Map<string, Kept>();
+  private readonly kept = new BoundedMap<string, Kept>({ maxSize: PROFILES_MAX });
 
   constructor(
     private readonly read: (profileId: string) => Promise<TitleStates>,
@@ -43,14 +44,8 @@ export class KeptTitleStates {
 
   /** The profile's states as this process knows them; undefined when the profile has too many to keep. */
   async get(profileId: string): Promise<TitleStates | undefined> {
-    let entry = this.kept.get(profileId);
-    if (entry) this.kept.delete(profileId); // re-inserted last: the map's order is the order of use
-    else entry = { readAt: 0, during: [] };
-    this.kept.set(profileId, entry);
-    for (const oldest of this.kept.keys()) {
-      if (this.kept.size <= PROFILES_MAX) break;
-      this.kept.delete(oldest);
-    }
+    let entry = this.kept.use(profileId);
+    if (!entry) this.kept.set(profileId, (entry = { readAt: 0, during: [] }));
     const stale = this.now() - entry.readAt > READ_AGAIN_MS;
     if (entry.states || entry.tooMany) {
       if (stale && !entry.reading) void this.load(profileId, entry).catch(() => undefined); // the kept ones answer meanwhile

@@ -1,10 +1,11 @@
-// The port of watch state: profiles, each profile's state of films and episodes, and its shows'
-// items (summary, last watched, episodes in progress). Its adapters: DynamoWatchStore
-// (lib/watching/store.ts) and MemoryWatchStore (lib/watching/memory-store.ts), held to the same
-// contract by test/contracts/watch.ts.
-import type { InProgressChange, Profile, ShowSummary, StoredState, TitleStates } from './store';
+// The ports of watch state: profiles (ProfileStore), and each profile's state of films and
+// episodes with its shows' items: summary, last watched, episodes in progress (WatchStore).
+// Their adapters: DynamoProfileStore (lib/watching/profile-store.ts) and DynamoWatchStore
+// (lib/watching/store.ts), and MemoryWatchStore (lib/watching/memory-store.ts), which is both;
+// held to the same contract by test/contracts/watch.ts.
+import type { InProgressChange, Profile, ShowSummary, StoredState, TitleStates } from './model';
 
-export interface WatchStore {
+export interface ProfileStore {
   /** Oldest first, the household's first (it is stored only once renamed, and always listed). */
   profiles(): Promise<Profile[]>;
   /** The household's is there even when never stored (DEFAULT_PROFILE itself). */
@@ -15,6 +16,9 @@ export interface WatchStore {
   nameHeld(name: string): Promise<boolean>;
   /** The profile, its name and all of its state. */
   removeProfile(profile: Profile): Promise<void>;
+}
+
+export interface WatchStore {
 
   state(profileId: string, mediaId: string): Promise<StoredState | undefined>;
   /** Those of the items that have a state. */

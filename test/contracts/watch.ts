@@ -1,11 +1,11 @@
-// The WatchStore contract: what every adapter of watch state does (test/contracts/support.ts says
+// The contract of the ProfileStore and WatchStore ports: what every adapter of watch state does (test/contracts/support.ts says
 // how contracts run). Profiles are the household's and those the tests create (each removes its
 // own); states are written under profiles of the tests' own, so lists are asserted whole.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { NOTHING } from '../../lib/watching/rules';
-import { DEFAULT_PROFILE, NameTaken, StaleState, type Placement, type Profile, type ShowSummary, type StoredState } from '../../lib/watching/store';
-import type { WatchStore } from '../../lib/watching/watch-store';
+import { DEFAULT_PROFILE, NameTaken, StaleState, type Placement, type Profile, type ShowSummary, type StoredState } from '../../lib/watching/model';
+import type { ProfileStore, WatchStore } from '../../lib/watching/watch-store';
 import { longAgo, uid } from './support';
 
 const aProfile = (name: string, seconds = 0): Profile => ({ id: `pf_${uid().slice(0, 16)}`, name, createdAt: longAgo(seconds) });
@@ -32,32 +32,32 @@ const withoutRev = ({ rev, ...state }: StoredState) => {
 const summary = (playedEpisodes: number, totalEpisodes: number, nextEpisodeId: string | null): ShowSummary => ({ playedEpisodes, totalEpisodes, nextEpisodeId });
 
 /** A contract's store is its own and starts empty (test/contracts/support.ts). */
-export const watchContract = (store: WatchStore) => {
+export const watchContract = (profiles: ProfileStore, store: WatchStore) => {
   /** Runs `body` with a profile of its own, removed after it with all its state. */
   const withProfile = async (body: (profileId: string) => Promise<void>) => {
     const profile = aProfile(`Contract ${uid()}`);
-    await store.save(profile);
+    await profiles.save(profile);
     try {
       await body(profile.id);
     } finally {
-      await store.removeProfile(profile);
+      await profiles.removeProfile(profile);
     }
   };
 
   it('always has the household, first; others oldest first, each whole', async () => {
-    assert.deepEqual(await store.profiles(), [DEFAULT_PROFILE]);
-    assert.equal(await store.profile(DEFAULT_PROFILE.id), DEFAULT_PROFILE, 'the household itself while it is not stored');
+    assert.deepEqual(await profiles.profiles(), [DEFAULT_PROFILE]);
+    assert.equal(await profiles.profile(DEFAULT_PROFILE.id), DEFAULT_PROFILE, 'the household itself while it is not stored');
     // Saved newest first, so the order cannot come from the order of writes.
     const [c, a, b] = [aProfile('Carol', 30), aProfile('Ada "the first" ünï', 10), aProfile('Bob', 20)];
     try {
-      for (const p of [c, a, b]) await store.save(p);
-      assert.deepEqual(await store.profiles(), [DEFAULT_PROFILE, a, b, c]);
-      assert.deepEqual(await store.profile(a.id), a);
-      assert.equal(await store.profile(`pf_${uid().slice(0, 16)}`), undefined);
+      for (const p of [c, a, b]) await profiles.save(p);
+      assert.deepEqual(await profiles.profiles(), [DEFAULT_PROFILE, a, b, c]);
+      assert.deepEqual(await profiles.profile(a.id), a);
+      assert.equal(await profiles.profile(`pf_${uid().slice(0, 16)}`), undefined);
     } finally {
-      for (const p of [a, b, c]) await store.removeProfile(p);
+      for (const p of [a, b, c]) await profiles.removeProfile(p);
     }
-    assert.deepEqual(await store.profiles(), [DEFAULT_PROFILE]);
+    assert.deepEqual(await profiles.profiles(), [DEFAULT_PROFILE]);
   });
 
   it('holds each name once, compared without case, and frees a name when its profile is renamed or removed', async () => {
@@ -65,50 +65,50 @@ export const watchContract = (store: WatchStore) => {
     const bob = aProfile('Bob', 3);
     let current = ada;
     try {
-      await store.save(ada);
-      assert.equal(await store.nameHeld('ADA'), true);
+      await profiles.save(ada);
+      assert.equal(await profiles.nameHeld('ADA'), true);
       const rival = aProfile('ADA', 2);
-      await assert.rejects(store.save(rival), NameTaken);
-      assert.equal(await store.profile(rival.id), undefined, 'a refused profile leaves nothing');
-      assert.deepEqual(await store.profiles(), [DEFAULT_PROFILE, ada]);
+      await assert.rejects(profiles.save(rival), NameTaken);
+      assert.equal(await profiles.profile(rival.id), undefined, 'a refused profile leaves nothing');
+      assert.deepEqual(await profiles.profiles(), [DEFAULT_PROFILE, ada]);
 
       // Renamed: the new name is held, the old one free; a change of case only keeps the name.
       const renamed = { ...ada, name: 'Augusta' };
-      await store.save(renamed, ada);
+      await profiles.save(renamed, ada);
       current = renamed;
-      assert.deepEqual([await store.nameHeld('ada'), await store.nameHeld('augusta')], [false, true]);
+      assert.deepEqual([await profiles.nameHeld('ada'), await profiles.nameHeld('augusta')], [false, true]);
       const recased = { ...renamed, name: 'AUGUSTA' };
-      await store.save(recased, renamed);
+      await profiles.save(recased, renamed);
       current = recased;
-      assert.deepEqual(await store.profile(ada.id), recased);
-      assert.equal(await store.nameHeld('Augusta'), true);
+      assert.deepEqual(await profiles.profile(ada.id), recased);
+      assert.equal(await profiles.nameHeld('Augusta'), true);
 
       // A rename onto a held name is refused whole: the profile keeps its name, and the name its holder.
-      await store.save(bob);
-      await assert.rejects(store.save({ ...bob, name: 'augusta' }, bob), NameTaken);
-      assert.deepEqual(await store.profile(bob.id), bob);
-      assert.deepEqual([await store.nameHeld('Bob'), await store.nameHeld('Augusta')], [true, true]);
-      await store.removeProfile(bob);
-      assert.equal(await store.nameHeld('Bob'), false, 'removed: its name is free');
-      assert.deepEqual(await store.profiles(), [DEFAULT_PROFILE, recased]);
+      await profiles.save(bob);
+      await assert.rejects(profiles.save({ ...bob, name: 'augusta' }, bob), NameTaken);
+      assert.deepEqual(await profiles.profile(bob.id), bob);
+      assert.deepEqual([await profiles.nameHeld('Bob'), await profiles.nameHeld('Augusta')], [true, true]);
+      await profiles.removeProfile(bob);
+      assert.equal(await profiles.nameHeld('Bob'), false, 'removed: its name is free');
+      assert.deepEqual(await profiles.profiles(), [DEFAULT_PROFILE, recased]);
     } finally {
-      await store.removeProfile(current);
-      await store.removeProfile(bob);
+      await profiles.removeProfile(current);
+      await profiles.removeProfile(bob);
     }
   });
 
   it("keeps the household's first name unheld until it is renamed, then stores it and holds the new name", async () => {
-    assert.equal(await store.nameHeld(DEFAULT_PROFILE.name), false);
+    assert.equal(await profiles.nameHeld(DEFAULT_PROFILE.name), false);
     const renamed = { ...DEFAULT_PROFILE, name: 'The Smiths' };
     try {
-      await store.save(renamed, DEFAULT_PROFILE);
-      assert.deepEqual(await store.profile(DEFAULT_PROFILE.id), renamed);
-      assert.deepEqual(await store.profiles(), [renamed], 'listed once, stored');
-      assert.deepEqual([await store.nameHeld('the smiths'), await store.nameHeld(DEFAULT_PROFILE.name)], [true, false]);
+      await profiles.save(renamed, DEFAULT_PROFILE);
+      assert.deepEqual(await profiles.profile(DEFAULT_PROFILE.id), renamed);
+      assert.deepEqual(await profiles.profiles(), [renamed], 'listed once, stored');
+      assert.deepEqual([await profiles.nameHeld('the smiths'), await profiles.nameHeld(DEFAULT_PROFILE.name)], [true, false]);
     } finally {
-      await store.removeProfile(renamed);
+      await profiles.removeProfile(renamed);
     }
-    assert.equal(await store.profile(DEFAULT_PROFILE.id), DEFAULT_PROFILE);
+    assert.equal(await profiles.profile(DEFAULT_PROFILE.id), DEFAULT_PROFILE);
   });
 
   it('writes a state expecting the rev it was read with, and refuses one written over since', async () => {
@@ -248,21 +248,21 @@ export const watchContract = (store: WatchStore) => {
     const states = [film(undefined, watching(1)), episodeOf(showId, 1, 1, played)];
     try {
       for (const p of [ada, bob]) {
-        await store.save(p);
+        await profiles.save(p);
         await store.putMany(p.id, states);
         await store.saveShow(p.id, showId, longAgo(3), summary(1, 3, 'ep_x'));
       }
-      await store.removeProfile(ada);
-      assert.equal(await store.profile(ada.id), undefined);
-      assert.equal(await store.nameHeld('Ada'), false);
-      assert.deepEqual(await store.profiles(), [DEFAULT_PROFILE, bob]);
+      await profiles.removeProfile(ada);
+      assert.equal(await profiles.profile(ada.id), undefined);
+      assert.equal(await profiles.nameHeld('Ada'), false);
+      assert.deepEqual(await profiles.profiles(), [DEFAULT_PROFILE, bob]);
       assert.equal((await store.states(ada.id, states.map((s) => s.mediaId))).size, 0);
       assert.deepEqual([await store.inProgress(ada.id, 10), await store.nextEpisodes(ada.id, 10), await store.playedEpisodes(ada.id, showId)], [[], [], []]);
       assert.equal((await store.states(bob.id, states.map((s) => s.mediaId))).size, 2);
       assert.deepEqual(await store.nextEpisodes(bob.id, 10), [{ showId, episodeId: 'ep_x' }]);
     } finally {
-      await store.removeProfile(ada);
-      await store.removeProfile(bob);
+      await profiles.removeProfile(ada);
+      await profiles.removeProfile(bob);
     }
   });
 };

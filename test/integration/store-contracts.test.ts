@@ -13,6 +13,7 @@ import type { Library } from '../../lib/library/model';
 import { DynamoLibraryStore } from '../../lib/library/store';
 import { DynamoSessionStore } from '../../lib/playback/sessions';
 import { DynamoTimingStore } from '../../lib/playback/timing-store';
+import { DynamoProfileStore } from '../../lib/watching/profile-store';
 import { DynamoWatchStore } from '../../lib/watching/store';
 import { catalogContract } from '../contracts/catalog';
 import { libraryContract } from '../contracts/library';
@@ -31,7 +32,10 @@ describe('LibraryStore contract: DynamoLibraryStore', () => libraryContract(new 
 describe('ManifestStore contract: DynamoManifestStore', () => manifestContract(new DynamoManifestStore(ownTable('manifest-contract').db)));
 // Small parts, so the same contract holds when a manifest takes many items.
 describe('ManifestStore contract: DynamoManifestStore in 2 KB parts', () => manifestContract(new DynamoManifestStore(ownTable('manifest-contract-2kb').db, 2_000)));
-describe('WatchStore contract: DynamoWatchStore', () => watchContract(new DynamoWatchStore(ownTable('watch-contract').db)));
+describe('WatchStore contract: DynamoProfileStore and DynamoWatchStore', () => {
+  const { db } = ownTable('watch-contract');
+  watchContract(new DynamoProfileStore(db), new DynamoWatchStore(db));
+});
 describe('SessionStore contract: DynamoSessionStore', () => {
   const clock = fakeClock();
   sessionContract(new DynamoSessionStore(ownTable('session-contract').db, clock.now), clock);

@@ -14,6 +14,7 @@ import { createDb } from '../../lib/db/client';
 import { rootLogger } from '../../lib/log';
 import { DEFAULT_THRESHOLDS } from '../../lib/watching/rules';
 import { WatchingService } from '../../lib/watching/service';
+import { DynamoProfileStore } from '../../lib/watching/profile-store';
 import { DynamoWatchStore } from '../../lib/watching/store';
 import { startInstance, tempDir, type Instance } from '../support/instance';
 import { allPages, makeTree, scan } from '../support/media';
@@ -131,6 +132,7 @@ describe('watch state', () => {
     // Another process on the same table (a second container in the cloud), which marks the film played.
     const db = createDb({ ...config.db, tableName: instance.tableName, endpoint: instance.state().dynamodbEndpoint, localCredentials: LOCAL_CREDENTIALS });
     const elsewhere = new WatchingService({
+      profiles: new DynamoProfileStore(() => db),
       store: new DynamoWatchStore(() => db),
       catalog: new DynamoCatalogStore(() => db),
       thresholds: async () => DEFAULT_THRESHOLDS,

@@ -18,7 +18,10 @@ import { fakeClock } from '../support/fake-clock';
 describe('CatalogStore contract: MemoryCatalogStore', () => catalogContract(new MemoryCatalogStore()));
 describe('LibraryStore contract: MemoryLibraryStore', () => libraryContract(new MemoryLibraryStore()));
 describe('ManifestStore contract: MemoryManifestStore', () => manifestContract(new MemoryManifestStore()));
-describe('WatchStore contract: MemoryWatchStore', () => watchContract(new MemoryWatchStore()));
+describe('WatchStore contract: MemoryWatchStore', () => {
+  const memory = new MemoryWatchStore();
+  watchContract(memory, memory);
+});
 describe('SessionStore contract: MemorySessionStore', () => {
   const clock = fakeClock();
   sessionContract(new MemorySessionStore(clock.now), clock);

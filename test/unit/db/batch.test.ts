@@ -1,7 +1,10 @@
-// The retry of what DynamoDB leaves unprocessed, shared by batch writes and the catalogue's batch gets.
+// The batches' shapes and the retry of what DynamoDB leaves unprocessed, shared by batch
+// writes and gets; the calls themselves run against DynamoDB Local in the stack tests
+// (store-contracts, collections, matching, watching).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { untilProcessed } from '../../../lib/db/batch';
+import { getBatches, untilProcessed } from '../../../lib/db/batch';
+import { isConditionFailed } from '../../../lib/db/client';
 
 /** Records the pauses instead of sleeping them. */
 const pauses = () => {
@@ -52,5 +55,42 @@ describe('untilProcessed', () => {
     };
     await assert.rejects(untilProcessed('writes', ['a'], failing), /unreachable/);
     assert.equal(calls, 1);
+  });
+});
+
+describe('getBatches', () => {
+  const key = (i: number) => ({ pk: `media#${i}`, sk: 'item' });
+
+  it('asks for 100 keys a call at most, in the order given', () => {
+    // Act
+    const batches = getBatches(Array.from({ length: 250 }, (_, i) => key(i)));
+    // Assess
+    assert.deepEqual(batches.map((b) => b.length), [100, 100, 50]);
+    assert.deepEqual(batches[1]![0], key(100));
+    assert.deepEqual(batches[2]!.at(-1), key(249));
+  });
+
+  it('asks for a key once however often it is named (DynamoDB refuses a call that names one twice)', () => {
+    const batches = getBatches([key(1), key(2), key(1), { pk: 'media#2', sk: 'item' }, { pk: 'media#1', sk: 'other' }]);
+    assert.deepEqual(batches, [[key(1), key(2), { pk: 'media#1', sk: 'other' }]]);
+  });
+
+  it('sends only the table\'s key, whatever else the key builder adds', () => {
+    const batches = getBatches([{ ...key(1), entity: 'movie' } as ReturnType<typeof key>]);
+    assert.deepEqual(batches, [[key(1)]]);
+  });
+
+  it('makes no call for no keys', () => {
+    assert.deepEqual(getBatches([]), []);
+  });
+});
+
+describe('isConditionFailed', () => {
+  it('tells a condition that did not hold from any other failure', () => {
+    const failed = Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException' });
+    assert.equal(isConditionFailed(failed), true);
+    assert.equal(isConditionFailed(Object.assign(new Error('cancelled'), { name: 'TransactionCanceledException' })), false);
+    assert.equal(isConditionFailed(undefined), false);
+    assert.equal(isConditionFailed('ConditionalCheckFailedException'), false);
   });
 });

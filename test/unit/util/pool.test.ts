@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { eachLimited, JobPool } from '../../../lib/util/pool';
+import { eachLimited, JobPool, Limiter } from '../../../lib/util/pool';
 
 /** A promise with its resolve and reject at hand. */
 const deferred = () => {
@@ -133,5 +133,64 @@ describe('JobPool', () => {
     pool.pushAll([0, 1, 2].map((i) => (done: () => void) => (order.push(i), setImmediate(done))));
     await pool.finished();
     assert.deepEqual(order, [0, 1, 2]);
+  });
+});
+
+describe('Limiter', () => {
+  it('runs at most the limit at once, the others in the order they came', async () => {
+    // Prepare
+    const limiter = new Limiter(2);
+    const gates = Array.from({ length: 5 }, deferred);
+    const started: number[] = [];
+    // Act
+    const runs = gates.map((gate, i) => limiter.run(async () => (started.push(i), await gate.promise, i)));
+    await settle();
+    // Assess
+    assert.deepEqual(started, [0, 1]);
+    assert.deepEqual(limiter.load, { running: 2, waiting: 3 });
+    gates[1]!.resolve();
+    await settle();
+    assert.deepEqual(started, [0, 1, 2]);
+    for (const gate of gates) gate.resolve();
+    assert.deepEqual(await Promise.all(runs), [0, 1, 2, 3, 4]);
+    assert.deepEqual(limiter.load, { running: 0, waiting: 0 });
+  });
+
+  it('gives a freed place to the first in line, not to work that comes meanwhile', async () => {
+    // Work may come at any turn of the event loop's queue after a place is freed: each of the
+    // first few is tried.
+    for (let turns = 0; turns < 8; turns++) {
+      // Prepare: one place, taken; one waiting.
+      const limiter = new Limiter(1);
+      const first = deferred();
+      let inFlight = 0;
+      let most = 0;
+      const counted = (wait: Promise<void>) => async () => {
+        most = Math.max(most, ++inFlight);
+        await wait;
+        inFlight--;
+      };
+      const runs = [limiter.run(counted(first.promise)), limiter.run(counted(Promise.resolve()))];
+      await settle();
+      // Act: the place is freed, and more work comes `turns` turns later.
+      first.resolve();
+      let later = Promise.resolve();
+      for (let i = 0; i < turns; i++) later = later.then(() => undefined);
+      runs.push(later.then(() => limiter.run(counted(Promise.resolve()))));
+      await Promise.all(runs);
+      // Assess
+      assert.equal(most, 1, `work that came ${turns} turns after a place was freed`);
+    }
+  });
+
+  it('keeps running the others when one fails, and hands the failure to its caller', async () => {
+    const limiter = new Limiter(1);
+    const failing = limiter.run(async () => {
+      throw new Error('ffmpeg failed');
+    });
+    const next = limiter.run(async () => 'made');
+    await assert.rejects(failing, /ffmpeg failed/);
+    assert.equal(await next, 'made');
+    assert.deepEqual(limiter.load, { running: 0, waiting: 0 });
   });
 });

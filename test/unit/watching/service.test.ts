@@ -47,6 +47,7 @@ const setup = async ({ sharedProcess = false } = {}) => {
   const events: OutgoingEvent[] = [];
   const settings: { thresholds: Thresholds } = { thresholds: DEFAULT_THRESHOLDS };
   const deps = {
+    profiles: store,
     store,
     catalog,
     thresholds: async () => settings.thresholds,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { NOTHING } from '../../../lib/watching/rules';
-import type { StoredState, TitleStates } from '../../../lib/watching/store';
+import type { StoredState, TitleStates } from '../../../lib/watching/model';
 import { KeptTitleStates } from '../../../lib/watching/title-states';
 
 const film = (mediaId: string, positionSeconds: number): StoredState => ({ ...NOTHING, mediaId, placement: { entity: 'movie' }, positionSeconds, durationSeconds: 6000 });

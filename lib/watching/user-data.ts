@@ -1,0 +1,71 @@
+// A profile's state as the details, lists and search read it: a film's or an episode's own, a
+// show's share of episodes played. In a shared process films and shows come from the states kept
+// there (title-states.ts, no read); elsewhere, and for episodes, they are read, with what this
+// process answered but has not written yet taking the place of what is stored.
+import type { TitleStates } from './model';
+import type { Profiles } from './profiles';
+import type { ReportWriter } from './report-writer';
+import { toUserData, type UserData } from './rules';
+import { showPlayed, showUserData } from './shows';
+import type { KeptTitleStates } from './title-states';
+import type { WatchingDeps } from './watching-deps';
+
+export type Watched = Map<string, { played: boolean; lastPlayedAt: string | null }>;
+
+export class UserDataReader {
+  constructor(
+    private readonly deps: Pick<WatchingDeps, 'store'>,
+    private readonly parts: { profiles: Profiles; reports: ReportWriter; titles: KeptTitleStates | undefined },
+  ) {}
+
+  /** The profile's state of each of these films and episodes (nothing seen: zeros). */
+  async userData(profileId: string, mediaIds: readonly string[]): Promise<Map<string, UserData>> {
+    const states = await this.deps.store.states(profileId, mediaIds);
+    return new Map(mediaIds.map((id) => [id, toUserData(this.parts.reports.pending(profileId, id) ?? states.get(id))]));
+  }
+
+  /** The profile's state of a film: from the states kept in a shared process (no read), else as `userData`. */
+  async filmUserData(profileId: string, filmId: string): Promise<UserData> {
+    const kept = await this.parts.titles?.get(profileId);
+    if (!kept) return (await this.userData(profileId, [filmId])).get(filmId)!;
+    return toUserData(kept.films.get(filmId));
+  }
+
+  /** List entries (lists, search hits) with the profile's state: a film's own, a show's share of episodes played. */
+  async withUserData<E extends { id: string; type: string }>(profileId: string, entries: E[]): Promise<Array<E & { userData: UserData }>> {
+    await this.parts.profiles.require(profileId);
+    // Kept: films and shows only (episodes, which a search may hit, are not).
+    const kept = entries.every((e) => e.type === 'movie' || e.type === 'tvshow') ? await this.parts.titles?.get(profileId) : undefined;
+    if (kept) return entries.map((e) => ({ ...e, userData: listed(kept, e) }));
+    const films = entries.filter((e) => e.type !== 'tvshow').map((e) => e.id);
+    const shows = entries.filter((e) => e.type === 'tvshow').map((e) => e.id);
+    const [states, summaries] = await Promise.all([this.userData(profileId, films), shows.length ? this.deps.store.showSummaries(profileId, shows) : undefined]);
+    return entries.map((e) => {
+      if (e.type !== 'tvshow') return { ...e, userData: states.get(e.id) ?? toUserData(undefined) };
+      const summary = summaries?.get(e.id);
+      return { ...e, userData: summary ? showUserData(summary, null) : toUserData(undefined) };
+    });
+  }
+
+  /** The profile's films and shows, played or not and when last, for the lists' played filter and lastPlayed sort. */
+  async watchedTitles(profileId: string): Promise<Watched> {
+    await this.parts.profiles.require(profileId);
+    // Kept states are as answered; else this process's reports are written first, then read.
+    const states = (await this.parts.titles?.get(profileId)) ?? (await this.readTitleStates(profileId));
+    const watched: Watched = new Map();
+    for (const [id, s] of states.films) watched.set(id, { played: s.played, lastPlayedAt: s.lastPlayedAt });
+    for (const [id, s] of states.shows) watched.set(id, { played: s.summary !== undefined && showPlayed(s.summary), lastPlayedAt: s.lastPlayedAt });
+    return watched;
+  }
+
+  private async readTitleStates(profileId: string): Promise<TitleStates> {
+    await this.parts.reports.settle(profileId);
+    return this.deps.store.titleStates(profileId);
+  }
+}
+
+const listed = (kept: TitleStates, entry: { id: string; type: string }): UserData => {
+  if (entry.type === 'movie') return toUserData(kept.films.get(entry.id));
+  const summary = kept.shows.get(entry.id)?.summary;
+  return summary ? showUserData(summary, null) : toUserData(undefined);
+};
