@@ -10,6 +10,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { answerStream } from '../../lib/stream/respond';
 import type { SendFile } from '../../lib/stream/send-file';
 import type { LocalStreamTarget } from '../../lib/stream/resolve';
+import { BoundedMap } from '../../lib/util/bounded-map';
 
 const MAX_GRANTS = 1_000;
 // Headers that belong to one response, not to the grant.
@@ -25,7 +26,7 @@ interface Grant {
 type Send = (req: IncomingMessage, res: ServerResponse, status: number, headers: OutgoingHttpHeaders, bytes: { path: string; start: number; end: number }) => void;
 
 export class StreamGrants {
-  private readonly grants = new Map<string, Grant>();
+  private readonly grants = new BoundedMap<string, Grant>({ maxSize: MAX_GRANTS });
 
   constructor(private readonly clock: () => number = Date.now) {}
 
@@ -33,8 +34,6 @@ export class StreamGrants {
     if (!spec.grant || !req.url) return;
     const kept: OutgoingHttpHeaders = { ...headers };
     for (const h of PER_RESPONSE) delete kept[h];
-    this.grants.delete(req.url);
-    if (this.grants.size >= MAX_GRANTS) this.grants.delete(this.grants.keys().next().value!);
     this.grants.set(req.url, { target: spec.grant.target, origin: req.headers.origin, headers: kept, expires: this.clock() + spec.grant.seconds * 1000 });
   }
 
