@@ -12,6 +12,7 @@
 //   const fake = new FakeCloudWatchLogs();
 //   const { url, close } = await fake.start();
 //   fake.append('/aws/lambda/media', '2026/01/01/[$LATEST]abc', lines);
+import type { LEVELS } from '../../lib/logs/reader';
 import { serveAwsJson, ServiceError, type JsonService } from './fake-aws-json';
 
 const TARGET_PREFIX = 'Logs_20140328.';
@@ -218,3 +219,14 @@ const recordTime = (line: string): number | undefined => {
     return undefined;
   }
 };
+
+/** A line as lib/log.ts writes it (the level as a label, pid and hostname included). */
+export const logRecord = (at: number, level: keyof typeof LEVELS, msg: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ level, time: new Date(at).toISOString(), pid: 8, hostname: '169.254.10.1', requestId: `r-${at}`, msg, ...extra });
+
+/** What Lambda itself writes around an invocation. */
+export const lambdaLines = (id: string) => [
+  `START RequestId: ${id} Version: $LATEST`,
+  `END RequestId: ${id}`,
+  `REPORT RequestId: ${id}\tDuration: 12.34 ms\tBilled Duration: 13 ms\tMemory Size: 512 MB\tMax Memory Used: 88 MB`,
+];

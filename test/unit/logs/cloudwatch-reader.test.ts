@@ -14,7 +14,7 @@ import { AppError } from '../../../lib/errors';
 import { toProblem } from '../../../lib/http/problem';
 import { cloudWatchLogReader, cloudWatchLogsClient, levelPattern, type CloudWatchLogReaderOptions } from '../../../lib/logs/cloudwatch';
 import { LEVELS, readLogs, type LogQuery } from '../../../lib/logs/reader';
-import { FakeCloudWatchLogs, type FakeCloudWatchLogsServer } from '../../support/fake-cloudwatch-logs';
+import { FakeCloudWatchLogs, lambdaLines, logRecord as record, type FakeCloudWatchLogsServer } from '../../support/fake-cloudwatch-logs';
 import { tempDir } from '../../support/instance';
 
 const run = promisify(execFile);
@@ -37,17 +37,6 @@ const readerFor = (logGroupName: string, options: Partial<CloudWatchLogReaderOpt
     now: () => NOW,
     ...options,
   });
-
-/** A line as lib/log.ts writes it (the level as a label, pid and hostname included). */
-const record = (at: number, level: keyof typeof LEVELS, msg: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ level, time: new Date(at).toISOString(), pid: 8, hostname: '169.254.10.1', requestId: `r-${at}`, msg, ...extra });
-
-/** What Lambda itself writes around an invocation. */
-const lambdaLines = (id: string) => [
-  `START RequestId: ${id} Version: $LATEST`,
-  `END RequestId: ${id}`,
-  `REPORT RequestId: ${id}\tDuration: 12.34 ms\tBilled Duration: 13 ms\tMemory Size: 512 MB\tMax Memory Used: 88 MB`,
-];
 
 const msgs = (records: { msg: string }[]) => records.map((r) => r.msg);
 
@@ -257,23 +246,5 @@ describe('CloudWatch Logs reader', () => {
     assert.equal(found!.provider.tmdbApiKey, '[redacted]');
     assert.equal(found!.req.headers.authorization, '[redacted]');
     assert.doesNotMatch(JSON.stringify(found), /sk-live|tm-456|Bearer abc/);
-  });
-
-  it('is what GET /api/v1/logs reads in the cloud (LOG_GROUP set, no LOG_DIR)', async () => {
-    const group = newGroup();
-    fake.append(group, 's', [...lambdaLines('h'), record(Date.now() - 2_000, 'info', 'from a function'), record(Date.now() - 1_000, 'debug', 'too chatty')]);
-    const script = `
-      const { handler } = await import(${JSON.stringify(join(PROJECT_DIR, 'functions/logs/list.ts'))});
-      const { sampleEvent, lambdaContext } = await import(${JSON.stringify(join(PROJECT_DIR, 'test/support/lambda.ts'))});
-      process.stdout.write('RESULT ' + JSON.stringify(await handler(sampleEvent('listLogs'), lambdaContext('listLogs'))) + '\\n');`;
-    const { LOG_DIR: _files, ...env } = process.env;
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: PROJECT_DIR,
-      env: { ...env, LOG_GROUP: group, CLOUDWATCH_LOGS_ENDPOINT: server.url, AWS_ACCESS_KEY_ID: '', LOG_LEVEL: 'warn' },
-    });
-    const result = JSON.parse(stdout.split('\n').find((l) => l.startsWith('RESULT '))!.slice('RESULT '.length));
-    assert.equal(result.statusCode, 200, result.body);
-    assert.deepEqual(msgs(JSON.parse(result.body).data), ['from a function'], 'the sample asks for info and up');
-    assert.equal(fake.calls[0]!.logGroupName, group);
   });
 });
