@@ -1,30 +1,19 @@
 // The cloud part of `npm run bench` (`tsx bench/run.ts cloud` alone): what the deployed service
 // does, and so what it costs, per 1,000 scanned files. The artifact of `npm run package` runs as
 // Lambda runs it (test/support/cloud.ts) against s3rver, DynamoDB Local and offline's WebSocket
-// management API (an instance of our own, MEDIA_STORAGE=s3, as test/build/cloud.test.ts) and the
-// fake TMDB (1,000 films, 40 ms per answer and 40 requests/s, as bench/metadata.ts), with
-// counting proxies of our own in front of the first three and of the fake SSM that holds the
-// TMDB key (bench/cloud-meters.ts). One browser tab is connected to the WebSocket API, so every
-// scan event is one post.
-//
-//   setup  the TMDB key as docs/cloud.md deploys it, a SecureString parameter in SSM, seen through
-//          GET /api/v1/settings; with BENCH_CLOUD_KEY=settings, saved by PATCH /api/v1/settings
-//          instead (the parameter then does not exist). One-off, counted apart.
-//   A      first scan of BENCH_CLOUD_FILMS (1,000) files `films/<Title> (<Year>)/<Title> (<Year>).mkv`
-//          through the HTTP API (POST /api/v1/scan/path, the job polled every 5 s)
-//   B      a rescan of the unchanged library, the same way
-//   C      the library upkeep invoked as its 15-minute EventBridge rule invokes it, nothing due
-//   D      the same invocation when the library's schedule (every 12 h by default) is due: the
-//          scheduled rescan it starts, as the schedule runs it twice a day at rest
-//
-// Then the cold-start time of the functions used, and the table's and the bucket's size at rest.
-// Prints the counts and writes them into docs/benchmarks.md (the per-function tables only
-// printed), and as JSON to the file BENCH_CLOUD_JSON names. BENCH_CLOUD_PACKAGE names an existing
-// `npm run package -- --package <dir>` folder to use instead of building one.
+// management API (an instance of our own, MEDIA_STORAGE=s3) and the fake TMDB (40 ms per answer,
+// 40 requests/s), with counting proxies in front of each and of the fake SSM holding the TMDB key
+// (bench/cloud-meters.ts); one browser tab on the WebSocket API. Windows counted:
+//   setup  the TMDB key as docs/cloud.md deploys it (SSM; BENCH_CLOUD_KEY=settings: PATCH /settings)
+//   A      first scan of BENCH_CLOUD_FILMS (1,000) files through the HTTP API, the job polled every 5 s
+//   B      a rescan of the unchanged library;  C  the 15-minute upkeep rule's invocation, nothing due
+//   D      the same when the library's schedule (every 12 h) is due: the rescan it starts
+// Then each function's cold start, and the table's and the bucket's size at rest.
+// BENCH_CLOUD_PACKAGE names an existing `npm run package -- --package <dir>` folder to use.
 import { ARTWORK_PREFIX } from '../lib/artwork';
 import { randomUUID } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { DescribeTableCommand, DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
@@ -54,9 +43,9 @@ import {
   totalUse,
   type Counts,
   type LambdaUse,
-  type MeteredProxy,
 } from './cloud-meters';
-import { machineLine, median, writeDoc } from './support';
+import type { MeteredProxy } from './forwarding';
+import { machineLine, median, sayer, sleep, writeDoc } from './support';
 import { generateMovies, pool, type Movie } from './tree';
 
 const FILMS = Number(process.env.BENCH_CLOUD_FILMS ?? 1000);
@@ -79,19 +68,13 @@ const INIT_FUNCTIONS = [KEY_FROM === 'ssm' ? 'getSettings' : 'patchSettings', 's
 const DUE_INTERVAL_HOURS = 0.0001; // makes the schedule due at once
 const DEFAULT_INTERVAL_HOURS = 12;
 
-const say = (line: string) => process.stdout.write(`[cloud] ${line}\n`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const say = sayer('cloud');
 const short = (fullName: string) => fullName.replace(`${SERVICE}-`, '');
 const full = (shortName: string) => `${SERVICE}-${shortName}`;
 const filmKey = (m: Movie) => `${PREFIX}/${m.title} (${m.year})/${m.title} (${m.year}).mkv`;
 
 export interface TmdbUse {
-  apiRequests: number;
-  search: number;
-  details: number;
-  otherApi: number;
-  images: number;
-  rateLimited: number;
+  apiRequests: number; search: number; details: number; otherApi: number; images: number; rateLimited: number;
 }
 
 export interface Scenario {
@@ -107,17 +90,11 @@ export interface Scenario {
 }
 
 interface Sizes {
+  /** Items, their bytes and with DynamoDB's 100 bytes each (billed); of which expire by ttl (jobs); by kind; each index's copies; DynamoDB Local's own figure. */
   table: {
-    items: number;
-    itemBytes: number;
-    /** Items plus DynamoDB's 100 bytes each. */
-    billedBytes: number;
-    /** Items with a ttl (jobs, rate-limit counters), which expire. */
-    expiringItems: number;
-    expiringBilledBytes: number;
+    items: number; itemBytes: number; billedBytes: number; expiringItems: number; expiringBilledBytes: number;
     byKind: Record<string, { items: number; bytes: number }>;
     indexes: Record<string, { items: number; billedBytes: number }>;
-    /** DynamoDB Local's own figure (DescribeTable). */
     localTableSizeBytes: number | null;
   };
   bucket: Record<'media' | 'artwork', { objects: number; bytes: number }>;
@@ -131,15 +108,8 @@ const filmBody = (dir: string) => {
 };
 
 const scheduledEvent = () => ({
-  version: '0',
-  id: randomUUID(),
-  'detail-type': 'Scheduled Event',
-  source: 'aws.events',
-  account: '123456789012',
-  time: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-  region: 'us-east-1',
-  resources: [`arn:aws:events:us-east-1:123456789012:rule/${SERVICE}-LibraryUpkeepEventsRuleSchedule1`],
-  detail: {},
+  version: '0', id: randomUUID(), 'detail-type': 'Scheduled Event', source: 'aws.events', account: '123456789012', region: 'us-east-1', detail: {},
+  time: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), resources: [`arn:aws:events:us-east-1:123456789012:rule/${SERVICE}-LibraryUpkeepEventsRuleSchedule1`],
 });
 
 const tmdbUse = (log: readonly FakeRequest[], rateLimited: number): TmdbUse => {
@@ -477,21 +447,6 @@ const scenarioTable = (m: Measured) => {
   return [head, `|---|${m.scenarios.map(() => '---').join('|')}|`, ...rows.map(([label, cell]) => `| ${label} | ${m.scenarios.map((s) => cell(s) || '-').join(' | ')} |`)].join('\n');
 };
 
-/** Per function: what each one did in a scenario. */
-const functionTable = (m: Measured, s: Scenario) => {
-  const fns = [...new Set([...Object.keys(s.lambda), ...Object.keys(s.counts).filter((k) => k.includes('|')).map((k) => k.split('|')[0]!)])].sort();
-  const lines = [
-    `${s.id}: | function | invocations | billed ms | DynamoDB calls | WRU | RRU | S3 requests | WebSocket posts | SSM calls |`,
-    '|---|---|---|---|---|---|---|---|---|',
-  ];
-  for (const fn of fns) {
-    const c = slice(s.counts, fn);
-    const u = s.lambda[fn];
-    lines.push(`| ${fn} | ${u?.invocations ?? 0} | ${fmt(u?.billedMs ?? 0)} | ${fmt(sumOf(c, 'ddb.calls.'))} | ${fmt(sumOf(c, 'ddb.wru.'), 1)} | ${fmt(sumOf(c, 'ddb.rru.'), 1)} | ${fmt(sumOf(c, 's3.calls.') / 2)} | ${fmt(c['ws.posts'] ?? 0)} | ${fmt(sumOf(c, 'ssm.calls.'))} |`);
-  }
-  return lines.join('\n');
-};
-
 const sizesText = (z: Sizes) =>
   [
     `table: ${fmt(z.table.items)} items, ${fmt(z.table.itemBytes)} bytes of items, ${fmt(z.table.billedBytes)} billed with 100 B each (of which ${fmt(z.table.expiringItems)} items, ${fmt(z.table.expiringBilledBytes)} B, expire by ttl); DynamoDB Local says ${z.table.localTableSizeBytes ?? '?'} B`,
@@ -501,7 +456,6 @@ const sizesText = (z: Sizes) =>
   ].join('\n');
 
 export const runCloud = async () => {
-  const loadBefore = (loadavg()[0] ?? 0).toFixed(2);
   const root = mkdtempSync(join(tmpdir(), 'mls-bench-cloud-'));
   // The functions run as an unprivileged user when the bench runs as root: they must get through.
   chmodSync(root, 0o755);
@@ -523,41 +477,19 @@ export const runCloud = async () => {
     else process.env.MLS_TEST_TMP = previousTmp;
     if (!process.env.BENCH_CLOUD_KEEP) rmSync(root, { recursive: true, force: true });
   }
-  const header = `${machineLine()}, 1-minute load average ${loadBefore} before and ${(loadavg()[0] ?? 0).toFixed(2)} after. ${m.films} files of ${fmt(m.filmBody.bytes)} bytes each (${m.filmBody.kind}); the TMDB key from ${KEY_FROM === 'ssm' ? `the SSM parameter ${KEY_PARAMETER}` : 'the settings'}; the fake TMDB answers after ${TMDB_LATENCY_MS} ms and allows ${TMDB_CAP} requests/s; one WebSocket client connected. Durations are this machine's (2 cores shared by every process), not a 512 MB Lambda's.`;
-  const text = [
-    header,
+  writeDoc('cloud', [
+    `${machineLine()}. ${m.films} files of ${fmt(m.filmBody.bytes)} bytes each (${m.filmBody.kind}); the TMDB key from ${KEY_FROM === 'ssm' ? `the SSM parameter ${KEY_PARAMETER}` : 'the settings'}; the fake TMDB answers after ${TMDB_LATENCY_MS} ms and allows ${TMDB_CAP} requests/s; one WebSocket client connected. Durations are this machine's (2 cores shared by every process), not a 512 MB Lambda's.`,
     '',
-    ...m.scenarios.map((s) => `${s.id}: ${s.label}`),
+    ...m.scenarios.map((s) => `- ${s.id}: ${s.label}`),
     '',
     scenarioTable(m),
     '',
-    ...m.scenarios.flatMap((s) => [functionTable(m, s), '']),
-    `cold start alone, median of ${INIT_RUNS} (ms): ${Object.entries(m.initMs).map(([fn, r]) => `${fn} ${r.median}`).join(', ')}`,
+    `Cold start alone, median of ${INIT_RUNS} (ms): ${Object.entries(m.initMs).map(([fn, r]) => `${fn} ${r.median}`).join(', ')}.`,
     '',
+    '```',
     sizesText(m.sizes),
-    ...m.scenarios.filter((s) => s.notes.length).map((s) => `${s.id}: ${s.notes.join('; ')}`),
-  ].join('\n');
-  process.stdout.write(`\n${text}\n`);
-  writeDoc(
-    'cloud',
-    [
-      header,
-      '',
-      ...m.scenarios.map((s) => `- ${s.id}: ${s.label}`),
-      '',
-      scenarioTable(m),
-      '',
-      `Cold start alone, median of ${INIT_RUNS} (ms): ${Object.entries(m.initMs).map(([fn, r]) => `${fn} ${r.median}`).join(', ')}.`,
-      '',
-      '```',
-      sizesText(m.sizes),
-      '```',
-    ].join('\n'),
-  );
-  const out = process.env.BENCH_CLOUD_JSON;
-  if (out) {
-    writeFileSync(out, `${JSON.stringify({ measured: header, keyFrom: KEY_FROM, tmdb: { latencyMs: TMDB_LATENCY_MS, requestsPerSecond: TMDB_CAP }, pollMs: POLL_MS, ...m }, null, 2)}\n`);
-    say(`raw counts written to ${out}`);
-  }
+    '```',
+    ...m.scenarios.filter((s) => s.notes.length).map((s) => `- ${s.id}: ${s.notes.join('; ')}`),
+  ].join('\n'));
   if (m.scenarios.some((s) => s.notes.some((n) => n.startsWith('WRONG')))) process.exitCode = 1;
 };
