@@ -60,7 +60,11 @@ const main = async () => {
   }
 };
 
-main().catch((err) => {
-  process.stderr.write(`${err instanceof Error ? err.stack : err}\n`);
-  process.exit(1);
-});
+// Ended outright: a client's idle keep-alive sockets or a build service must not hold the run open.
+main().then(
+  () => process.exit(process.exitCode ?? 0),
+  (err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : err}\n`);
+    process.exit(1);
+  },
+);
