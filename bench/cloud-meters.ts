@@ -10,7 +10,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { ARTWORK_PREFIX } from '../lib/artwork';
 import type { LogLine } from '../test/support/cloud';
-import { countingProxy, READS } from './ddb-proxy';
+import { countingProxy } from './ddb-proxy';
 import { caller, forwardingProxy } from './forwarding';
 
 // ---- Counts -------------------------------------------------------------------------------
@@ -61,9 +61,8 @@ export const sumOf = (counts: Counts, prefix: string) =>
 
 /**
  * Counts, per operation: `ddb.calls.<op>`, `ddb.items.<op>`, `ddb.requestBytes.<op>`,
- * `ddb.wru.table` / `ddb.wru.<index>` and `ddb.rru.table` / `ddb.rru.<index>`, the same by
- * operation (`ddb.wruByOp.<op>`, `ddb.rruByOp.<op>`), `ddb.errors.<op>.<type>`,
- * `ddb.unprocessed`, `ddb.responseBytes`.
+ * `ddb.wru.table` / `ddb.wru.<index>` and `ddb.rru.table` / `ddb.rru.<index>`,
+ * `ddb.errors.<op>.<type>`, `ddb.unprocessed`, `ddb.responseBytes`.
  */
 export const meterDynamo = (target: string, tally: Tally) =>
   countingProxy(target, (c) => {
@@ -73,7 +72,6 @@ export const meterDynamo = (target: string, tally: Tally) =>
     tally.record(c.fn, 'ddb.responseBytes', c.responseBytes);
     if (c.error) tally.record(c.fn, `ddb.errors.${c.op}.${c.error}`);
     for (const [key, n] of Object.entries(c.units)) tally.record(c.fn, `ddb.${key}`, n);
-    tally.record(c.fn, `ddb.${READS.has(c.op) ? 'rru' : 'wru'}ByOp.${c.op}`, Object.values(c.units).reduce((a, b) => a + b, 0));
     tally.record(c.fn, 'ddb.unprocessed', c.unprocessed);
   });
 

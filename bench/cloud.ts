@@ -410,24 +410,17 @@ const summaryRows = (m: Measured): [string, (s: Scenario) => string][] => {
     const parts = Object.keys(c).filter((k) => k.startsWith(`ddb.${unit}.`)).sort();
     return parts.length ? parts.map((k) => `${k.slice(unit.length + 5)} ${fmt(c[k]!, 1)}`).join(' / ') : '0';
   };
-  const byOp = (s: Scenario, unit: string) =>
-    Object.entries(t(s)).filter(([k]) => k.startsWith(`ddb.${unit}ByOp.`)).map(([k, v]) => `${k.slice(unit.length + 9)} ${fmt(v, 1)}`).join(', ') || '0';
   return [
     ['wall time, s', (s) => fmt(s.wallMs / 1000, 1)],
     ['HTTP API requests (the bench\'s)', (s) => fmt(t(s)['api.requests'] ?? 0)],
     ['Lambda invocations', (s) => fmt(totalUse(s.lambda).invocations)],
-    ['  by function', (s) => Object.entries(s.lambda).filter(([, u]) => u.invocations).map(([fn, u]) => `${fn} ${u.invocations}`).join(', ')],
     ['Lambda billed ms (each rounded up to 1 ms)', (s) => fmt(totalUse(s.lambda).billedMs)],
-    ['  by function', (s) => Object.entries(s.lambda).filter(([, u]) => u.billedMs).map(([fn, u]) => `${fn} ${fmt(u.billedMs)}`).join(', ')],
     ['Lambda GB-s (512 MB)', (s) => fmt(gbSeconds(s.lambda, m.memoryMb), 2)],
     ['cold starts (new environments)', (s) => Object.entries(s.lambda).filter(([, u]) => u.coldStarts).map(([fn, u]) => `${fn} ${u.coldStarts}`).join(', ') || '0'],
     ['DynamoDB calls', (s) => fmt(sumOf(t(s), 'ddb.calls.'))],
     ['  by operation', (s) => Object.entries(t(s)).filter(([k]) => k.startsWith('ddb.calls.')).map(([k, v]) => `${k.slice(10)} ${fmt(v)}`).join(', ')],
-    ['  items in batches / transactions', (s) => ['BatchWriteItem', 'BatchGetItem', 'TransactWriteItems', 'TransactGetItems'].filter((op) => t(s)[`ddb.items.${op}`]).map((op) => `${op} ${fmt(t(s)[`ddb.items.${op}`]!)}`).join(', ') || '-'],
     ['DynamoDB write request units (table / indexes)', (s) => units(s, 'wru')],
-    ['  by operation', (s) => byOp(s, 'wru')],
     ['DynamoDB read request units (table / indexes)', (s) => units(s, 'rru')],
-    ['  by operation', (s) => byOp(s, 'rru')],
     ['DynamoDB request bytes', (s) => fmt(sumOf(t(s), 'ddb.requestBytes.'))],
     ['DynamoDB errors', (s) => Object.entries(t(s)).filter(([k]) => k.startsWith('ddb.errors.')).map(([k, v]) => `${k.slice(11)} ${v}`).join(', ') || '0'],
     ['S3 requests', (s) => Object.entries(t(s)).filter(([k]) => k.startsWith('s3.calls.') && k.includes('@')).map(([k, v]) => `${k.slice(9)} ${fmt(v)}`).join(', ') || '0'],
@@ -435,8 +428,7 @@ const summaryRows = (m: Measured): [string, (s: Scenario) => string][] => {
     ['SSM calls', (s) => Object.entries(t(s)).filter(([k]) => k.startsWith('ssm.calls.')).map(([k, v]) => `${k.slice(10)} ${v}`).join(', ') || '0'],
     ['WebSocket posts (32 KB units, bytes)', (s) => `${fmt(t(s)['ws.posts'] ?? 0)} (${fmt(t(s)['ws.messageUnits'] ?? 0)}, ${fmt(t(s)['ws.bytes'] ?? 0)})`],
     ['TMDB API requests (search / details / other), images, 429s', (s) => `${s.tmdb.apiRequests} (${s.tmdb.search} / ${s.tmdb.details} / ${s.tmdb.otherApi}), ${s.tmdb.images}, ${s.tmdb.rateLimited}`],
-    ['log events (function + platform)', (s) => { const u = totalUse(s.lambda); return `${fmt(u.logEvents)} + ${fmt(u.platformEvents)}`; }],
-    ['log bytes (function + platform)', (s) => { const u = totalUse(s.lambda); return `${fmt(u.logBytes)} + ${fmt(u.platformBytes)}`; }],
+    ['log events, bytes (function + platform)', (s) => { const u = totalUse(s.lambda); return `${fmt(u.logEvents)} + ${fmt(u.platformEvents)}, ${fmt(u.logBytes)} + ${fmt(u.platformBytes)}`; }],
     ['job counts', (s) => (s.job ? JSON.stringify(s.job.counts) : '-')],
   ];
 };

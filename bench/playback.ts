@@ -643,8 +643,7 @@ export const runPlayback = async () => {
       table(['conversion', 'segments', 'film s', 'wall s', 'speed x', 'CPU s per film s', 'ffmpeg peak RSS MiB'],
         speedRows.map((r) => [r.label, r.segments, f(r.filmS, 1), f(r.wallS), f(r.speed), f(r.cpuPerFilmS), r.peakRss])),
       '',
-      table([`forced 1080p transcodes at once (${TOGETHER_FILM_S} s of film each)`, 'speed x of each', 'all faster than real time'],
-        togetherRows.map((speeds, i) => [i + 1, speeds.map((x) => f(x)).join(' / '), Math.min(...speeds) >= 1 ? 'yes' : 'no'])),
+      `Forced 1080p transcodes at once, ${TOGETHER_FILM_S} s of film each, the speed of each: ${togetherRows.map((speeds, i) => `${i + 1}: ${speeds.map((x) => `${f(x)}×`).join(' / ')}`).join('; ')} (all faster than real time: ${togetherRows.every((x) => Math.min(...x) >= 1) ? 'yes' : 'no'}).`,
       '',
       table(['disk and cleanup', 'value'], [
         [`1080p remux session's folder, largest seen while ${disk?.asked ?? '-'} segments were asked in turn`, disk ? `${f(disk.bytes / 2 ** 20, 1)} MiB in ${disk.segments} segments (cap ${SEGMENT_CAP})` : '-'],

@@ -156,7 +156,7 @@ export const runStream = async () => {
         ['nginx', seek.theirs.p50.toFixed(1), seek.theirs.p99.toFixed(1), '-', '-'],
       ]),
       '',
-      table(['process', 'RSS MiB at the start', 'at the end', 'peak'], Object.keys(pids).map((k) => [k, sampled.first[k] ?? '-', sampled.last[k] ?? '-', sampled.peak[k] ?? '-'])),
+      `RSS MiB at the start / at the end / peak: ${Object.keys(pids).map((k) => `${k} ${sampled.first[k] ?? '-'} / ${sampled.last[k] ?? '-'} / ${sampled.peak[k] ?? '-'}`).join('; ')}.`,
     ].join('\n'));
   } finally {
     await stopGroup(nginx.child.pid!, 2_000);
