@@ -290,6 +290,8 @@ const measure = async (root: string, stops: (() => Promise<unknown>)[]): Promise
       ...(job ? { job } : {}),
       notes,
     };
+    const errors = Object.entries(slice(scenario.counts)).filter(([k]) => k.startsWith('ddb.errors.') || k.startsWith('ssm.status.') || k.startsWith('s3.status.'));
+    if (errors.length) notes.push(`errors: ${errors.map(([k, v]) => `${k} ${v}`).join(', ')}`);
     const t = totalUse(scenario.lambda);
     say(`${id}: ${(scenario.wallMs / 1000).toFixed(1)} s, ${t.invocations} invocations, ${t.billedMs} billed ms, ${sumOf(slice(scenario.counts), 'ddb.calls.')} DynamoDB calls, ${sumOf(slice(scenario.counts), 's3.calls.') / 2} S3 requests, ${scenario.counts['ws.posts'] ?? 0} WebSocket posts`);
     return scenario;
@@ -412,7 +414,6 @@ const summaryRows = (m: Measured): [string, (s: Scenario) => string][] => {
   };
   return [
     ['wall time, s', (s) => fmt(s.wallMs / 1000, 1)],
-    ['HTTP API requests (the bench\'s)', (s) => fmt(t(s)['api.requests'] ?? 0)],
     ['Lambda invocations', (s) => fmt(totalUse(s.lambda).invocations)],
     ['Lambda billed ms (each rounded up to 1 ms)', (s) => fmt(totalUse(s.lambda).billedMs)],
     ['Lambda GB-s (512 MB)', (s) => fmt(gbSeconds(s.lambda, m.memoryMb), 2)],
@@ -422,14 +423,11 @@ const summaryRows = (m: Measured): [string, (s: Scenario) => string][] => {
     ['DynamoDB write request units (table / indexes)', (s) => units(s, 'wru')],
     ['DynamoDB read request units (table / indexes)', (s) => units(s, 'rru')],
     ['DynamoDB request bytes', (s) => fmt(sumOf(t(s), 'ddb.requestBytes.'))],
-    ['DynamoDB errors', (s) => Object.entries(t(s)).filter(([k]) => k.startsWith('ddb.errors.')).map(([k, v]) => `${k.slice(11)} ${v}`).join(', ') || '0'],
     ['S3 requests', (s) => Object.entries(t(s)).filter(([k]) => k.startsWith('s3.calls.') && k.includes('@')).map(([k, v]) => `${k.slice(9)} ${fmt(v)}`).join(', ') || '0'],
     ['S3 bytes out / in', (s) => `${fmt(sumOf(t(s), 's3.bytesOut.'))} / ${fmt(sumOf(t(s), 's3.bytesIn.'))}`],
-    ['SSM calls', (s) => Object.entries(t(s)).filter(([k]) => k.startsWith('ssm.calls.')).map(([k, v]) => `${k.slice(10)} ${v}`).join(', ') || '0'],
     ['WebSocket posts (32 KB units, bytes)', (s) => `${fmt(t(s)['ws.posts'] ?? 0)} (${fmt(t(s)['ws.messageUnits'] ?? 0)}, ${fmt(t(s)['ws.bytes'] ?? 0)})`],
     ['TMDB API requests (search / details / other), images, 429s', (s) => `${s.tmdb.apiRequests} (${s.tmdb.search} / ${s.tmdb.details} / ${s.tmdb.otherApi}), ${s.tmdb.images}, ${s.tmdb.rateLimited}`],
     ['log events, bytes (function + platform)', (s) => { const u = totalUse(s.lambda); return `${fmt(u.logEvents)} + ${fmt(u.platformEvents)}, ${fmt(u.logBytes)} + ${fmt(u.platformBytes)}`; }],
-    ['job counts', (s) => (s.job ? JSON.stringify(s.job.counts) : '-')],
   ];
 };
 
@@ -472,7 +470,7 @@ export const runCloud = async () => {
   writeDoc('cloud', [
     `${machineLine()}. ${m.films} files of ${fmt(m.filmBody.bytes)} bytes each (${m.filmBody.kind}); the TMDB key from ${KEY_FROM === 'ssm' ? `the SSM parameter ${KEY_PARAMETER}` : 'the settings'}; the fake TMDB answers after ${TMDB_LATENCY_MS} ms and allows ${TMDB_CAP} requests/s; one WebSocket client connected. Durations are this machine's (2 cores shared by every process), not a 512 MB Lambda's.`,
     '',
-    ...m.scenarios.map((s) => `- ${s.id}: ${s.label}`),
+    m.scenarios.map((s) => `${s.id}: ${s.label}`).join('; ') + '.',
     '',
     scenarioTable(m),
     '',
