@@ -1,30 +1,19 @@
 // The cloud part of `npm run bench` (`tsx bench/run.ts cloud` alone): what the deployed service
 // does, and so what it costs, per 1,000 scanned files. The artifact of `npm run package` runs as
 // Lambda runs it (test/support/cloud.ts) against s3rver, DynamoDB Local and offline's WebSocket
-// management API (an instance of our own, MEDIA_STORAGE=s3, as test/build/cloud.test.ts) and the
-// fake TMDB (1,000 films, 40 ms per answer and 40 requests/s, as bench/metadata.ts), with
-// counting proxies of our own in front of the first three and of the fake SSM that holds the
-// TMDB key (bench/cloud-meters.ts). One browser tab is connected to the WebSocket API, so every
-// scan event is one post.
-//
-//   setup  the TMDB key as docs/cloud.md deploys it, a SecureString parameter in SSM, seen through
-//          GET /api/v1/settings; with BENCH_CLOUD_KEY=settings, saved by PATCH /api/v1/settings
-//          instead (the parameter then does not exist). One-off, counted apart.
-//   A      first scan of BENCH_CLOUD_FILMS (1,000) files `films/<Title> (<Year>)/<Title> (<Year>).mkv`
-//          through the HTTP API (POST /api/v1/scan/path, the job polled every 5 s)
-//   B      a rescan of the unchanged library, the same way
-//   C      the library upkeep invoked as its 15-minute EventBridge rule invokes it, nothing due
-//   D      the same invocation when the library's schedule (every 12 h by default) is due: the
-//          scheduled rescan it starts, as the schedule runs it twice a day at rest
-//
-// Then the cold-start time of the functions used, and the table's and the bucket's size at rest.
-// Prints the counts and writes them into docs/benchmarks.md (the per-function tables only
-// printed), and as JSON to the file BENCH_CLOUD_JSON names. BENCH_CLOUD_PACKAGE names an existing
-// `npm run package -- --package <dir>` folder to use instead of building one.
+// management API (an instance of our own, MEDIA_STORAGE=s3) and the fake TMDB (40 ms per answer,
+// 40 requests/s), with counting proxies in front of each and of the fake SSM holding the TMDB key
+// (bench/cloud-meters.ts); one browser tab on the WebSocket API. Windows counted:
+//   setup  the TMDB key as docs/cloud.md deploys it (SSM; BENCH_CLOUD_KEY=settings: PATCH /settings)
+//   A      first scan of BENCH_CLOUD_FILMS (1,000) files through the HTTP API, the job polled every 5 s
+//   B      a rescan of the unchanged library;  C  the 15-minute upkeep rule's invocation, nothing due
+//   D      the same when the library's schedule (every 12 h) is due: the rescan it starts
+// Then each function's cold start, and the table's and the bucket's size at rest.
+// BENCH_CLOUD_PACKAGE names an existing `npm run package -- --package <dir>` folder to use.
 import { ARTWORK_PREFIX } from '../lib/artwork';
 import { randomUUID } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { DescribeTableCommand, DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
@@ -54,9 +43,9 @@ import {
   totalUse,
   type Counts,
   type LambdaUse,
-  type MeteredProxy,
 } from './cloud-meters';
-import { machineLine, median, writeDoc } from './support';
+import type { MeteredProxy } from './forwarding';
+import { machineLine, median, sayer, sleep, writeDoc } from './support';
 import { generateMovies, pool, type Movie } from './tree';
 
 const FILMS = Number(process.env.BENCH_CLOUD_FILMS ?? 1000);
@@ -79,19 +68,13 @@ const INIT_FUNCTIONS = [KEY_FROM === 'ssm' ? 'getSettings' : 'patchSettings', 's
 const DUE_INTERVAL_HOURS = 0.0001; // makes the schedule due at once
 const DEFAULT_INTERVAL_HOURS = 12;
 
-const say = (line: string) => process.stdout.write(`[cloud] ${line}\n`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const say = sayer('cloud');
 const short = (fullName: string) => fullName.replace(`${SERVICE}-`, '');
 const full = (shortName: string) => `${SERVICE}-${shortName}`;
 const filmKey = (m: Movie) => `${PREFIX}/${m.title} (${m.year})/${m.title} (${m.year}).mkv`;
 
 export interface TmdbUse {
-  apiRequests: number;
-  search: number;
-  details: number;
-  otherApi: number;
-  images: number;
-  rateLimited: number;
+  apiRequests: number; search: number; details: number; otherApi: number; images: number; rateLimited: number;
 }
 
 export interface Scenario {
@@ -107,17 +90,11 @@ export interface Scenario {
 }
 
 interface Sizes {
+  /** Items, their bytes and with DynamoDB's 100 bytes each (billed); of which expire by ttl (jobs); by kind; each index's copies; DynamoDB Local's own figure. */
   table: {
-    items: number;
-    itemBytes: number;
-    /** Items plus DynamoDB's 100 bytes each. */
-    billedBytes: number;
-    /** Items with a ttl (jobs, rate-limit counters), which expire. */
-    expiringItems: number;
-    expiringBilledBytes: number;
+    items: number; itemBytes: number; billedBytes: number; expiringItems: number; expiringBilledBytes: number;
     byKind: Record<string, { items: number; bytes: number }>;
     indexes: Record<string, { items: number; billedBytes: number }>;
-    /** DynamoDB Local's own figure (DescribeTable). */
     localTableSizeBytes: number | null;
   };
   bucket: Record<'media' | 'artwork', { objects: number; bytes: number }>;
@@ -131,15 +108,8 @@ const filmBody = (dir: string) => {
 };
 
 const scheduledEvent = () => ({
-  version: '0',
-  id: randomUUID(),
-  'detail-type': 'Scheduled Event',
-  source: 'aws.events',
-  account: '123456789012',
-  time: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-  region: 'us-east-1',
-  resources: [`arn:aws:events:us-east-1:123456789012:rule/${SERVICE}-LibraryUpkeepEventsRuleSchedule1`],
-  detail: {},
+  version: '0', id: randomUUID(), 'detail-type': 'Scheduled Event', source: 'aws.events', account: '123456789012', region: 'us-east-1', detail: {},
+  time: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), resources: [`arn:aws:events:us-east-1:123456789012:rule/${SERVICE}-LibraryUpkeepEventsRuleSchedule1`],
 });
 
 const tmdbUse = (log: readonly FakeRequest[], rateLimited: number): TmdbUse => {
@@ -320,6 +290,8 @@ const measure = async (root: string, stops: (() => Promise<unknown>)[]): Promise
       ...(job ? { job } : {}),
       notes,
     };
+    const errors = Object.entries(slice(scenario.counts)).filter(([k]) => k.startsWith('ddb.errors.') || k.startsWith('ssm.status.') || k.startsWith('s3.status.'));
+    if (errors.length) notes.push(`errors: ${errors.map(([k, v]) => `${k} ${v}`).join(', ')}`);
     const t = totalUse(scenario.lambda);
     say(`${id}: ${(scenario.wallMs / 1000).toFixed(1)} s, ${t.invocations} invocations, ${t.billedMs} billed ms, ${sumOf(slice(scenario.counts), 'ddb.calls.')} DynamoDB calls, ${sumOf(slice(scenario.counts), 's3.calls.') / 2} S3 requests, ${scenario.counts['ws.posts'] ?? 0} WebSocket posts`);
     return scenario;
@@ -440,34 +412,22 @@ const summaryRows = (m: Measured): [string, (s: Scenario) => string][] => {
     const parts = Object.keys(c).filter((k) => k.startsWith(`ddb.${unit}.`)).sort();
     return parts.length ? parts.map((k) => `${k.slice(unit.length + 5)} ${fmt(c[k]!, 1)}`).join(' / ') : '0';
   };
-  const byOp = (s: Scenario, unit: string) =>
-    Object.entries(t(s)).filter(([k]) => k.startsWith(`ddb.${unit}ByOp.`)).map(([k, v]) => `${k.slice(unit.length + 9)} ${fmt(v, 1)}`).join(', ') || '0';
   return [
     ['wall time, s', (s) => fmt(s.wallMs / 1000, 1)],
-    ['HTTP API requests (the bench\'s)', (s) => fmt(t(s)['api.requests'] ?? 0)],
     ['Lambda invocations', (s) => fmt(totalUse(s.lambda).invocations)],
-    ['  by function', (s) => Object.entries(s.lambda).filter(([, u]) => u.invocations).map(([fn, u]) => `${fn} ${u.invocations}`).join(', ')],
     ['Lambda billed ms (each rounded up to 1 ms)', (s) => fmt(totalUse(s.lambda).billedMs)],
-    ['  by function', (s) => Object.entries(s.lambda).filter(([, u]) => u.billedMs).map(([fn, u]) => `${fn} ${fmt(u.billedMs)}`).join(', ')],
     ['Lambda GB-s (512 MB)', (s) => fmt(gbSeconds(s.lambda, m.memoryMb), 2)],
     ['cold starts (new environments)', (s) => Object.entries(s.lambda).filter(([, u]) => u.coldStarts).map(([fn, u]) => `${fn} ${u.coldStarts}`).join(', ') || '0'],
     ['DynamoDB calls', (s) => fmt(sumOf(t(s), 'ddb.calls.'))],
     ['  by operation', (s) => Object.entries(t(s)).filter(([k]) => k.startsWith('ddb.calls.')).map(([k, v]) => `${k.slice(10)} ${fmt(v)}`).join(', ')],
-    ['  items in batches / transactions', (s) => ['BatchWriteItem', 'BatchGetItem', 'TransactWriteItems', 'TransactGetItems'].filter((op) => t(s)[`ddb.items.${op}`]).map((op) => `${op} ${fmt(t(s)[`ddb.items.${op}`]!)}`).join(', ') || '-'],
     ['DynamoDB write request units (table / indexes)', (s) => units(s, 'wru')],
-    ['  by operation', (s) => byOp(s, 'wru')],
     ['DynamoDB read request units (table / indexes)', (s) => units(s, 'rru')],
-    ['  by operation', (s) => byOp(s, 'rru')],
     ['DynamoDB request bytes', (s) => fmt(sumOf(t(s), 'ddb.requestBytes.'))],
-    ['DynamoDB errors', (s) => Object.entries(t(s)).filter(([k]) => k.startsWith('ddb.errors.')).map(([k, v]) => `${k.slice(11)} ${v}`).join(', ') || '0'],
     ['S3 requests', (s) => Object.entries(t(s)).filter(([k]) => k.startsWith('s3.calls.') && k.includes('@')).map(([k, v]) => `${k.slice(9)} ${fmt(v)}`).join(', ') || '0'],
     ['S3 bytes out / in', (s) => `${fmt(sumOf(t(s), 's3.bytesOut.'))} / ${fmt(sumOf(t(s), 's3.bytesIn.'))}`],
-    ['SSM calls', (s) => Object.entries(t(s)).filter(([k]) => k.startsWith('ssm.calls.')).map(([k, v]) => `${k.slice(10)} ${v}`).join(', ') || '0'],
     ['WebSocket posts (32 KB units, bytes)', (s) => `${fmt(t(s)['ws.posts'] ?? 0)} (${fmt(t(s)['ws.messageUnits'] ?? 0)}, ${fmt(t(s)['ws.bytes'] ?? 0)})`],
     ['TMDB API requests (search / details / other), images, 429s', (s) => `${s.tmdb.apiRequests} (${s.tmdb.search} / ${s.tmdb.details} / ${s.tmdb.otherApi}), ${s.tmdb.images}, ${s.tmdb.rateLimited}`],
-    ['log events (function + platform)', (s) => { const u = totalUse(s.lambda); return `${fmt(u.logEvents)} + ${fmt(u.platformEvents)}`; }],
-    ['log bytes (function + platform)', (s) => { const u = totalUse(s.lambda); return `${fmt(u.logBytes)} + ${fmt(u.platformBytes)}`; }],
-    ['job counts', (s) => (s.job ? JSON.stringify(s.job.counts) : '-')],
+    ['log events, bytes (function + platform)', (s) => { const u = totalUse(s.lambda); return `${fmt(u.logEvents)} + ${fmt(u.platformEvents)}, ${fmt(u.logBytes)} + ${fmt(u.platformBytes)}`; }],
   ];
 };
 
@@ -475,21 +435,6 @@ const scenarioTable = (m: Measured) => {
   const rows = summaryRows(m);
   const head = `| | ${m.scenarios.map((s) => s.id).join(' | ')} |`;
   return [head, `|---|${m.scenarios.map(() => '---').join('|')}|`, ...rows.map(([label, cell]) => `| ${label} | ${m.scenarios.map((s) => cell(s) || '-').join(' | ')} |`)].join('\n');
-};
-
-/** Per function: what each one did in a scenario. */
-const functionTable = (m: Measured, s: Scenario) => {
-  const fns = [...new Set([...Object.keys(s.lambda), ...Object.keys(s.counts).filter((k) => k.includes('|')).map((k) => k.split('|')[0]!)])].sort();
-  const lines = [
-    `${s.id}: | function | invocations | billed ms | DynamoDB calls | WRU | RRU | S3 requests | WebSocket posts | SSM calls |`,
-    '|---|---|---|---|---|---|---|---|---|',
-  ];
-  for (const fn of fns) {
-    const c = slice(s.counts, fn);
-    const u = s.lambda[fn];
-    lines.push(`| ${fn} | ${u?.invocations ?? 0} | ${fmt(u?.billedMs ?? 0)} | ${fmt(sumOf(c, 'ddb.calls.'))} | ${fmt(sumOf(c, 'ddb.wru.'), 1)} | ${fmt(sumOf(c, 'ddb.rru.'), 1)} | ${fmt(sumOf(c, 's3.calls.') / 2)} | ${fmt(c['ws.posts'] ?? 0)} | ${fmt(sumOf(c, 'ssm.calls.'))} |`);
-  }
-  return lines.join('\n');
 };
 
 const sizesText = (z: Sizes) =>
@@ -501,7 +446,6 @@ const sizesText = (z: Sizes) =>
   ].join('\n');
 
 export const runCloud = async () => {
-  const loadBefore = (loadavg()[0] ?? 0).toFixed(2);
   const root = mkdtempSync(join(tmpdir(), 'mls-bench-cloud-'));
   // The functions run as an unprivileged user when the bench runs as root: they must get through.
   chmodSync(root, 0o755);
@@ -523,41 +467,19 @@ export const runCloud = async () => {
     else process.env.MLS_TEST_TMP = previousTmp;
     if (!process.env.BENCH_CLOUD_KEEP) rmSync(root, { recursive: true, force: true });
   }
-  const header = `${machineLine()}, 1-minute load average ${loadBefore} before and ${(loadavg()[0] ?? 0).toFixed(2)} after. ${m.films} files of ${fmt(m.filmBody.bytes)} bytes each (${m.filmBody.kind}); the TMDB key from ${KEY_FROM === 'ssm' ? `the SSM parameter ${KEY_PARAMETER}` : 'the settings'}; the fake TMDB answers after ${TMDB_LATENCY_MS} ms and allows ${TMDB_CAP} requests/s; one WebSocket client connected. Durations are this machine's (2 cores shared by every process), not a 512 MB Lambda's.`;
-  const text = [
-    header,
+  writeDoc('cloud', [
+    `${machineLine()}. ${m.films} files of ${fmt(m.filmBody.bytes)} bytes each (${m.filmBody.kind}); the TMDB key from ${KEY_FROM === 'ssm' ? `the SSM parameter ${KEY_PARAMETER}` : 'the settings'}; the fake TMDB answers after ${TMDB_LATENCY_MS} ms and allows ${TMDB_CAP} requests/s; one WebSocket client connected. Durations are this machine's (2 cores shared by every process), not a 512 MB Lambda's.`,
     '',
-    ...m.scenarios.map((s) => `${s.id}: ${s.label}`),
+    m.scenarios.map((s) => `${s.id}: ${s.label}`).join('; ') + '.',
     '',
     scenarioTable(m),
     '',
-    ...m.scenarios.flatMap((s) => [functionTable(m, s), '']),
-    `cold start alone, median of ${INIT_RUNS} (ms): ${Object.entries(m.initMs).map(([fn, r]) => `${fn} ${r.median}`).join(', ')}`,
+    `Cold start alone, median of ${INIT_RUNS} (ms): ${Object.entries(m.initMs).map(([fn, r]) => `${fn} ${r.median}`).join(', ')}.`,
     '',
+    '```',
     sizesText(m.sizes),
-    ...m.scenarios.filter((s) => s.notes.length).map((s) => `${s.id}: ${s.notes.join('; ')}`),
-  ].join('\n');
-  process.stdout.write(`\n${text}\n`);
-  writeDoc(
-    'cloud',
-    [
-      header,
-      '',
-      ...m.scenarios.map((s) => `- ${s.id}: ${s.label}`),
-      '',
-      scenarioTable(m),
-      '',
-      `Cold start alone, median of ${INIT_RUNS} (ms): ${Object.entries(m.initMs).map(([fn, r]) => `${fn} ${r.median}`).join(', ')}.`,
-      '',
-      '```',
-      sizesText(m.sizes),
-      '```',
-    ].join('\n'),
-  );
-  const out = process.env.BENCH_CLOUD_JSON;
-  if (out) {
-    writeFileSync(out, `${JSON.stringify({ measured: header, keyFrom: KEY_FROM, tmdb: { latencyMs: TMDB_LATENCY_MS, requestsPerSecond: TMDB_CAP }, pollMs: POLL_MS, ...m }, null, 2)}\n`);
-    say(`raw counts written to ${out}`);
-  }
+    '```',
+    ...m.scenarios.filter((s) => s.notes.length).map((s) => `- ${s.id}: ${s.notes.join('; ')}`),
+  ].join('\n'));
   if (m.scenarios.some((s) => s.notes.some((n) => n.startsWith('WRONG')))) process.exitCode = 1;
 };

@@ -1,7 +1,8 @@
 // The playback part of `npm run bench` (`tsx bench/run.ts playback` alone): what a viewer waits
 // for when a file is converted while it is watched (lib/playback/service.ts), on films this part
-// makes with ffmpeg (a 1080p and a 720p H.264 film with AC-3 5.1 in Matroska, remuxed; the same
-// films forced to a transcode; an HEVC 10-bit film, transcoded):
+// makes with ffmpeg (bench/films.ts: a 1080p and a 720p H.264 film with AC-3 5.1 in Matroska,
+// remuxed; the same films forced to a transcode; an HEVC 10-bit film, transcoded), scanned into
+// the shared stack (bench/library.ts) as a library of their own:
 //  1. the time from the POST to the whole first segment, over HTTP;
 //  2. a seek's segment in a live session, over HTTP;
 //  3. the first frame and a seek's frame in Chromium through the web client's player;
@@ -11,7 +12,7 @@
 // Needs Debian's ffmpeg (with libx265) and Chromium. BENCH_PLAYBACK_MINUTES sets the films'
 // length (3 by default).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -19,14 +20,12 @@ import type { Browser, Page } from 'playwright-core';
 import { PROJECT_DIR } from '../infra/project';
 import { buildWeb } from '../infra/web-build';
 import { launchChromium } from '../test/support/browser';
-import { startInstance, type Instance } from '../test/support/instance';
-import { mediaOf, scan } from '../test/support/media';
+import type { Instance } from '../test/support/instance';
 import { concatCopies, h264Block, hevcBlock } from './films';
-import { idleShare, machineLine, median, rssMiB, table, writeDoc } from './support';
+import { addLibrary, sharedLibrary } from './library';
+import { cpuSeconds, ffmpegChildren, ffmpegPeak, idleShare, machineLine, median, sayer, table, writeDoc } from './support';
 
 const MINUTES = Number(process.env.BENCH_PLAYBACK_MINUTES ?? 3);
-/** `chromium`: only the rows in Chromium, each seek's timeline printed, no section written (to study a seek). */
-const ONLY = process.env.BENCH_PLAYBACK_ONLY;
 /** The H.264 films are one encoded block copied end to end. */
 const BLOCK_S = 60;
 /** The HEVC film: x265 is slow even at ultrafast, so a shorter block copied five times. */
@@ -41,7 +40,7 @@ const IDLE_S = 60;
 /** What makes an H.264 file a transcode: a client that plays VP9 only. */
 const FORCE_TRANSCODE = { containers: ['hls'], videoCodecs: ['vp9'], audioCodecs: ['aac'] };
 
-const say = (line: string) => process.stdout.write(`[playback] ${line}\n`);
+const say = sayer('playback');
 const f = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 const ms = (n: number) => (Number.isFinite(n) ? String(Math.round(n)) : '-');
 const met = (ok: boolean) => (ok ? 'met' : 'not met');
@@ -85,55 +84,6 @@ const makeFilms = (dir: string, scratch: string) =>
 // ---------------------------------------------------------------------------------------------
 // The offline process and its ffmpeg children, from /proc
 
-const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-
-/** Fields of /proc/<pid>/stat after the command's name (the name may hold spaces): index 0 is field 3. */
-const statFields = (pid: number) => {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return { comm: text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')), rest: text.slice(text.lastIndexOf(')') + 2).split(' ') };
-  } catch {
-    return undefined;
-  }
-};
-
-/** CPU seconds of the reaped children of `pid` (cutime + cstime, fields 16 and 17). */
-const childrenCpuS = (pid: number) => {
-  const stat = statFields(pid);
-  if (!stat) throw new Error(`process ${pid} is gone`);
-  return (Number(stat.rest[13]) + Number(stat.rest[14])) / CLK_TCK;
-};
-
-/** The ffmpeg processes `pid` started (any of its threads may have spawned them). */
-const ffmpegChildren = (pid: number) => {
-  const found: Array<{ pid: number; cmdline: string }> = [];
-  let tasks: string[] = [];
-  try {
-    tasks = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return found;
-  }
-  for (const task of tasks) {
-    let children: string[] = [];
-    try {
-      children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
-    } catch {
-      continue;
-    }
-    for (const child of children.map(Number)) {
-      if (statFields(child)?.comm !== 'ffmpeg') continue;
-      let cmdline = '';
-      try {
-        cmdline = readFileSync(`/proc/${child}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      } catch {
-        continue;
-      }
-      found.push({ pid: child, cmdline });
-    }
-  }
-  return found;
-};
-
 /**
  * Waits (up to 30 s) until `pid` runs no ffmpeg, so a measurement starts alone: the service makes
  * the next segments ahead of the one asked for (two for a remux, one for a transcode), and those
@@ -168,27 +118,15 @@ const folderUsage = (dir: string) => {
   return { bytes, segments };
 };
 
-/** Peak RSS of any ffmpeg child of `pid` (and optionally a folder's peak size) while `work` runs, every 50 ms. */
-const sampled = async <T>(pid: number, folder: string | undefined, work: () => Promise<T>) => {
-  let peakRss = 0;
-  let peakBytes = 0;
-  let peakSegments = 0;
-  const sample = () => {
-    for (const child of ffmpegChildren(pid)) peakRss = Math.max(peakRss, rssMiB(child.pid));
-    const usage = folder ? folderUsage(folder) : undefined;
-    if (usage) {
-      peakBytes = Math.max(peakBytes, usage.bytes);
-      peakSegments = Math.max(peakSegments, usage.segments);
-    }
-  };
-  const timer = setInterval(sample, 50);
-  try {
-    const result = await work();
-    sample();
-    return { result, peakRss, peakBytes, peakSegments };
-  } finally {
-    clearInterval(timer);
-  }
+/** Peak RSS of any ffmpeg child of `pid` and a session folder's peak size while `work` runs. */
+const sampled = async <T>(pid: number, folder: string, work: () => Promise<T>) => {
+  let [peakBytes, peakSegments] = [0, 0];
+  const run = await ffmpegPeak(pid, work, () => {
+    const usage = folderUsage(folder);
+    peakBytes = Math.max(peakBytes, usage?.bytes ?? 0);
+    peakSegments = Math.max(peakSegments, usage?.segments ?? 0);
+  });
+  return { ...run, peakBytes, peakSegments };
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -198,7 +136,6 @@ interface Answer {
   method: 'direct' | 'remux' | 'transcode';
   url: string;
   sessionId: string | null;
-  durationSeconds: number | null;
 }
 
 /** A failed request, with what the service answered, so the report can quote it. */
@@ -266,13 +203,6 @@ const segmentsFor = (durations: number[], filmS: number) => {
 /** Where each segment starts in the film. */
 const startsOf = (durations: number[]) => durations.map((_, i) => durations.slice(0, i).reduce((a, b) => a + b, 0));
 
-/** The index of the segment holding film second `t`. */
-const segmentAt = (durations: number[], t: number) => {
-  const starts = startsOf(durations);
-  const i = starts.findIndex((start, k) => t < start + durations[k]!);
-  return i < 0 ? durations.length - 1 : i;
-};
-
 // ---------------------------------------------------------------------------------------------
 // The rows
 
@@ -330,7 +260,7 @@ const seeks = async (instance: Instance, player: Player, mediaId: string, c: Cas
     for (const share of [0.65, 0.6, 0.55]) {
       await quiet(offline);
       // The segment there, or (in a short film, where the three share one) the nearest one not made yet.
-      const at = segmentAt(durations, share * total);
+      const at = Math.max(0, starts.findLastIndex((start) => start <= share * total));
       const free = (i: number) => i > 0 && i < durations.length && !runs.some((r) => r.index === i) && !existsSync(join(folder, `${i}.ts`));
       const index = [0, 1, -1, 2, -2, 3, -3].map((d) => at + d).find(free);
       if (index === undefined) continue;
@@ -365,7 +295,7 @@ const speed = async (instance: Instance, player: Player, mediaId: string, c: Cas
   try {
     const { durations } = await player.playlist(answer.url);
     const { count, seconds } = segmentsFor(durations, SPEED_FILM_S);
-    const cpu0 = childrenCpuS(offline);
+    const cpu0 = cpuSeconds(offline, true);
     const t0 = performance.now();
     // When each segment was whole, so a shorter stretch from the start can be read off too.
     const doneAtS: number[] = [];
@@ -379,7 +309,7 @@ const speed = async (instance: Instance, player: Player, mediaId: string, c: Cas
       // The CPU counts the segments made ahead of the last one asked for, once they are made.
       await quiet(offline);
     });
-    const cpuS = childrenCpuS(offline) - cpu0;
+    const cpuS = cpuSeconds(offline, true) - cpu0;
     const made = Math.max(count - 1, ...readdirSync(folder).map((n) => /^(\d+)\.ts$/.exec(n)).filter((m) => m !== null).map((m) => Number(m[1]))) + 1;
     const madeS = durations.slice(0, made).reduce((a, b) => a + b, 0);
     const speedOver = (filmS: number) => {
@@ -482,10 +412,6 @@ const seekTo = (share: number) => `new Promise((resolve, reject) => {
   let seeked = false;
   v.addEventListener('seeked', () => { seeked = true; }, { once: true });
   const t0 = Date.now();
-  window.__bench.seekAt = t0;
-  const trace = window.__bench.trace = [];
-  for (const e of ['seeking', 'seeked', 'waiting', 'playing', 'canplay', 'canplaythrough', 'progress', 'timeupdate'])
-    v.addEventListener(e, () => trace.length < 60 && trace.push(e + '+' + (Date.now() - t0) + ' rs' + v.readyState + ' t' + v.currentTime.toFixed(2)));
   v.currentTime = target;
   const tick = () => {
     if (seeked && v.currentTime > target + 0.1 && v.webkitVideoDecodedByteCount > 0) return resolve({ ms: Date.now() - t0, target, startedAt: t0 });
@@ -496,12 +422,6 @@ const seekTo = (share: number) => `new Promise((resolve, reject) => {
   tick();
 })`;
 
-const VIDEO_STATE = `(() => {
-  const v = document.querySelector('.player video');
-  return v && { src: v.currentSrc, time: v.currentTime, duration: v.duration, readyState: v.readyState, networkState: v.networkState, paused: v.paused,
-    video: v.webkitVideoDecodedByteCount, audio: v.webkitAudioDecodedByteCount, error: v.error && v.error.code + ' ' + v.error.message };
-})()`;
-
 const WHICH_HLS = `(() => {
   const hls = document.createElement('video').canPlayType('application/vnd.apple.mpegurl');
   return hls ? 'native HLS' : 'hls.js';
@@ -509,99 +429,54 @@ const WHICH_HLS = `(() => {
 
 interface BrowserRun {
   firstFrameMs: number;
-  /** Segments the page had whole before its first frame. */
-  segmentsBefore: number;
+  /** The seek to 60 % right after the first frame; Infinity when its frame never came. */
   seekMs: number;
-  /** A second seek, to 30 %, after playing PLAYING_MS on from the first (NaN: stalled, or the first did). */
+  /** A second seek, to 30 %, after playing PLAYING_MS on from the first (Infinity: stalled, or the first did). */
   playingSeekMs: number;
-  /** Where the video stood when the seek was given up (NaN when it played on). */
-  stalledAt: number;
-  /** The seek's target, seconds. */
-  target: number;
-  /** A stalled seek in words: the video's state and the segments the page asked for meanwhile. */
-  stall?: string;
   method: string;
   endedOnClose: boolean;
 }
 
-/** A seek that gave no frame counts as slower than any that did. */
-const seekValue = (r: BrowserRun) => (Number.isFinite(r.stalledAt) ? Infinity : r.seekMs);
 const msOrStall = (n: number) => (n === Infinity ? 'stalled' : ms(n));
-const playingSeekValue = (r: BrowserRun) => (Number.isFinite(r.playingSeekMs) ? r.playingSeekMs : Infinity);
-const seekCell = (r: BrowserRun) =>
-  !Number.isFinite(r.stalledAt) ? ms(r.seekMs) : r.stalledAt < r.target - 1 ? `no frame past ${f(r.target, 1)} s: at ${f(r.stalledAt, 1)} s instead` : `stalled at ${f(r.stalledAt, 3)} s`;
-
-/** How a run reaches the player: Play pressed on the film's page, already open; or the player's address opened in a new page. */
-type Opening = 'press' | 'cold';
 
 /** A page let settle after it opened: a new page's start costs Chromium about a second of CPU on this box's two cores. */
 const SETTLE_MS = 1_500;
 
-/** Row 3: one page: Play pressed (or the player opened) to the first frame, a seek to 60 % to its frame, close. */
-const browserRun = async (browser: Browser, instance: Instance, player: Player, mediaId: string, label: string, opening: Opening): Promise<BrowserRun> => {
+/** Row 3: one page: Play pressed (or, cold, the player's address opened in a new page) to the first frame, a seek to 60 % to its frame, close. */
+const browserRun = async (browser: Browser, instance: Instance, player: Player, mediaId: string, cold = false): Promise<BrowserRun> => {
   const page: Page = await browser.newPage();
   let answer: Answer | undefined;
-  // What the page asked of the service and when (wall clock, as the page stamps its moments).
-  const log: Array<{ at: number; line: string; segmentDone: boolean }> = [];
-  const short = (url: string) => new URL(url).pathname.replace(/^.*\/sessions\/[^/]+\//, '');
-  page.on('request', (req) => {
-    if (req.url().includes('/api/v1/playback/')) log.push({ at: Date.now(), line: `${req.method()} ${short(req.url())}`, segmentDone: false });
-  });
-  page.on('requestfailed', (req) => log.push({ at: Date.now(), line: `${req.method()} ${short(req.url())} failed: ${req.failure()?.errorText}`, segmentDone: false }));
   page.on('response', (res) => {
-    if (!res.url().includes('/api/v1/playback/')) return;
-    const isSegment = res.url().includes('/segments/');
-    log.push({ at: Date.now(), line: `${res.status()} ${short(res.url())}`, segmentDone: false });
-    if (isSegment) void res.finished().then(() => log.push({ at: Date.now(), line: `whole ${short(res.url())}`, segmentDone: true }), () => undefined);
-    if (res.request().method() === 'POST') void res.json().then((body: { data?: Answer }) => (answer = body.data), () => undefined);
+    if (res.url().includes('/api/v1/playback/') && res.request().method() === 'POST') void res.json().then((body: { data?: Answer }) => (answer = body.data), () => undefined);
   });
-  const show = (from: number) => log.filter((l) => l.at >= from).map((l) => `+${l.at - from} ms ${l.line}`).join(', ');
   let closed = false;
   try {
     await page.addInitScript(FIRST_FRAME);
     // The run before reported where its player stopped (60 %): the film's page would offer to resume there.
     const cleared = await fetch(`${instance.url}/api/v1/played/${mediaId}`, { method: 'DELETE' });
     if (!cleared.ok) throw new Error(`DELETE /api/v1/played/${mediaId}: ${cleared.status}`);
-    if (opening === 'press') {
+    if (!cold) {
       await page.goto(`${instance.url}/movies/${mediaId}`);
       await page.locator('a.play').waitFor();
       await sleep(SETTLE_MS);
     }
     const t0 = Date.now();
-    if (opening === 'press') await page.locator('a.play').click();
-    else await page.goto(`${instance.url}/play/${mediaId}`);
+    if (cold) await page.goto(`${instance.url}/play/${mediaId}`);
+    else await page.locator('a.play').click();
     // Polled from here: the page's CSP forbids the eval a string waitForFunction needs; the page stamps the moment itself.
     let firstFrameAt = 0;
     while (!firstFrameAt && Date.now() - t0 < 60_000) {
       firstFrameAt = (await page.evaluate('window.__bench ? window.__bench.firstFrameAt : 0')) as number;
       if (!firstFrameAt) await sleep(50);
     }
-    if (!firstFrameAt) {
-      const shown = await page.locator('main').innerText().catch(() => '');
-      const state = await page.evaluate(VIDEO_STATE).catch(() => null);
-      throw new Error(`/play/${mediaId}: no frame in 60 s; the video: ${JSON.stringify(state)}; the page says: ${shown.slice(0, 300)}; requests: ${show(t0)}`);
-    }
-    const firstFrameMs = firstFrameAt - t0;
-    const segmentsBefore = log.filter((l) => l.segmentDone && l.at <= firstFrameAt).length;
-    const seek = (await page.evaluate(seekTo(0.6))) as { ms: number; target: number; stalledAt?: number; seeked?: boolean };
-    const seekAt = (await page.evaluate('window.__bench.seekAt')) as number;
-    const seekTrace = ONLY ? ((await page.evaluate('JSON.stringify(window.__bench.trace || [])')) as string) : '';
-    let playingSeekMs = NaN;
+    if (!firstFrameAt) throw new Error(`/play/${mediaId}: no frame in 60 s; the page says: ${(await page.locator('main').innerText().catch(() => '')).slice(0, 300)}`);
+    const seek = (await page.evaluate(seekTo(0.6))) as { ms: number; stalledAt?: number };
+    let playingSeekMs = Infinity;
     if (seek.stalledAt === undefined) {
       await sleep(PLAYING_MS);
       const again = (await page.evaluate(seekTo(0.3))) as { ms: number; stalledAt?: number };
       if (again.stalledAt === undefined) playingSeekMs = again.ms;
-    }
-    if (ONLY) say(`${label}: seek to ${f(seek.target, 2)} s in ${ms(seek.ms)} ms; the page's requests from it: ${show(seekAt)}; the video: ${seekTrace}`);
-    let stall: string | undefined;
-    if (seek.stalledAt !== undefined || seek.ms > 5_000) {
-      const state = (await page.evaluate(VIDEO_STATE).catch(() => null)) as { readyState?: number } | null;
-      if (seek.stalledAt !== undefined) {
-        const asked = log.filter((l) => l.at >= seekAt && l.line.startsWith('GET segments/')).map((l) => l.line.replace(/^GET segments\/(\d+)\.ts$/, '$1'));
-        stall = `to ${f(seek.target, 3)} s; after ${SEEK_GIVE_UP_MS / 1000} s the video stood at ${f(seek.stalledAt, 4)} s, readyState ${state?.readyState ?? '?'}, \`seeked\` ${seek.seeked ? 'fired' : 'not fired'}; segments asked meanwhile: ${asked.join(', ') || 'none'}`;
-      }
-      say(`${label}: the seek to ${f(seek.target, 3)} s ${seek.stalledAt !== undefined ? `gave no frame past it in ${SEEK_GIVE_UP_MS / 1000} s (seeked ${seek.seeked ? 'fired' : 'not fired'}, at ${f(seek.stalledAt!, 4)} s)` : `took ${ms(seek.ms)} ms`}; the video: ${JSON.stringify(state)}; the page's requests from the seek: ${show(seekAt)}`);
-    }
+    } else say(`a seek without its frame: the video stood at ${f(seek.stalledAt, 3)} s after ${SEEK_GIVE_UP_MS / 1000} s`);
     const sessionId = answer?.sessionId ?? null;
     await page.close({ runBeforeUnload: true });
     closed = true;
@@ -614,23 +489,9 @@ const browserRun = async (browser: Browser, instance: Instance, player: Player, 
       endedOnClose = !folderUsage(folder);
       if (!endedOnClose) await player.end(sessionId);
     }
-    return { firstFrameMs, segmentsBefore, seekMs: seek.ms, playingSeekMs, stalledAt: seek.stalledAt ?? NaN, target: seek.target, ...(stall ? { stall } : {}), method: answer?.method ?? '?', endedOnClose };
+    return { firstFrameMs: firstFrameAt - t0, seekMs: seek.stalledAt === undefined ? seek.ms : Infinity, playingSeekMs, method: answer?.method ?? '?', endedOnClose };
   } finally {
     if (!closed) await page.close();
-  }
-};
-
-/** BENCH_PLAYBACK_ONLY=chromium: the remux rows in Chromium alone, each seek traced. */
-const chromiumOnly = async (instance: Instance, player: Player, ids: Record<keyof Films, string>, offline: number) => {
-  const browser = await launchChromium();
-  try {
-    for (let i = 0; i < RUNS; i++) {
-      await quiet(offline, 'a page');
-      const run = await browserRun(browser, instance, player, ids.remux1080, CASES.remux1080.label, 'press');
-      say(`run ${i + 1}: first frame ${ms(run.firstFrameMs)} ms, seek ${ms(run.seekMs)} ms, while playing ${ms(run.playingSeekMs)} ms`);
-    }
-  } finally {
-    await browser.close();
   }
 };
 
@@ -656,50 +517,33 @@ export const runPlayback = async () => {
   const began = performance.now();
   const elapsed = () => `${((performance.now() - began) / 1000).toFixed(0)} s`;
   const ffmpegVersion = execFileSync('ffmpeg', ['-hide_banner', '-version'], { encoding: 'utf8' }).split('\n')[0]!.replace(/ Copyright.*/, '');
-  if (!execFileSync('ffmpeg', ['-hide_banner', '-encoders'], { encoding: 'utf8' }).includes('libx265')) throw new Error('the playback bench needs an ffmpeg with libx265 (Debian\'s)');
+  if (!execFileSync('ffmpeg', ['-hide_banner', '-encoders'], { encoding: 'utf8' }).includes('libx265')) throw new Error("the playback bench needs an ffmpeg with libx265 (Debian's)");
   // The web client as built; built here only when missing (a build replaces web/dist, which another run may be serving).
   if (!existsSync(join(PROJECT_DIR, 'web/dist/index.html'))) await buildWeb();
 
   const root = mkdtempSync(join(tmpdir(), 'mls-bench-playback-'));
   const library = join(root, 'library');
   const scratch = join(root, 'scratch');
-  let instance: Instance | undefined;
-  let starting: Promise<unknown> | undefined;
   let browser: Browser | undefined;
   try {
     mkdirSync(library);
     mkdirSync(scratch);
-    say(`making the films (${MINUTES} min each, HEVC ${HEVC_BLOCK_S * HEVC_BLOCKS} s); the CPUs were ${f(100 * idleBefore, 0)} % idle`);
-    // The instance starts meanwhile.
-    starting = startInstance({ env: { RATE_LIMIT_MAX: '1000000000', PLAYBACK_MAX_TRANSCODES: '3', PLAYBACK_MAX_REMUXES: '8', TMDB_API_KEY: '' } }).then((started) => (instance = started));
-    const t0 = performance.now();
-    await makeFilms(library, scratch);
-    const makeS = (performance.now() - t0) / 1000;
+    const [{ instance }] = await Promise.all([sharedLibrary(), makeFilms(library, scratch)]);
+    const makeS = (performance.now() - began) / 1000;
     const sizes = Object.fromEntries(Object.entries(FILES).map(([k, v]) => [k, statSync(join(library, v.file)).size / 1e6])) as Record<keyof Films, number>;
-    say(`films made in ${f(makeS, 0)} s (${Object.values(sizes).map((s) => `${f(s, 0)} MB`).join(', ')})`);
-
-    await starting;
-    if (!instance) throw new Error('the instance did not start');
-    const job = await scan({ path: library, mediaType: 'movie' }, instance.url);
-    if (job.status !== 'completed') throw new Error(`the scan ended ${job.status}: ${JSON.stringify(job).slice(0, 400)}`);
-    const listed = await fetch(`${instance.url}/api/v1/movies?limit=100`);
-    const movies = mediaOf(((await listed.json()) as { data: any[] }).data);
-    const ids = {} as Record<keyof Films, string>;
-    for (const [key, { year, file }] of Object.entries(FILES) as Array<[keyof Films, { year: number; file: string }]>) {
-      const movie = movies.find((m) => m.year === year);
-      if (!movie) throw new Error(`${file} was not scanned as a film: ${JSON.stringify(movies.map((m) => [m.title, m.year]))}`);
-      ids[key] = movie.id;
-    }
+    const { entries } = await addLibrary(library, 'movie', Object.keys(FILES).length);
+    const ids = Object.fromEntries(Object.entries(FILES).map(([key, { year, file }]) => {
+      const found = entries.find((e) => e.media.year === year);
+      if (!found) throw new Error(`${file} was not scanned as a film: ${JSON.stringify(entries.map((e) => [e.media.title, e.media.year]))}`);
+      return [key, found.id as string];
+    })) as Record<keyof Films, string>;
     const player = new Player(instance.url);
     const offline = instance.state().processes.offline!;
-    say(`instance up and films scanned (${elapsed()}); offline is pid ${offline}`);
+    say(`films made (${elapsed()}) and scanned; offline is pid ${offline}`);
 
-    if (ONLY === 'chromium') return await chromiumOnly(instance, player, ids, offline);
-
-    // 1. Time to the first segment.
-    // A remux's first session reads the keyframe index: the median is of the next RUNS. A
-    // transcode's first reads only the duration and frame rate (the H.264 films' are kept from
-    // their remux rows by then): the median is of RUNS sessions, the first among them.
+    // 1. Time to the first segment. A remux's first session reads the keyframe index: the median
+    // is of the next RUNS. A transcode's first reads only the duration and frame rate (kept from
+    // their remux rows for the H.264 films): the median is of RUNS sessions, the first among them.
     const starts: Array<{ c: Case; first: StartTiming; counted: StartTiming[]; which: string }> = [];
     for (const c of Object.values(CASES) as Case[]) {
       await quiet(offline);
@@ -711,16 +555,14 @@ export const runPlayback = async () => {
         counted.push(await timeToFirstSegment(player, ids[c.film], c));
       }
       starts.push({ c, first, counted, which: remux ? `2-${RUNS + 1}` : `1-${RUNS}` });
-      say(`first segment, ${c.label} (${first.method}): first session ${ms(first.totalMs)} ms; ${(remux ? counted : counted.slice(1)).map((r) => ms(r.totalMs)).join(', ')} ms after`);
+      say(`first segment, ${c.label} (${first.method}): first session ${ms(first.totalMs)} ms; then ${counted.map((r) => ms(r.totalMs)).join(', ')} ms`);
     }
 
     // 2. Seeks in a live session.
     const seekRows = [];
     for (const c of [CASES.remux1080, CASES.transcode1080] as Case[]) {
       await quiet(offline);
-      const s = await seeks(instance, player, ids[c.film], c);
-      seekRows.push({ c, ...s });
-      say(`seek, ${c.label}: ${s.runs.map((r) => `segment ${r.index} at ${f(r.at, 1)} s ${ms(r.ms)} ms`).join(', ')}`);
+      seekRows.push({ c, ...(await seeks(instance, player, ids[c.film], c)) });
     }
 
     // 3. Chromium through the web client.
@@ -730,17 +572,16 @@ export const runPlayback = async () => {
       const runs: BrowserRun[] = [];
       for (let i = 0; i < RUNS; i++) {
         await quiet(offline, `a page of ${c.label}`);
-        runs.push(await browserRun(browser, instance, player, ids[c.film], c.label, 'press'));
+        runs.push(await browserRun(browser, instance, player, ids[c.film]));
       }
       await quiet(offline, `a cold page of ${c.label}`);
-      const cold = await browserRun(browser, instance, player, ids[c.film], c.label, 'cold');
+      const cold = await browserRun(browser, instance, player, ids[c.film], true);
       browserRows.push({ c, runs, cold });
-      say(`Chromium, ${c.label} (${runs[0]!.method}): first frame ${runs.map((r) => ms(r.firstFrameMs)).join(', ')} ms (cold page ${ms(cold.firstFrameMs)}); seek ${runs.map(seekCell).join(', ')}; while playing ${runs.map((r) => msOrStall(playingSeekValue(r))).join(', ')}`);
+      say(`Chromium, ${c.label}: first frame ${runs.map((r) => ms(r.firstFrameMs)).join(', ')} ms (cold ${ms(cold.firstFrameMs)}); seek ${runs.map((r) => msOrStall(r.seekMs)).join(', ')}`);
     }
     const probe = await browser.newPage();
     await probe.goto(`${instance.url}/`);
     const hlsPath = (await probe.evaluate(WHICH_HLS)) as string;
-    await probe.close();
     await browser.close();
     browser = undefined;
 
@@ -757,116 +598,62 @@ export const runPlayback = async () => {
     // 6 (begun). An abandoned session, watched while the concurrency rows run.
     const abandoned = await abandon(instance, player, ids.remux1080);
 
-    // 5. Conversions at once.
-    // One alone is the first TOGETHER_FILM_S of row 4's 1080p transcode.
-    const togetherRows: number[][] = [[speedRows.find((r) => r.label === CASES.transcode1080.label)!.speedOver(TOGETHER_FILM_S)]];
+    // 5. Conversions at once; one alone is the first TOGETHER_FILM_S of row 4's 1080p transcode.
+    const transcode1080 = speedRows.find((r) => r.label === CASES.transcode1080.label)!;
+    const togetherRows: number[][] = [[transcode1080.speedOver(TOGETHER_FILM_S)]];
     for (const n of [2, 3]) {
       await quiet(offline, `${n} transcodes at once`);
       togetherRows.push(await together(player, ids.remux1080, n));
     }
-
-    // The last sessions' segments made ahead end on their own after the DELETEs.
     const lastRunsS = await quiet(offline);
-    say(`waiting for the abandoned session to go (${elapsed()})`);
     const gone = await abandoned.done;
-    say(`abandoned session: last ffmpeg seen ${f(gone.ffmpegLastSeenS, 0)} s after its last request, folder and ffmpeg gone after ${f(gone.goneS, 0)} s`);
     const ffmpegAtEnd = ffmpegChildren(offline).length;
     const foldersAtEnd = existsSync(join(instance.dataDir, 'playback')) ? readdirSync(join(instance.dataDir, 'playback')).length : 0;
-    const totalS = (performance.now() - began) / 1000;
     const idleAfter = await idleShare();
 
-    // The section.
-    const remuxStart = starts[0]!;
-    const chromeRemux = browserRows[0]!;
+    const [remuxStart, chromeRemux] = [starts[0]!, browserRows[0]!];
     const remuxFirstFrame = median(chromeRemux.runs.map((r) => r.firstFrameMs));
-    const remuxBrowserSeek = median(chromeRemux.runs.map(seekValue));
-    const remuxPlayingSeek = median(chromeRemux.runs.map(playingSeekValue));
+    const remuxBrowserSeek = median(chromeRemux.runs.map((r) => r.seekMs));
+    const remuxPlayingSeek = median(chromeRemux.runs.map((r) => r.playingSeekMs));
     const remuxSeek = seekRows[0]!.medianMs;
-    const transcode1080 = speedRows.find((r) => r.label === CASES.transcode1080.label)!;
-    const diskOk = disk !== undefined && disk.segments <= SEGMENT_CAP;
     const outlivedS = gone.goneS - IDLE_S;
-    const film = `${MINUTES} min`;
-    const section = [
-      `${machineLine()}; ${ffmpegVersion}; Debian's Chromium, headless. The part took ${f(totalS, 0)} s, ${f(makeS, 0)} s of it making the films (the instance started meanwhile).`,
-      `The CPUs were ${f(100 * idleBefore, 0)} % idle in the 2 s before the part and ${f(100 * idleAfter, 0)} % in the 2 s after it.`,
+    const stalled = (n: number) => (n === Infinity ? 'stalled' : `${f(n / 1000)} s`);
+    writeDoc('playback', [
+      `${machineLine()}; ${ffmpegVersion}; Debian's Chromium, headless. The part took ${f((performance.now() - began) / 1000, 0)} s, ${f(makeS, 0)} s of it making the films; the CPUs were ${f(100 * idleBefore, 0)} % idle in the 2 s before it and ${f(100 * idleAfter, 0)} % after.`,
+      `The films (bench/films.ts): H.264 1080p at 5 Mb/s (${f(sizes.remux1080, 0)} MB) and 720p at 2.5 Mb/s (${f(sizes.remux720, 0)} MB), ${MINUTES} min each, and HEVC 10-bit 1080p at 4 Mb/s, ${HEVC_BLOCK_S * HEVC_BLOCKS} s; AC-3 5.1, Matroska. The shared stack runs with PLAYBACK_MAX_TRANSCODES=3 and PLAYBACK_MAX_REMUXES=8. A transcode of an H.264 film is forced with a client that plays VP9 only. The service makes the next segments while one is downloaded, so every measure that must start alone waits until offline runs no ffmpeg.`,
       '',
-      `The films: lavfi testsrc2 and a 440 Hz sine, 24 fps, AC-3 5.1 at 640 kb/s, Matroska. H.264 1080p at 5 Mb/s (${f(sizes.remux1080, 0)} MB) and 720p at 2.5 Mb/s (${f(sizes.remux720, 0)} MB), ${film} each:`,
-      `one 60 s block (x264 ultrafast, 3 B-frames, keyframes at irregular 2-5 s gaps) copied end to end.`,
-      `HEVC 10-bit 1080p at 4 Mb/s, ${HEVC_BLOCK_S * HEVC_BLOCKS} s: a ${HEVC_BLOCK_S} s block (x265 ultrafast, a keyframe every 4 s) copied ${HEVC_BLOCKS} times.`,
-      `One instance with PLAYBACK_MAX_TRANSCODES=3 and PLAYBACK_MAX_REMUXES=8; requests from the bench process over HTTP through the front door.`,
-      `A transcode of an H.264 film is forced with a client that plays VP9 only; the HEVC film is a transcode for any browser.`,
-      '',
-      `The service makes the next segments while one is downloaded (two for a remux, one for a transcode); they run on after the answer, a DELETE or a closed page.`,
-      `So every measure below that must start alone waits until offline runs no ffmpeg.`,
-      '',
-      `**Time to the first segment.** A fresh session each time, DELETEd after. POST, playlist and segment 0 in ms; each column's median is its own.`,
-      `A film's first session reads its timing in the POST: for a remux its keyframe index, so the median is of the ${RUNS} sessions after it.`,
-      `A transcode reads only the duration and frame rate (kept from the remux rows for the H.264 films), so its median is of ${RUNS} sessions, the first included.`,
+      `**Time to the first segment**: a fresh session each time, DELETEd after; POST, playlist and segment 0 in ms.`,
       '',
       table(['start', 'method', 'segment 0 s', 'first session: POST / playlist / segment 0 / total ms', 'median: POST / playlist / segment 0 / total ms', 'median of sessions'],
         starts.map(({ c, first, counted, which }) => [c.label, first.method, f(first.segmentS, 1), startCells(first), startCells(medianStart(counted)), which])),
       '',
-      `**Seek.** In a live session whose segment 0 was made: the whole segment at 65 %, then 60 % and 55 % of the film.`,
-      `None of them made before (backwards, as the next ones are made ahead), each asked with no ffmpeg running.`,
+      `**Seek** in a live session whose segment 0 was made: the whole segment at 65 %, 60 % and 55 % of the film, none made before, each asked with no ffmpeg running. ` + seekRows.map((x) => `${x.c.label}: segments ${x.runs.map((r) => `${r.index} (${f(r.at, 1)} s) ${ms(r.ms)} ms`).join(', ')}; median ${ms(x.medianMs)} ms`).join('. ') + '.',
       '',
-      table(['seek', 'segments (film time)', 'ms each', 'median ms'],
-        seekRows.map((s) => [s.c.label, s.runs.map((r) => `${r.index} (${f(r.at, 1)} s)`).join(', '), s.runs.map((r) => ms(r.ms)).join(', '), ms(s.medianMs)])),
+      `**In Chromium**: the web client's player (${hlsPath}), a new page per run, the film's page let settle ${SETTLE_MS / 1000} s, then Play pressed; first frame when the video has decoded bytes and currentTime > 0. Cold: the player's address opened in a new page, Chromium's own start included. Seek: to 60 % right after the first frame, until \`seeked\` and currentTime past the target; while playing: ${PLAYING_MS / 1000} s on, then to 30 %. Median of ${RUNS}.`,
       '',
-      `**In Chromium.** The web client's player, ${hlsPath}, a new page (and context) per run: the film's page opened and let settle for ${SETTLE_MS / 1000} s, then its Play pressed.`,
-      `First frame: from the press until the video has decoded bytes and currentTime > 0 (polled every 20 ms in the page).`,
-      `Chromium runs on this box beside the service, and a new page's start alone costs it about 1.2 s of CPU (about:blank: 1.17 s of CPU in its first 2 s), which takes the cores the first segments are made on; a viewer's own device pays that, not the server, so the page is open before the clock starts, as it is when a viewer presses Play.`,
-      `The cold column is one more run that opens the player's address \`/play/<id>\` in a new page, timed from \`page.goto\`, Chromium's start included.`,
-      `Seek: \`currentTime\` set to 60 % right after the first frame, until \`seeked\` fired and currentTime passed the target by 0.1 s; given up after ${SEEK_GIVE_UP_MS / 1000} s (stalled). Median of ${RUNS}.`,
-      `Seek while playing: ${PLAYING_MS / 1000} s of playing on from there (the segments made ahead catch up, as they have when a viewer seeks while watching), then to 30 %, measured the same way.`,
+      table(['film', 'method', 'first frame ms (each)', 'cold page ms', 'seek ms (each)', 'seek while playing ms (each)', 'session ended on close'],
+        browserRows.map(({ c, runs, cold }) => [c.label, runs[0]!.method, runs.map((r) => ms(r.firstFrameMs)).join(', '), ms(cold.firstFrameMs),
+          runs.map((r) => msOrStall(r.seekMs)).join(', '), runs.map((r) => msOrStall(r.playingSeekMs)).join(', '), `${runs.filter((r) => r.endedOnClose).length} of ${runs.length}`])),
       '',
-      table(['film', 'method', 'first frame ms (each)', 'median ms', 'cold page: first frame ms', 'segments whole before it', 'seek ms (each)', 'median ms', 'seek while playing ms (each)', 'median ms', 'session ended on close'],
-        browserRows.map(({ c, runs, cold }) => [c.label, runs[0]!.method, runs.map((r) => ms(r.firstFrameMs)).join(', '), ms(median(runs.map((r) => r.firstFrameMs))), ms(cold.firstFrameMs),
-          runs.map((r) => r.segmentsBefore).join(', '), runs.map(seekCell).join(', '), msOrStall(median(runs.map(seekValue))),
-          runs.map((r) => msOrStall(playingSeekValue(r))).join(', '), msOrStall(median(runs.map(playingSeekValue))),
-          runs.every((r) => r.endedOnClose) ? 'yes' : `${runs.filter((r) => r.endedOnClose).length} of ${runs.length}`])),
-      ...browserRows.flatMap(({ c, runs }) => runs.filter((r) => r.stall).map((r, i) => `${i === 0 ? '\n' : ''}- a seek without its frame, ${c.label}: ${r.stall}.`)),
-      '',
-      `**Conversion speed.** One session, segments from the start one after another for ${SPEED_FILM_S} s of film (or the whole film if shorter).`,
-      `Speed is film seconds per wall second, to the last segment asked for; the segments made ahead help it, as they help a player.`,
-      `CPU is the rise of the offline process's cutime + cstime (its reaped ffmpeg runs) until those made ahead ended too, per film second made.`,
-      `Peak RSS is the largest of any ffmpeg child of offline, read from /proc every 50 ms.`,
+      `**Conversion speed**: segments from the start one after another for ${SPEED_FILM_S} s of film; speed is film seconds per wall second; CPU is the offline process's reaped children's (its ffmpeg runs) per film second made; peak RSS the largest ffmpeg child's.`,
       '',
       table(['conversion', 'segments', 'film s', 'wall s', 'speed x', 'CPU s per film s', 'ffmpeg peak RSS MiB'],
         speedRows.map((r) => [r.label, r.segments, f(r.filmS, 1), f(r.wallS), f(r.speed), f(r.cpuPerFilmS), r.peakRss])),
       '',
-      `**Conversions at once.** Forced 1080p transcodes of the H.264 film, started together, each fetching ${TOGETHER_FILM_S} s of film from the start.`,
-      `The single one is the first ${TOGETHER_FILM_S} s of the 1080p transcode above.`,
+      `Forced 1080p transcodes at once, ${TOGETHER_FILM_S} s of film each, the speed of each: ${togetherRows.map((speeds, i) => `${i + 1}: ${speeds.map((x) => `${f(x)}×`).join(' / ')}`).join('; ')} (all faster than real time: ${togetherRows.every((x) => Math.min(...x) >= 1) ? 'yes' : 'no'}).`,
       '',
-      table(['sessions at once', 'speed x of each', 'slowest x', 'all faster than real time'],
-        togetherRows.map((speeds, i) => [i + 1, speeds.map((x) => f(x)).join(' / '), f(Math.min(...speeds)), Math.min(...speeds) >= 1 ? 'yes' : 'no'])),
-      '',
-      `**Disk and cleanup.**`,
-      '',
-      table(['measure', 'value'], [
-        [`1080p remux session's folder, largest seen (du, every 50 ms) while ${disk?.asked ?? '-'} segments were asked in turn`,
-          disk ? `${f(disk.bytes / 2 ** 20, 1)} MiB in ${disk.segments} segments (cap ${SEGMENT_CAP})${disk.asked <= SEGMENT_CAP ? '; the film has too few segments to reach the cap' : ''}` : '-'],
-        ['the same session after its DELETE: folder gone', disk ? `${f(disk.afterDeleteS, 3)} s after the DELETE was sent; ffmpeg left: ${disk.ffmpegLeft}` : '-'],
-        ['a remux session left after 2 segments, no DELETE: its folder gone and no ffmpeg naming it (polled every 1 s, while the rows above ran)',
-          `${f(gone.goneS, 0)} s after the last request (idle ${IDLE_S} s + a sweep every 10 s); its last ffmpeg was seen ${f(gone.ffmpegLastSeenS, 0)} s after it`],
-        ['at the end, after the last DELETEs: ffmpeg children of offline / session folders left', `${ffmpegAtEnd} / ${foldersAtEnd} (the last segments made ahead ended ${f(lastRunsS, 1)} s after the DELETEs)`],
+      table(['disk and cleanup', 'value'], [
+        [`1080p remux session's folder, largest seen while ${disk?.asked ?? '-'} segments were asked in turn`, disk ? `${f(disk.bytes / 2 ** 20, 1)} MiB in ${disk.segments} segments (cap ${SEGMENT_CAP})` : '-'],
+        ['the same session after its DELETE: folder gone', disk ? `${f(disk.afterDeleteS, 3)} s after; ffmpeg left: ${disk.ffmpegLeft}` : '-'],
+        ['a remux session left after 2 segments: folder and ffmpeg gone', `${f(gone.goneS, 0)} s after its last request (idle ${IDLE_S} s + a sweep every 10 s); its last ffmpeg seen after ${f(gone.ffmpegLastSeenS, 0)} s`],
+        ['at the end: ffmpeg children of offline / session folders left', `${ffmpegAtEnd} / ${foldersAtEnd} (the last segments made ahead ended ${f(lastRunsS, 1)} s after the DELETEs)`],
       ]),
-      ...(player.timeouts.length ? ['', `Segments answered 504 and asked again (${player.timeouts.length}): ${player.timeouts.join('; ')}.`] : []),
+      ...(player.timeouts.length ? ['', `Segments answered 504 and asked again: ${player.timeouts.join('; ')}.`] : []),
       '',
-      `Against the targets (remux first frame ≤ 1.5 s, seek ≤ 1 s, 1080p transcode ≥ 1× real time, a session's disk under its cap, no ffmpeg outliving its session by more than a minute):`,
-      `- remux first frame in Chromium ${f(remuxFirstFrame / 1000)} s from the press of Play (${met(remuxFirstFrame <= 1500)}), ${f(chromeRemux.cold.firstFrameMs / 1000)} s in a cold page; over HTTP the first segment in ${f(medianStart(remuxStart.counted).totalMs / 1000)} s, ${f(remuxStart.first.totalMs / 1000)} s for the first session.`,
-      `- remux seek ${f(remuxSeek / 1000)} s over HTTP (${met(remuxSeek <= 1000)}), ${remuxBrowserSeek === Infinity ? 'stalled' : `${f(remuxBrowserSeek / 1000)} s`} in Chromium right after the first frame (${met(remuxBrowserSeek <= 1000)}), ${remuxPlayingSeek === Infinity ? 'stalled' : `${f(remuxPlayingSeek / 1000)} s`} while playing (${met(remuxPlayingSeek <= 1000)}).`,
-      `- 1080p transcode at ${f(transcode1080.speed)}× real time (${met(transcode1080.speed >= 1)}).`,
-      `- a session's disk: at most ${disk?.segments ?? '-'} segments, ${f((disk?.bytes ?? NaN) / 2 ** 20, 1)} MiB (${met(diskOk)}${disk && disk.asked <= SEGMENT_CAP ? ', cap not reached' : ''}).`,
-      `- an abandoned session's folder went ${f(gone.goneS, 0)} s after its last request, ${f(outlivedS, 0)} s after the session ended; its ffmpeg was gone ${f(gone.ffmpegLastSeenS, 0)} s after (${met(Number.isFinite(gone.goneS) && outlivedS <= 60)}).`,
-    ].join('\n');
-    process.stdout.write(`\n${section}\n`);
-    writeDoc('playback', section);
-    say(`done in ${elapsed()}`);
+      `Against the targets: remux first frame in Chromium ${f(remuxFirstFrame / 1000)} s (≤ 1.5 s: ${met(remuxFirstFrame <= 1500)}; the first segment over HTTP ${f(medianStart(remuxStart.counted).totalMs / 1000)} s); remux seek ${f(remuxSeek / 1000)} s over HTTP, ${stalled(remuxBrowserSeek)} in Chromium, ${stalled(remuxPlayingSeek)} while playing (≤ 1 s: ${met(Math.max(remuxSeek, remuxBrowserSeek, remuxPlayingSeek) <= 1000)}); 1080p transcode at ${f(transcode1080.speed)}× (≥ 1×: ${met(transcode1080.speed >= 1)}); a session's disk ${disk?.segments ?? '-'} segments (${met(disk !== undefined && disk.segments <= SEGMENT_CAP)}); an abandoned session's ffmpeg and folder gone ${f(outlivedS, 0)} s after it ended (≤ 60 s: ${met(Number.isFinite(gone.goneS) && outlivedS <= 60)}).`,
+    ].join('\n'));
   } finally {
     await browser?.close().catch(() => undefined);
-    await starting?.catch(() => undefined);
-    await instance?.stop();
     rmSync(root, { recursive: true, force: true });
-    if (instance) rmSync(instance.dataDir, { recursive: true, force: true });
   }
 };

@@ -1,7 +1,8 @@
-// The streaming part of `npm run bench` (`tsx bench/run.ts stream` alone): a 1 GiB file read
-// through the product's stream URL in 4 MiB ranges (one reader, then four at once) against
-// nginx serving the same file in the same run, the time to first byte of a seek, and the RSS
-// of every process while the bytes flow. Needs Debian's nginx (`apt-get install nginx-light`).
+// The streaming part of `npm run bench` (`tsx bench/run.ts stream` alone): a 1 GiB file, scanned
+// into the shared stack (bench/library.ts) as a library of its own, read through the product's
+// stream URL in 4 MiB ranges (one reader, then four at once) against nginx serving the same file
+// in the same run, the time to first byte of a seek, and the RSS of every process while the
+// bytes flow. Needs Debian's nginx (`apt-get install nginx-light`).
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, openSync, closeSync, writeSync, writeFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -10,8 +11,8 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { freePort } from '../infra/runner/ports';
 import { stopGroup } from '../infra/runner/managed-process';
-import { startInstance } from '../test/support/instance';
-import { machineLine, median, sampleRss, writeDoc } from './support';
+import { addLibrary, sharedLibrary } from './library';
+import { machineLine, median, sampleRss, sayer, table, writeDoc } from './support';
 
 const FILE_BYTES = Number(process.env.BENCH_STREAM_BYTES ?? 1024 ** 3);
 const RANGE_BYTES = 4 * 1024 * 1024;
@@ -20,7 +21,7 @@ const RUNS = 3;
 const TARGET_RATIO = 0.5;
 const TTFB_TARGET_MS = 50;
 
-const say = (line: string) => process.stdout.write(`[stream] ${line}\n`);
+const say = sayer('stream');
 const mbps = (bytes: number, ms: number) => bytes / 1e6 / (ms / 1000);
 
 /** One ranged GET on a keep-alive agent: bytes received and time to the first byte. */
@@ -125,69 +126,37 @@ export const runStream = async () => {
   const name = 'Bench Stream (2020).mkv';
   say(`writing a ${FILE_BYTES} byte file`);
   writeFile(join(root, name));
-  const instance = await startInstance({ env: { RATE_LIMIT_MAX: '1000000000', TMDB_API_KEY: '' } });
+  const shared = await sharedLibrary();
   const nginx = await startNginx(root);
   try {
-    const post = async (path: string, body: unknown) => {
-      const res = await fetch(`${instance.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return (await res.json()) as { data: any };
-    };
-    const { data: job } = await post('/api/v1/scan/path', { path: root, mediaType: 'movie' });
-    for (;;) {
-      const { data } = (await (await fetch(`${instance.url}/api/v1/scan/jobs/${job.jobId}`)).json()) as { data: any };
-      if (data.status === 'completed') break;
-      if (data.status !== 'queued' && data.status !== 'running') throw new Error(`scan ${data.status}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const { data: movies } = (await (await fetch(`${instance.url}/api/v1/movies?limit=1`)).json()) as { data: any[] };
-    const stream = `${instance.url}/api/v1/stream/${movies[0].id}`;
+    const { entries } = await addLibrary(root, 'movie', 1);
+    const stream = `${shared.base}/api/v1/stream/${entries[0].id}`;
     const direct = `http://127.0.0.1:${nginx.port}/${encodeURIComponent(name)}`;
-    const { pid, processes } = instance.state();
-    const pids = { 'runner (front door)': pid, offline: processes.offline!, 'DynamoDB Local': processes.dynamodb!, nginx: nginx.child.pid!, bench: process.pid };
+    const pids = { ...shared.pids, nginx: nginx.child.pid!, bench: process.pid };
 
     const path = join(root, name);
     const urls = { ours: stream, theirs: direct };
     say('1 reader, then 4 readers, then seeks; the stream URL and nginx take turns');
     const sampled = await sampleRss(pids, async () => {
       const one = await compare(path, urls, 1);
-      say(`1 reader: stream URL ${one.runs.ours.map(Math.round).join(', ')} MB/s; nginx ${one.runs.theirs.map(Math.round).join(', ')} MB/s`);
       const four = await compare(path, urls, 4);
-      say(`4 readers: stream URL ${four.runs.ours.map(Math.round).join(', ')} MB/s; nginx ${four.runs.theirs.map(Math.round).join(', ')} MB/s`);
       warm(path);
       return { one, four, seek: { ours: await seeks(stream), theirs: await seeks(direct) } };
     });
     const { one, four, seek } = sampled.result;
-    const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
-    const row = (label: string, r: { ours: number; theirs: number }) =>
-      `| ${label} | ${Math.round(r.ours)} | ${Math.round(r.theirs)} | ${ratio(r.ours, r.theirs).toFixed(2)} | ≥ ${TARGET_RATIO} | ${ratio(r.ours, r.theirs) >= TARGET_RATIO ? 'yes' : 'no'} |`;
-    const rows = [
-      '| reader | stream URL MB/s | nginx MB/s | ratio | target | met? |',
-      '|---|---|---|---|---|---|',
-      row(`1 connection, ${RANGE_BYTES / 1048576} MiB ranges`, one),
-      row('4 readers at once (total)', four),
+    const runs = (r: { ours: number[]; theirs: number[] }) => `${r.ours.map(Math.round).join(', ')} / ${r.theirs.map(Math.round).join(', ')}`;
+    const row = (label: string, r: typeof one) => [label, Math.round(r.ours), Math.round(r.theirs), runs(r.runs), (r.ours / r.theirs).toFixed(2), `≥ ${TARGET_RATIO}`, r.ours / r.theirs >= TARGET_RATIO ? 'yes' : 'no'];
+    writeDoc('stream', [
+      `${machineLine()}. A ${(FILE_BYTES / 1024 ** 3).toFixed(2)} GiB file, read whole (\`cat\`) before each run so it starts in the page cache; ${RUNS} runs per row with the two servers taking turns (median), ${SEEKS} seeks; about ${Math.round((FILE_BYTES * RUNS * 5) / 1024 ** 3)} GiB went through the stream URL while the RSS was sampled.`,
       '',
-      '| seek: time to first byte of a 64 KiB range at a random offset | p50 ms | p99 ms | target | met? |',
-      '|---|---|---|---|---|',
-      `| stream URL | ${seek.ours.p50.toFixed(1)} | ${seek.ours.p99.toFixed(1)} | p50 < ${TTFB_TARGET_MS} ms | ${seek.ours.p50 < TTFB_TARGET_MS ? 'yes' : 'no'} |`,
-      `| nginx | ${seek.theirs.p50.toFixed(1)} | ${seek.theirs.p99.toFixed(1)} | - | - |`,
+      table(['reader', 'stream URL MB/s', 'nginx MB/s', 'runs: stream URL / nginx', 'ratio', 'target', 'met?'], [row(`1 connection, ${RANGE_BYTES / 1048576} MiB ranges`, one), row('4 readers at once (total)', four)]),
       '',
-      '| process | RSS MiB at the start | at the end | peak |',
-      '|---|---|---|---|',
-      ...Object.keys(pids).map((k) => `| ${k} | ${sampled.first[k] ?? '-'} | ${sampled.last[k] ?? '-'} | ${sampled.peak[k] ?? '-'} |`),
-    ];
-    const bytesRead = FILE_BYTES * RUNS * 5;
-    const section = [
-      `${machineLine()}. A ${(FILE_BYTES / 1024 ** 3).toFixed(2)} GiB file, read whole (\`cat\`) before each run so it starts in the page cache; ${RUNS} runs per row with the two servers taking turns (median), ${SEEKS} seeks; about ${Math.round(bytesRead / 1024 ** 3)} GiB went through the stream URL while the RSS was sampled.`,
+      `A seek, the time to the first byte of a 64 KiB range at a random offset: stream URL p50 ${seek.ours.p50.toFixed(1)} ms, p99 ${seek.ours.p99.toFixed(1)} ms (target p50 < ${TTFB_TARGET_MS} ms: ${seek.ours.p50 < TTFB_TARGET_MS ? 'met' : 'not met'}); nginx p50 ${seek.theirs.p50.toFixed(1)} ms, p99 ${seek.theirs.p99.toFixed(1)} ms.`,
       '',
-      `Runs, MB/s: 1 reader, stream URL ${one.runs.ours.map(Math.round).join(', ')}, nginx ${one.runs.theirs.map(Math.round).join(', ')}; 4 readers, stream URL ${four.runs.ours.map(Math.round).join(', ')}, nginx ${four.runs.theirs.map(Math.round).join(', ')}.`,
-      '',
-      ...rows,
-    ].join('\n');
-    process.stdout.write(`\n${section}\n`);
-    writeDoc('stream', section);
+      `RSS MiB at the start / at the end / peak: ${Object.keys(pids).map((k) => `${k} ${sampled.first[k] ?? '-'} / ${sampled.last[k] ?? '-'} / ${sampled.peak[k] ?? '-'}`).join('; ')}.`,
+    ].join('\n'));
   } finally {
     await stopGroup(nginx.child.pid!, 2_000);
-    await instance.stop();
     rmSync(root, { recursive: true, force: true });
     rmSync(nginx.prefix, { recursive: true, force: true });
   }

@@ -1,6 +1,6 @@
 // The subtitle part of `npm run bench` (`tsx bench/run.ts subtitles` alone): converting a
 // film's worth of cues in process (SRT in Windows-1252, ASS), the subtitle URL through the
-// stack against health in the same run, and taking two text streams out of a 720p Matroska
+// shared stack (bench/library.ts) against health in the same run, and taking two text streams out of a 720p Matroska
 // file of BENCH_SUBTITLE_MB with ffmpeg (time, MB/s, ffmpeg's peak RSS). Needs ffmpeg.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -9,15 +9,16 @@ import { join } from 'node:path';
 import { decodeSubtitle } from '../lib/subtitles/decode';
 import { SubtitleExtractor } from '../lib/subtitles/extract';
 import { convertToWebVtt } from '../lib/subtitles/webvtt';
-import { startInstance, tempDir } from '../test/support/instance';
-import { machineLine, median, percentile, rssMiB, writeDoc } from './support';
+import { tempDir } from '../test/support/instance';
+import { addLibrary, sharedLibrary } from './library';
+import { api, ffmpegPeak, machineLine, median, percentile, sayer, table, writeDoc } from './support';
 
 const CUES = 1_500;
 const CONVERSIONS = 200;
 const REQUESTS = 300;
 const VIDEO_MB = Number(process.env.BENCH_SUBTITLE_MB ?? 500);
 
-const say = (line: string) => process.stdout.write(`[subtitles] ${line}\n`);
+const say = sayer('subtitles');
 
 const stamp = (ms: number, sep: string) => {
   const h = Math.floor(ms / 3_600_000);
@@ -74,23 +75,6 @@ const sequentialP50 = async (url: string, headers: Record<string, string> = {}) 
   return median(times);
 };
 
-/** ffmpeg's peak RSS while `work` runs, sampled from /proc every 20 ms. */
-const ffmpegPeak = async <T>(work: () => Promise<T>) => {
-  let peak = 0;
-  const timer = setInterval(() => {
-    try {
-      for (const pid of execFileSync('pgrep', ['-x', 'ffmpeg'], { encoding: 'utf8' }).split('\n').filter(Boolean)) peak = Math.max(peak, rssMiB(Number(pid)));
-    } catch {
-      // none running
-    }
-  }, 20);
-  try {
-    return { result: await work(), peakMiB: peak };
-  } finally {
-    clearInterval(timer);
-  }
-};
-
 export const runSubtitles = async () => {
   const srt = Buffer.from(srtText(), 'latin1');
   const ass = assText();
@@ -99,25 +83,16 @@ export const runSubtitles = async () => {
   say(`SRT ${CUES} cues (${(srt.length / 1024).toFixed(0)} KiB): p50 ${convertSrt.p50.toFixed(2)} ms; ASS: p50 ${convertAss.p50.toFixed(2)} ms`);
 
   const dir = tempDir('bench-subtitles');
-  const instance = await startInstance({ env: { RATE_LIMIT_MAX: '1000000000' } });
+  const { base } = await sharedLibrary();
   try {
     // Through the stack: one movie with the SRT beside it.
     const folder = join(dir, 'library', 'Amélie (2001)');
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, 'Amélie (2001).mkv'), Buffer.alloc(1024));
     writeFileSync(join(folder, 'Amélie (2001).fr.srt'), srt);
-    const post = await fetch(`${instance.url}/api/v1/scan/path`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: join(dir, 'library'), mediaType: 'movie' }) });
-    const jobId = ((await post.json()) as { data: { jobId: string } }).data.jobId;
-    for (let i = 0; i < 600; i++) {
-      const job = ((await (await fetch(`${instance.url}/api/v1/scan/jobs/${jobId}`)).json()) as { data: { status: string } }).data;
-      if (job.status === 'completed') break;
-      if (job.status === 'failed') throw new Error('the bench scan failed');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const movies = ((await (await fetch(`${instance.url}/api/v1/movies`)).json()) as { data: Array<{ media: { id: string } }> }).data;
-    const detail = ((await (await fetch(`${instance.url}/api/v1/movies/${movies[0]!.media.id}`)).json()) as { data: { subtitles: Array<{ url: string }> } }).data;
-    const url = detail.subtitles[0]!.url;
-    const health = await sequentialP50(`${instance.url}/api/v1/health`);
+    const { entries } = await addLibrary(join(dir, 'library'), 'movie', 1);
+    const url = (await api(base, 'GET', `/api/v1/movies/${entries[0].id}`, 200)).data.subtitles[0].url as string;
+    const health = await sequentialP50(`${base}/api/v1/health`);
     const whole = await sequentialP50(url);
     const etag = (await getOnce(url)).etag;
     const revalidated = await sequentialP50(url, { 'If-None-Match': etag });
@@ -138,7 +113,7 @@ export const runSubtitles = async () => {
     const extractor = new SubtitleExtractor({ ffmpeg: 'ffmpeg', cacheDir: join(dir, 'cache'), timeoutMs: 600_000 });
     const file = { mediaId: 'mv_bench', path: video, size, mtimeMs: statSync(video).mtimeMs };
     const t0 = performance.now();
-    const { result, peakMiB } = await ffmpegPeak(() => extractor.extract(file, '0:1', ['0:1', '0:2'], 600_000));
+    const { result, peakRss: peakMiB } = await ffmpegPeak(process.pid, () => extractor.extract(file, '0:1', ['0:1', '0:2'], 600_000));
     const extractMs = performance.now() - t0;
     if (result.state !== 'ready') throw new Error(`extraction: ${JSON.stringify(result)}`);
     const extracted = result.text.split('-->').length - 1;
@@ -149,22 +124,19 @@ export const runSubtitles = async () => {
     const mb = size / 1e6;
     say(`extraction of 2 streams from ${mb.toFixed(0)} MB: ${(extractMs / 1000).toFixed(1)} s (${(mb / (extractMs / 1000)).toFixed(0)} MB/s), ffmpeg peak ${peakMiB} MiB; the other stream then ${cachedMs.toFixed(1)} ms`);
 
-    const section = [
+    writeDoc('subtitles', [
       `${machineLine()}. The video file was just written, so it is read from the page cache: from a disk, extraction runs at the disk's speed.`,
       '',
-      '| what | measured |',
-      '|---|---|',
-      `| convert a ${CUES}-cue SRT (${(srt.length / 1024).toFixed(0)} KiB, Windows-1252) to WebVTT with an offset, in process | p50 ${convertSrt.p50.toFixed(2)} ms, p99 ${convertSrt.p99.toFixed(2)} ms |`,
-      `| convert a ${CUES}-event ASS with overrides, in process | p50 ${convertAss.p50.toFixed(2)} ms, p99 ${convertAss.p99.toFixed(2)} ms |`,
-      `| GET the subtitle URL through the stack, one request at a time (${REQUESTS}) | p50 ${whole.toFixed(1)} ms (health: ${health.toFixed(1)} ms) |`,
-      `| the same with If-None-Match (304) | p50 ${revalidated.toFixed(1)} ms |`,
-      `| extract 2 SubRip streams from a ${mb.toFixed(0)} MB 720p Matroska file (one ffmpeg run) | ${(extractMs / 1000).toFixed(1)} s, ${(mb / (extractMs / 1000)).toFixed(0)} MB/s; ffmpeg peak RSS ${peakMiB} MiB |`,
-      `| the second stream afterwards (cached) | ${cachedMs.toFixed(1)} ms |`,
-    ].join('\n');
-    process.stdout.write(`\n${section}\n`);
-    writeDoc('subtitles', section);
+      table(['what', 'measured'], [
+        [`convert a ${CUES}-cue SRT (${(srt.length / 1024).toFixed(0)} KiB, Windows-1252) to WebVTT with an offset, in process`, `p50 ${convertSrt.p50.toFixed(2)} ms, p99 ${convertSrt.p99.toFixed(2)} ms`],
+        [`convert a ${CUES}-event ASS with overrides, in process`, `p50 ${convertAss.p50.toFixed(2)} ms, p99 ${convertAss.p99.toFixed(2)} ms`],
+        [`GET the subtitle URL through the stack, one request at a time (${REQUESTS})`, `p50 ${whole.toFixed(1)} ms (health: ${health.toFixed(1)} ms)`],
+        ['the same with If-None-Match (304)', `p50 ${revalidated.toFixed(1)} ms`],
+        [`extract 2 SubRip streams from a ${mb.toFixed(0)} MB 720p Matroska file (one ffmpeg run)`, `${(extractMs / 1000).toFixed(1)} s, ${(mb / (extractMs / 1000)).toFixed(0)} MB/s; ffmpeg peak RSS ${peakMiB} MiB`],
+        ['the second stream afterwards (cached)', `${cachedMs.toFixed(1)} ms`],
+      ]),
+    ].join('\n'));
   } finally {
-    await instance.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 };

@@ -1,28 +1,25 @@
 // The web client part of `npm run bench` (`tsx bench/run.ts web` alone): how soon the home
-// screen of a 10,000-film library shows its first posters in Debian's Chromium (the target is
-// under 1 s), and how much JavaScript it loads. The library: BENCH_ITEMS (10,000) sparse files
-// scanned as the catalogue part makes them, then 60 more films, each with its own painted
-// poster beside it, scanned last so that they are the newest: the first page of home. Each
-// load is a fresh browser context (nothing cached), measured from navigation start to the
-// first poster image decoded on screen, and to every poster of the first screen.
+// screen of the shared library (bench/library.ts, 10,000 films) shows its first posters in
+// Debian's Chromium (the target is under 1 s), and how much JavaScript it loads. 60 more films,
+// each with its own painted poster beside it, are scanned in last as a library of their own, so
+// that they are the newest: the first page of home. Each load is a fresh browser context
+// (nothing cached), measured from navigation start to the first poster image decoded on screen,
+// and to every poster of the first screen.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildWeb } from '../infra/web-build';
 import { launchChromium } from '../test/support/browser';
-import { startInstance } from '../test/support/instance';
-import { scan } from '../test/support/media';
 import { detailedQuadrants, paintedJpeg, seededRandom, type Rgb } from '../test/support/posters';
 import { PROJECT_DIR } from '../infra/project';
-import { machineLine, median, writeDoc } from './support';
-import { generateMovies, writeTree } from './tree';
+import { addLibrary, sharedLibrary } from './library';
+import { api, machineLine, median, sayer, writeDoc } from './support';
 
-const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
 const WITH_POSTERS = 60;
 const LOADS = 7;
 const TARGET_MS = 1000;
 
-const say = (line: string) => process.stdout.write(`[web] ${line}\n`);
+const say = sayer('web');
 const ms = (value: number) => Math.round(value);
 
 // Runs in the page: when the first poster and all posters in view had their image decoded.
@@ -45,16 +42,10 @@ const TIMINGS = `new Promise((resolve) => {
 
 export const runWeb = async () => {
   const built = await buildWeb();
-  const root = mkdtempSync(join(tmpdir(), 'mls-bench-web-'));
-  const dataDir = mkdtempSync(join(tmpdir(), 'mls-bench-web-data-'));
-  const instance = await startInstance({ env: { RATE_LIMIT_MAX: '1000000000', TMDB_API_KEY: '' }, dataDir });
+  const { instance, movies } = await sharedLibrary();
+  const newest = mkdtempSync(join(tmpdir(), 'mls-bench-web-'));
   const browser = await launchChromium();
   try {
-    const library = join(root, 'library');
-    const movies = generateMovies(ITEMS - WITH_POSTERS);
-    say(`writing ${movies.length} sparse films, then ${WITH_POSTERS} with posters`);
-    await writeTree(library, movies);
-    const newest = join(root, 'newest');
     const next = seededRandom(7);
     for (let i = 0; i < WITH_POSTERS; i++) {
       const folder = join(newest, `Poster Film ${i + 1} (${1950 + (i % 70)})`);
@@ -63,11 +54,9 @@ export const runWeb = async () => {
       const colour = (): Rgb => [next() * 255, next() * 255, next() * 255];
       writeFileSync(join(folder, 'poster.jpg'), await paintedJpeg(detailedQuadrants([colour(), colour(), colour(), colour()], 500, 750), { width: 500, height: 750, noise: 8, seed: i }));
     }
-    for (const path of [library, newest]) {
-      const job = await scan({ path, mediaType: 'movie' }, instance.url);
-      if (job.status !== 'completed') throw new Error(`scan of ${path}: ${JSON.stringify(job)}`);
-      say(`scanned ${path}: ${job.counts.added} added`);
-    }
+    const { job } = await addLibrary(newest, 'movie', 0);
+    say(`${job.counts.added} films with posters scanned in`);
+    const films = (await api(instance.url, 'GET', '/api/v1/movies?limit=1', 200)).meta.total as number;
 
     const loads: Array<{ first: number; all: number; posters: number; bytes: number }> = [];
     for (let i = 0; i < LOADS + 1; i++) {
@@ -86,7 +75,7 @@ export const runWeb = async () => {
     const first = median(loads.map((l) => l.first));
     const all = median(loads.map((l) => l.all));
     const section = [
-      `${machineLine()}. ${ITEMS} films in the catalogue (${ITEMS - WITH_POSTERS} sparse files, then the ${WITH_POSTERS} newest each with a 500x750 JPEG poster beside it, scanned last); Debian's Chromium, headless, 1920x1080, a fresh context per load (nothing cached), median of ${LOADS} loads after one not counted.`,
+      `${machineLine()}. ${films} films in the catalogue (the shared library's ${movies.length} sparse films and any other part's, then the ${WITH_POSTERS} newest each with a 500x750 JPEG poster beside it, scanned last); Debian's Chromium, headless, 1920x1080, a fresh context per load (nothing cached), median of ${LOADS} loads after one not counted.`,
       '',
       '| measure | value | target | met? |',
       '|---|---|---|---|',
@@ -95,12 +84,9 @@ export const runWeb = async () => {
       `| JavaScript of the client (built / gzipped) | ${Math.round(built.scriptBytes / 1024)} KiB / ${Math.round(built.scriptGzipBytes / 1024)} KiB | < 250 KB gzipped | ${built.scriptGzipBytes < 250_000 ? 'yes' : 'no'} |`,
       `| bytes the first screen loads (page, assets, API answers, posters at their srcset width) | ${Math.round(median(loads.map((l) => l.bytes)) / 1024)} KiB | - | - |`,
     ].join('\n');
-    process.stdout.write(`\n${section}\n`);
     writeDoc('web', section);
   } finally {
     await browser.close();
-    await instance.stop();
-    rmSync(root, { recursive: true, force: true });
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(newest, { recursive: true, force: true });
   }
 };

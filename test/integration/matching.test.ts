@@ -149,6 +149,8 @@ describe('fixing a wrong match', () => {
     assert.deepEqual([movie.metadata.tmdbId, movie.media.year, movie.metadata.matchLocked, movie.media.title], [REMAKE, 2014, true, 'RoboCop']);
     assert.equal(asked('/3/search'), 0, `no search: ${JSON.stringify(fake.stats.byPath)}`);
     assert.equal(asked(`/3/movie/${OLD}`), 0, 'nor the id in its name or NFO');
+    // Nor anything else: not its own record, not a picture (the films around it unchanged too).
+    assert.equal(fake.stats.requests, 0, `nothing asked of the provider by two rescans, one after a rename: ${JSON.stringify(fake.stats.byPath)}`);
 
     const refreshed = await api('POST', `/api/v1/movies/${robocop}/refresh`);
     assert.equal(refreshed.status, 202, refreshed.text);
