@@ -66,7 +66,7 @@ export const sumOf = (counts: Counts, prefix: string) =>
 
 /** The function whose SDK made a request: `app/<id>` in its user agent. */
 const caller = (headers: IncomingHttpHeaders) =>
-  /(?:^|\s)app\/([\w.-]+)/.exec(`${headers['x-amz-user-agent'] ?? ''} ${headers['user-agent'] ?? ''}`)?.[1] ?? 'unattributed';
+  /(?:^|\s)app\/([\w.-]+)/.exec(`${String(headers['x-amz-user-agent'] ?? '')} ${headers['user-agent'] ?? ''}`)?.[1] ?? 'unattributed';
 
 // ---- A forwarding proxy -------------------------------------------------------------------
 
@@ -174,7 +174,7 @@ export const meterDynamo = (target: string, tally: Tally) =>
   startProxy(target, (req, original) => {
     const fn = caller(req.headers);
     const op = String(req.headers['x-amz-target'] ?? '').split('.').pop() || 'unknown';
-    let input: any = {};
+    let input: any;
     try {
       input = original.length ? JSON.parse(original.toString('utf8')) : {};
     } catch {

@@ -21,13 +21,14 @@ export const operationOf = (call: Pick<DdbCall, 'label'>) => call.label.split(' 
 /** What a call is about: the operation and the key's entity (`GetItem profile`, `Query inprogress`, `BatchGetItem media`). */
 export const describeCall = (target: string, body: Buffer): { label: string; items: number } => {
   const op = target.split('.').pop() || 'unknown';
-  let input: any = {};
+  let input: any;
   try {
     input = JSON.parse(body.toString('utf8'));
   } catch {
     input = {};
   }
-  const entity = (pk: unknown) => String(pk ?? '?').split('#')[0];
+  // The key's text (its `S`), or ? when the call names none.
+  const entity = (pk: unknown) => (typeof pk === 'string' ? pk : '?').split('#')[0];
   if (op === 'BatchGetItem' || op === 'BatchWriteItem') {
     const requests: any[] = Object.values(input.RequestItems ?? {}).flatMap((r: any) => (Array.isArray(r) ? r : r.Keys ?? []));
     const first = requests[0];

@@ -34,7 +34,8 @@ const snapshot = async (url: string): Promise<string> => {
     new Promise<void>((resolve) => {
       const mine = ++id;
       const onMessage = (raw: WebSocket.RawData) => {
-        const message = JSON.parse(raw.toString());
+        // binaryType is 'nodebuffer': every message arrives as one Buffer.
+        const message = JSON.parse((raw as Buffer).toString('utf8'));
         if (message.method === 'HeapProfiler.addHeapSnapshotChunk') chunks.push(message.params.chunk);
         if (message.id === mine) {
           ws.off('message', onMessage);

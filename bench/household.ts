@@ -327,7 +327,7 @@ export const runHousehold = async () => {
   let background: { calls: DdbCall[]; ms: number } | undefined;
   let inScan: Count[] = [];
   let batchWrite: { items: number; ms: number } | undefined;
-  let words = '';
+  let words: string;
   let proxy: ProxyProcess | undefined;
   try {
     const movies = generateMovies(ITEMS);

@@ -107,14 +107,14 @@ const childrenCpuS = (pid: number) => {
 /** The ffmpeg processes `pid` started (any of its threads may have spawned them). */
 const ffmpegChildren = (pid: number) => {
   const found: Array<{ pid: number; cmdline: string }> = [];
-  let tasks: string[] = [];
+  let tasks: string[];
   try {
     tasks = readdirSync(`/proc/${pid}/task`);
   } catch {
     return found;
   }
   for (const task of tasks) {
-    let children: string[] = [];
+    let children: string[];
     try {
       children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
     } catch {
@@ -122,7 +122,7 @@ const ffmpegChildren = (pid: number) => {
     }
     for (const child of children.map(Number)) {
       if (statFields(child)?.comm !== 'ffmpeg') continue;
-      let cmdline = '';
+      let cmdline: string;
       try {
         cmdline = readFileSync(`/proc/${child}/cmdline`, 'utf8').replaceAll('\0', ' ');
       } catch {

@@ -63,7 +63,7 @@ const getOnce = (agent: Agent, url: URL) =>
     });
     req.once('socket', () => (connectedAt = performance.now()));
     req.on('error', reject);
-    req.setTimeout(60_000, () => req.destroy(new Error(`GET ${url} timed out`)));
+    req.setTimeout(60_000, () => req.destroy(new Error(`GET ${url.href} timed out`)));
     req.end();
   });
 
