@@ -573,7 +573,7 @@ const browserRun = async (browser: Browser, instance: Instance, player: Player, 
     // Polled from here: the page's CSP forbids the eval a string waitForFunction needs; the page stamps the moment itself.
     let firstFrameAt = 0;
     while (!firstFrameAt && Date.now() - t0 < 60_000) {
-      firstFrameAt = (await page.evaluate('window.__bench ? window.__bench.firstFrameAt : 0')) as number;
+      firstFrameAt = await page.evaluate<number>('window.__bench ? window.__bench.firstFrameAt : 0');
       if (!firstFrameAt) await sleep(50);
     }
     if (!firstFrameAt) {
@@ -583,13 +583,13 @@ const browserRun = async (browser: Browser, instance: Instance, player: Player, 
     }
     const firstFrameMs = firstFrameAt - t0;
     const segmentsBefore = log.filter((l) => l.segmentDone && l.at <= firstFrameAt).length;
-    const seek = (await page.evaluate(seekTo(0.6))) as { ms: number; target: number; stalledAt?: number; seeked?: boolean };
-    const seekAt = (await page.evaluate('window.__bench.seekAt')) as number;
-    const seekTrace = ONLY ? ((await page.evaluate('JSON.stringify(window.__bench.trace || [])')) as string) : '';
+    const seek = await page.evaluate<{ ms: number; target: number; stalledAt?: number; seeked?: boolean }>(seekTo(0.6));
+    const seekAt = await page.evaluate<number>('window.__bench.seekAt');
+    const seekTrace = ONLY ? (await page.evaluate<string>('JSON.stringify(window.__bench.trace || [])')) : '';
     let playingSeekMs = NaN;
     if (seek.stalledAt === undefined) {
       await sleep(PLAYING_MS);
-      const again = (await page.evaluate(seekTo(0.3))) as { ms: number; stalledAt?: number };
+      const again = await page.evaluate<{ ms: number; stalledAt?: number }>(seekTo(0.3));
       if (again.stalledAt === undefined) playingSeekMs = again.ms;
     }
     if (ONLY) say(`${label}: seek to ${f(seek.target, 2)} s in ${ms(seek.ms)} ms; the page's requests from it: ${show(seekAt)}; the video: ${seekTrace}`);
@@ -739,7 +739,7 @@ export const runPlayback = async () => {
     }
     const probe = await browser.newPage();
     await probe.goto(`${instance.url}/`);
-    const hlsPath = (await probe.evaluate(WHICH_HLS)) as string;
+    const hlsPath = await probe.evaluate<string>(WHICH_HLS);
     await probe.close();
     await browser.close();
     browser = undefined;
