@@ -65,7 +65,7 @@ export const runWeb = async () => {
       let bytes = 0;
       page.on('response', (res) => void res.body().then((b) => (bytes += b.length), () => {}));
       await page.goto(`${instance.url}/`);
-      const timing = (await page.evaluate(TIMINGS)) as { first: number; all: number; posters: number };
+      const timing = await page.evaluate<{ first: number; all: number; posters: number }>(TIMINGS);
       if (i === LOADS) await page.screenshot({ path: join(PROJECT_DIR, 'docs', 'web-client.jpg'), type: 'jpeg', quality: 80 });
       await context.close();
       // The first load pays the service's own first requests (bundles loaded, caches cold).

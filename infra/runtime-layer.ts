@@ -34,7 +34,7 @@ interface Manifest {
   libc?: string[];
 }
 
-const readManifest = (dir: string): Manifest => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+const readManifest = (dir: string) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
 
 /** Node's lookup from a package's folder: its own node_modules, then each one above, up to the project's. */
 const locate = (name: string, from: string): string | undefined => {

@@ -14,8 +14,8 @@
 // What it answers itself is the service's own problem (problems.ts): never offline's route
 // list, never its Lambda invoke API.
 import type { Duplex } from 'node:stream';
-import { createServer, type Server } from 'node:http';
-import { routeNotFound, serviceStarting } from '../../lib/errors';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { internal, routeNotFound, serviceStarting } from '../../lib/errors';
 import type { RateLimitSettings } from '../../lib/http/rate-limit';
 import type { Log } from '../../lib/log';
 import { capBody, GATEWAY_MAX_BODY_BYTES } from './body-size';
@@ -44,9 +44,9 @@ export interface FrontDoorOptions {
 export interface FrontDoor {
   server: Server;
   /** Until called, every request gets a 503 "starting" problem without touching offline. */
-  markReady(): void;
+  markReady: () => void;
   /** Stops listening and ends every connection, WebSockets included. */
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
@@ -57,7 +57,7 @@ export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
   const stream = streamRoute(proxies, opts.log);
   const admit = edgeRateLimit(opts.rateLimit);
 
-  const server = createServer(async (req, res) => {
+  const route = async (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method ?? 'GET';
     const path = pathOf(req);
     if (path === WS_PATH) return askToUpgrade(res);
@@ -71,8 +71,15 @@ export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
     if (!capBody(req, res, maxBodyBytes, cancelUpstream)) return;
     setForwarded(req);
     const body = withoutUnwantedBody(req, op);
-    if (op?.sendsFile) return void stream(req, res, body);
+    if (op?.sendsFile) return stream(req, res, body);
     handlers.web(req, res, body);
+  };
+  // Node does not look at the listener's promise: a failure is answered (or the answer cut) here.
+  const server = createServer((req, res) => {
+    route(req, res).catch((err: unknown) => {
+      opts.log.error({ err, method: req.method, path: pathOf(req) }, 'front door failed on a request');
+      sendProblem(req, res, internal());
+    });
   });
   server.on('clientError', answerClientError);
   const sockets = new Set<Duplex>();

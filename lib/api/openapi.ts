@@ -1,6 +1,6 @@
 // Renders the OpenAPI 3.1 document from the operation registry and the schemas that
 // validate requests, so the document describes what the handlers check.
-import { OpenApiBuilder, type OperationObject, type ParameterObject, type ResponsesObject, type SchemaObject } from 'openapi3-ts/oas31';
+import { OpenApiBuilder, type OperationObject, type ParameterObject, type ResponseObject, type ResponsesObject, type SchemaObject } from 'openapi3-ts/oas31';
 import type { TSchema } from '@sinclair/typebox';
 import { PROBLEMS, scopeOf, type ProblemCode } from '../errors';
 import { allOperations, type OperationDef } from './operations';
@@ -67,7 +67,7 @@ const errorStatuses = (op: OperationDef) => {
   return [...set].sort();
 };
 
-const successResponse = (op: OperationDef): ResponsesObject[string] => {
+const successResponse = (op: OperationDef): ResponseObject => {
   const { success } = op;
   if (!success.schema) {
     return success.contentType

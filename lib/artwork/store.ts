@@ -54,7 +54,8 @@ export interface ArtworkStore {
  * short leaves unused files in the cache, never an item whose pictures are missing.
  */
 export const removeArtworkOf = async (store: ArtworkStore | undefined, mediaIds: readonly string[]): Promise<void> => {
-  await Promise.all(mediaIds.map((id) => store?.removeAll(id)));
+  if (!store) return;
+  await Promise.all(mediaIds.map((id) => store.removeAll(id)));
 };
 
 /** A key or key part that could name something outside the store: a bug in the caller, never user input. */

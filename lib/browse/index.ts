@@ -11,7 +11,7 @@ import { firstWhere } from '../util/first-where';
 import { ascending } from '../util/order';
 import { compareToPoint, keyOf, timeOf } from './keys';
 import { MATCHED, NO_YEAR, type IndexParts } from './parts';
-import type { FacetCounts, Filters, PageRequest, SortKey, SortPoint, StoredSort, Watched, WatchedById } from './model';
+import type { FacetCounts, Filters, PageRequest, SortKey, SortPoint, Watched, WatchedById } from './model';
 
 /**
  * A stretch of an order, walked forwards for ascending, backwards for descending: its parts,

@@ -35,7 +35,7 @@ const fromRow = (row: Record<string, unknown>): MatchLock => ({
   itemId: String(row.itemId),
   tmdbId: Number(row.tmdbId),
   lockedAt: String(row.lockedAt),
-  lockedBy: String(row.lockedBy ?? ''),
+  lockedBy: typeof row.lockedBy === 'string' ? row.lockedBy : '',
 });
 
 export class DynamoMatchLockStore implements MatchLockStore {

@@ -63,6 +63,9 @@ export const lineFilter = (query: LogQuery): LineFilter => ({
   since: query.since ? Date.parse(query.since) : 0,
 });
 
+/** A line's message as text: pino writes a string; another writer's value shows as JSON, not "[object Object]". */
+const messageOf = (msg: unknown) => (typeof msg === 'string' ? msg : msg === undefined ? '' : JSON.stringify(msg));
+
 /**
  * The record one raw line holds when the query selects it, in the API's shape (no process id
  * or host, the level as a name); undefined for anything else: a line that is not a JSON
@@ -72,13 +75,13 @@ export const recordOf = (line: string, { query, minLevel, since }: LineFilter): 
   if (!line.startsWith('{')) return undefined;
   let record: Record<string, unknown>;
   try {
-    record = JSON.parse(line);
+    record = JSON.parse(line) as Record<string, unknown>;
   } catch {
     return undefined;
   }
   if (!matches(record, line, query, minLevel, since)) return undefined;
   const { pid: _pid, hostname: _host, level, ...rest } = record;
-  return { ...rest, level: NAME_OF[levelValue(level)!] ?? 'info', time: String(record.time), msg: String(record.msg ?? '') } as LogRecordView;
+  return { ...rest, level: NAME_OF[levelValue(level)!] ?? 'info', time: String(record.time), msg: messageOf(record.msg) } as LogRecordView;
 };
 
 export const readLogs = async (dir: string, query: LogQuery): Promise<LogRecordView[]> => {

@@ -12,7 +12,8 @@ export class TimeLimitExceeded extends Error {
   }
 }
 
-const sandbox = createContext({ guarded: undefined as (() => unknown) | undefined });
+// createContext answers the object it was given, contextified (typed only as a bag of any).
+const sandbox = createContext({ guarded: undefined }) as { guarded: (() => unknown) | undefined };
 const callGuarded = new Script('guarded()');
 
 /** `fn()`, terminated with TimeLimitExceeded if it runs longer than `limitMs`. Errors it throws pass through. */

@@ -108,6 +108,7 @@ function decode(bytes: Uint8Array): string {
 
 // Control characters other than tab, line feed and carriage return. A few are tolerated (old DOS
 // text files end in a ^Z, release NFOs hold odd bytes); a NUL never occurs in text.
+// eslint-disable-next-line no-control-regex -- control characters are what this looks for
 const CONTROL = /[\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F]/gu;
 
 function looksBinary(text: string): boolean {

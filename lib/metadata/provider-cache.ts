@@ -22,7 +22,7 @@ export class DynamoProviderCache implements ProviderCache {
     return keys.providerResponse(createHash('sha256').update(request).digest('base64url'));
   }
 
-  async get(request: string): Promise<unknown | undefined> {
+  async get(request: string): Promise<unknown> {
     const { doc, tableName } = this.db();
     const out = await doc.send(new GetCommand({ TableName: tableName, Key: this.key(request) }));
     const item = out.Item as { request?: string; body?: Uint8Array } | undefined;

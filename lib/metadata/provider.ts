@@ -197,7 +197,7 @@ export interface ProviderStats {
  * above, not the provider's bodies. `get` answers undefined for a miss or an expired entry.
  */
 export interface ProviderCache {
-  get(key: string): Promise<unknown | undefined>;
+  get(key: string): Promise<unknown>;
   put(key: string, value: unknown, ttlSeconds: number): Promise<void>;
 }
 

@@ -166,13 +166,13 @@ function splitVideoPath(videoPath: string): { dir: string; base: string } {
  */
 export function ownNames(base: string, rules: NamingRules = DEFAULT_RULES): string[] {
   const { name, part } = splitPart(base, rules);
-  const stack = name.replace(/[\s._\-]+$/u, '');
+  const stack = name.replace(/[\s._-]+$/u, '');
   return part === null || stack === '' ? [base] : [base, stack];
 }
 
 /** The result without absent kinds (and no empty list), so it compares and serialises cleanly. */
 function found(files: LocalFiles): LocalFiles {
-  return Object.fromEntries(Object.entries(files).filter(([, path]) => path !== undefined && path.length > 0)) as LocalFiles;
+  return Object.fromEntries(Object.entries(files).filter(([, path]: [string, LocalFiles[keyof LocalFiles]]) => path !== undefined && path.length > 0)) as LocalFiles;
 }
 
 /**

@@ -85,5 +85,5 @@ function joinDottedTokens(tokens: readonly string[]): string {
 
 /** A case- and separator-insensitive form of a name, for grouping keys. */
 export function looseKey(name: string): string {
-  return name.toLowerCase().replace(/[\s._\-]+/gu, ' ').trim();
+  return name.toLowerCase().replace(/[\s._-]+/gu, ' ').trim();
 }

@@ -9,7 +9,7 @@ import { finish, gather, Gathered } from './builder';
 import { editsFor, editsWithin, FuzzyTrie } from './fuzzy';
 import { DEFAULT_LIMIT, type SearchHit, type Searchable, type SearchOptions } from './model';
 import { bare, FIELDS, levelOf, rankOf, RANKS, TYPO_ONE, TYPO_TWO, TYPO_WORDS, yearIn, type Level } from './ranking';
-import { TokenTable, type TokenRange } from './token-table';
+import type { TokenRange, TokenTable } from './token-table';
 
 /** What one query word matches: the tokens it starts, and the tokens within its edits (lib/search/fuzzy.ts). */
 interface WordMatch {

@@ -37,7 +37,7 @@ const COUNTERS = `(() => {
 })()`;
 const SEEK = (to: number) => `(() => { const v = document.querySelector('.player video'); v.currentTime = ${to}; })()`;
 
-const counters = (page: Page) => page.evaluate(COUNTERS) as Promise<Counters | null>;
+const counters = (page: Page) => page.evaluate<Counters | null>(COUNTERS);
 
 /** Waits until the player has played past `after` seconds with both decoders fed. */
 const playsPast = async (page: Page, after: number, since: Counters | null, what: string): Promise<Counters> => {
@@ -110,7 +110,7 @@ describe('every file plays in a real browser', { skip }, () => {
       const after = await playsPast(page, target + 1, first, `${fixture.title} after the seek`);
       assert.ok(after.time < target + 6, `played on from the seek (at ${after.time} s, asked ${target} s)`);
       const line = (await page.locator('.player .conversion').innerText().catch(() => '')).trim();
-      return { line, src: (await page.evaluate(`document.querySelector('.player video').currentSrc`)) as string };
+      return { line, src: await page.evaluate<string>(`document.querySelector('.player video').currentSrc`) };
     } finally {
       await close(page);
     }
@@ -174,7 +174,7 @@ describe('every file plays in a real browser', { skip }, () => {
       await playsPast(page, 0.5, null, 'Pb Mkv Ac3 with subtitles');
       await page.evaluate(SEEK(7.5));
       const cue = await waitFor('the cue at 7.5 s', async () => {
-        const texts = (await page.evaluate(`(() => { const t = document.querySelector('.player video').textTracks[0]; if (!t) return []; t.mode = 'hidden'; return [...(t.activeCues || [])].map((c) => c.text); })()`)) as string[];
+        const texts = await page.evaluate<string[]>(`(() => { const t = document.querySelector('.player video').textTracks[0]; if (!t) return []; t.mode = 'hidden'; return [...(t.activeCues || [])].map((c) => c.text); })()`);
         return texts.length ? texts : undefined;
       }, 30_000, 100);
       assert.deepEqual(cue, ['In the middle']);

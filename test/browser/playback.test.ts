@@ -107,10 +107,10 @@ describe('playback in a real browser', { skip }, () => {
   it('shows the cue of an SRT beside the MP4 at its time, through a <track> of the subtitle URL', async () => {
     assert.ok(subtitleUrl, 'the French SRT is listed with a URL');
     const src = urls['Browser Clip H264'];
-    const at = (await page.evaluate(`(${ACTIVE_CUES_AT})(${JSON.stringify({ src, track: subtitleUrl, at: 4 })})`)) as { cues: Array<{ text: string; startTime: number; endTime: number }>; all: number };
+    const at = await page.evaluate<{ cues: Array<{ text: string; startTime: number; endTime: number }>; all: number }>(`(${ACTIVE_CUES_AT})(${JSON.stringify({ src, track: subtitleUrl, at: 4 })})`);
     assert.equal(at.all, 2, 'both cues read');
     assert.deepEqual(at.cues, [{ text: '<i>Déjà vu</i>', startTime: 3, endTime: 5 }]);
-    const before = (await page.evaluate(`(${ACTIVE_CUES_AT})(${JSON.stringify({ src, track: subtitleUrl, at: 2 })})`)) as { cues: unknown[] };
+    const before = await page.evaluate<{ cues: unknown[] }>(`(${ACTIVE_CUES_AT})(${JSON.stringify({ src, track: subtitleUrl, at: 2 })})`);
     assert.deepEqual(before.cues, [], 'between the cues, none is active');
   });
 
@@ -118,7 +118,7 @@ describe('playback in a real browser', { skip }, () => {
     it(`plays ${title} and seeks to the middle`, async () => {
       const src = urls[title];
       assert.ok(src, `${title} was scanned`);
-      const result = (await page.evaluate(`(${PLAY_AND_SEEK})(${JSON.stringify(src)})`)) as { duration: number; target: number; landed: number };
+      const result = await page.evaluate<{ duration: number; target: number; landed: number }>(`(${PLAY_AND_SEEK})(${JSON.stringify(src)})`);
       assert.ok(result.duration > 7 && result.duration < 9, `duration ${result.duration}`);
       assert.ok(Math.abs(result.landed - result.target) < 0.5, `seeked to ${result.target}, landed at ${result.landed}`);
     });

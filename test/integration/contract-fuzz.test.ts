@@ -626,7 +626,7 @@ describe(`contract fuzz (MLS_FUZZ_SEED=${SEED}, MLS_FUZZ_RUNS=${RUNS}${COLLECT ?
         await fc.assert(property, { seed, numRuns: runsFor(op), includeErrorInReport: true });
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
-        throw new Error(`contract fuzz failed on ${op.id}: rerun with MLS_FUZZ_SEED=${SEED} MLS_FUZZ_RUNS=${RUNS} (this operation's seed: ${seed})\n${message}`);
+        throw new Error(`contract fuzz failed on ${op.id}: rerun with MLS_FUZZ_SEED=${SEED} MLS_FUZZ_RUNS=${RUNS} (this operation's seed: ${seed})\n${message}`, { cause: err });
       }
     });
   }

@@ -38,8 +38,8 @@ describe('scan job store', () => {
     const second = await store.create(job(path, T0 + 3)); // the path is free again
     await assert.rejects(store.save(first, start(first.value, T0 + 4)), is409('scan-already-running'));
 
-    let running = await store.save(second, start(second.value, T0 + 5));
-    running = await store.save(running, complete(running.value, T0 + 6));
+    const running = await store.save(second, start(second.value, T0 + 5));
+    await store.save(running, complete(running.value, T0 + 6));
     const resumed = await store.save(first, start(first.value, T0 + 7));
     assert.equal(resumed.value.status, 'running');
   });

@@ -16,6 +16,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { once } from 'node:events';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { asyncListener } from './async-listener';
 import { extractZip } from './zip';
 
 type Template = { Resources: Record<string, { Type: string; Properties: Record<string, any> }> };
@@ -346,22 +347,25 @@ export const startCloud = async (options: CloudOptions): Promise<Cloud> => {
   };
 
   // The Lambda API's Invoke, as the SDK calls it: RequestResponse answers the payload; Event queues it (202).
-  lambdaServer.on('request', async (req, res) => {
-    const match = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/.exec(req.url?.split('?')[0] ?? '');
-    const body = await readBody(req);
-    const name = match ? decodeURIComponent(match[1]!).split(':').pop()! : '';
-    if (req.method !== 'POST' || !byName.has(name)) {
-      return res.writeHead(404, { 'content-type': 'application/json', 'x-amzn-errortype': 'ResourceNotFoundException' }).end(JSON.stringify({ Type: 'User', Message: `Function not found: ${name}` }));
-    }
-    const event = body.length ? JSON.parse(body.toString('utf8')) : {};
-    if (req.headers['x-amz-invocation-type'] === 'Event') {
-      running++;
-      setImmediate(() => void invoke(name, event).finally(() => (running--, settle())));
-      return res.writeHead(202).end();
-    }
-    const result = await invoke(name, event);
-    res.writeHead(200, { 'content-type': 'application/json', ...(result.failed ? { 'x-amz-function-error': 'Unhandled' } : {}) }).end(JSON.stringify(result.payload));
-  });
+  lambdaServer.on(
+    'request',
+    asyncListener('fake Lambda API', async (req, res) => {
+      const match = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/.exec(req.url?.split('?')[0] ?? '');
+      const body = await readBody(req);
+      const name = match ? decodeURIComponent(match[1]!).split(':').pop()! : '';
+      if (req.method !== 'POST' || !byName.has(name)) {
+        return res.writeHead(404, { 'content-type': 'application/json', 'x-amzn-errortype': 'ResourceNotFoundException' }).end(JSON.stringify({ Type: 'User', Message: `Function not found: ${name}` }));
+      }
+      const event = body.length ? JSON.parse(body.toString('utf8')) : {};
+      if (req.headers['x-amz-invocation-type'] === 'Event') {
+        running++;
+        setImmediate(() => void invoke(name, event).finally(() => (running--, settle())));
+        return res.writeHead(202).end();
+      }
+      const result = await invoke(name, event);
+      res.writeHead(200, { 'content-type': 'application/json', ...(result.failed ? { 'x-amz-function-error': 'Unhandled' } : {}) }).end(JSON.stringify(result.payload));
+    }),
+  );
 
   // The HTTP API: the template's routes, most specific first, $default last.
   const routes = resources
@@ -372,23 +376,25 @@ export const startCloud = async (options: CloudOptions): Promise<Cloud> => {
       return compileRoute(r.Properties.RouteKey, byLogicalId.get(fnId)!.name);
     })
     .sort((a, b) => b.staticSegments - a.staticSegments);
-  const api: Server = createServer(async (req, res) => {
-    const path = new URL(req.url ?? '/', 'http://api').pathname;
-    let route: Route | undefined;
-    let params: Record<string, string> | undefined;
-    for (const r of routes) {
-      if (!r.pattern) continue;
-      const m = r.method === req.method ? r.pattern.exec(path) : null;
-      if (!m) continue;
-      route = r;
-      params = r.names.length ? Object.fromEntries(r.names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)])) : undefined;
-      break;
-    }
-    route ??= routes.find((r) => r.key === '$default');
-    if (!route) return res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}');
-    const body = await readBody(req);
-    sendResult(res, await invoke(route.functionName, httpEvent(req, body, route, params)));
-  });
+  const api: Server = createServer(
+    asyncListener('fake HTTP API', async (req, res) => {
+      const path = new URL(req.url ?? '/', 'http://api').pathname;
+      let route: Route | undefined;
+      let params: Record<string, string> | undefined;
+      for (const r of routes) {
+        if (!r.pattern) continue;
+        const m = r.method === req.method ? r.pattern.exec(path) : null;
+        if (!m) continue;
+        route = r;
+        params = r.names.length ? Object.fromEntries(r.names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)])) : undefined;
+        break;
+      }
+      route ??= routes.find((r) => r.key === '$default');
+      if (!route) return res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}');
+      const body = await readBody(req);
+      sendResult(res, await invoke(route.functionName, httpEvent(req, body, route, params)));
+    }),
+  );
   api.listen(0, '127.0.0.1');
   await once(api, 'listening');
 

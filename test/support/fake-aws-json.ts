@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { asyncListener } from './async-listener';
 
 const JSON_1_1 = 'application/x-amz-json-1.1';
 
@@ -33,8 +34,8 @@ const send = (res: ServerResponse, status: number, body: unknown) => {
 
 /** Serves `answer(operation, input)` for each request whose target starts with `targetPrefix`. */
 export const serveAwsJson = async (targetPrefix: string, answer: (operation: string, input: Record<string, unknown>) => unknown): Promise<JsonService> => {
-  const server = createServer(async (req, res) => {
-    try {
+  const server = createServer(
+    asyncListener('fake service', async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const target = String(req.headers['x-amz-target'] ?? '');
@@ -55,11 +56,8 @@ export const serveAwsJson = async (targetPrefix: string, answer: (operation: str
         if (!(err instanceof ServiceError)) throw err;
         send(res, err.status, { __type: err.type, message: err.message });
       }
-    } catch (err) {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end(`fake service failed: ${String(err)}`);
-    }
-  });
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -5,7 +5,8 @@ import { waitFor } from './instance';
 export class WsClient {
   readonly messages: any[] = [];
   private constructor(readonly socket: WebSocket) {
-    socket.on('message', (data) => this.messages.push(JSON.parse(String(data))));
+    // binaryType is 'nodebuffer': every message arrives as one Buffer.
+    socket.on('message', (data) => this.messages.push(JSON.parse((data as Buffer).toString('utf8'))));
   }
 
   static open(url: string, headers: Record<string, string> = {}) {

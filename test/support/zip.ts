@@ -2,7 +2,7 @@
 // tool outside Node: the central directory names each entry, its local header says where the
 // bytes start, and they are stored or deflated.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 
 const END_OF_CENTRAL_DIRECTORY = 0x06054b50;

@@ -40,7 +40,8 @@ export async function readImage(response: Response, request: OutgoingRequest, ma
 
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for await (const chunk of response.body ?? []) {
+  // A fetch body yields Uint8Arrays (Node's types leave its chunks `any`).
+  for await (const chunk of (response.body ?? []) as AsyncIterable<Uint8Array>) {
     total += chunk.byteLength;
     if (total > maxBytes) throw await refuse(`is larger than the ${maxBytes}-byte limit`);
     chunks.push(chunk);

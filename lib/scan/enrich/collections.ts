@@ -109,5 +109,6 @@ export const keepCollections = async (
     const work = keeping.store.getMany(unseen).then((stored) => eachLimited(unseen, CONCURRENCY, (id) => keepOne(deps, session, c, id, stored.get(id))));
     for (const id of unseen) seen.set(id, work);
   }
-  await Promise.all(ids.map((id) => seen.get(id)));
+  // Every id is in `seen` by now: asked before, or just claimed above.
+  await Promise.all(ids.map((id) => seen.get(id)!));
 };

@@ -5,7 +5,7 @@
 // episodes moved to a new show folder keeps its identity the same way. Pure, like the rest of
 // the plan: a resumed scan pairs the same files again.
 import { episodeId } from '../../catalog/ids';
-import type { CatalogItem, EpisodeItem, FileRef, IndexEntry } from '../../catalog/model';
+import type { CatalogItem, FileRef, IndexEntry } from '../../catalog/model';
 import { parseEpisode, parseMovie } from '../../naming';
 import { nfc } from './items';
 import type { PlannedWrite } from './writes';
@@ -123,7 +123,7 @@ export const pairMoves = ({ libraryId, writes, removals, index }: MoveInput): { 
       const item = { ...w.item, id: from.id, addedAt: from.addedAt, lastChange: 'moved' as const, pathKey: w.item.pathKey ?? w.item.id };
       return { ...w, item, change: 'moved' as const, renamed: true };
     }
-    if (w.item.entity === 'episode' && showOf.has(w.item.showId)) return { ...w, item: { ...w.item, showId: showOf.get(w.item.showId)! } as EpisodeItem };
+    if (w.item.entity === 'episode' && showOf.has(w.item.showId)) return { ...w, item: { ...w.item, showId: showOf.get(w.item.showId)! } };
     return w;
   });
   return { writes: linked, removals: removals.filter((e) => !paired.has(e.id) && !taken.has(e.id)) };

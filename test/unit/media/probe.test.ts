@@ -16,12 +16,15 @@ const inMemory = (bytes: Uint8Array): ByteSource => ({ size: bytes.length, read:
 
 /** A source that counts the bytes read from it. */
 const counting = (bytes: Uint8Array) => {
-  const source = { ...inMemory(bytes), bytesRead: 0 };
-  const read = source.read;
-  source.read = async (offset, length) => {
-    const chunk = await read(offset, length);
-    source.bytesRead += chunk.length;
-    return chunk;
+  const inner = inMemory(bytes);
+  const source = {
+    size: inner.size,
+    bytesRead: 0,
+    read: async (offset: number, length: number) => {
+      const chunk = await inner.read(offset, length);
+      source.bytesRead += chunk.length;
+      return chunk;
+    },
   };
   return source;
 };

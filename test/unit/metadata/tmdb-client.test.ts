@@ -343,7 +343,7 @@ describe('TMDB client: images', () => {
     assert.deepEqual(await sharp(image!.bytes).metadata().then((m) => [m.width, m.height]), [342, 513]);
     const colours = await quadrantColours(image!.bytes);
     colours.forEach((colour, i) =>
-      colour.forEach((channel, c) => assert.ok(Math.abs(channel - rgb(QUADRANTS[i]!)[c]!) <= 8, `quadrant ${i}: ${colour} vs ${QUADRANTS[i]}`)),
+      colour.forEach((channel, c) => assert.ok(Math.abs(channel - rgb(QUADRANTS[i]!)[c]!) <= 8, `quadrant ${i}: ${colour.join(',')} vs ${QUADRANTS[i]}`)),
     );
     assert.equal(fake.stats.log[0]!.auth, 'none');
   });

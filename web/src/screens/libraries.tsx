@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, unwrap, type Library, type ScanJob } from '../api/client';
 import { useEvents } from '../ui/events';
+import { fieldText } from '../ui/form-field';
 import { ProblemView, Show, useLoad } from '../ui/load';
 import { counted } from '../ui/plural';
 import { UnmatchedLink } from './unmatched';
@@ -36,7 +37,7 @@ const AddLibrary = ({ onAdded }: { onAdded: () => void }) => {
     // Taken now: currentTarget is gone once the event has been handled.
     const element = event.currentTarget as HTMLFormElement;
     const form = new FormData(element);
-    const body = { name: String(form.get('name')), path: String(form.get('path')), mediaType: form.get('mediaType') === 'tvshow' ? ('tvshow' as const) : ('movie' as const) };
+    const body = { name: fieldText(form, 'name'), path: fieldText(form, 'path'), mediaType: form.get('mediaType') === 'tvshow' ? ('tvshow' as const) : ('movie' as const) };
     setBusy(true);
     setError(null);
     try {

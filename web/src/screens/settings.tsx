@@ -3,6 +3,7 @@
 // question, rather than from the header's menu where a slip would do it).
 import { useState } from 'preact/hooks';
 import { api, ApiError, asApiError, unwrap, type Profile, type Settings as SettingsValue, type SettingsPatch } from '../api/client';
+import { fieldText } from '../ui/form-field';
 import { ProblemView, Show, useLoad } from '../ui/load';
 import { AddProfile } from '../ui/profile-menu';
 import { deleteProfile, useProfiles } from '../ui/profiles';
@@ -80,7 +81,7 @@ export const Settings = () => {
                 onSubmit={(event) => {
                   event.preventDefault();
                   const form = event.currentTarget as HTMLFormElement;
-                  const key = String(new FormData(form).get('key')).trim();
+                  const key = fieldText(new FormData(form), 'key').trim();
                   void patch({ metadata: { tmdbApiKey: key } }).then((ok) => ok && form.reset());
                 }}
               >

@@ -11,10 +11,11 @@ import { ProblemView } from './load';
 export interface Matching<T> {
   /** "film" or "show", for the sentences. */
   noun: string;
-  candidates(query: string, year: number | undefined): Promise<MatchCandidate[]>;
-  match(tmdbId: number): Promise<T>;
-  unlock(): Promise<T>;
-  refresh(): Promise<T>;
+  // Functions, not methods: the controls pass them around on their own.
+  candidates: (query: string, year: number | undefined) => Promise<MatchCandidate[]>;
+  match: (tmdbId: number) => Promise<T>;
+  unlock: () => Promise<T>;
+  refresh: () => Promise<T>;
 }
 
 // Two sets of paths with the same shapes: written out per kind so each call stays typed by the API's own types.

@@ -4,6 +4,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { asApiError } from '../api/client';
 import { useDismiss } from './dismiss';
+import { fieldText } from './form-field';
 import { addProfile, chooseProfile, loadProfiles, profileName, renameProfile, useProfiles } from './profiles';
 
 /** A one-field form for a profile's name; the service's problem (a name taken) is shown beside it. */
@@ -16,7 +17,7 @@ const NameForm = ({ label, action, initial = '', submit, done }: { label: string
       onSubmit={(event) => {
         event.preventDefault();
         const form = event.currentTarget as HTMLFormElement;
-        const name = String(new FormData(form).get('name')).trim();
+        const name = fieldText(new FormData(form), 'name').trim();
         if (!name || busy) return;
         setBusy(true);
         setError('');

@@ -17,7 +17,6 @@ const settled = (plan: Plan, enrich: IndexEntry['enrich'] = 'done'): IndexEntry[
   plan.index.map((e) => ({ ...e, addedAt: LONG_AGO, lastChange: 'added' as const, ...(enrich ? { enrich } : {}) }));
 /** A later scan's plan (another job, another day). */
 const rescan = (over: Partial<PlanInput>) => planScan(base({ jobId: 'job2', now: '2026-12-01T00:00:00.000Z', ...over }));
-const movieOf = (plan: Plan, title: string) => plan.writes.find((w) => w.item.entity === 'movie' && w.item.title === title);
 const summary = (plan: Plan) => plan.writes.map((w) => ({ id: w.item.id, change: w.change, renamed: w.renamed ?? false }));
 const pathsOf = (item: CatalogItem) => (item.entity === 'tvshow' ? [] : item.files.map((f) => f.relPath));
 const ids = (entries: readonly { id: string }[]) => entries.map((e) => e.id).sort();
