@@ -13,7 +13,7 @@ import { keys } from '../db/table';
 import type { MediaKind } from '../library/model';
 import { decodeCursor, encodeCursor, type Page } from './recent-page';
 import type { CatalogItem, EpisodeItem, IndexEntry, TitledItem } from './model';
-
+import type { CatalogStore, WriteOptions } from './port';
 
 const TABLE_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'] as const;
 
@@ -40,47 +40,7 @@ const matchedFilter = (pk: string, matched: boolean) => ({
   ExpressionAttributeValues: { ':pk': pk, ...(matched ? { ':yes': true } : { ':no': false }) },
 });
 
-/** How a write moves the stamp: `quiet` for a running scan's step, which readers need not wait to see. */
-export interface WriteOptions {
-  quiet?: boolean;
-}
-
-export interface CatalogStore {
-  /** Writes items whole (a second write of the same id replaces it), shows before the rest; then moves the stamp. */
-  put(items: CatalogItem[], options?: WriteOptions): Promise<void>;
-  /** Removes items; then moves the stamp. */
-  remove(ids: string[], options?: WriteOptions): Promise<void>;
-  /** `consistent`: every write made before the call is seen. */
-  get(id: string, options?: { consistent?: boolean }): Promise<CatalogItem | undefined>;
-  /** Missing ids are left out; the order is not the ids' order. `consistent`: every write made before the call is seen. */
-  getMany(ids: string[], options?: { consistent?: boolean }): Promise<CatalogItem[]>;
-  /** An item's mesh-gradient colours and the poster they came from (nothing when the item is gone); then a quiet move. */
-  setColors(id: string, colors: string[], fromPoster: string): Promise<void>;
-  /** Everything a rescan compares, for one library. */
-  index(libraryId: string): Promise<IndexEntry[]>;
-  /** Movies or shows, newest first, a page at a time; `matched` keeps only those the provider did (or did not) describe. */
-  recent(type: MediaKind, limit: number, cursor?: string, matched?: boolean): Promise<Page<TitledItem>>;
-  /** How many movies or shows the provider did (or did not) describe. */
-  countMatched(type: MediaKind, matched: boolean): Promise<number>;
-  /** Every movie and show, for the search index. */
-  titled(): AsyncIterable<TitledItem>;
-  /** A show's episodes, by season then episode number. */
-  episodes(showId: string): Promise<EpisodeItem[]>;
-  /** A stamp that moves whenever the catalogue changes. */
-  version(): Promise<number>;
-  /** The stamp, and whether its last move was a running scan's (lib/catalog/snapshot.ts). */
-  versionState(): Promise<VersionState>;
-  /**
-   * A move that no write of this store makes by itself: `everything`, readers read the whole
-   * catalogue again (a resumed run may follow writes a crash left unannounced); or the end of a
-   * scan, which readers wait to see (its steps' moves were quiet).
-   */
-  bumpVersion(options?: { quiet?: boolean; everything?: boolean }): Promise<void>;
-  /** The ids the stamp's moves after `from` up to `to` announced; undefined when a reader must read everything. */
-  changedBetween(from: number, to: number): Promise<string[] | undefined>;
-  /** Tells `listener` of each move this store makes (the process's catalogue holder). */
-  onMove?(listener: (state: VersionState) => void): void;
-}
+export type { CatalogStore, WriteOptions } from './port';
 
 export class DynamoCatalogStore implements CatalogStore {
   /**
@@ -111,15 +71,35 @@ export class DynamoCatalogStore implements CatalogStore {
     // resumed scan without that show's new path (lib/scan/plan/moves.ts).
     const shows = items.filter((i) => i.entity === 'tvshow');
     const rest = shows.length ? items.filter((i) => i.entity !== 'tvshow') : items;
-    await this.noting(items.map((i) => i.id), async () => {
-      if (shows.length) await batchWrite(this.db(), shows.map((item) => ({ put: stored(item) })));
-      if (rest.length) await batchWrite(this.db(), rest.map((item) => ({ put: stored(item) })));
-    }, options);
+    await this.noting(
+      items.map((i) => i.id),
+      async () => {
+        if (shows.length)
+          await batchWrite(
+            this.db(),
+            shows.map((item) => ({ put: stored(item) })),
+          );
+        if (rest.length)
+          await batchWrite(
+            this.db(),
+            rest.map((item) => ({ put: stored(item) })),
+          );
+      },
+      options,
+    );
   }
 
   async remove(ids: string[], options?: WriteOptions) {
     if (!ids.length) return;
-    await this.noting(ids, () => batchWrite(this.db(), ids.map((id) => ({ delete: keys.media(id) }))), options);
+    await this.noting(
+      ids,
+      () =>
+        batchWrite(
+          this.db(),
+          ids.map((id) => ({ delete: keys.media(id) })),
+        ),
+      options,
+    );
   }
 
   async get(id: string, { consistent = false } = {}): Promise<CatalogItem | undefined> {
@@ -131,31 +111,44 @@ export class DynamoCatalogStore implements CatalogStore {
   /** An item's mesh-gradient colours and the poster they came from; nothing when the item is gone. */
   async setColors(id: string, colors: string[], fromPoster: string) {
     const { doc, tableName } = this.db();
-    await this.noting([id], () => guarded(() =>
-      doc.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: keys.media(id),
-          UpdateExpression: 'SET meshGradientColors = :c, colorsFrom = :p',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':c': colors, ':p': fromPoster },
+    await this.noting(
+      [id],
+      () =>
+        guarded(() =>
+          doc.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: keys.media(id),
+              UpdateExpression: 'SET meshGradientColors = :c, colorsFrom = :p',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: { ':c': colors, ':p': fromPoster },
+            }),
+          ),
+        ).catch((err: unknown) => {
+          if (!isConditionFailed(err)) throw err;
         }),
-      ),
-    ).catch((err: unknown) => {
-      if (!isConditionFailed(err)) throw err;
-    }), { quiet: true });
+      { quiet: true },
+    );
   }
 
   /** Several items by id (lib/db/batch.ts's batchGet); missing ids are left out. */
   async getMany(ids: string[], { consistent = false } = {}): Promise<CatalogItem[]> {
-    const rows = await batchGet(this.db(), ids.map((id) => keys.media(id)), { consistent });
+    const rows = await batchGet(
+      this.db(),
+      ids.map((id) => keys.media(id)),
+      { consistent },
+    );
     return rows.map((row) => strip<CatalogItem>(row));
   }
 
   /** Every item of one index partition, in its sort order. */
   private async partition<T>(index: { index: string; pk: string }, keyAttribute: 'gsi1pk' | 'gsi2pk'): Promise<T[]> {
     const items: T[] = [];
-    const query = { IndexName: index.index, KeyConditionExpression: `${keyAttribute} = :pk`, ExpressionAttributeValues: { ':pk': index.pk } };
+    const query = {
+      IndexName: index.index,
+      KeyConditionExpression: `${keyAttribute} = :pk`,
+      ExpressionAttributeValues: { ':pk': index.pk },
+    };
     for await (const item of queryItems(this.db(), query)) items.push(strip<T>(item));
     return items;
   }
@@ -189,7 +182,9 @@ export class DynamoCatalogStore implements CatalogStore {
     const last = page.at(-1);
     // (A page cut short by DynamoDB's 1 MB limit goes on from where the read stopped.)
     const nextCursor =
-      rows.length > limit && last ? encodeCursor({ pk: last.pk, sk: last.sk, gsi1pk: last.gsi1pk, gsi1sk: last.gsi1sk }) : encodeCursor(out.LastEvaluatedKey);
+      rows.length > limit && last
+        ? encodeCursor({ pk: last.pk, sk: last.sk, gsi1pk: last.gsi1pk, gsi1sk: last.gsi1sk })
+        : encodeCursor(out.LastEvaluatedKey);
     return { items: page.map((i) => strip<TitledItem>(i)), nextCursor };
   }
 
@@ -205,14 +200,24 @@ export class DynamoCatalogStore implements CatalogStore {
     let start: Record<string, unknown> | undefined = cursor ? decodeCursor(cursor, pk) : undefined;
     do {
       const out = await guarded(() =>
-        doc.send(new QueryCommand({ TableName: tableName, IndexName: index, ScanIndexForward: false, Limit: READ_PAGE, ExclusiveStartKey: start, ...matchedFilter(pk, matched) })),
+        doc.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: index,
+            ScanIndexForward: false,
+            Limit: READ_PAGE,
+            ExclusiveStartKey: start,
+            ...matchedFilter(pk, matched),
+          }),
+        ),
       );
       rows.push(...(out.Items ?? []));
       start = out.LastEvaluatedKey;
     } while (rows.length <= limit && start);
     const page = rows.slice(0, limit);
     const last = page.at(-1);
-    const nextCursor = rows.length > limit && last ? encodeCursor({ pk: last.pk, sk: last.sk, gsi1pk: last.gsi1pk, gsi1sk: last.gsi1sk }) : null;
+    const nextCursor =
+      rows.length > limit && last ? encodeCursor({ pk: last.pk, sk: last.sk, gsi1pk: last.gsi1pk, gsi1sk: last.gsi1sk }) : null;
     return { items: page.map((i) => strip<TitledItem>(i)), nextCursor };
   }
 
@@ -222,7 +227,18 @@ export class DynamoCatalogStore implements CatalogStore {
     let count = 0;
     let start: Record<string, unknown> | undefined;
     do {
-      const out = await guarded(() => doc.send(new QueryCommand({ TableName: tableName, IndexName: index, Select: 'COUNT', Limit: READ_PAGE, ExclusiveStartKey: start, ...matchedFilter(pk, matched) })));
+      const out = await guarded(() =>
+        doc.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: index,
+            Select: 'COUNT',
+            Limit: READ_PAGE,
+            ExclusiveStartKey: start,
+            ...matchedFilter(pk, matched),
+          }),
+        ),
+      );
       count += out.Count ?? 0;
       start = out.LastEvaluatedKey;
     } while (start);
@@ -233,7 +249,11 @@ export class DynamoCatalogStore implements CatalogStore {
   async *titled(): AsyncGenerator<TitledItem> {
     for (const type of ['movie', 'tvshow'] as const) {
       const { index, pk } = keys.recentIndex(type);
-      for await (const item of queryItems(this.db(), { IndexName: index, KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': pk } })) {
+      for await (const item of queryItems(this.db(), {
+        IndexName: index,
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+      })) {
         yield strip<TitledItem>(item);
       }
     }
