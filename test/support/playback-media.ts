@@ -3,11 +3,11 @@
 // playback tests and benches: each file is something a browser cannot play as it is, so the
 // server must remux, transcode or refuse it. Callers skip without ffmpeg (hasFfmpeg, from
 // ./videos), as the tests that use ./videos do.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hasHevcEncoder } from './videos';
+import { ffmpeg } from './ffmpeg';
 
 export { hasFfmpeg, hasHevcEncoder } from './videos';
 
@@ -34,8 +34,6 @@ interface Recipe extends PlaybackFixture {
   available?: () => boolean;
 }
 
-const ffmpeg = (args: string[]) => execFileSync('ffmpeg', ['-loglevel', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-
 /**
  * Muxer options by the path's extension, then the path. ffmpeg's Matroska muxer marks no track
  * default unless told (`passthrough`); `infer` marks the first of each kind, or the one whose
@@ -52,7 +50,10 @@ const output = (path: string) => [...(MUXER_OPTIONS[path.slice(path.lastIndexOf(
 
 /** Input options for a moving test pattern and one 48 kHz sine tone per entry of `tones`, each its own input. */
 const sources = ({ seconds, size }: Source, tones = [440]) => [
-  '-f', 'lavfi', '-i', `testsrc=size=${size}:rate=25:duration=${seconds}`,
+  '-f',
+  'lavfi',
+  '-i',
+  `testsrc=size=${size}:rate=25:duration=${seconds}`,
   ...tones.flatMap((hz) => ['-f', 'lavfi', '-i', `sine=frequency=${hz}:sample_rate=48000:duration=${seconds}`]),
 ];
 
@@ -74,7 +75,16 @@ const makeDamaged = (path: string, source: Source) => {
   try {
     const whole = join(scratch, 'whole.mkv');
     // Bit-exact, so the header carries no random segment UID and the file is the same every run.
-    ffmpeg([...sources({ ...source, seconds: Math.min(source.seconds, 2) }), ...H264, '-c:a', 'aac', ...STEREO, '-fflags', '+bitexact', ...output(whole)]);
+    ffmpeg([
+      ...sources({ ...source, seconds: Math.min(source.seconds, 2) }),
+      ...H264,
+      '-c:a',
+      'aac',
+      ...STEREO,
+      '-fflags',
+      '+bitexact',
+      ...output(whole),
+    ]);
     const head = readFileSync(whole).subarray(0, 300);
     writeFileSync(path, Buffer.concat([head, noise(200 * 1024, 0x9e3779b9)]));
   } finally {
@@ -97,7 +107,14 @@ const noise = (length: number, seed: number) => {
   return bytes;
 };
 
-const film = (title: string, year: number, ext: string, expect: PlaybackFixture['expect'], make: Recipe['make'], available?: () => boolean): Recipe => ({
+const film = (
+  title: string,
+  year: number,
+  ext: string,
+  expect: PlaybackFixture['expect'],
+  make: Recipe['make'],
+  available?: () => boolean,
+): Recipe => ({
   file: `${title} (${year}).${ext}`,
   title,
   year,
@@ -117,34 +134,109 @@ const RECIPES: readonly Recipe[] = [
   // MP4 is a browser container, but its AC-3 is still not browser audio.
   film('Pb Mp4 Ac3', 2004, 'mp4', 'remux', h264With(['-c:a', 'ac3', ...SURROUND])),
   // HEVC (Main 10, as 4K and anime releases are) is not browser video: the video is converted.
-  film('Pb Hevc Main10', 2005, 'mkv', 'transcode', (path, source) => ffmpeg([
-    ...sources(source),
-    '-c:v', 'libx265', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p10le', '-x265-params', 'log-level=error:keyint=50:min-keyint=50',
-    '-c:a', 'aac', '-b:a', '96k', ...STEREO,
-    ...output(path),
-  ]), hasHevcEncoder),
+  film(
+    'Pb Hevc Main10',
+    2005,
+    'mkv',
+    'transcode',
+    (path, source) =>
+      ffmpeg([
+        ...sources(source),
+        '-c:v',
+        'libx265',
+        '-preset',
+        'ultrafast',
+        '-pix_fmt',
+        'yuv420p10le',
+        '-x265-params',
+        'log-level=error:keyint=50:min-keyint=50',
+        '-c:a',
+        'aac',
+        '-b:a',
+        '96k',
+        ...STEREO,
+        ...output(path),
+      ]),
+    hasHevcEncoder,
+  ),
   // The XviD-era AVI: MPEG-4 Part 2 with MP3.
-  film('Pb Avi Xvid', 2006, 'avi', 'transcode', (path, source) => ffmpeg([
-    ...sources(source), '-c:v', 'mpeg4', '-vtag', 'XVID', '-q:v', '5', '-g', '50', '-c:a', 'libmp3lame', '-b:a', '128k', ...STEREO, ...output(path),
-  ])),
+  film('Pb Avi Xvid', 2006, 'avi', 'transcode', (path, source) =>
+    ffmpeg([
+      ...sources(source),
+      '-c:v',
+      'mpeg4',
+      '-vtag',
+      'XVID',
+      '-q:v',
+      '5',
+      '-g',
+      '50',
+      '-c:a',
+      'libmp3lame',
+      '-b:a',
+      '128k',
+      ...STEREO,
+      ...output(path),
+    ]),
+  ),
   // A DVB or DVD recording: MPEG-2 video with MP2 in a transport stream.
-  film('Pb Mpeg2 Ts', 2007, 'ts', 'transcode', (path, source) => ffmpeg([
-    ...sources(source), '-c:v', 'mpeg2video', '-q:v', '5', '-g', '50', '-bf', '2', '-c:a', 'mp2', '-b:a', '192k', ...STEREO, ...output(path),
-  ])),
-  film('Pb Wmv', 2008, 'wmv', 'transcode', (path, source) => ffmpeg([
-    ...sources(source), '-c:v', 'wmv2', '-q:v', '5', '-g', '50', '-c:a', 'wmav2', '-b:a', '128k', ...STEREO, ...output(path),
-  ])),
+  film('Pb Mpeg2 Ts', 2007, 'ts', 'transcode', (path, source) =>
+    ffmpeg([
+      ...sources(source),
+      '-c:v',
+      'mpeg2video',
+      '-q:v',
+      '5',
+      '-g',
+      '50',
+      '-bf',
+      '2',
+      '-c:a',
+      'mp2',
+      '-b:a',
+      '192k',
+      ...STEREO,
+      ...output(path),
+    ]),
+  ),
+  film('Pb Wmv', 2008, 'wmv', 'transcode', (path, source) =>
+    ffmpeg([...sources(source), '-c:v', 'wmv2', '-q:v', '5', '-g', '50', '-c:a', 'wmav2', '-b:a', '128k', ...STEREO, ...output(path)]),
+  ),
   // The default track is the second one (French AC-3), not the first (English AAC, which a
   // browser could play): the decision must follow the default flag and so remux, not play directly.
-  film('Pb Two Tracks', 2009, 'mkv', 'remux', (path, source) => ffmpeg([
-    ...sources(source, [440, 660]),
-    '-map', '0:v', '-map', '1:a', '-map', '2:a',
-    ...H264,
-    '-c:a:0', 'aac', '-b:a:0', '96k', '-ac:a:0', '2', '-c:a:1', 'ac3', '-ac:a:1', '6', '-ar', '48000',
-    '-metadata:s:a:0', 'language=eng', '-metadata:s:a:1', 'language=fra',
-    '-disposition:a:0', '0', '-disposition:a:1', 'default',
-    ...output(path),
-  ])),
+  film('Pb Two Tracks', 2009, 'mkv', 'remux', (path, source) =>
+    ffmpeg([
+      ...sources(source, [440, 660]),
+      '-map',
+      '0:v',
+      '-map',
+      '1:a',
+      '-map',
+      '2:a',
+      ...H264,
+      '-c:a:0',
+      'aac',
+      '-b:a:0',
+      '96k',
+      '-ac:a:0',
+      '2',
+      '-c:a:1',
+      'ac3',
+      '-ac:a:1',
+      '6',
+      '-ar',
+      '48000',
+      '-metadata:s:a:0',
+      'language=eng',
+      '-metadata:s:a:1',
+      'language=fra',
+      '-disposition:a:0',
+      '0',
+      '-disposition:a:1',
+      'default',
+      ...output(path),
+    ]),
+  ),
   // AAC a browser plays, in Matroska it does not: only the container changes, the audio is
   // copied as it is (mono at 44.1 kHz, which an encoded track would not be: AAC stereo at 48 kHz).
   film('Pb Mkv Aac', 2014, 'mkv', 'remux', h264With(['-c:a', 'aac', '-b:a', '64k', '-ac', '1', '-ar', '44100'])),
@@ -152,7 +244,12 @@ const RECIPES: readonly Recipe[] = [
 ];
 
 /** Every fixture, including the HEVC one that makePlaybackLibrary leaves out where libx265 is missing. */
-export const PLAYBACK_FIXTURES: readonly PlaybackFixture[] = RECIPES.map(({ file, title, year, expect }) => ({ file, title, year, expect }));
+export const PLAYBACK_FIXTURES: readonly PlaybackFixture[] = RECIPES.map(({ file, title, year, expect }) => ({
+  file,
+  title,
+  year,
+  expect,
+}));
 
 /**
  * Writes every fixture into `dir` (which exists), or those whose titles `only` names, and returns

@@ -4,6 +4,7 @@
 // test/browser/playback.test.ts does.
 import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
+import { ffmpeg } from './ffmpeg';
 
 export interface VideoOptions {
   seconds?: number;
@@ -29,11 +30,12 @@ let x265Found: boolean | undefined;
 export const hasHevcEncoder = (): boolean =>
   (x265Found ??= hasFfmpeg() && execFileSync('ffmpeg', ['-hide_banner', '-encoders'], { encoding: 'utf8' }).includes('libx265'));
 
-const ffmpeg = (args: string[]) => execFileSync('ffmpeg', ['-loglevel', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-
 /** Input options for a test pattern and `tones.length` sine tones, each its own input. */
 const sources = ({ seconds = 3, size = '320x240' }: VideoOptions, tones = [440]) => [
-  '-f', 'lavfi', '-i', `testsrc=size=${size}:rate=25:duration=${seconds}`,
+  '-f',
+  'lavfi',
+  '-i',
+  `testsrc=size=${size}:rate=25:duration=${seconds}`,
   ...tones.flatMap((hz) => ['-f', 'lavfi', '-i', `sine=frequency=${hz}:duration=${seconds}`]),
 ];
 
@@ -44,7 +46,18 @@ const H264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', 
  * the end, as many recorders and downloads do, so a truncated copy keeps no stream information.
  */
 export const makeMp4 = (path: string, { faststart = true, ...options }: VideoOptions & { faststart?: boolean } = {}) => {
-  ffmpeg([...sources(options), ...H264, '-c:a', 'aac', '-b:a', '64k', '-metadata:s:a:0', 'language=eng', ...(faststart ? ['-movflags', '+faststart'] : []), path]);
+  ffmpeg([
+    ...sources(options),
+    ...H264,
+    '-c:a',
+    'aac',
+    '-b:a',
+    '64k',
+    '-metadata:s:a:0',
+    'language=eng',
+    ...(faststart ? ['-movflags', '+faststart'] : []),
+    path,
+  ]);
   return path;
 };
 
@@ -59,12 +72,34 @@ export const makeMkv = (path: string, options: VideoOptions = {}) => {
   const srt = `${path}.srt`;
   writeFileSync(srt, SUBRIP_CUES);
   try {
-    const video = hasHevcEncoder() ? ['-c:v', 'libx265', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-x265-params', 'log-level=error'] : H264;
+    const video = hasHevcEncoder()
+      ? ['-c:v', 'libx265', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-x265-params', 'log-level=error']
+      : H264;
     ffmpeg([
-      ...sources(options, [440, 660]), '-i', srt,
-      '-map', '0', '-map', '1', '-map', '2', '-map', '3',
-      ...video, '-c:a:0', 'ac3', '-c:a:1', 'aac', '-c:s', 'srt',
-      '-metadata:s:a:0', 'language=eng', '-metadata:s:a:1', 'language=fra', '-metadata:s:s:0', 'language=ger',
+      ...sources(options, [440, 660]),
+      '-i',
+      srt,
+      '-map',
+      '0',
+      '-map',
+      '1',
+      '-map',
+      '2',
+      '-map',
+      '3',
+      ...video,
+      '-c:a:0',
+      'ac3',
+      '-c:a:1',
+      'aac',
+      '-c:s',
+      'srt',
+      '-metadata:s:a:0',
+      'language=eng',
+      '-metadata:s:a:1',
+      'language=fra',
+      '-metadata:s:s:0',
+      'language=ger',
       path,
     ]);
   } finally {
@@ -75,6 +110,25 @@ export const makeMkv = (path: string, options: VideoOptions = {}) => {
 
 /** VP9 + Opus in WebM. */
 export const makeWebm = (path: string, options: VideoOptions = {}) => {
-  ffmpeg([...sources(options), '-c:v', 'libvpx-vp9', '-b:v', '200k', '-g', '25', '-deadline', 'realtime', '-cpu-used', '8', '-pix_fmt', 'yuv420p', '-c:a', 'libopus', '-b:a', '48k', path]);
+  ffmpeg([
+    ...sources(options),
+    '-c:v',
+    'libvpx-vp9',
+    '-b:v',
+    '200k',
+    '-g',
+    '25',
+    '-deadline',
+    'realtime',
+    '-cpu-used',
+    '8',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'libopus',
+    '-b:a',
+    '48k',
+    path,
+  ]);
   return path;
 };
