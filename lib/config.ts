@@ -58,7 +58,10 @@ export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local
  * (comma-separated names, no scheme or port) and the machine's name, bare and under .local.
  */
 const boxHosts = (): string[] => {
-  const listed = (str('ALLOWED_HOSTS') ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  const listed = (str('ALLOWED_HOSTS') ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
   const bad = listed.filter((h) => !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(h));
   if (bad.length) issues.push(`ALLOWED_HOSTS must be host names without scheme or port (got ${bad.map((h) => `"${h}"`).join(', ')})`);
   const machine = hostname().toLowerCase();
@@ -135,7 +138,7 @@ export const config = Object.freeze({
     /**
      * Artwork answers larger than this leave as a 302 to a presigned URL of the stored variant
      * rather than in the function's response (Lambda carries about 4.5 MB of binary, base64);
-     * 0 redirects every answer, which a wall of posters measured slower (bench/artwork-delivery.ts).
+     * 0 redirects every answer, which a wall of posters measured slower (docs/benchmarks-history.md).
      */
     artworkRedirectAboveBytes: int('ARTWORK_REDIRECT_ABOVE_BYTES', 4 * 1024 * 1024, 0, 4 * 1024 * 1024),
     /** How long a presigned artwork URL lives; a redirect to it is cached a minute less. */

@@ -26,7 +26,7 @@
 // - Delivery by redirect (deps.redirect, a store that presigns, i.e. the bucket): an answer
 //   larger than `aboveBytes` (more than a Lambda response can carry) is a 302 to a presigned
 //   URL of the stored variant; with `aboveBytes` 0 every answer is (no image byte passes
-//   through the function; measured slower for a wall of posters, see docs/benchmarks.md). The
+//   through the function; measured slower for a wall of posters, see docs/benchmarks-history.md). The
 //   302 may be cached only while its URL is valid, less a margin for the fetch that follows,
 //   and carries no ETag: a 304 revalidating a cached redirect would keep its Location, which by
 //   then is dead. A variant the store could not keep is sent as bytes.
@@ -84,7 +84,12 @@ const KINDS_OF: Record<Pictured['entity'], readonly ArtworkKind[]> = {
   collection: ['poster', 'backdrop'],
 };
 
-const ENTITY_NAMES: Record<Pictured['entity'], string> = { movie: 'Movie', tvshow: 'TV show', episode: 'Episode', collection: 'Collection' };
+const ENTITY_NAMES: Record<Pictured['entity'], string> = {
+  movie: 'Movie',
+  tvshow: 'TV show',
+  episode: 'Episode',
+  collection: 'Collection',
+};
 
 const SOURCE_FORMATS: Record<string, ImageFormat> = {
   'image/jpeg': 'jpeg',
@@ -117,9 +122,15 @@ const redirectFor = (deps: ArtworkDeps, key: string, vary: string, versioned: bo
   const maxAge = Math.max(0, Math.min(redirect.urlSeconds - REDIRECT_MARGIN_SECONDS, versioned ? YEAR_SECONDS : DAY_SECONDS));
   const to = async (): Promise<ArtworkAnswer | undefined> => {
     const url = await presign(key, redirect.urlSeconds);
-    return url === undefined ? undefined : { status: 302, headers: { Location: url, 'Cache-Control': `private, max-age=${maxAge}`, Vary: vary } };
+    return url === undefined
+      ? undefined
+      : { status: 302, headers: { Location: url, 'Cache-Control': `private, max-age=${maxAge}`, Vary: vary } };
   };
-  return { always: redirect.aboveBytes === 0, to, ifLarger: (size: number) => (size > redirect.aboveBytes ? to() : Promise.resolve(undefined)) };
+  return {
+    always: redirect.aboveBytes === 0,
+    to,
+    ifLarger: (size: number) => (size > redirect.aboveBytes ? to() : Promise.resolve(undefined)),
+  };
 };
 
 export const serveArtwork = async (deps: ArtworkDeps, req: ArtworkRequest): Promise<ArtworkAnswer> => {
@@ -151,7 +162,14 @@ export const serveArtwork = async (deps: ArtworkDeps, req: ArtworkRequest): Prom
     if (answer) return answer;
   } else {
     const stored = await deps.store.get(key);
-    if (stored) return (await redirect?.ifLarger(stored.bytes.length)) ?? { status: 200, body: stored.bytes, headers: { ...headers, 'Content-Type': stored.contentType } };
+    if (stored)
+      return (
+        (await redirect?.ifLarger(stored.bytes.length)) ?? {
+          status: 200,
+          body: stored.bytes,
+          headers: { ...headers, 'Content-Type': stored.contentType },
+        }
+      );
   }
 
   const source = await deps.store.get(sourceKey(mediaId, kind, art.etag));
@@ -161,7 +179,10 @@ export const serveArtwork = async (deps: ArtworkDeps, req: ArtworkRequest): Prom
     rendered = await renderVariant(source.bytes, variant);
   } catch (error) {
     if (!(error instanceof ImageError)) throw error;
-    deps.log.error({ err: error, reason: error.reason, mediaId, kind, etag: art.etag, variant: key }, 'stored artwork could not be rendered');
+    deps.log.error(
+      { err: error, reason: error.reason, mediaId, kind, etag: art.etag, variant: key },
+      'stored artwork could not be rendered',
+    );
     throw internal();
   }
   const kept = await deps.store.put(key, rendered.body, rendered.contentType).then(

@@ -105,7 +105,7 @@ const CONTENT_TYPES: Record<OutputFormat, string> = {
 /**
  * Encoder settings, chosen by measurement: a 2000x3000 JPEG poster (TMDB's original size) to a
  * 780-wide variant, decode and resize included, libvips on one thread (sharp's default on
- * glibc Linux), this 2-core box while other work ran (bench/posters.ts measureVariant):
+ * glibc Linux), this 2-core box while other work ran (a bench since retired; docs/benchmarks-history.md):
  *   JPEG q80:              35-40 ms   (mozjpeg's trellis: several times slower for ~15% less)
  *   WebP q80, effort 2:    55-65 ms, 69 KiB    effort 4 (sharp's default):  ~95 ms, 66 KiB
  *   AVIF q50, effort 2:  280-360 ms, 43 KiB    effort 4 (sharp's default): 1.9-3.9 s, 41 KiB

@@ -24,7 +24,7 @@ export interface ProbeOptions {
 export const PROBE_TIMEOUT_MS = 30_000;
 
 /**
- * Measured with bench/probe.ts (measureProbePool, 16 probes in flight, a busy 2-core box): a
+ * Measured by a bench since retired (docs/benchmarks-history.md; measureProbePool, 16 probes in flight, a busy 2-core box): a
  * second instance parses one file while another waits for its bytes, 1.1-1.3x the files per
  * second from local disk and 1.7-1.9x with 20 ms per read (about a ranged GET on S3); four gave
  * 1.1-1.5x and 2.3-3.4x. Each reserves ~36 MB of WebAssembly memory, though the process's RSS
@@ -45,7 +45,10 @@ export const createProber = (instances = PROBE_INSTANCES): Prober => {
     async probe(source, { timeoutMs = PROBE_TIMEOUT_MS, signal } = {}) {
       if (source.size <= 0) throw new ProbeError('empty', 'The file is empty');
       // Checked before an instance is taken: a failed probe costs the instance a restart.
-      const head = await readWithin(source, 0, Math.min(HEAD_BYTES, source.size), { deadline: performance.now() + timeoutMs, ...(signal ? { signal } : {}) });
+      const head = await readWithin(source, 0, Math.min(HEAD_BYTES, source.size), {
+        deadline: performance.now() + timeoutMs,
+        ...(signal ? { signal } : {}),
+      });
       if (blankHead(head)) throw new ProbeError('not-media', 'The file starts with nothing but zeros: no container header');
       const info = toTechnicalInfo(await analyze(pool, source, timeoutMs, signal));
       if (!info) throw new ProbeError('not-media', 'No audio or video stream was recognised');
