@@ -35,7 +35,7 @@ export interface DdbCall {
 export const READS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
 const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
 
-const entity = (pk: unknown) => String(pk ?? '?').split('#')[0]!;
+const entity = (pk: unknown) => (typeof pk === 'string' ? pk : '?').split('#')[0]!;
 const countOf = (requestItems: Record<string, unknown[] | { Keys?: unknown[] }> | undefined) =>
   Object.values(requestItems ?? {}).reduce<number>((n, v) => n + (Array.isArray(v) ? v.length : (v.Keys?.length ?? 0)), 0);
 
@@ -43,7 +43,10 @@ const countOf = (requestItems: Record<string, unknown[] | { Keys?: unknown[] }> 
 export const describeCall = (op: string, input: any): { label: string; items: number } => {
   if (op === 'BatchGetItem' || op === 'BatchWriteItem') {
     const first: any = Object.values(input.RequestItems ?? {}).flatMap((r: any) => (Array.isArray(r) ? r : (r.Keys ?? [])))[0];
-    return { label: `${op} ${entity(first?.pk?.S ?? first?.PutRequest?.Item?.pk?.S ?? first?.DeleteRequest?.Key?.pk?.S)}`, items: countOf(input.RequestItems) };
+    return {
+      label: `${op} ${entity(first?.pk?.S ?? first?.PutRequest?.Item?.pk?.S ?? first?.DeleteRequest?.Key?.pk?.S)}`,
+      items: countOf(input.RequestItems),
+    };
   }
   if (op === 'TransactWriteItems' || op === 'TransactGetItems') {
     const part: any = input.TransactItems?.[0] && Object.values(input.TransactItems[0])[0];
@@ -64,7 +67,10 @@ interface Capacity {
 export const countingProxy = (target: string | (() => string | undefined), onCall: (call: DdbCall) => void) =>
   forwardingProxy(target, (req, original) => {
     const startedAt = performance.now();
-    const op = String(req.headers['x-amz-target'] ?? '').split('.').pop() || 'unknown';
+    const op =
+      String(req.headers['x-amz-target'] ?? '')
+        .split('.')
+        .pop() || 'unknown';
     let input: any = {};
     try {
       input = original.length ? JSON.parse(original.toString('utf8')) : {};
@@ -77,16 +83,33 @@ export const countingProxy = (target: string | (() => string | undefined), onCal
     return {
       body: injected ? Buffer.from(JSON.stringify({ ...input, ReturnConsumedCapacity: 'INDEXES' })) : original,
       answer: (up) => {
-        const call: DdbCall = { fn: caller(req.headers), op, ...describeCall(op, input), requestBytes: original.length, responseBytes: up.body.length, units: {}, unprocessed: 0, startedAt, ms: performance.now() - startedAt };
+        const call: DdbCall = {
+          fn: caller(req.headers),
+          op,
+          ...describeCall(op, input),
+          requestBytes: original.length,
+          responseBytes: up.body.length,
+          units: {},
+          unprocessed: 0,
+          startedAt,
+          ms: performance.now() - startedAt,
+        };
         let output: any;
         try {
           output = JSON.parse(up.body.toString('utf8'));
         } catch {
           output = undefined;
         }
-        if (up.status !== 200) call.error = String(output?.__type ?? up.status).split('#').pop();
+        if (up.status !== 200)
+          call.error = String(output?.__type ?? up.status)
+            .split('#')
+            .pop();
         const unit = READS.has(op) ? 'rru' : 'wru';
-        const entries: Capacity[] = !output?.ConsumedCapacity ? [] : Array.isArray(output.ConsumedCapacity) ? output.ConsumedCapacity : [output.ConsumedCapacity];
+        const entries: Capacity[] = !output?.ConsumedCapacity
+          ? []
+          : Array.isArray(output.ConsumedCapacity)
+            ? output.ConsumedCapacity
+            : [output.ConsumedCapacity];
         const add = (key: string, n: number) => n && (call.units[key] = (call.units[key] ?? 0) + n);
         for (const c of entries) {
           const indexes = { ...(c.GlobalSecondaryIndexes ?? {}), ...(c.LocalSecondaryIndexes ?? {}) };
@@ -111,7 +134,10 @@ interface Take {
 
 const child = async (dataDir: string) => {
   const calls: DdbCall[] = [];
-  const proxy = await countingProxy(() => readState(dataDir)?.dynamodbEndpoint, (c) => calls.push(c));
+  const proxy = await countingProxy(
+    () => readState(dataDir)?.dynamodbEndpoint,
+    (c) => calls.push(c),
+  );
   process.on('message', (message: Take) => {
     // Sent with wall-clock start times: the two processes' performance.now() differ.
     process.send!({ take: message.take, calls: calls.splice(0).map((c) => ({ ...c, startedAt: performance.timeOrigin + c.startedAt })) });
@@ -130,9 +156,17 @@ export interface ProxyProcess {
 
 /** Starts the proxy process in front of the database of the instance that will run on `dataDir`. */
 export const proxyProcess = async (dataDir: string): Promise<ProxyProcess> => {
-  const proc = fork(join(PROJECT_DIR, 'bench/ddb-proxy.ts'), ['--child', dataDir], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const proc = fork(join(PROJECT_DIR, 'bench/ddb-proxy.ts'), ['--child', dataDir], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const exited = once(proc, 'exit');
-  const [first] = (await Promise.race([once(proc, 'message'), exited.then(() => { throw new Error('the counting proxy exited while starting'); })])) as [{ url: string }];
+  const [first] = (await Promise.race([
+    once(proc, 'message'),
+    exited.then(() => {
+      throw new Error('the counting proxy exited while starting');
+    }),
+  ])) as [{ url: string }];
   let next = 0;
   const waiting = new Map<number, (calls: DdbCall[]) => void>();
   proc.on('message', (m: { take?: number; calls?: DdbCall[] }) => {

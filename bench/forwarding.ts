@@ -28,7 +28,10 @@ export interface MeteredProxy {
 const HOP_BY_HOP = ['connection', 'keep-alive', 'expect', 'proxy-connection', 'upgrade'];
 
 /** `target` may be given late (asked at each request until it answers): the database of an instance still starting. */
-export const forwardingProxy = async (target: string | (() => string | undefined), exchange: (req: IncomingMessage, body: Buffer) => Exchange): Promise<MeteredProxy> => {
+export const forwardingProxy = async (
+  target: string | (() => string | undefined),
+  exchange: (req: IncomingMessage, body: Buffer) => Exchange,
+): Promise<MeteredProxy> => {
   let upstream = typeof target === 'string' ? new URL(target) : undefined;
   const resolve = () => {
     if (!upstream && typeof target === 'function') {
@@ -91,4 +94,4 @@ export const forwardingProxy = async (target: string | (() => string | undefined
 
 /** The function whose SDK made a request: `app/<id>` in its user agent (AWS_SDK_UA_APP_ID). */
 export const caller = (headers: IncomingHttpHeaders) =>
-  /(?:^|\s)app\/([\w.-]+)/.exec(`${headers['x-amz-user-agent'] ?? ''} ${headers['user-agent'] ?? ''}`)?.[1] ?? 'unattributed';
+  /(?:^|\s)app\/([\w.-]+)/.exec(`${String(headers['x-amz-user-agent'] ?? '')} ${headers['user-agent'] ?? ''}`)?.[1] ?? 'unattributed';

@@ -139,7 +139,8 @@ interface Answer {
 }
 
 /** A failed request, with what the service answered, so the report can quote it. */
-const failure = async (what: string, res: Response) => new Error(`${what}: ${res.status} ${(await res.text().catch(() => '')).slice(0, 600)}`);
+const failure = async (what: string, res: Response) =>
+  new Error(`${what}: ${res.status} ${(await res.text().catch(() => '')).slice(0, 600)}`);
 
 class Player {
   /** Segments answered 504 (too slow: the API says to ask again) and asked again, as `GET <path>: <body>`. */
@@ -150,7 +151,11 @@ class Player {
   async start(mediaId: string, client?: object): Promise<{ answer: Answer; ms: number }> {
     const t0 = performance.now();
     const body = JSON.stringify(client ? { client } : {});
-    const res = await fetch(`${this.base}/api/v1/playback/${mediaId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const res = await fetch(`${this.base}/api/v1/playback/${mediaId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     if (res.status !== 200) throw await failure(`POST /api/v1/playback/${mediaId} ${body}`, res);
     const answer = ((await res.json()) as { data: Answer }).data;
     if (!answer.sessionId) throw new Error(`POST /api/v1/playback/${mediaId} ${body}: ${answer.method}, no session`);
@@ -174,7 +179,9 @@ class Player {
     const t0 = performance.now();
     let res = await fetch(url);
     for (let retry = 0; res.status === 504 && retry < 2; retry++) {
-      this.timeouts.push(`GET ${new URL(url).pathname} after ${f((performance.now() - t0) / 1000, 1)} s: ${(await res.text()).slice(0, 200)}`);
+      this.timeouts.push(
+        `GET ${new URL(url).pathname} after ${f((performance.now() - t0) / 1000, 1)} s: ${(await res.text()).slice(0, 200)}`,
+      );
       say(`504, asked again: ${this.timeouts.at(-1)}`);
       res = await fetch(url);
     }
@@ -236,7 +243,14 @@ const timeToFirstSegment = async (player: Player, mediaId: string, c: Case): Pro
   try {
     const list = await player.playlist(answer.url);
     const seg = await player.segment(answer.url, 0);
-    return { postMs, playlistMs: list.ms, segmentMs: seg.ms, totalMs: performance.now() - t0, method: answer.method, segmentS: list.durations[0]! };
+    return {
+      postMs,
+      playlistMs: list.ms,
+      segmentMs: seg.ms,
+      totalMs: performance.now() - t0,
+      method: answer.method,
+      segmentS: list.durations[0]!,
+    };
   } finally {
     await player.end(answer.sessionId!);
   }
@@ -260,7 +274,10 @@ const seeks = async (instance: Instance, player: Player, mediaId: string, c: Cas
     for (const share of [0.65, 0.6, 0.55]) {
       await quiet(offline);
       // The segment there, or (in a short film, where the three share one) the nearest one not made yet.
-      const at = Math.max(0, starts.findLastIndex((start) => start <= share * total));
+      const at = Math.max(
+        0,
+        starts.findLastIndex((start) => start <= share * total),
+      );
       const free = (i: number) => i > 0 && i < durations.length && !runs.some((r) => r.index === i) && !existsSync(join(folder, `${i}.ts`));
       const index = [0, 1, -1, 2, -2, 3, -3].map((d) => at + d).find(free);
       if (index === undefined) continue;
@@ -310,20 +327,43 @@ const speed = async (instance: Instance, player: Player, mediaId: string, c: Cas
       await quiet(offline);
     });
     const cpuS = cpuSeconds(offline, true) - cpu0;
-    const made = Math.max(count - 1, ...readdirSync(folder).map((n) => /^(\d+)\.ts$/.exec(n)).filter((m) => m !== null).map((m) => Number(m[1]))) + 1;
+    const made =
+      Math.max(
+        count - 1,
+        ...readdirSync(folder)
+          .map((n) => /^(\d+)\.ts$/.exec(n))
+          .filter((m) => m !== null)
+          .map((m) => Number(m[1])),
+      ) + 1;
     const madeS = durations.slice(0, made).reduce((a, b) => a + b, 0);
     const speedOver = (filmS: number) => {
       const part = segmentsFor(durations, filmS);
       return part.seconds / doneAtS[part.count - 1]!;
     };
-    const row: SpeedRow = { label: c.label, method: answer.method, segments: count, filmS: seconds, wallS, speed: seconds / wallS, cpuPerFilmS: cpuS / madeS, peakRss: run.peakRss, speedOver };
-    say(`${c.label}: ${count} segments, ${f(seconds, 1)} s of film in ${f(wallS)} s = ${f(row.speed)}x; ${made} segments made, ${f(row.cpuPerFilmS)} CPU s per film s; ffmpeg peak ${run.peakRss} MiB`);
+    const row: SpeedRow = {
+      label: c.label,
+      method: answer.method,
+      segments: count,
+      filmS: seconds,
+      wallS,
+      speed: seconds / wallS,
+      cpuPerFilmS: cpuS / madeS,
+      peakRss: run.peakRss,
+      speedOver,
+    };
+    say(
+      `${c.label}: ${count} segments, ${f(seconds, 1)} s of film in ${f(wallS)} s = ${f(row.speed)}x; ${made} segments made, ${f(row.cpuPerFilmS)} CPU s per film s; ffmpeg peak ${run.peakRss} MiB`,
+    );
     if (!disk) return { row };
     // The disk: the rest of the film, one segment after another, past the session's cap.
     const rest = await sampled(offline, folder, async () => {
       for (let i = count; i < durations.length; i++) await player.segment(answer.url, i);
     });
-    const folderPeak = { bytes: Math.max(run.peakBytes, rest.peakBytes), segments: Math.max(run.peakSegments, rest.peakSegments), asked: durations.length };
+    const folderPeak = {
+      bytes: Math.max(run.peakBytes, rest.peakBytes),
+      segments: Math.max(run.peakSegments, rest.peakSegments),
+      asked: durations.length,
+    };
     // An ended session: its folder goes with the DELETE.
     const t1 = performance.now();
     await player.end(sessionId);
@@ -331,7 +371,9 @@ const speed = async (instance: Instance, player: Player, mediaId: string, c: Cas
     while (folderUsage(folder) && performance.now() - t1 < 10_000) await sleep(5);
     const afterDeleteS = folderUsage(folder) ? NaN : (performance.now() - t1) / 1000;
     const ffmpegLeft = ffmpegChildren(offline).filter((p) => p.cmdline.includes(sessionId)).length;
-    say(`disk: ${folderPeak.asked} segments asked, the folder peaked at ${f(folderPeak.bytes / 2 ** 20, 1)} MiB in ${folderPeak.segments} segments; gone ${f(afterDeleteS, 3)} s after the DELETE was sent`);
+    say(
+      `disk: ${folderPeak.asked} segments asked, the folder peaked at ${f(folderPeak.bytes / 2 ** 20, 1)} MiB in ${folderPeak.segments} segments; gone ${f(afterDeleteS, 3)} s after the DELETE was sent`,
+    );
     return { row, disk: { ...folderPeak, afterDeleteS, ffmpegLeft } };
   } finally {
     if (!ended) await player.end(sessionId);
@@ -447,7 +489,11 @@ const browserRun = async (browser: Browser, instance: Instance, player: Player, 
   const page: Page = await browser.newPage();
   let answer: Answer | undefined;
   page.on('response', (res) => {
-    if (res.url().includes('/api/v1/playback/') && res.request().method() === 'POST') void res.json().then((body: { data?: Answer }) => (answer = body.data), () => undefined);
+    if (res.url().includes('/api/v1/playback/') && res.request().method() === 'POST')
+      void res.json().then(
+        (body: { data?: Answer }) => (answer = body.data),
+        () => undefined,
+      );
   });
   let closed = false;
   try {
@@ -466,15 +512,23 @@ const browserRun = async (browser: Browser, instance: Instance, player: Player, 
     // Polled from here: the page's CSP forbids the eval a string waitForFunction needs; the page stamps the moment itself.
     let firstFrameAt = 0;
     while (!firstFrameAt && Date.now() - t0 < 60_000) {
-      firstFrameAt = (await page.evaluate('window.__bench ? window.__bench.firstFrameAt : 0')) as number;
+      firstFrameAt = await page.evaluate<number>('window.__bench ? window.__bench.firstFrameAt : 0');
       if (!firstFrameAt) await sleep(50);
     }
-    if (!firstFrameAt) throw new Error(`/play/${mediaId}: no frame in 60 s; the page says: ${(await page.locator('main').innerText().catch(() => '')).slice(0, 300)}`);
-    const seek = (await page.evaluate(seekTo(0.6))) as { ms: number; stalledAt?: number };
+    if (!firstFrameAt)
+      throw new Error(
+        `/play/${mediaId}: no frame in 60 s; the page says: ${(
+          await page
+            .locator('main')
+            .innerText()
+            .catch(() => '')
+        ).slice(0, 300)}`,
+      );
+    const seek = await page.evaluate<{ ms: number; stalledAt?: number }>(seekTo(0.6));
     let playingSeekMs = Infinity;
     if (seek.stalledAt === undefined) {
       await sleep(PLAYING_MS);
-      const again = (await page.evaluate(seekTo(0.3))) as { ms: number; stalledAt?: number };
+      const again = await page.evaluate<{ ms: number; stalledAt?: number }>(seekTo(0.3));
       if (again.stalledAt === undefined) playingSeekMs = again.ms;
     } else say(`a seek without its frame: the video stood at ${f(seek.stalledAt, 3)} s after ${SEEK_GIVE_UP_MS / 1000} s`);
     const sessionId = answer?.sessionId ?? null;
@@ -489,7 +543,13 @@ const browserRun = async (browser: Browser, instance: Instance, player: Player, 
       endedOnClose = !folderUsage(folder);
       if (!endedOnClose) await player.end(sessionId);
     }
-    return { firstFrameMs: firstFrameAt - t0, seekMs: seek.stalledAt === undefined ? seek.ms : Infinity, playingSeekMs, method: answer?.method ?? '?', endedOnClose };
+    return {
+      firstFrameMs: firstFrameAt - t0,
+      seekMs: seek.stalledAt === undefined ? seek.ms : Infinity,
+      playingSeekMs,
+      method: answer?.method ?? '?',
+      endedOnClose,
+    };
   } finally {
     if (!closed) await page.close();
   }
@@ -497,7 +557,6 @@ const browserRun = async (browser: Browser, instance: Instance, player: Player, 
 
 // ---------------------------------------------------------------------------------------------
 // The report
-
 
 const startCells = (t: StartTiming) => `${ms(t.postMs)} / ${ms(t.playlistMs)} / ${ms(t.segmentMs)} / **${ms(t.totalMs)}**`;
 const medianStart = (runs: StartTiming[]): StartTiming => ({
@@ -509,15 +568,17 @@ const medianStart = (runs: StartTiming[]): StartTiming => ({
   segmentS: runs[0]!.segmentS,
 });
 
-
 // ---------------------------------------------------------------------------------------------
 
 export const runPlayback = async () => {
   const idleBefore = await idleShare();
   const began = performance.now();
   const elapsed = () => `${((performance.now() - began) / 1000).toFixed(0)} s`;
-  const ffmpegVersion = execFileSync('ffmpeg', ['-hide_banner', '-version'], { encoding: 'utf8' }).split('\n')[0]!.replace(/ Copyright.*/, '');
-  if (!execFileSync('ffmpeg', ['-hide_banner', '-encoders'], { encoding: 'utf8' }).includes('libx265')) throw new Error("the playback bench needs an ffmpeg with libx265 (Debian's)");
+  const ffmpegVersion = execFileSync('ffmpeg', ['-hide_banner', '-version'], { encoding: 'utf8' })
+    .split('\n')[0]!
+    .replace(/ Copyright.*/, '');
+  if (!execFileSync('ffmpeg', ['-hide_banner', '-encoders'], { encoding: 'utf8' }).includes('libx265'))
+    throw new Error("the playback bench needs an ffmpeg with libx265 (Debian's)");
   // The web client as built; built here only when missing (a build replaces web/dist, which another run may be serving).
   if (!existsSync(join(PROJECT_DIR, 'web/dist/index.html'))) await buildWeb();
 
@@ -530,13 +591,19 @@ export const runPlayback = async () => {
     mkdirSync(scratch);
     const [{ instance }] = await Promise.all([sharedLibrary(), makeFilms(library, scratch)]);
     const makeS = (performance.now() - began) / 1000;
-    const sizes = Object.fromEntries(Object.entries(FILES).map(([k, v]) => [k, statSync(join(library, v.file)).size / 1e6])) as Record<keyof Films, number>;
+    const sizes = Object.fromEntries(Object.entries(FILES).map(([k, v]) => [k, statSync(join(library, v.file)).size / 1e6])) as Record<
+      keyof Films,
+      number
+    >;
     const { entries } = await addLibrary(library, 'movie', Object.keys(FILES).length);
-    const ids = Object.fromEntries(Object.entries(FILES).map(([key, { year, file }]) => {
-      const found = entries.find((e) => e.media.year === year);
-      if (!found) throw new Error(`${file} was not scanned as a film: ${JSON.stringify(entries.map((e) => [e.media.title, e.media.year]))}`);
-      return [key, found.id as string];
-    })) as Record<keyof Films, string>;
+    const ids = Object.fromEntries(
+      Object.entries(FILES).map(([key, { year, file }]) => {
+        const found = entries.find((e) => e.media.year === year);
+        if (!found)
+          throw new Error(`${file} was not scanned as a film: ${JSON.stringify(entries.map((e) => [e.media.title, e.media.year]))}`);
+        return [key, found.id as string];
+      }),
+    ) as Record<keyof Films, string>;
     const player = new Player(instance.url);
     const offline = instance.state().processes.offline!;
     say(`films made (${elapsed()}) and scanned; offline is pid ${offline}`);
@@ -555,7 +622,9 @@ export const runPlayback = async () => {
         counted.push(await timeToFirstSegment(player, ids[c.film], c));
       }
       starts.push({ c, first, counted, which: remux ? `2-${RUNS + 1}` : `1-${RUNS}` });
-      say(`first segment, ${c.label} (${first.method}): first session ${ms(first.totalMs)} ms; then ${counted.map((r) => ms(r.totalMs)).join(', ')} ms`);
+      say(
+        `first segment, ${c.label} (${first.method}): first session ${ms(first.totalMs)} ms; then ${counted.map((r) => ms(r.totalMs)).join(', ')} ms`,
+      );
     }
 
     // 2. Seeks in a live session.
@@ -577,11 +646,13 @@ export const runPlayback = async () => {
       await quiet(offline, `a cold page of ${c.label}`);
       const cold = await browserRun(browser, instance, player, ids[c.film], true);
       browserRows.push({ c, runs, cold });
-      say(`Chromium, ${c.label}: first frame ${runs.map((r) => ms(r.firstFrameMs)).join(', ')} ms (cold ${ms(cold.firstFrameMs)}); seek ${runs.map((r) => msOrStall(r.seekMs)).join(', ')}`);
+      say(
+        `Chromium, ${c.label}: first frame ${runs.map((r) => ms(r.firstFrameMs)).join(', ')} ms (cold ${ms(cold.firstFrameMs)}); seek ${runs.map((r) => msOrStall(r.seekMs)).join(', ')}`,
+      );
     }
     const probe = await browser.newPage();
     await probe.goto(`${instance.url}/`);
-    const hlsPath = (await probe.evaluate(WHICH_HLS)) as string;
+    const hlsPath = await probe.evaluate<string>(WHICH_HLS);
     await browser.close();
     browser = undefined;
 
@@ -618,40 +689,100 @@ export const runPlayback = async () => {
     const remuxSeek = seekRows[0]!.medianMs;
     const outlivedS = gone.goneS - IDLE_S;
     const stalled = (n: number) => (n === Infinity ? 'stalled' : `${f(n / 1000)} s`);
-    writeDoc('playback', [
-      `${machineLine()}; ${ffmpegVersion}; Debian's Chromium, headless. The part took ${f((performance.now() - began) / 1000, 0)} s, ${f(makeS, 0)} s of it making the films; the CPUs were ${f(100 * idleBefore, 0)} % idle in the 2 s before it and ${f(100 * idleAfter, 0)} % after.`,
-      `The films (bench/films.ts): H.264 1080p at 5 Mb/s (${f(sizes.remux1080, 0)} MB) and 720p at 2.5 Mb/s (${f(sizes.remux720, 0)} MB), ${MINUTES} min each, and HEVC 10-bit 1080p at 4 Mb/s, ${HEVC_BLOCK_S * HEVC_BLOCKS} s; AC-3 5.1, Matroska. The shared stack runs with PLAYBACK_MAX_TRANSCODES=3 and PLAYBACK_MAX_REMUXES=8. A transcode of an H.264 film is forced with a client that plays VP9 only. The service makes the next segments while one is downloaded, so every measure that must start alone waits until offline runs no ffmpeg.`,
-      '',
-      `**Time to the first segment**: a fresh session each time, DELETEd after; POST, playlist and segment 0 in ms.`,
-      '',
-      table(['start', 'method', 'segment 0 s', 'first session: POST / playlist / segment 0 / total ms', 'median: POST / playlist / segment 0 / total ms', 'median of sessions'],
-        starts.map(({ c, first, counted, which }) => [c.label, first.method, f(first.segmentS, 1), startCells(first), startCells(medianStart(counted)), which])),
-      '',
-      `**Seek** in a live session whose segment 0 was made: the whole segment at 65 %, 60 % and 55 % of the film, none made before, each asked with no ffmpeg running. ` + seekRows.map((x) => `${x.c.label}: segments ${x.runs.map((r) => `${r.index} (${f(r.at, 1)} s) ${ms(r.ms)} ms`).join(', ')}; median ${ms(x.medianMs)} ms`).join('. ') + '.',
-      '',
-      `**In Chromium**: the web client's player (${hlsPath}), a new page per run, the film's page let settle ${SETTLE_MS / 1000} s, then Play pressed; first frame when the video has decoded bytes and currentTime > 0. Cold: the player's address opened in a new page, Chromium's own start included. Seek: to 60 % right after the first frame, until \`seeked\` and currentTime past the target; while playing: ${PLAYING_MS / 1000} s on, then to 30 %. Median of ${RUNS}.`,
-      '',
-      table(['film', 'method', 'first frame ms (each)', 'cold page ms', 'seek ms (each)', 'seek while playing ms (each)', 'session ended on close'],
-        browserRows.map(({ c, runs, cold }) => [c.label, runs[0]!.method, runs.map((r) => ms(r.firstFrameMs)).join(', '), ms(cold.firstFrameMs),
-          runs.map((r) => msOrStall(r.seekMs)).join(', '), runs.map((r) => msOrStall(r.playingSeekMs)).join(', '), `${runs.filter((r) => r.endedOnClose).length} of ${runs.length}`])),
-      '',
-      `**Conversion speed**: segments from the start one after another for ${SPEED_FILM_S} s of film; speed is film seconds per wall second; CPU is the offline process's reaped children's (its ffmpeg runs) per film second made; peak RSS the largest ffmpeg child's.`,
-      '',
-      table(['conversion', 'segments', 'film s', 'wall s', 'speed x', 'CPU s per film s', 'ffmpeg peak RSS MiB'],
-        speedRows.map((r) => [r.label, r.segments, f(r.filmS, 1), f(r.wallS), f(r.speed), f(r.cpuPerFilmS), r.peakRss])),
-      '',
-      `Forced 1080p transcodes at once, ${TOGETHER_FILM_S} s of film each, the speed of each: ${togetherRows.map((speeds, i) => `${i + 1}: ${speeds.map((x) => `${f(x)}×`).join(' / ')}`).join('; ')} (all faster than real time: ${togetherRows.every((x) => Math.min(...x) >= 1) ? 'yes' : 'no'}).`,
-      '',
-      table(['disk and cleanup', 'value'], [
-        [`1080p remux session's folder, largest seen while ${disk?.asked ?? '-'} segments were asked in turn`, disk ? `${f(disk.bytes / 2 ** 20, 1)} MiB in ${disk.segments} segments (cap ${SEGMENT_CAP})` : '-'],
-        ['the same session after its DELETE: folder gone', disk ? `${f(disk.afterDeleteS, 3)} s after; ffmpeg left: ${disk.ffmpegLeft}` : '-'],
-        ['a remux session left after 2 segments: folder and ffmpeg gone', `${f(gone.goneS, 0)} s after its last request (idle ${IDLE_S} s + a sweep every 10 s); its last ffmpeg seen after ${f(gone.ffmpegLastSeenS, 0)} s`],
-        ['at the end: ffmpeg children of offline / session folders left', `${ffmpegAtEnd} / ${foldersAtEnd} (the last segments made ahead ended ${f(lastRunsS, 1)} s after the DELETEs)`],
-      ]),
-      ...(player.timeouts.length ? ['', `Segments answered 504 and asked again: ${player.timeouts.join('; ')}.`] : []),
-      '',
-      `Against the targets: remux first frame in Chromium ${f(remuxFirstFrame / 1000)} s (≤ 1.5 s: ${met(remuxFirstFrame <= 1500)}; the first segment over HTTP ${f(medianStart(remuxStart.counted).totalMs / 1000)} s); remux seek ${f(remuxSeek / 1000)} s over HTTP, ${stalled(remuxBrowserSeek)} in Chromium, ${stalled(remuxPlayingSeek)} while playing (≤ 1 s: ${met(Math.max(remuxSeek, remuxBrowserSeek, remuxPlayingSeek) <= 1000)}); 1080p transcode at ${f(transcode1080.speed)}× (≥ 1×: ${met(transcode1080.speed >= 1)}); a session's disk ${disk?.segments ?? '-'} segments (${met(disk !== undefined && disk.segments <= SEGMENT_CAP)}); an abandoned session's ffmpeg and folder gone ${f(outlivedS, 0)} s after it ended (≤ 60 s: ${met(Number.isFinite(gone.goneS) && outlivedS <= 60)}).`,
-    ].join('\n'));
+    writeDoc(
+      'playback',
+      [
+        `${machineLine()}; ${ffmpegVersion}; Debian's Chromium, headless. The part took ${f((performance.now() - began) / 1000, 0)} s, ${f(makeS, 0)} s of it making the films; the CPUs were ${f(100 * idleBefore, 0)} % idle in the 2 s before it and ${f(100 * idleAfter, 0)} % after.`,
+        `The films (bench/films.ts): H.264 1080p at 5 Mb/s (${f(sizes.remux1080, 0)} MB) and 720p at 2.5 Mb/s (${f(sizes.remux720, 0)} MB), ${MINUTES} min each, and HEVC 10-bit 1080p at 4 Mb/s, ${HEVC_BLOCK_S * HEVC_BLOCKS} s; AC-3 5.1, Matroska. The shared stack runs with PLAYBACK_MAX_TRANSCODES=3 and PLAYBACK_MAX_REMUXES=8. A transcode of an H.264 film is forced with a client that plays VP9 only. The service makes the next segments while one is downloaded, so every measure that must start alone waits until offline runs no ffmpeg.`,
+        '',
+        `**Time to the first segment**: a fresh session each time, DELETEd after; POST, playlist and segment 0 in ms.`,
+        '',
+        table(
+          [
+            'start',
+            'method',
+            'segment 0 s',
+            'first session: POST / playlist / segment 0 / total ms',
+            'median: POST / playlist / segment 0 / total ms',
+            'median of sessions',
+          ],
+          starts.map(({ c, first, counted, which }) => [
+            c.label,
+            first.method,
+            f(first.segmentS, 1),
+            startCells(first),
+            startCells(medianStart(counted)),
+            which,
+          ]),
+        ),
+        '',
+        `**Seek** in a live session whose segment 0 was made: the whole segment at 65 %, 60 % and 55 % of the film, none made before, each asked with no ffmpeg running. ` +
+          seekRows
+            .map(
+              (x) =>
+                `${x.c.label}: segments ${x.runs.map((r) => `${r.index} (${f(r.at, 1)} s) ${ms(r.ms)} ms`).join(', ')}; median ${ms(x.medianMs)} ms`,
+            )
+            .join('. ') +
+          '.',
+        '',
+        `**In Chromium**: the web client's player (${hlsPath}), a new page per run, the film's page let settle ${SETTLE_MS / 1000} s, then Play pressed; first frame when the video has decoded bytes and currentTime > 0. Cold: the player's address opened in a new page, Chromium's own start included. Seek: to 60 % right after the first frame, until \`seeked\` and currentTime past the target; while playing: ${PLAYING_MS / 1000} s on, then to 30 %. Median of ${RUNS}.`,
+        '',
+        table(
+          [
+            'film',
+            'method',
+            'first frame ms (each)',
+            'cold page ms',
+            'seek ms (each)',
+            'seek while playing ms (each)',
+            'session ended on close',
+          ],
+          browserRows.map(({ c, runs, cold }) => [
+            c.label,
+            runs[0]!.method,
+            runs.map((r) => ms(r.firstFrameMs)).join(', '),
+            ms(cold.firstFrameMs),
+            runs.map((r) => msOrStall(r.seekMs)).join(', '),
+            runs.map((r) => msOrStall(r.playingSeekMs)).join(', '),
+            `${runs.filter((r) => r.endedOnClose).length} of ${runs.length}`,
+          ]),
+        ),
+        '',
+        `**Conversion speed**: segments from the start one after another for ${SPEED_FILM_S} s of film; speed is film seconds per wall second; CPU is the offline process's reaped children's (its ffmpeg runs) per film second made; peak RSS the largest ffmpeg child's.`,
+        '',
+        table(
+          ['conversion', 'segments', 'film s', 'wall s', 'speed x', 'CPU s per film s', 'ffmpeg peak RSS MiB'],
+          speedRows.map((r) => [r.label, r.segments, f(r.filmS, 1), f(r.wallS), f(r.speed), f(r.cpuPerFilmS), r.peakRss]),
+        ),
+        '',
+        `Forced 1080p transcodes at once, ${TOGETHER_FILM_S} s of film each, the speed of each: ${togetherRows.map((speeds, i) => `${i + 1}: ${speeds.map((x) => `${f(x)}×`).join(' / ')}`).join('; ')} (all faster than real time: ${togetherRows.every((x) => Math.min(...x) >= 1) ? 'yes' : 'no'}).`,
+        '',
+        table(
+          ['disk and cleanup', 'value'],
+          [
+            [
+              `1080p remux session's folder, largest seen while ${disk?.asked ?? '-'} segments were asked in turn`,
+              disk ? `${f(disk.bytes / 2 ** 20, 1)} MiB in ${disk.segments} segments (cap ${SEGMENT_CAP})` : '-',
+            ],
+            [
+              'the same session after its DELETE: folder gone',
+              disk ? `${f(disk.afterDeleteS, 3)} s after; ffmpeg left: ${disk.ffmpegLeft}` : '-',
+            ],
+            [
+              'a remux session left after 2 segments: folder and ffmpeg gone',
+              `${f(gone.goneS, 0)} s after its last request (idle ${IDLE_S} s + a sweep every 10 s); its last ffmpeg seen after ${f(gone.ffmpegLastSeenS, 0)} s`,
+            ],
+            [
+              'at the end: ffmpeg children of offline / session folders left',
+              `${ffmpegAtEnd} / ${foldersAtEnd} (the last segments made ahead ended ${f(lastRunsS, 1)} s after the DELETEs)`,
+            ],
+          ],
+        ),
+        ...(player.timeouts.length ? ['', `Segments answered 504 and asked again: ${player.timeouts.join('; ')}.`] : []),
+        '',
+        `Against the targets: remux first frame in Chromium ${f(remuxFirstFrame / 1000)} s (≤ 1.5 s: ${met(remuxFirstFrame <= 1500)}; the first segment over HTTP ${f(medianStart(remuxStart.counted).totalMs / 1000)} s); remux seek ${f(remuxSeek / 1000)} s over HTTP, ${stalled(remuxBrowserSeek)} in Chromium, ${stalled(remuxPlayingSeek)} while playing (≤ 1 s: ${met(Math.max(remuxSeek, remuxBrowserSeek, remuxPlayingSeek) <= 1000)}); 1080p transcode at ${f(transcode1080.speed)}× (≥ 1×: ${met(transcode1080.speed >= 1)}); a session's disk ${disk?.segments ?? '-'} segments (${met(disk !== undefined && disk.segments <= SEGMENT_CAP)}); an abandoned session's ffmpeg and folder gone ${f(outlivedS, 0)} s after it ended (≤ 60 s: ${met(Number.isFinite(gone.goneS) && outlivedS <= 60)}).`,
+      ].join('\n'),
+    );
   } finally {
     await browser?.close().catch(() => undefined);
     rmSync(root, { recursive: true, force: true });

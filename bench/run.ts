@@ -45,7 +45,10 @@ const ALIASES: Record<string, string> = { monitor: 'footprint' };
 const main = async () => {
   const asked = process.argv.slice(2).map((p) => ALIASES[p] ?? p);
   const unknown = asked.filter((p) => !(p in PARTS));
-  if (unknown.length) throw new Error(`unknown part ${unknown.map((p) => `"${p}"`).join(', ')}: ${[...Object.keys(PARTS), ...Object.keys(ALIASES)].join(', ')}, or none for all`);
+  if (unknown.length)
+    throw new Error(
+      `unknown part ${unknown.map((p) => `"${p}"`).join(', ')}: ${[...Object.keys(PARTS), ...Object.keys(ALIASES)].join(', ')}, or none for all`,
+    );
   try {
     for (const [name, run] of Object.entries(PARTS)) {
       if (asked.length && !asked.includes(name)) continue;
@@ -64,7 +67,7 @@ const main = async () => {
 main().then(
   () => process.exit(process.exitCode ?? 0),
   (err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? err.stack : err}\n`);
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
     process.exit(1);
   },
 );

@@ -41,7 +41,10 @@ export const api = async (base: string, method: string, path: string, expect: nu
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  if (res.status !== expect) throw new Error(`${method} ${path}${body === undefined ? '' : ` ${JSON.stringify(body)}`} -> ${res.status} (expected ${expect}): ${text.slice(0, 1000)}`);
+  if (res.status !== expect)
+    throw new Error(
+      `${method} ${path}${body === undefined ? '' : ` ${JSON.stringify(body)}`} -> ${res.status} (expected ${expect}): ${text.slice(0, 1000)}`,
+    );
   return text ? JSON.parse(text) : undefined;
 };
 
@@ -94,15 +97,23 @@ export const sequential = async (send: (i: number) => Promise<unknown>): Promise
     await send(i);
     times.push(performance.now() - t0);
   }
-  return { p50: percentile(times, 50), p99: percentile(times, 99), perSecond: SEQUENTIAL / (times.reduce((a, b) => a + b, 0) / 1000), from, to: Date.now() };
+  return {
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    perSecond: SEQUENTIAL / (times.reduce((a, b) => a + b, 0) / 1000),
+    from,
+    to: Date.now(),
+  };
 };
 
 /** A GET whose body is read; anything but 200 throws. */
-export const getter = (url: string, headers: Record<string, string> = {}) => async () => {
-  const res = await fetch(url, { headers });
-  await res.arrayBuffer();
-  if (res.status !== 200) throw new Error(`GET ${url} -> ${res.status}`);
-};
+export const getter =
+  (url: string, headers: Record<string, string> = {}) =>
+  async () => {
+    const res = await fetch(url, { headers });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`GET ${url} -> ${res.status}`);
+  };
 
 /** A request one at a time, right after health measured the same way: health's p50 drifts by a third between loads here. */
 export const besideHealth = async (base: string, send: (i: number) => Promise<unknown>) => {
@@ -164,7 +175,7 @@ export const ffmpegChildren = (pid: number) => {
       return '';
     }
   };
-  let tasks: string[] = [];
+  let tasks: string[];
   try {
     tasks = readdirSync(`/proc/${pid}/task`);
   } catch {

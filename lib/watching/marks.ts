@@ -1,6 +1,5 @@
 // Played marks set by hand: a film or an episode played or not, a show's every episode at once.
 // A mark wins over a report of the same item not written yet (it is older than the mark).
-import type { EpisodeItem, MovieItem } from '../catalog/model';
 import { notFound } from '../errors';
 import { StaleState, type StoredState } from './model';
 import type { Profiles } from './profiles';
@@ -34,7 +33,7 @@ export class Marks {
     const now = nowOf(this.deps);
     const at = new Date(now).toISOString();
     if (item.entity === 'tvshow') return this.markShow(profileId, item.id, change, at);
-    const playable = item as MovieItem | EpisodeItem;
+    const playable = item;
     for (let attempt = 1; ; attempt++) {
       const before = (await this.deps.store.state(profileId, mediaId)) ?? { ...NOTHING, mediaId, placement: placementOf(playable) };
       const after = { ...before, ...change(before, at) };
@@ -51,13 +50,19 @@ export class Marks {
   /** Every episode at once, as they are now; their positions all go. */
   private async markShow(profileId: string, showId: string, change: Change, at: string): Promise<UserData> {
     const episodes = await this.deps.catalog.episodes(showId);
-    const states = await this.deps.store.states(profileId, episodes.map((e) => e.id));
+    const states = await this.deps.store.states(
+      profileId,
+      episodes.map((e) => e.id),
+    );
     const changed = episodes.map((e) => {
       const before = states.get(e.id) ?? { ...NOTHING, mediaId: e.id, placement: placementOf(e) };
       return { ...before, ...change(before, at) };
     });
     await this.deps.store.putMany(profileId, changed);
-    this.parts.reports.drop(profileId, changed.map((s) => s.mediaId));
+    this.parts.reports.drop(
+      profileId,
+      changed.map((s) => s.mediaId),
+    );
     const summary = await this.parts.shows.summarize(profileId, showId, at, 'clear');
     const userData = showUserData(summary, at);
     await this.deps.events.emit({ type: 'userdata:changed', profileId, mediaId: showId, userData });

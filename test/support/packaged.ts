@@ -21,7 +21,11 @@ const NOT_INPUTS = /^(test|docs|bench)\/|\.md$/;
 const inputsKey = (): string | undefined => {
   let listed: string;
   try {
-    listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: PROJECT_DIR, encoding: 'utf8', maxBuffer: 64 << 20 });
+    listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: PROJECT_DIR,
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
   } catch {
     return undefined;
   }
@@ -48,9 +52,19 @@ const keep = (built: string, key: string) => {
 };
 
 const build = async (dir: string) => {
-  const env: NodeJS.ProcessEnv = { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '', SLS_TELEMETRY_DISABLED: '1' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    AWS_ACCESS_KEY_ID: '',
+    AWS_SECRET_ACCESS_KEY: '',
+    AWS_PROFILE: '',
+    SLS_TELEMETRY_DISABLED: '1',
+  };
   delete env.DYNAMODB_ENDPOINT;
-  await promisify(execFile)(process.execPath, ['--import', 'tsx', join(PROJECT_DIR, 'infra/package.ts'), '--package', dir], { cwd: PROJECT_DIR, env, maxBuffer: 16 << 20 });
+  await promisify(execFile)(process.execPath, ['--import', 'tsx', join(PROJECT_DIR, 'infra/package.ts'), '--package', dir], {
+    cwd: PROJECT_DIR,
+    env,
+    maxBuffer: 16 << 20,
+  });
 };
 
 export const packaged = async (): Promise<string> => {
@@ -61,12 +75,17 @@ export const packaged = async (): Promise<string> => {
   try {
     mkdirSync(runDir);
   } catch {
-    await waitFor('npm run package in another test file', async () => (existsSync(done) || existsSync(failed) ? true : undefined), 300_000, 250);
+    await waitFor(
+      'npm run package in another test file',
+      async () => (existsSync(done) || existsSync(failed) ? true : undefined),
+      300_000,
+      250,
+    );
     if (existsSync(failed)) throw new Error(readFileSync(failed, 'utf8'));
     return readFileSync(pointer, 'utf8');
   }
   const key = inputsKey();
-  let at = runDir;
+  let at: string;
   try {
     if (key && existsSync(join(KEPT_DIR, key, '.done'))) at = join(KEPT_DIR, key);
     else {
