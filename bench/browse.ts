@@ -22,15 +22,30 @@ const PAGE = 30; // the web client's page of a list
 /** The issue's targets: a page and the facets at most twice health's p50. */
 const FACTOR = 2;
 
-
 const say = sayer('browse');
 const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 
 /** TMDB's film genres, with a film's chance of each: Drama in about four films of ten, as in TMDB's catalogue. */
 const GENRES: ReadonlyArray<readonly [string, number]> = [
-  ['Drama', 0.4], ['Comedy', 0.28], ['Thriller', 0.18], ['Action', 0.16], ['Romance', 0.14], ['Horror', 0.1], ['Crime', 0.1],
-  ['Documentary', 0.08], ['Adventure', 0.07], ['Science Fiction', 0.06], ['Family', 0.05], ['Mystery', 0.05], ['Fantasy', 0.05],
-  ['Animation', 0.04], ['Music', 0.04], ['History', 0.03], ['War', 0.02], ['Western', 0.02], ['TV Movie', 0.02],
+  ['Drama', 0.4],
+  ['Comedy', 0.28],
+  ['Thriller', 0.18],
+  ['Action', 0.16],
+  ['Romance', 0.14],
+  ['Horror', 0.1],
+  ['Crime', 0.1],
+  ['Documentary', 0.08],
+  ['Adventure', 0.07],
+  ['Science Fiction', 0.06],
+  ['Family', 0.05],
+  ['Mystery', 0.05],
+  ['Fantasy', 0.05],
+  ['Animation', 0.04],
+  ['Music', 0.04],
+  ['History', 0.03],
+  ['War', 0.02],
+  ['Western', 0.02],
+  ['TV Movie', 0.02],
 ];
 
 /** mulberry32: the same films every run. */
@@ -50,25 +65,58 @@ const films = (count: number, libraryId: string): MovieItem[] => {
     const month = 1 + Math.floor(rand() * 12);
     const released = s.year !== null && rand() < 0.9 ? `${s.year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}` : null;
     return {
-      id: `b${String(i).padStart(6, '0')}`, entity: 'movie', libraryId, addedAt: s.addedAt, updatedAt: s.addedAt, lastJob: 'bench', lastChange: 'added',
+      id: `b${String(i).padStart(6, '0')}`,
+      entity: 'movie',
+      libraryId,
+      addedAt: s.addedAt,
+      updatedAt: s.addedAt,
+      lastJob: 'bench',
+      lastChange: 'added',
       files: [{ relPath: `${s.id}.mkv`, size: 1, mtimeMs: 0, part: null }],
-      title: s.title, originalTitle: s.originalTitle, year: s.year, overview: null, genres, rating: rand() < 0.95 ? Math.round(10 + rand() * 80) / 10 : null,
-      meshGradientColors: titleColors(s.title), tmdbId: null, enrich: 'done',
+      title: s.title,
+      originalTitle: s.originalTitle,
+      year: s.year,
+      overview: null,
+      genres,
+      rating: rand() < 0.95 ? Math.round(10 + rand() * 80) / 10 : null,
+      meshGradientColors: titleColors(s.title),
+      tmdbId: null,
+      enrich: 'done',
       metadata: {
-        source: 'provider', matched: rand() < 0.8, confidence: 1, tagline: null, runtimeMinutes: null, releaseDate: released, certification: null,
-        cast: [], directors: [], creators: [], alternativeTitles: [], imdbId: null, tvdbId: null,
+        source: 'provider',
+        matched: rand() < 0.8,
+        confidence: 1,
+        tagline: null,
+        runtimeMinutes: null,
+        releaseDate: released,
+        certification: null,
+        cast: [],
+        directors: [],
+        creators: [],
+        alternativeTitles: [],
+        imdbId: null,
+        tvdbId: null,
       },
     } satisfies MovieItem;
   });
 };
 
-const THE_PAGE: { request: PageRequest; filters: Filters } = { request: { sort: 'title', order: 'asc', limit: PAGE }, filters: { genres: ['Drama'], letter: 'M' } };
+const THE_PAGE: { request: PageRequest; filters: Filters } = {
+  request: { sort: 'title', order: 'asc', limit: PAGE },
+  filters: { genres: ['Drama'], letter: 'M' },
+};
 const QUERIES: ReadonlyArray<{ what: string; run: (index: BrowseIndex) => unknown }> = [
   { what: `a page: sort=title&genre=Drama&letter=M (limit ${PAGE})`, run: (index) => index.page(THE_PAGE.request, THE_PAGE.filters) },
   { what: 'facets, no filter (counted once per index, then kept)', run: (index) => index.facets({}) },
   { what: 'facets: genre=Drama', run: (index) => index.facets({ genres: ['Drama'] }) },
-  { what: `a page: sort=rating&order=asc, no filter (limit ${PAGE})`, run: (index) => index.page({ sort: 'rating', order: 'asc', limit: PAGE }, {}) },
-  { what: `a page: sort=added&yearFrom=1990&yearTo=1999&matched=false (limit ${PAGE})`, run: (index) => index.page({ sort: 'added', order: 'desc', limit: PAGE }, { yearFrom: 1990, yearTo: 1999, matched: false }) },
+  {
+    what: `a page: sort=rating&order=asc, no filter (limit ${PAGE})`,
+    run: (index) => index.page({ sort: 'rating', order: 'asc', limit: PAGE }, {}),
+  },
+  {
+    what: `a page: sort=added&yearFrom=1990&yearTo=1999&matched=false (limit ${PAGE})`,
+    run: (index) => index.page({ sort: 'added', order: 'desc', limit: PAGE }, { yearFrom: 1990, yearTo: 1999, matched: false }),
+  },
 ];
 
 /**
@@ -156,26 +204,40 @@ export const runBrowse = async () => {
     http.push({ path, target, ...r });
   }
   const sizes = results.map((r) => r.size.toLocaleString('en-US'));
-  writeDoc('browse', [
-    `${machineLine()}. In process: the search part's generated titles as films, with genres (Drama in about 4 in 10), ratings and release dates from a fixed seed; each query run 5 times, then ${REPEATS} times timed.`,
-    '',
-    table(
-      ['query', ...results.map((r) => `p50 / p99 ms at ${r.size.toLocaleString('en-US')}`)],
-      QUERIES.map((q, i) => [q.what, ...results.map((r) => `${fmt(r.latency[i]!.p50, 3)} / ${fmt(r.latency[i]!.p99, 3)}`)]),
-    ),
-    '',
-    table(
-      ['index', ...sizes],
-      [
-        ['built in one go, ms', ...results.map((r) => Math.round(r.buildMs))],
-        ['built in steps as the service does, ms (the longest turn of the event loop it held)', ...results.map((r) => `${Math.round(r.stepped.totalMs)} (${fmt(r.stepped.longestMs, 1)})`)],
-        ['memory kept beside the items (heap and array buffers), MiB', ...results.map((r) => fmt(r.heapMiB, 1))],
-      ],
-    ),
-    '',
-    `Through the stack on the shared library (${movies.length} films, titles and years only): ${SEQUENTIAL} requests one at a time after ${WARM_UP} not counted, from the call to the body read, each row right after ${SEQUENTIAL} of health measured the same way.`,
-    '',
-    table(['request', 'p50 ms', 'p99 ms', 'p50 ÷ health p50 (health p50 ms just before)', `target ≤ ${FACTOR}×`],
-      http.map((r) => [`GET ${r.path}`, fmt(r.seq.p50, 1), fmt(r.seq.p99, 1), `${fmt(r.ratio)}× (${fmt(r.health.p50, 1)})`, r.target ? (r.ratio <= FACTOR ? 'met' : 'not met') : '-'])),
-  ].join('\n'));
+  writeDoc(
+    'browse',
+    [
+      `${machineLine()}. In process: the search part's generated titles as films, with genres (Drama in about 4 in 10), ratings and release dates from a fixed seed; each query run 5 times, then ${REPEATS} times timed.`,
+      '',
+      table(
+        ['query', ...results.map((r) => `p50 / p99 ms at ${r.size.toLocaleString('en-US')}`)],
+        QUERIES.map((q, i) => [q.what, ...results.map((r) => `${fmt(r.latency[i]!.p50, 3)} / ${fmt(r.latency[i]!.p99, 3)}`)]),
+      ),
+      '',
+      table(
+        ['index', ...sizes],
+        [
+          ['built in one go, ms', ...results.map((r) => Math.round(r.buildMs))],
+          [
+            'built in steps as the service does, ms (the longest turn of the event loop it held)',
+            ...results.map((r) => `${Math.round(r.stepped.totalMs)} (${fmt(r.stepped.longestMs, 1)})`),
+          ],
+          ['memory kept beside the items (heap and array buffers), MiB', ...results.map((r) => fmt(r.heapMiB, 1))],
+        ],
+      ),
+      '',
+      `Through the stack on the shared library (${movies.length} films, titles and years only): ${SEQUENTIAL} requests one at a time after ${WARM_UP} not counted, from the call to the body read, each row right after ${SEQUENTIAL} of health measured the same way.`,
+      '',
+      table(
+        ['request', 'p50 ms', 'p99 ms', 'p50 ÷ health p50 (health p50 ms just before)', `target ≤ ${FACTOR}×`],
+        http.map((r) => [
+          `GET ${r.path}`,
+          fmt(r.seq.p50, 1),
+          fmt(r.seq.p99, 1),
+          `${fmt(r.ratio)}× (${fmt(r.health.p50, 1)})`,
+          r.target ? (r.ratio <= FACTOR ? 'met' : 'not met') : '-',
+        ]),
+      ),
+    ].join('\n'),
+  );
 };

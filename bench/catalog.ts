@@ -10,7 +10,20 @@ import { config } from '../lib/config';
 import { WRITE_CHUNK } from '../lib/scan/phases/write';
 import { discover } from '../lib/storage/discover';
 import { ITEMS, sharedLibrary } from './library';
-import { CONNECTIONS, DURATION_S, fmt, load, machineLine, median, RUNS, sayer, scanPath, table, writeDoc, type LoadResult } from './support';
+import {
+  CONNECTIONS,
+  DURATION_S,
+  fmt,
+  load,
+  machineLine,
+  median,
+  RUNS,
+  sayer,
+  scanPath,
+  table,
+  writeDoc,
+  type LoadResult,
+} from './support';
 import { describe, pool } from './tree';
 
 const CRAWL_RUNS = 3;
@@ -63,16 +76,55 @@ export const runCatalog = async () => {
   const listedFloor = Math.round(writeRate * LISTED_SHARE);
   const listedRate = rate(c1.discovered, s.first.listedMs);
   const listedTargetMs = (1000 * c1.discovered) / listedFloor;
-  const row = (what: string, files: number, ms: number, c: any, target: string, met: string) => [what, files, fmt(ms / 1000, 2), rate(files, ms), c ? counts(c) : '-', target, met];
-  const scans = table(['what', 'files', 'seconds', 'files/s', 'discovered / added / updated / removed / failed', 'target', 'met?'], [
-    row(`the database's batch writes: the scan's ${s.batchWrite.items} items by the service's batch writer (${WRITE_CHUNK} a step), nothing else running`, s.batchWrite.items, s.batchWrite.ms, undefined, 'baseline', '-'),
-    row('first scan: POST /scan/path until GET /movies counts every film', c1.discovered, s.first.listedMs, undefined, `≥ ${LISTED_SHARE * 100}% of the batch writes' items/s (≥ ${listedFloor})`, `${listedRate >= listedFloor ? 'yes' : 'no'} (${fmt((100 * listedRate) / writeRate, 0)}%)`),
-    row('first scan: POST /scan/path to completed (technical info included)', c1.discovered, s.first.clientMs, c1, `≤ ${WHOLE_SCAN_FACTOR}× the listing's target (${fmt((WHOLE_SCAN_FACTOR * listedTargetMs) / 1000)} s)`, s.first.clientMs <= WHOLE_SCAN_FACTOR * listedTargetMs ? 'yes' : 'no'),
-    row("first scan: the job's startedAt to finishedAt", c1.discovered, s.first.jobMs, undefined, '-', '-'),
-    row(`bare crawl: fdir + stat, 64 at a time (median of ${CRAWL_RUNS})`, crawl.files, crawl.ms, undefined, 'baseline', '-'),
-    row("the service's discovery alone (lib/storage/discover)", discovered.files, discovered.ms, undefined, '-', '-'),
-    row(`rescan, nothing changed (median of ${RESCAN_RUNS})`, c2.discovered, rescan.ms, c2, `≤ ${RESCAN_MAX_S} s`, rescan.ms <= RESCAN_MAX_S * 1000 ? 'yes' : 'no'),
-  ]);
+  const row = (what: string, files: number, ms: number, c: any, target: string, met: string) => [
+    what,
+    files,
+    fmt(ms / 1000, 2),
+    rate(files, ms),
+    c ? counts(c) : '-',
+    target,
+    met,
+  ];
+  const scans = table(
+    ['what', 'files', 'seconds', 'files/s', 'discovered / added / updated / removed / failed', 'target', 'met?'],
+    [
+      row(
+        `the database's batch writes: the scan's ${s.batchWrite.items} items by the service's batch writer (${WRITE_CHUNK} a step), nothing else running`,
+        s.batchWrite.items,
+        s.batchWrite.ms,
+        undefined,
+        'baseline',
+        '-',
+      ),
+      row(
+        'first scan: POST /scan/path until GET /movies counts every film',
+        c1.discovered,
+        s.first.listedMs,
+        undefined,
+        `≥ ${LISTED_SHARE * 100}% of the batch writes' items/s (≥ ${listedFloor})`,
+        `${listedRate >= listedFloor ? 'yes' : 'no'} (${fmt((100 * listedRate) / writeRate, 0)}%)`,
+      ),
+      row(
+        'first scan: POST /scan/path to completed (technical info included)',
+        c1.discovered,
+        s.first.clientMs,
+        c1,
+        `≤ ${WHOLE_SCAN_FACTOR}× the listing's target (${fmt((WHOLE_SCAN_FACTOR * listedTargetMs) / 1000)} s)`,
+        s.first.clientMs <= WHOLE_SCAN_FACTOR * listedTargetMs ? 'yes' : 'no',
+      ),
+      row("first scan: the job's startedAt to finishedAt", c1.discovered, s.first.jobMs, undefined, '-', '-'),
+      row(`bare crawl: fdir + stat, 64 at a time (median of ${CRAWL_RUNS})`, crawl.files, crawl.ms, undefined, 'baseline', '-'),
+      row("the service's discovery alone (lib/storage/discover)", discovered.files, discovered.ms, undefined, '-', '-'),
+      row(
+        `rescan, nothing changed (median of ${RESCAN_RUNS})`,
+        c2.discovered,
+        rescan.ms,
+        c2,
+        `≤ ${RESCAN_MAX_S} s`,
+        rescan.ms <= RESCAN_MAX_S * 1000 ? 'yes' : 'no',
+      ),
+    ],
+  );
 
   const targets: [string, string][] = [
     ['GET /api/v1/health', '/api/v1/health'],
@@ -88,16 +140,28 @@ export const runCatalog = async () => {
     http.push({ what, ...r, factor });
   }
   const d = describe(s.movies);
-  writeDoc('catalog', [
-    `${machineLine()}. ${s.movies.length} movie files${s.movies.length === 10_000 ? '' : ` (BENCH_ITEMS; the full size is 10,000)`}: ${d.folder} in a folder of their own, ${d.loose} loose, ${d.release} with scene release names; ${d.accented} accented titles, ${d.remakes} remakes; sparse, under ${tmpdir()}, just written (in the page cache); no TMDB key, so no metadata or artwork phase. The handlers' database calls go through the counting proxy, and so do the batch writes of the baseline.`,
-    '',
-    scans,
-    '',
-    `Latency with ${ITEMS} films in the library: autocannon, ${CONNECTIONS} connections, median of ${RUNS} runs of ${DURATION_S} s after a 2 s warm-up.`,
-    '',
-    table(['request', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'p50 / health p50', `target ≤ ${LATENCY_MAX_FACTOR}×`], http.map((r, i) => [
-      r.what, r.reqPerSec, r.p50, r.p99, r.errors, r.factor === null ? '-' : `${fmt(r.factor, 2)}×`, i < 2 ? '-' : r.factor! <= LATENCY_MAX_FACTOR ? 'met' : 'not met',
-    ])),
-    ...notes.map((n) => `- ${n}`),
-  ].join('\n'));
+  writeDoc(
+    'catalog',
+    [
+      `${machineLine()}. ${s.movies.length} movie files${s.movies.length === 10_000 ? '' : ` (BENCH_ITEMS; the full size is 10,000)`}: ${d.folder} in a folder of their own, ${d.loose} loose, ${d.release} with scene release names; ${d.accented} accented titles, ${d.remakes} remakes; sparse, under ${tmpdir()}, just written (in the page cache); no TMDB key, so no metadata or artwork phase. The handlers' database calls go through the counting proxy, and so do the batch writes of the baseline.`,
+      '',
+      scans,
+      '',
+      `Latency with ${ITEMS} films in the library: autocannon, ${CONNECTIONS} connections, median of ${RUNS} runs of ${DURATION_S} s after a 2 s warm-up.`,
+      '',
+      table(
+        ['request', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'p50 / health p50', `target ≤ ${LATENCY_MAX_FACTOR}×`],
+        http.map((r, i) => [
+          r.what,
+          r.reqPerSec,
+          r.p50,
+          r.p99,
+          r.errors,
+          r.factor === null ? '-' : `${fmt(r.factor, 2)}×`,
+          i < 2 ? '-' : r.factor! <= LATENCY_MAX_FACTOR ? 'met' : 'not met',
+        ]),
+      ),
+      ...notes.map((n) => `- ${n}`),
+    ].join('\n'),
+  );
 };

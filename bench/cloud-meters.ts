@@ -85,13 +85,30 @@ export const s3Call = (method: string, rawUrl: string, headers: IncomingHttpHead
   const q = url.searchParams;
   const listing = method === 'GET' && !key;
   const kind = listing
-    ? q.get('list-type') === '2' ? 'ListObjectsV2' : q.has('location') ? 'GetBucketLocation' : 'ListObjects'
-    : method === 'GET' ? 'GetObject'
-    : method === 'HEAD' ? (key ? 'HeadObject' : 'HeadBucket')
-    : method === 'PUT' ? (key ? (headers['x-amz-copy-source'] ? 'CopyObject' : 'PutObject') : 'CreateBucket')
-    : method === 'DELETE' ? (key ? 'DeleteObject' : 'DeleteBucket')
-    : method === 'POST' && q.has('delete') ? 'DeleteObjects'
-    : `${method}-other`;
+    ? q.get('list-type') === '2'
+      ? 'ListObjectsV2'
+      : q.has('location')
+        ? 'GetBucketLocation'
+        : 'ListObjects'
+    : method === 'GET'
+      ? 'GetObject'
+      : method === 'HEAD'
+        ? key
+          ? 'HeadObject'
+          : 'HeadBucket'
+        : method === 'PUT'
+          ? key
+            ? headers['x-amz-copy-source']
+              ? 'CopyObject'
+              : 'PutObject'
+            : 'CreateBucket'
+          : method === 'DELETE'
+            ? key
+              ? 'DeleteObject'
+              : 'DeleteBucket'
+            : method === 'POST' && q.has('delete')
+              ? 'DeleteObjects'
+              : `${method}-other`;
   const area = (listing ? (q.get('prefix') ?? '') : key).startsWith(ARTWORK_PREFIX) ? 'artwork' : 'media';
   return { kind, area };
 };
@@ -142,7 +159,10 @@ export const meterWebSocket = (target: string, tally: Tally) =>
 export const meterAwsJson = (service: string, target: string, tally: Tally) =>
   forwardingProxy(target, (req, body) => {
     const fn = caller(req.headers);
-    const op = String(req.headers['x-amz-target'] ?? '').split('.').pop() || 'unknown';
+    const op =
+      String(req.headers['x-amz-target'] ?? '')
+        .split('.')
+        .pop() || 'unknown';
     tally.record(fn, `${service}.calls.${op}`);
     return {
       body,
@@ -168,7 +188,15 @@ export interface LambdaUse {
   platformBytes: number;
 }
 
-const emptyUse = (): LambdaUse => ({ invocations: 0, billedMs: 0, coldStarts: 0, logEvents: 0, logBytes: 0, platformEvents: 0, platformBytes: 0 });
+const emptyUse = (): LambdaUse => ({
+  invocations: 0,
+  billedMs: 0,
+  coldStarts: 0,
+  logEvents: 0,
+  logBytes: 0,
+  platformEvents: 0,
+  platformBytes: 0,
+});
 
 /** Per function (its short name), from the log lines of a window and the environments it started. */
 export const lambdaUse = (lines: readonly LogLine[], newEnvironments: readonly string[], shortName: (fullName: string) => string) => {
@@ -205,7 +233,12 @@ const utf8 = (s: string) => Buffer.byteLength(s, 'utf8');
 
 /** DynamoDB's size of a number: one byte per two significant digits, plus one. */
 const numberSize = (n: string) => {
-  const digits = n.replace(/^[-+]/, '').replace(/[eE].*$/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
+  const digits = n
+    .replace(/^[-+]/, '')
+    .replace(/[eE].*$/, '')
+    .replace('.', '')
+    .replace(/^0+/, '')
+    .replace(/0+$/, '');
   return Math.ceil(Math.max(1, digits.length) / 2) + 1;
 };
 

@@ -74,7 +74,12 @@ const full = (shortName: string) => `${SERVICE}-${shortName}`;
 const filmKey = (m: Movie) => `${PREFIX}/${m.title} (${m.year})/${m.title} (${m.year}).mkv`;
 
 export interface TmdbUse {
-  apiRequests: number; search: number; details: number; otherApi: number; images: number; rateLimited: number;
+  apiRequests: number;
+  search: number;
+  details: number;
+  otherApi: number;
+  images: number;
+  rateLimited: number;
 }
 
 export interface Scenario {
@@ -92,7 +97,11 @@ export interface Scenario {
 interface Sizes {
   /** Items, their bytes and with DynamoDB's 100 bytes each (billed); of which expire by ttl (jobs); by kind; each index's copies; DynamoDB Local's own figure. */
   table: {
-    items: number; itemBytes: number; billedBytes: number; expiringItems: number; expiringBilledBytes: number;
+    items: number;
+    itemBytes: number;
+    billedBytes: number;
+    expiringItems: number;
+    expiringBilledBytes: number;
     byKind: Record<string, { items: number; bytes: number }>;
     indexes: Record<string, { items: number; billedBytes: number }>;
     localTableSizeBytes: number | null;
@@ -108,30 +117,57 @@ const filmBody = (dir: string) => {
 };
 
 const scheduledEvent = () => ({
-  version: '0', id: randomUUID(), 'detail-type': 'Scheduled Event', source: 'aws.events', account: '123456789012', region: 'us-east-1', detail: {},
-  time: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), resources: [`arn:aws:events:us-east-1:123456789012:rule/${SERVICE}-LibraryUpkeepEventsRuleSchedule1`],
+  version: '0',
+  id: randomUUID(),
+  'detail-type': 'Scheduled Event',
+  source: 'aws.events',
+  account: '123456789012',
+  region: 'us-east-1',
+  detail: {},
+  time: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+  resources: [`arn:aws:events:us-east-1:123456789012:rule/${SERVICE}-LibraryUpkeepEventsRuleSchedule1`],
 });
 
 const tmdbUse = (log: readonly FakeRequest[], rateLimited: number): TmdbUse => {
   const api = log.filter((r) => r.path.startsWith('/3/'));
   const search = api.filter((r) => r.path.startsWith('/3/search/')).length;
   const details = api.filter((r) => /^\/3\/(movie|tv)\/\d+/.test(r.path)).length;
-  return { apiRequests: api.length, search, details, otherApi: api.length - search - details, images: log.length - api.length, rateLimited };
+  return {
+    apiRequests: api.length,
+    search,
+    details,
+    otherApi: api.length - search - details,
+    images: log.length - api.length,
+    rateLimited,
+  };
 };
 
 /** The table's items and their indexes' copies, sized by DynamoDB's rules, and the bucket's objects. */
 const measureSizes = async (dynamodbEndpoint: string, s3: LocalS3): Promise<Sizes> => {
-  const client = new DynamoDBClient({ endpoint: dynamodbEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient({
+    endpoint: dynamodbEndpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   const indexes = tableDefinition.GlobalSecondaryIndexes.map((gsi) => {
     const keys = gsi.KeySchema.map((k) => k.AttributeName);
     const projected =
       gsi.Projection.ProjectionType === 'ALL'
         ? undefined
-        : new Set([...keys, ...tableDefinition.KeySchema.map((k) => k.AttributeName), ...((gsi.Projection as { NonKeyAttributes?: string[] }).NonKeyAttributes ?? [])]);
+        : new Set([
+            ...keys,
+            ...tableDefinition.KeySchema.map((k) => k.AttributeName),
+            ...((gsi.Projection as { NonKeyAttributes?: string[] }).NonKeyAttributes ?? []),
+          ]);
     return { name: gsi.IndexName, keys, projected };
   });
   const table: Sizes['table'] = {
-    items: 0, itemBytes: 0, billedBytes: 0, expiringItems: 0, expiringBilledBytes: 0, byKind: {},
+    items: 0,
+    itemBytes: 0,
+    billedBytes: 0,
+    expiringItems: 0,
+    expiringBilledBytes: 0,
+    byKind: {},
     indexes: Object.fromEntries(indexes.map((i) => [i.name, { items: 0, billedBytes: 0 }])),
     localTableSizeBytes: null,
   };
@@ -197,7 +233,9 @@ const measure = async (root: string, stops: (() => Promise<unknown>)[]): Promise
   say(`${FILMS} films, each file ${film.body.length} bytes (${film.kind})`);
 
   const fake = new FakeTmdb({ keys: [KEY], latencyMs: TMDB_LATENCY_MS, rateLimit: TMDB_CAP });
-  movies.forEach((m, i) => fake.addMovie({ id: 700_001 + i, title: m.title, releaseDate: `${m.year}-06-15`, overview: `About ${m.title}.`, genres: ['Drama'] }));
+  movies.forEach((m, i) =>
+    fake.addMovie({ id: 700_001 + i, title: m.title, releaseDate: `${m.year}-06-15`, overview: `About ${m.title}.`, genres: ['Drama'] }),
+  );
   const tmdb = await fake.start();
   stops.push(() => tmdb.close());
   const ssmFake = new FakeSsm();
@@ -211,11 +249,21 @@ const measure = async (root: string, stops: (() => Promise<unknown>)[]): Promise
   await pool(movies, 16, (m) => s3.put(BUCKET, filmKey(m), film.body));
   say(`${FILMS} objects put under s3://${BUCKET}/${PREFIX} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-  say(process.env.BENCH_CLOUD_PACKAGE ? `using the package in ${process.env.BENCH_CLOUD_PACKAGE}` : 'building the package (npm run package) and starting an instance');
+  say(
+    process.env.BENCH_CLOUD_PACKAGE
+      ? `using the package in ${process.env.BENCH_CLOUD_PACKAGE}`
+      : 'building the package (npm run package) and starting an instance',
+  );
   const [packageDir, instance] = await Promise.all([
     process.env.BENCH_CLOUD_PACKAGE ? Promise.resolve(process.env.BENCH_CLOUD_PACKAGE) : packaged(),
     startInstance({
-      env: { MEDIA_STORAGE: 's3', S3_ENDPOINT: s3.endpoint, MEDIA_BUCKET: BUCKET, AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey },
+      env: {
+        MEDIA_STORAGE: 's3',
+        S3_ENDPOINT: s3.endpoint,
+        MEDIA_BUCKET: BUCKET,
+        AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+      },
     }),
   ]);
   stops.push(() => instance.stop());
@@ -279,7 +327,10 @@ const measure = async (root: string, stops: (() => Promise<unknown>)[]): Promise
     const job = await work(notes);
     await cloud.idle();
     await sleep(SETTLE_MS);
-    const started = cloud.tmpDirs().filter((d) => !envs.has(d)).map((d) => basename(d).replace(/-[0-9a-f]{8}$/, ''));
+    const started = cloud
+      .tmpDirs()
+      .filter((d) => !envs.has(d))
+      .map((d) => basename(d).replace(/-[0-9a-f]{8}$/, ''));
     const scenario: Scenario = {
       id,
       label,
@@ -290,10 +341,14 @@ const measure = async (root: string, stops: (() => Promise<unknown>)[]): Promise
       ...(job ? { job } : {}),
       notes,
     };
-    const errors = Object.entries(slice(scenario.counts)).filter(([k]) => k.startsWith('ddb.errors.') || k.startsWith('ssm.status.') || k.startsWith('s3.status.'));
+    const errors = Object.entries(slice(scenario.counts)).filter(
+      ([k]) => k.startsWith('ddb.errors.') || k.startsWith('ssm.status.') || k.startsWith('s3.status.'),
+    );
     if (errors.length) notes.push(`errors: ${errors.map(([k, v]) => `${k} ${v}`).join(', ')}`);
     const t = totalUse(scenario.lambda);
-    say(`${id}: ${(scenario.wallMs / 1000).toFixed(1)} s, ${t.invocations} invocations, ${t.billedMs} billed ms, ${sumOf(slice(scenario.counts), 'ddb.calls.')} DynamoDB calls, ${sumOf(slice(scenario.counts), 's3.calls.') / 2} S3 requests, ${scenario.counts['ws.posts'] ?? 0} WebSocket posts`);
+    say(
+      `${id}: ${(scenario.wallMs / 1000).toFixed(1)} s, ${t.invocations} invocations, ${t.billedMs} billed ms, ${sumOf(slice(scenario.counts), 'ddb.calls.')} DynamoDB calls, ${sumOf(slice(scenario.counts), 's3.calls.') / 2} S3 requests, ${scenario.counts['ws.posts'] ?? 0} WebSocket posts`,
+    );
     return scenario;
   };
 
@@ -311,7 +366,8 @@ const measure = async (root: string, stops: (() => Promise<unknown>)[]): Promise
         if (job.warnings?.length) notes.push(`warnings: ${JSON.stringify(job.warnings)}`);
         return jobView(job);
       }
-      if (performance.now() - t0 > SCAN_TIMEOUT_MS) throw new Error(`scan not finished after ${SCAN_TIMEOUT_MS / 60_000} min: ${JSON.stringify(job)}`);
+      if (performance.now() - t0 > SCAN_TIMEOUT_MS)
+        throw new Error(`scan not finished after ${SCAN_TIMEOUT_MS / 60_000} min: ${JSON.stringify(job)}`);
       say(`  ${job.status} ${job.phase ?? ''} ${Math.round(job.progress ?? 0)}% ${JSON.stringify(job.counts)}`);
     }
   };
@@ -338,7 +394,8 @@ const measure = async (root: string, stops: (() => Promise<unknown>)[]): Promise
       const job = await scan(notes);
       const c = job!.counts;
       if (c.added !== FILMS) notes.push(`WRONG: added ${c.added} films of ${FILMS}`);
-      if (c.artwork !== 2 * FILMS) notes.push(`artwork stored for ${c.artwork} pictures (a poster and a backdrop each would be ${2 * FILMS})`);
+      if (c.artwork !== 2 * FILMS)
+        notes.push(`artwork stored for ${c.artwork} pictures (a poster and a backdrop each would be ${2 * FILMS})`);
       return job;
     }),
   );
@@ -346,7 +403,8 @@ const measure = async (root: string, stops: (() => Promise<unknown>)[]): Promise
     await window('B', `rescan of the ${FILMS} unchanged files, the same way`, async (notes) => {
       const job = await scan(notes);
       const c = job!.counts;
-      if (c.added || c.removed || c.updated) notes.push(`WRONG: an unchanged rescan added ${c.added}, updated ${c.updated}, removed ${c.removed}`);
+      if (c.added || c.removed || c.updated)
+        notes.push(`WRONG: an unchanged rescan added ${c.added}, updated ${c.updated}, removed ${c.removed}`);
       return job;
     }),
   );
@@ -365,11 +423,15 @@ const measure = async (root: string, stops: (() => Promise<unknown>)[]): Promise
   await api('PATCH', `/api/v1/library/${library.id}`, 200, { scanIntervalHours: DUE_INTERVAL_HOURS });
   let dueJobId = '';
   scenarios.push(
-    await window('D', `libraryUpkeep when the schedule is due (every ${DEFAULT_INTERVAL_HOURS} h by default): the rescan it starts`, async (notes) => {
-      const result = await upkeep();
-      if (result.started.length !== 1) notes.push(`WRONG: the upkeep started ${result.started.length} scans (1 due)`);
-      dueJobId = result.started[0]?.jobId ?? '';
-    }),
+    await window(
+      'D',
+      `libraryUpkeep when the schedule is due (every ${DEFAULT_INTERVAL_HOURS} h by default): the rescan it starts`,
+      async (notes) => {
+        const result = await upkeep();
+        if (result.started.length !== 1) notes.push(`WRONG: the upkeep started ${result.started.length} scans (1 due)`);
+        dueJobId = result.started[0]?.jobId ?? '';
+      },
+    ),
   );
   const d = scenarios.at(-1)!;
   if (dueJobId) {
@@ -391,7 +453,11 @@ const measure = async (root: string, stops: (() => Promise<unknown>)[]): Promise
     }
     initMs[fn] = { runs, median: median(runs) };
   }
-  say(`cold starts (median of ${INIT_RUNS}): ${Object.entries(initMs).map(([fn, r]) => `${fn} ${r.median} ms`).join(', ')}`);
+  say(
+    `cold starts (median of ${INIT_RUNS}): ${Object.entries(initMs)
+      .map(([fn, r]) => `${fn} ${r.median} ms`)
+      .join(', ')}`,
+  );
 
   const sizes = await measureSizes(state.dynamodbEndpoint, s3);
   return { films: FILMS, filmBody: { bytes: film.body.length, kind: film.kind }, scenarios, initMs, sizes, memoryMb };
@@ -399,7 +465,10 @@ const measure = async (root: string, stops: (() => Promise<unknown>)[]): Promise
 
 // ---- The report ---------------------------------------------------------------------------
 
-const fmt = (n: number, digits = 0) => (Number.isInteger(n) && digits === 0 ? n.toLocaleString('en-US') : n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+const fmt = (n: number, digits = 0) =>
+  Number.isInteger(n) && digits === 0
+    ? n.toLocaleString('en-US')
+    : n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 /** GB-s: each function's billed milliseconds at its memory size. */
 const gbSeconds = (use: Record<string, LambdaUse>, memoryMb: Record<string, number>) =>
@@ -409,7 +478,9 @@ const summaryRows = (m: Measured): [string, (s: Scenario) => string][] => {
   const t = (s: Scenario) => slice(s.counts);
   const units = (s: Scenario, unit: string) => {
     const c = t(s);
-    const parts = Object.keys(c).filter((k) => k.startsWith(`ddb.${unit}.`)).sort();
+    const parts = Object.keys(c)
+      .filter((k) => k.startsWith(`ddb.${unit}.`))
+      .sort();
     return parts.length ? parts.map((k) => `${k.slice(unit.length + 5)} ${fmt(c[k]!, 1)}`).join(' / ') : '0';
   };
   return [
@@ -417,31 +488,72 @@ const summaryRows = (m: Measured): [string, (s: Scenario) => string][] => {
     ['Lambda invocations', (s) => fmt(totalUse(s.lambda).invocations)],
     ['Lambda billed ms (each rounded up to 1 ms)', (s) => fmt(totalUse(s.lambda).billedMs)],
     ['Lambda GB-s (512 MB)', (s) => fmt(gbSeconds(s.lambda, m.memoryMb), 2)],
-    ['cold starts (new environments)', (s) => Object.entries(s.lambda).filter(([, u]) => u.coldStarts).map(([fn, u]) => `${fn} ${u.coldStarts}`).join(', ') || '0'],
+    [
+      'cold starts (new environments)',
+      (s) =>
+        Object.entries(s.lambda)
+          .filter(([, u]) => u.coldStarts)
+          .map(([fn, u]) => `${fn} ${u.coldStarts}`)
+          .join(', ') || '0',
+    ],
     ['DynamoDB calls', (s) => fmt(sumOf(t(s), 'ddb.calls.'))],
-    ['  by operation', (s) => Object.entries(t(s)).filter(([k]) => k.startsWith('ddb.calls.')).map(([k, v]) => `${k.slice(10)} ${fmt(v)}`).join(', ')],
+    [
+      '  by operation',
+      (s) =>
+        Object.entries(t(s))
+          .filter(([k]) => k.startsWith('ddb.calls.'))
+          .map(([k, v]) => `${k.slice(10)} ${fmt(v)}`)
+          .join(', '),
+    ],
     ['DynamoDB write request units (table / indexes)', (s) => units(s, 'wru')],
     ['DynamoDB read request units (table / indexes)', (s) => units(s, 'rru')],
     ['DynamoDB request bytes', (s) => fmt(sumOf(t(s), 'ddb.requestBytes.'))],
-    ['S3 requests', (s) => Object.entries(t(s)).filter(([k]) => k.startsWith('s3.calls.') && k.includes('@')).map(([k, v]) => `${k.slice(9)} ${fmt(v)}`).join(', ') || '0'],
+    [
+      'S3 requests',
+      (s) =>
+        Object.entries(t(s))
+          .filter(([k]) => k.startsWith('s3.calls.') && k.includes('@'))
+          .map(([k, v]) => `${k.slice(9)} ${fmt(v)}`)
+          .join(', ') || '0',
+    ],
     ['S3 bytes out / in', (s) => `${fmt(sumOf(t(s), 's3.bytesOut.'))} / ${fmt(sumOf(t(s), 's3.bytesIn.'))}`],
-    ['WebSocket posts (32 KB units, bytes)', (s) => `${fmt(t(s)['ws.posts'] ?? 0)} (${fmt(t(s)['ws.messageUnits'] ?? 0)}, ${fmt(t(s)['ws.bytes'] ?? 0)})`],
-    ['TMDB API requests (search / details / other), images, 429s', (s) => `${s.tmdb.apiRequests} (${s.tmdb.search} / ${s.tmdb.details} / ${s.tmdb.otherApi}), ${s.tmdb.images}, ${s.tmdb.rateLimited}`],
-    ['log events, bytes (function + platform)', (s) => { const u = totalUse(s.lambda); return `${fmt(u.logEvents)} + ${fmt(u.platformEvents)}, ${fmt(u.logBytes)} + ${fmt(u.platformBytes)}`; }],
+    [
+      'WebSocket posts (32 KB units, bytes)',
+      (s) => `${fmt(t(s)['ws.posts'] ?? 0)} (${fmt(t(s)['ws.messageUnits'] ?? 0)}, ${fmt(t(s)['ws.bytes'] ?? 0)})`,
+    ],
+    [
+      'TMDB API requests (search / details / other), images, 429s',
+      (s) => `${s.tmdb.apiRequests} (${s.tmdb.search} / ${s.tmdb.details} / ${s.tmdb.otherApi}), ${s.tmdb.images}, ${s.tmdb.rateLimited}`,
+    ],
+    [
+      'log events, bytes (function + platform)',
+      (s) => {
+        const u = totalUse(s.lambda);
+        return `${fmt(u.logEvents)} + ${fmt(u.platformEvents)}, ${fmt(u.logBytes)} + ${fmt(u.platformBytes)}`;
+      },
+    ],
   ];
 };
 
 const scenarioTable = (m: Measured) => {
   const rows = summaryRows(m);
   const head = `| | ${m.scenarios.map((s) => s.id).join(' | ')} |`;
-  return [head, `|---|${m.scenarios.map(() => '---').join('|')}|`, ...rows.map(([label, cell]) => `| ${label} | ${m.scenarios.map((s) => cell(s) || '-').join(' | ')} |`)].join('\n');
+  return [
+    head,
+    `|---|${m.scenarios.map(() => '---').join('|')}|`,
+    ...rows.map(([label, cell]) => `| ${label} | ${m.scenarios.map((s) => cell(s) || '-').join(' | ')} |`),
+  ].join('\n');
 };
 
 const sizesText = (z: Sizes) =>
   [
     `table: ${fmt(z.table.items)} items, ${fmt(z.table.itemBytes)} bytes of items, ${fmt(z.table.billedBytes)} billed with 100 B each (of which ${fmt(z.table.expiringItems)} items, ${fmt(z.table.expiringBilledBytes)} B, expire by ttl); DynamoDB Local says ${z.table.localTableSizeBytes ?? '?'} B`,
-    `  by kind: ${Object.entries(z.table.byKind).map(([k, v]) => `${k} ${v.items} (${fmt(v.bytes)} B)`).join(', ')}`,
-    `  indexes: ${Object.entries(z.table.indexes).map(([k, v]) => `${k} ${v.items} items, ${fmt(v.billedBytes)} B billed`).join('; ')}`,
+    `  by kind: ${Object.entries(z.table.byKind)
+      .map(([k, v]) => `${k} ${v.items} (${fmt(v.bytes)} B)`)
+      .join(', ')}`,
+    `  indexes: ${Object.entries(z.table.indexes)
+      .map(([k, v]) => `${k} ${v.items} items, ${fmt(v.billedBytes)} B billed`)
+      .join('; ')}`,
     `bucket: media ${z.bucket.media.objects} objects, ${fmt(z.bucket.media.bytes)} B; artwork cache ${z.bucket.artwork.objects} objects, ${fmt(z.bucket.artwork.bytes)} B`,
   ].join('\n');
 
@@ -467,19 +579,24 @@ export const runCloud = async () => {
     else process.env.MLS_TEST_TMP = previousTmp;
     if (!process.env.BENCH_CLOUD_KEEP) rmSync(root, { recursive: true, force: true });
   }
-  writeDoc('cloud', [
-    `${machineLine()}. ${m.films} files of ${fmt(m.filmBody.bytes)} bytes each (${m.filmBody.kind}); the TMDB key from ${KEY_FROM === 'ssm' ? `the SSM parameter ${KEY_PARAMETER}` : 'the settings'}; the fake TMDB answers after ${TMDB_LATENCY_MS} ms and allows ${TMDB_CAP} requests/s; one WebSocket client connected. Durations are this machine's (2 cores shared by every process), not a 512 MB Lambda's.`,
-    '',
-    m.scenarios.map((s) => `${s.id}: ${s.label}`).join('; ') + '.',
-    '',
-    scenarioTable(m),
-    '',
-    `Cold start alone, median of ${INIT_RUNS} (ms): ${Object.entries(m.initMs).map(([fn, r]) => `${fn} ${r.median}`).join(', ')}.`,
-    '',
-    '```',
-    sizesText(m.sizes),
-    '```',
-    ...m.scenarios.filter((s) => s.notes.length).map((s) => `- ${s.id}: ${s.notes.join('; ')}`),
-  ].join('\n'));
+  writeDoc(
+    'cloud',
+    [
+      `${machineLine()}. ${m.films} files of ${fmt(m.filmBody.bytes)} bytes each (${m.filmBody.kind}); the TMDB key from ${KEY_FROM === 'ssm' ? `the SSM parameter ${KEY_PARAMETER}` : 'the settings'}; the fake TMDB answers after ${TMDB_LATENCY_MS} ms and allows ${TMDB_CAP} requests/s; one WebSocket client connected. Durations are this machine's (2 cores shared by every process), not a 512 MB Lambda's.`,
+      '',
+      m.scenarios.map((s) => `${s.id}: ${s.label}`).join('; ') + '.',
+      '',
+      scenarioTable(m),
+      '',
+      `Cold start alone, median of ${INIT_RUNS} (ms): ${Object.entries(m.initMs)
+        .map(([fn, r]) => `${fn} ${r.median}`)
+        .join(', ')}.`,
+      '',
+      '```',
+      sizesText(m.sizes),
+      '```',
+      ...m.scenarios.filter((s) => s.notes.length).map((s) => `- ${s.id}: ${s.notes.join('; ')}`),
+    ].join('\n'),
+  );
   if (m.scenarios.some((s) => s.notes.some((n) => n.startsWith('WRONG')))) process.exitCode = 1;
 };

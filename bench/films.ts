@@ -18,7 +18,7 @@ export const ffmpeg = async (args: string[]): Promise<void> => {
 export const irregularKeyframes = (seconds: number): string => {
   const times: string[] = [];
   let seed = 7;
-  for (let t = 0; ; ) {
+  for (let t = 0; ;) {
     seed = (seed * 1103515245 + 12345) % 2 ** 31;
     t = Math.round((t + 2 + 3 * (seed / 2 ** 31)) * FPS) / FPS;
     if (t >= seconds) return times.join(',');
@@ -27,9 +27,20 @@ export const irregularKeyframes = (seconds: number): string => {
 };
 
 const testPattern = (size: string, seconds: number) => [
-  '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=${FPS}`,
-  '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
-  '-t', String(seconds), '-map', '0:v', '-map', '1:a',
+  '-f',
+  'lavfi',
+  '-i',
+  `testsrc2=size=${size}:rate=${FPS}`,
+  '-f',
+  'lavfi',
+  '-i',
+  'sine=frequency=440:sample_rate=48000',
+  '-t',
+  String(seconds),
+  '-map',
+  '0:v',
+  '-map',
+  '1:a',
 ];
 const AC3_51 = ['-c:a', 'ac3', '-b:a', '640k', '-ac', '6'];
 
@@ -37,19 +48,42 @@ const AC3_51 = ['-c:a', 'ac3', '-b:a', '640k', '-ac', '6'];
 export const h264Block = (path: string, size: string, kbps: number, seconds: number) =>
   ffmpeg([
     ...testPattern(size, seconds),
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p',
-    '-x264-params', 'bframes=3:keyint=300:min-keyint=24:scenecut=0', '-force_key_frames', irregularKeyframes(seconds),
-    '-b:v', `${kbps}k`, '-maxrate', `${Math.round(kbps * 1.2)}k`, '-bufsize', `${kbps * 2}k`,
-    ...AC3_51, path,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-x264-params',
+    'bframes=3:keyint=300:min-keyint=24:scenecut=0',
+    '-force_key_frames',
+    irregularKeyframes(seconds),
+    '-b:v',
+    `${kbps}k`,
+    '-maxrate',
+    `${Math.round(kbps * 1.2)}k`,
+    '-bufsize',
+    `${kbps * 2}k`,
+    ...AC3_51,
+    path,
   ]);
 
 /** A block of HEVC 10-bit 1080p at 4 Mb/s (x265 ultrafast, a keyframe every `keyintS` s) with AC-3 5.1. */
 export const hevcBlock = (path: string, seconds: number, keyintS: number) =>
   ffmpeg([
     ...testPattern('1920x1080', seconds),
-    '-c:v', 'libx265', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p10le',
-    '-x265-params', `keyint=${keyintS * FPS}:min-keyint=${2 * FPS}:scenecut=0:log-level=error`, '-b:v', '4000k',
-    ...AC3_51, path,
+    '-c:v',
+    'libx265',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p10le',
+    '-x265-params',
+    `keyint=${keyintS * FPS}:min-keyint=${2 * FPS}:scenecut=0:log-level=error`,
+    '-b:v',
+    '4000k',
+    ...AC3_51,
+    path,
   ]);
 
 /** `count` copies of `block` end to end at `path`, by stream copy (the concat demuxer keeps the timeline continuous); the block goes. */

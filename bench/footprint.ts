@@ -73,8 +73,12 @@ const snapshot = (root: number) => {
 /** `npm start` as a user runs it (in a process group of its own), timed until health answers 200. */
 const npmStart = async (dataDir: string) => {
   const t0 = performance.now();
-  const instance = await startInstance({ viaNpm: true, dataDir, env: { RATE_LIMIT_MAX: '1000000000', TMDB_API_KEY: '', LIBRARY_MONITOR: 'on' } });
-  await waitFor('health', async () => ((await fetch(`${instance.url}/api/v1/health`)).status === 200 || undefined), 180_000, 50);
+  const instance = await startInstance({
+    viaNpm: true,
+    dataDir,
+    env: { RATE_LIMIT_MAX: '1000000000', TMDB_API_KEY: '', LIBRARY_MONITOR: 'on' },
+  });
+  await waitFor('health', async () => (await fetch(`${instance.url}/api/v1/health`)).status === 200 || undefined, 180_000, 50);
   return { pid: instance.child.pid!, url: instance.url, ms: performance.now() - t0, stop: () => instance.stop() };
 };
 type Started = Awaited<ReturnType<typeof npmStart>>;
@@ -98,7 +102,16 @@ const bareLoad = async (): Promise<LoadResult> => {
 /** CPU seconds of each role of the service so far. */
 const cpuByRole = (root: number) => {
   const by: Record<string, number> = {};
-  for (const p of tree(root)) by[roleOf(p)] = (by[roleOf(p)] ?? 0) + (() => { try { return cpuSeconds(p.pid); } catch { return 0; } })();
+  for (const p of tree(root))
+    by[roleOf(p)] =
+      (by[roleOf(p)] ?? 0) +
+      (() => {
+        try {
+          return cpuSeconds(p.pid);
+        } catch {
+          return 0;
+        }
+      })();
   return by;
 };
 
@@ -113,7 +126,12 @@ const monitorLatency = async (url: string, library: string) => {
       const from = ws.messages.length;
       writeFileSync(join(dir, `New Film ${i} (2020).mkv`), Buffer.alloc(1024 * 1024, 1));
       const written = Date.now();
-      await waitFor('library:updated', async () => ws.messages.slice(from).find((m) => m.type === 'library:updated' && m.changes.added === 1), 60_000, 20);
+      await waitFor(
+        'library:updated',
+        async () => ws.messages.slice(from).find((m) => m.type === 'library:updated' && m.changes.added === 1),
+        60_000,
+        20,
+      );
       latencies.push(Date.now() - written);
       await sleep(2_000);
     }
@@ -166,36 +184,89 @@ export const runFootprint = async () => {
 
     const roles = [...new Set([...atStart.byRole.keys(), ...afterScan.byRole.keys(), ...idle.byRole.keys()])];
     const yes = (ok: boolean) => (ok ? 'yes' : 'no');
-    writeDoc('footprint', [
-      `${machineLine()}. \`npm start\` with NODE_ENV=production and the folder monitor on, RSS from \`ps\` of the npm process and everything below it; ${ITEMS} sparse movie files scanned with no TMDB key${ITEMS === 10_000 ? '' : ' (BENCH_ITEMS; the full size is 10,000)'}; load: autocannon, median of ${RUNS} runs.`,
-      '',
-      table(['process', 'RSS MiB right after start', `after the scan of ${ITEMS} files`, `after ${IDLE_S} s idle`], [
-        ...roles.map((r) => [r, atStart.byRole.get(r) ?? '-', afterScan.byRole.get(r) ?? '-', idle.byRole.get(r) ?? '-']),
-        ['**sum**', `**${atStart.total}**`, `**${afterScan.total}**`, `**${idle.total}**`],
-      ]),
-      '',
-      table(['measure', 'value', 'target', 'met?'], [
-        ['sum of RSS right after start', `${atStart.total} MiB`, '≤ 500 MiB', yes(atStart.total <= 500)],
-        [`sum of RSS after the scan and ${IDLE_S} s idle`, `${idle.total} MiB`, '≤ 700 MiB', yes(idle.total <= 700)],
-        ['a build tool running after start', yes(atStart.buildTool || idle.buildTool), 'no', yes(!atStart.buildTool && !idle.buildTool)],
-        ['start to healthy, new DATA_DIR, the first start of this code (bundles built)', `${fmt(first.ms / 1000)} s`, '≤ 20 s', yes(first.ms <= 20_000)],
-        [`start to healthy, same code and data (median of ${RUNS})`, `${fmt(median(again) / 1000)} s`, '≤ 5 s', yes(median(again) <= 5_000)],
-      ]),
-      '',
-      table(['request (16 connections)', 'req/s', 'p50 ms', 'p99 ms', 'errors'], [
-        ['a bare node:http server answering the same JSON (the machine\'s ceiling)', bare.reqPerSec, bare.p50, bare.p99, bare.errors],
-        ['GET /api/v1/health (not counted by the rate limit, its database probe kept a second)', health.reqPerSec, health.p50, health.p99, health.errors],
-        ['GET /api/v1/settings (counted by the rate limit in memory, one GetItem)', counted.reqPerSec, counted.p50, counted.p99, counted.errors],
-      ]),
-    ].join('\n'));
-    writeDoc('monitor', [
-      `${machineLine()}. The footprint part's \`npm start\` with its defaults (MONITOR_QUIET_MS 3000, MONITOR_TICK_MS 10000), the ${ITEMS} films it scanned watched.`,
-      '',
-      table(['measure', 'value'], [
-        [`CPU while idle and watching, ${IDLE_S} s after the scan, % of one core`, Object.keys(cpu1).map((r) => `${r} ${fmt((100 * (cpu1[r]! - (cpu0[r] ?? 0))) / IDLE_S, 2)}`).join(', ')],
-        [`a new film's last write to \`library:updated\` on /ws, p50 (max) of ${TRIALS}`, `${fmt(median(latencies) / 1000)} s (${fmt(Math.max(...latencies) / 1000)} s)`],
-      ]),
-    ].join('\n'));
+    writeDoc(
+      'footprint',
+      [
+        `${machineLine()}. \`npm start\` with NODE_ENV=production and the folder monitor on, RSS from \`ps\` of the npm process and everything below it; ${ITEMS} sparse movie files scanned with no TMDB key${ITEMS === 10_000 ? '' : ' (BENCH_ITEMS; the full size is 10,000)'}; load: autocannon, median of ${RUNS} runs.`,
+        '',
+        table(
+          ['process', 'RSS MiB right after start', `after the scan of ${ITEMS} files`, `after ${IDLE_S} s idle`],
+          [
+            ...roles.map((r) => [r, atStart.byRole.get(r) ?? '-', afterScan.byRole.get(r) ?? '-', idle.byRole.get(r) ?? '-']),
+            ['**sum**', `**${atStart.total}**`, `**${afterScan.total}**`, `**${idle.total}**`],
+          ],
+        ),
+        '',
+        table(
+          ['measure', 'value', 'target', 'met?'],
+          [
+            ['sum of RSS right after start', `${atStart.total} MiB`, '≤ 500 MiB', yes(atStart.total <= 500)],
+            [`sum of RSS after the scan and ${IDLE_S} s idle`, `${idle.total} MiB`, '≤ 700 MiB', yes(idle.total <= 700)],
+            [
+              'a build tool running after start',
+              yes(atStart.buildTool || idle.buildTool),
+              'no',
+              yes(!atStart.buildTool && !idle.buildTool),
+            ],
+            [
+              'start to healthy, new DATA_DIR, the first start of this code (bundles built)',
+              `${fmt(first.ms / 1000)} s`,
+              '≤ 20 s',
+              yes(first.ms <= 20_000),
+            ],
+            [
+              `start to healthy, same code and data (median of ${RUNS})`,
+              `${fmt(median(again) / 1000)} s`,
+              '≤ 5 s',
+              yes(median(again) <= 5_000),
+            ],
+          ],
+        ),
+        '',
+        table(
+          ['request (16 connections)', 'req/s', 'p50 ms', 'p99 ms', 'errors'],
+          [
+            ["a bare node:http server answering the same JSON (the machine's ceiling)", bare.reqPerSec, bare.p50, bare.p99, bare.errors],
+            [
+              'GET /api/v1/health (not counted by the rate limit, its database probe kept a second)',
+              health.reqPerSec,
+              health.p50,
+              health.p99,
+              health.errors,
+            ],
+            [
+              'GET /api/v1/settings (counted by the rate limit in memory, one GetItem)',
+              counted.reqPerSec,
+              counted.p50,
+              counted.p99,
+              counted.errors,
+            ],
+          ],
+        ),
+      ].join('\n'),
+    );
+    writeDoc(
+      'monitor',
+      [
+        `${machineLine()}. The footprint part's \`npm start\` with its defaults (MONITOR_QUIET_MS 3000, MONITOR_TICK_MS 10000), the ${ITEMS} films it scanned watched.`,
+        '',
+        table(
+          ['measure', 'value'],
+          [
+            [
+              `CPU while idle and watching, ${IDLE_S} s after the scan, % of one core`,
+              Object.keys(cpu1)
+                .map((r) => `${r} ${fmt((100 * (cpu1[r]! - (cpu0[r] ?? 0))) / IDLE_S, 2)}`)
+                .join(', '),
+            ],
+            [
+              `a new film's last write to \`library:updated\` on /ws, p50 (max) of ${TRIALS}`,
+              `${fmt(median(latencies) / 1000)} s (${fmt(Math.max(...latencies) / 1000)} s)`,
+            ],
+          ],
+        ),
+      ].join('\n'),
+    );
   } finally {
     await rm(dataDir, { recursive: true, force: true });
     await rm(media, { recursive: true, force: true });

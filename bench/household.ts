@@ -86,11 +86,16 @@ const household = async (base: string, kinds: Kind[], players: Kind[], until: Pr
     }
   };
   const events: number[] = Array.from({ length: LISTENERS }, () => 0);
-  const sockets = await Promise.all(events.map((_, i) => new Promise<WebSocket>((resolve, reject) => {
-    const ws = new WebSocket(`${base.replace('http', 'ws')}/ws`);
-    ws.on('message', () => events[i]!++);
-    ws.once('open', () => resolve(ws)).once('error', reject);
-  })));
+  const sockets = await Promise.all(
+    events.map(
+      (_, i) =>
+        new Promise<WebSocket>((resolve, reject) => {
+          const ws = new WebSocket(`${base.replace('http', 'ws')}/ws`);
+          ws.on('message', () => events[i]!++);
+          ws.once('open', () => resolve(ws)).once('error', reject);
+        }),
+    ),
+  );
   await Promise.all([...Array.from({ length: BROWSERS }, (_, i) => client(kinds, i)), ...players.map((p, i) => client([p], i)), until]);
   for (const ws of sockets) ws.close();
   return { samples, events };
@@ -98,7 +103,7 @@ const household = async (base: string, kinds: Kind[], players: Kind[], until: Pr
 
 /** Until no call has reached the database for QUIET_MS (a minute at most). */
 const settle = async (proxy: ProxyProcess) => {
-  for (const deadline = performance.now() + 60_000; performance.now() < deadline; ) {
+  for (const deadline = performance.now() + 60_000; performance.now() < deadline;) {
     await proxy.take();
     await sleep(QUIET_MS);
     if ((await proxy.take()).length === 0) return;
@@ -114,11 +119,16 @@ export const runHousehold = async () => {
     await writeTree(second, generateMovies(ITEMS, 20261201));
     // The players' films and the details asked: films of the shared library.
     const listed: { id: string }[] = (await api(base, 'GET', '/api/v1/movies?sort=title&limit=100', 200)).data;
-    const films = await Promise.all(listed.slice(0, PLAYERS).map(async ({ id }) => ({ id, size: (await api(base, 'GET', `/api/v1/movies/${id}`, 200)).data.file.size as number })));
+    const films = await Promise.all(
+      listed
+        .slice(0, PLAYERS)
+        .map(async ({ id }) => ({ id, size: (await api(base, 'GET', `/api/v1/movies/${id}`, 200)).data.file.size as number })),
+    );
     // Every prefix of the commonest long word the broad query begins, as a search box sends them.
     const broad = searchQueries(s.movies).broad;
     const words = new Map<string, number>();
-    for (const m of s.movies) for (const w of new Set(foldWords(m.title))) if (w.length >= 5 && w.startsWith(broad)) words.set(w, (words.get(w) ?? 0) + 1);
+    for (const m of s.movies)
+      for (const w of new Set(foldWords(m.title))) if (w.length >= 5 && w.startsWith(broad)) words.set(w, (words.get(w) ?? 0) + 1);
     const word = [...words].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? broad;
     const prefixes = Array.from({ length: word.length }, (_, i) => word.slice(0, i + 1));
     const kinds = browsing(listed, prefixes);
@@ -126,7 +136,14 @@ export const runHousehold = async () => {
     // Each function's first request loads its code: not what the household waits for.
     for (const kind of [...kinds, ...players]) await send(base, kind, 0);
 
-    const phases: Array<{ what: string; seconds: number; samples: Sample[]; events: number[]; cpu: Record<string, number>; calls: DdbCall[] }> = [];
+    const phases: Array<{
+      what: string;
+      seconds: number;
+      samples: Sample[];
+      events: number[];
+      cpu: Record<string, number>;
+      calls: DdbCall[];
+    }> = [];
     const phase = async (what: string, until: () => Promise<unknown>) => {
       say(what);
       const t0 = performance.now();
@@ -141,7 +158,11 @@ export const runHousehold = async () => {
     await phase(`first scan of ${ITEMS} other films`, () => scanPath(base, { path: second, mediaType: 'movie', libraryId: library.id }));
 
     // The database's calls of each kind alone, the catalogue quiet.
-    const counted: Kind[] = [...kinds, { kind: 'sorted and filtered page', request: () => get('/api/v1/movies?sort=added&yearFrom=1990&yearTo=1999&limit=30') }, players[0]!];
+    const counted: Kind[] = [
+      ...kinds,
+      { kind: 'sorted and filtered page', request: () => get('/api/v1/movies?sort=added&yearFrom=1990&yearTo=1999&limit=30') },
+      players[0]!,
+    ];
     await settle(proxy);
     const b0 = performance.now();
     await sleep(2_000);
@@ -164,26 +185,71 @@ export const runHousehold = async () => {
       const ms = (of: Sample[]) => of.map((x) => x.ms);
       const browse = kind !== 'range';
       const [p99, max] = [percentile(ms(scan!), 99), Math.max(...ms(scan!), ...ms(idle!))];
-      return [kind, `${fmt(percentile(ms(idle!), 50), 0)} / ${fmt(percentile(ms(idle!), 99), 0)}`, scan!.length, `${fmt(percentile(ms(scan!), 50), 0)} / ${fmt(p99, 0)}`, fmt(max, 0),
-        [...idle!, ...scan!].filter((x) => !x.ok).length, browse ? `p99 ≤ ${BROWSE_P99_MAX_MS} ms` : `none over ${RANGE_MAX_MS} ms`, (browse ? p99 <= BROWSE_P99_MAX_MS : max <= RANGE_MAX_MS) ? 'yes' : 'no'];
+      return [
+        kind,
+        `${fmt(percentile(ms(idle!), 50), 0)} / ${fmt(percentile(ms(idle!), 99), 0)}`,
+        scan!.length,
+        `${fmt(percentile(ms(scan!), 50), 0)} / ${fmt(p99, 0)}`,
+        fmt(max, 0),
+        [...idle!, ...scan!].filter((x) => !x.ok).length,
+        browse ? `p99 ≤ ${BROWSE_P99_MAX_MS} ms` : `none over ${RANGE_MAX_MS} ms`,
+        (browse ? p99 <= BROWSE_P99_MAX_MS : max <= RANGE_MAX_MS) ? 'yes' : 'no',
+      ];
     });
     const writeRate = s.batchWrite.items / (s.batchWrite.ms / 1000);
     const scanRate = ITEMS / phases[1]!.seconds;
-    writeDoc('household', [
-      `${machineLine()}. ${BROWSERS} browsing clients (the recent list, a sorted page of 30, a search as typed ("${prefixes.join('", "')}"), a film's details and health in turn, no pause), ${PLAYERS} players (2 MiB ranges of sparse films at random places, one after another) and ${LISTENERS} WebSocket listeners, all in the bench process; no TMDB key. The handlers' DynamoDB calls go through the counting proxy (a process of its own, its hop in every call's time).`,
-      '',
-      ...phases.map((p) => `- ${p.what}: ${fmt(p.seconds)} s; events per listener ${Math.min(...p.events)}-${Math.max(...p.events)}; CPU seconds ${Object.entries(p.cpu).map(([n, c]) => `${n} ${fmt(c)}`).join(', ')} (2 cores: ${fmt(p.seconds * 2)} in all); the handlers' database calls ${p.calls.length} (${byKey(p.calls)})`),
-      `- the scan under the household's load: ${fmt(scanRate, 0)} films/s, ${fmt((100 * scanRate) / writeRate, 0)}% of the database's bare batch-write rate measured before the shared library's first scan (${fmt(writeRate, 0)} items/s)`,
-      '',
-      table(['request', 'nothing scanning: p50 / p99 ms', 'during the scan: requests', 'p50 / p99 ms', 'slowest ms', 'errors', 'target (during the scan)', 'met?'], rows),
-      '',
-      `The database calls of each kind of request, the catalogue quiet (no call for a second before each kind): ${COUNT_REQUESTS} requests one after another, every DynamoDB call the handlers made meanwhile (and ${AFTER_MS} ms after the last answer). Keys: the partition key's entity.`,
-      '',
-      table(['request (sent alone, one after another)', 'errors', 'database calls', 'per request', 'by operation and key, per request'], [
-        [`nothing sent, ${fmt(background.ms / 1000)} s (what the box does by itself)`, 0, background.calls.length, '-', byKey(background.calls, undefined, (c) => c.label)],
-        ...counts.map((c) => [`${c.kind.kind}: \`GET ${c.kind.request(0).path}\``, c.errors, c.calls.length, fmt(c.calls.length / COUNT_REQUESTS, 2), byKey(c.calls, COUNT_REQUESTS, (x) => x.label)]),
-      ]),
-    ].join('\n'));
+    writeDoc(
+      'household',
+      [
+        `${machineLine()}. ${BROWSERS} browsing clients (the recent list, a sorted page of 30, a search as typed ("${prefixes.join('", "')}"), a film's details and health in turn, no pause), ${PLAYERS} players (2 MiB ranges of sparse films at random places, one after another) and ${LISTENERS} WebSocket listeners, all in the bench process; no TMDB key. The handlers' DynamoDB calls go through the counting proxy (a process of its own, its hop in every call's time).`,
+        '',
+        ...phases.map(
+          (p) =>
+            `- ${p.what}: ${fmt(p.seconds)} s; events per listener ${Math.min(...p.events)}-${Math.max(...p.events)}; CPU seconds ${Object.entries(
+              p.cpu,
+            )
+              .map(([n, c]) => `${n} ${fmt(c)}`)
+              .join(', ')} (2 cores: ${fmt(p.seconds * 2)} in all); the handlers' database calls ${p.calls.length} (${byKey(p.calls)})`,
+        ),
+        `- the scan under the household's load: ${fmt(scanRate, 0)} films/s, ${fmt((100 * scanRate) / writeRate, 0)}% of the database's bare batch-write rate measured before the shared library's first scan (${fmt(writeRate, 0)} items/s)`,
+        '',
+        table(
+          [
+            'request',
+            'nothing scanning: p50 / p99 ms',
+            'during the scan: requests',
+            'p50 / p99 ms',
+            'slowest ms',
+            'errors',
+            'target (during the scan)',
+            'met?',
+          ],
+          rows,
+        ),
+        '',
+        `The database calls of each kind of request, the catalogue quiet (no call for a second before each kind): ${COUNT_REQUESTS} requests one after another, every DynamoDB call the handlers made meanwhile (and ${AFTER_MS} ms after the last answer). Keys: the partition key's entity.`,
+        '',
+        table(
+          ['request (sent alone, one after another)', 'errors', 'database calls', 'per request', 'by operation and key, per request'],
+          [
+            [
+              `nothing sent, ${fmt(background.ms / 1000)} s (what the box does by itself)`,
+              0,
+              background.calls.length,
+              '-',
+              byKey(background.calls, undefined, (c) => c.label),
+            ],
+            ...counts.map((c) => [
+              `${c.kind.kind}: \`GET ${c.kind.request(0).path}\``,
+              c.errors,
+              c.calls.length,
+              fmt(c.calls.length / COUNT_REQUESTS, 2),
+              byKey(c.calls, COUNT_REQUESTS, (x) => x.label),
+            ]),
+          ],
+        ),
+      ].join('\n'),
+    );
   } finally {
     await rm(second, { recursive: true, force: true });
   }

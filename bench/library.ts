@@ -58,7 +58,16 @@ export interface Shared {
  * batch writer in the scan's steps into a fresh table of the same shape, then dropped.
  */
 const measureBatchWrite = async (endpoint: string, root: string, files: Shared['found']) => {
-  const { writes } = planScan({ libraryId: 'lib_bench', mediaType: 'movie', rootName: rootFolderName(root), jobId: 'job_bench', now: new Date().toISOString(), scope: '', files, index: [] });
+  const { writes } = planScan({
+    libraryId: 'lib_bench',
+    mediaType: 'movie',
+    rootName: rootFolderName(root),
+    jobId: 'job_bench',
+    now: new Date().toISOString(),
+    scope: '',
+    files,
+    index: [],
+  });
   const tableName = `bench-batch-write-${Date.now()}`;
   const db = createDb({ ...config.db, endpoint, tableName, localCredentials: LOCAL_CREDENTIALS });
   await ensureTable(db.raw, tableName);
@@ -86,9 +95,12 @@ const firstScan = async (base: string, root: string, libraryId: string, films: n
     ]);
     const now = performance.now();
     if (listed && listed.meta.total >= films) listedMs = now - t0;
-    if (job.status === 'completed') return { clientMs: now - t0, jobMs: Date.parse(job.finishedAt) - Date.parse(job.startedAt), listedMs: listedMs ?? now - t0, job };
-    if (job.status === 'failed' || job.status === 'interrupted') throw new Error(`the first scan: job ${job.status}: ${JSON.stringify(job)}`);
-    if (now - t0 > SCAN_TIMEOUT_MS) throw new Error(`the first scan not completed after ${SCAN_TIMEOUT_MS / 60_000} min: ${JSON.stringify(job)}`);
+    if (job.status === 'completed')
+      return { clientMs: now - t0, jobMs: Date.parse(job.finishedAt) - Date.parse(job.startedAt), listedMs: listedMs ?? now - t0, job };
+    if (job.status === 'failed' || job.status === 'interrupted')
+      throw new Error(`the first scan: job ${job.status}: ${JSON.stringify(job)}`);
+    if (now - t0 > SCAN_TIMEOUT_MS)
+      throw new Error(`the first scan not completed after ${SCAN_TIMEOUT_MS / 60_000} min: ${JSON.stringify(job)}`);
     if (now - lastSay > 5000) {
       say(`first scan: ${job.status} ${job.phase ?? ''} ${fmt(job.progress, 0)}% ${JSON.stringify(job.counts)}`);
       lastSay = now;
@@ -108,7 +120,10 @@ const build = async (): Promise<Shared> => {
   const instance = await startInstance({
     dataDir,
     env: {
-      RATE_LIMIT_MAX: '1000000000', TMDB_API_KEY: '', PLAYBACK_MAX_TRANSCODES: '3', PLAYBACK_MAX_REMUXES: '8',
+      RATE_LIMIT_MAX: '1000000000',
+      TMDB_API_KEY: '',
+      PLAYBACK_MAX_TRANSCODES: '3',
+      PLAYBACK_MAX_REMUXES: '8',
       BENCH_HANDLERS_DYNAMODB_ENDPOINT: proxy.url,
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${join(PROJECT_DIR, 'bench/handlers-dynamodb.cjs')}`.trim(),
     },
@@ -119,11 +134,26 @@ const build = async (): Promise<Shared> => {
   say(`the database's batch writes: ${batchWrite.items} items in ${fmt(batchWrite.ms / 1000, 2)} s`);
   const { data: library } = await api(base, 'POST', '/api/v1/library', 201, { name: 'Bench movies', path: root, mediaType: 'movie' });
   const first = await firstScan(base, root, library.id, movies.length);
-  say(`first scan: every film listed after ${fmt(first.listedMs / 1000, 2)} s, completed after ${fmt(first.clientMs / 1000, 2)} s: ${JSON.stringify(first.job.counts)}`);
+  say(
+    `first scan: every film listed after ${fmt(first.listedMs / 1000, 2)} s, completed after ${fmt(first.clientMs / 1000, 2)} s: ${JSON.stringify(first.job.counts)}`,
+  );
   await proxy.take();
   return {
-    instance, base, root, movies, libraryId: library.id, found, batchWrite, first, proxy,
-    pids: { 'runner (front door)': pid, 'serverless-offline (handlers)': processes.offline!, 'DynamoDB Local': processes.dynamodb!, 'counting proxy': proxy.pid },
+    instance,
+    base,
+    root,
+    movies,
+    libraryId: library.id,
+    found,
+    batchWrite,
+    first,
+    proxy,
+    pids: {
+      'runner (front door)': pid,
+      'serverless-offline (handlers)': processes.offline!,
+      'DynamoDB Local': processes.dynamodb!,
+      'counting proxy': proxy.pid,
+    },
   };
 };
 

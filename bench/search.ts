@@ -14,7 +14,6 @@ const SIZES = [10_000, 100_000];
 const REPEATS = 20; // timed runs of each query, after one untimed
 const LATENCY_MAX_FACTOR = 2; // search p50 at most twice health's, at 10,000 titles
 
-
 const say = sayer('search');
 const pct = (fraction: number) => `${(fraction * 100).toFixed(1)}%`;
 const ms = (n: number) => n.toFixed(2);
@@ -78,9 +77,13 @@ const measureSize = async (size: number): Promise<SizeResult> => {
   };
   for (const query of queries) time(query.kind, query);
   // The four kinds of typo together, as their scores are.
-  timings.set('typo (all)', [...timings].filter(([kind]) => kind.startsWith('typo-')).flatMap(([, values]) => values));
+  timings.set(
+    'typo (all)',
+    [...timings].filter(([kind]) => kind.startsWith('typo-')).flatMap(([, values]) => values),
+  );
   const latency = new Map([...timings].map(([kind, values]) => [kind, { p50: percentile(values, 50), p99: percentile(values, 99) }]));
-  for (const s of scores) say(`${s.kind}: ${s.queries} queries, top-1 ${pct(s.top1)}, top-5 ${pct(s.top5)}, p50 ${ms(latency.get(s.kind)?.p50 ?? 0)} ms`);
+  for (const s of scores)
+    say(`${s.kind}: ${s.queries} queries, top-1 ${pct(s.top1)}, top-5 ${pct(s.top5)}, p50 ${ms(latency.get(s.kind)?.p50 ?? 0)} ms`);
   return { size, buildMs, heapMiB, stepped, scores, latency };
 };
 
@@ -95,9 +98,11 @@ const measureHttp = async (): Promise<HttpRow[]> => {
   const q = searchQueries(movies);
   const targets: [string, string][] = [
     ['GET /api/v1/health', '/api/v1/health'],
-    ...[[`${q.broad} (a prefix, ${q.broadHits} titles)`, q.broad], [`${q.narrow} (one title)`, q.narrow], [`${transposed(q.narrow)} (that title, a typo)`, transposed(q.narrow)]].map(
-      ([what, query]): [string, string] => [`GET /api/v1/search?query=${what}`, `/api/v1/search?query=${encodeURIComponent(query!)}`],
-    ),
+    ...[
+      [`${q.broad} (a prefix, ${q.broadHits} titles)`, q.broad],
+      [`${q.narrow} (one title)`, q.narrow],
+      [`${transposed(q.narrow)} (that title, a typo)`, transposed(q.narrow)],
+    ].map(([what, query]): [string, string] => [`GET /api/v1/search?query=${what}`, `/api/v1/search?query=${encodeURIComponent(query!)}`]),
   ];
   // Health is loaded again right before each query: its p50 drifts by a third between loads on
   // this machine, so each query is compared with the health load next to it.
@@ -135,7 +140,13 @@ const qualityTable = (results: SizeResult[]) => {
 const missesList = (result: SizeResult) =>
   result.scores
     .filter((s) => !s.kind.includes('all'))
-    .flatMap((s) => s.misses.slice(0, 3).map((m) => `- ${s.kind}: "${m.query}" → ${m.got.slice(0, 3).join(', ') || 'nothing'} (expected ${m.expected.slice(0, 3).join(', ')})`));
+    .flatMap((s) =>
+      s.misses
+        .slice(0, 3)
+        .map(
+          (m) => `- ${s.kind}: "${m.query}" → ${m.got.slice(0, 3).join(', ') || 'nothing'} (expected ${m.expected.slice(0, 3).join(', ')})`,
+        ),
+    );
 
 export const runSearch = async () => {
   const results: SizeResult[] = [];

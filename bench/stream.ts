@@ -144,17 +144,34 @@ export const runStream = async () => {
       return { one, four, seek: { ours: await seeks(stream), theirs: await seeks(direct) } };
     });
     const { one, four, seek } = sampled.result;
-    const runs = (r: { ours: number[]; theirs: number[] }) => `${r.ours.map(Math.round).join(', ')} / ${r.theirs.map(Math.round).join(', ')}`;
-    const row = (label: string, r: typeof one) => [label, Math.round(r.ours), Math.round(r.theirs), runs(r.runs), (r.ours / r.theirs).toFixed(2), `≥ ${TARGET_RATIO}`, r.ours / r.theirs >= TARGET_RATIO ? 'yes' : 'no'];
-    writeDoc('stream', [
-      `${machineLine()}. A ${(FILE_BYTES / 1024 ** 3).toFixed(2)} GiB file, read whole (\`cat\`) before each run so it starts in the page cache; ${RUNS} runs per row with the two servers taking turns (median), ${SEEKS} seeks; about ${Math.round((FILE_BYTES * RUNS * 5) / 1024 ** 3)} GiB went through the stream URL while the RSS was sampled.`,
-      '',
-      table(['reader', 'stream URL MB/s', 'nginx MB/s', 'runs: stream URL / nginx', 'ratio', 'target', 'met?'], [row(`1 connection, ${RANGE_BYTES / 1048576} MiB ranges`, one), row('4 readers at once (total)', four)]),
-      '',
-      `A seek, the time to the first byte of a 64 KiB range at a random offset: stream URL p50 ${seek.ours.p50.toFixed(1)} ms, p99 ${seek.ours.p99.toFixed(1)} ms (target p50 < ${TTFB_TARGET_MS} ms: ${seek.ours.p50 < TTFB_TARGET_MS ? 'met' : 'not met'}); nginx p50 ${seek.theirs.p50.toFixed(1)} ms, p99 ${seek.theirs.p99.toFixed(1)} ms.`,
-      '',
-      `RSS MiB at the start / at the end / peak: ${Object.keys(pids).map((k) => `${k} ${sampled.first[k] ?? '-'} / ${sampled.last[k] ?? '-'} / ${sampled.peak[k] ?? '-'}`).join('; ')}.`,
-    ].join('\n'));
+    const runs = (r: { ours: number[]; theirs: number[] }) =>
+      `${r.ours.map(Math.round).join(', ')} / ${r.theirs.map(Math.round).join(', ')}`;
+    const row = (label: string, r: typeof one) => [
+      label,
+      Math.round(r.ours),
+      Math.round(r.theirs),
+      runs(r.runs),
+      (r.ours / r.theirs).toFixed(2),
+      `≥ ${TARGET_RATIO}`,
+      r.ours / r.theirs >= TARGET_RATIO ? 'yes' : 'no',
+    ];
+    writeDoc(
+      'stream',
+      [
+        `${machineLine()}. A ${(FILE_BYTES / 1024 ** 3).toFixed(2)} GiB file, read whole (\`cat\`) before each run so it starts in the page cache; ${RUNS} runs per row with the two servers taking turns (median), ${SEEKS} seeks; about ${Math.round((FILE_BYTES * RUNS * 5) / 1024 ** 3)} GiB went through the stream URL while the RSS was sampled.`,
+        '',
+        table(
+          ['reader', 'stream URL MB/s', 'nginx MB/s', 'runs: stream URL / nginx', 'ratio', 'target', 'met?'],
+          [row(`1 connection, ${RANGE_BYTES / 1048576} MiB ranges`, one), row('4 readers at once (total)', four)],
+        ),
+        '',
+        `A seek, the time to the first byte of a 64 KiB range at a random offset: stream URL p50 ${seek.ours.p50.toFixed(1)} ms, p99 ${seek.ours.p99.toFixed(1)} ms (target p50 < ${TTFB_TARGET_MS} ms: ${seek.ours.p50 < TTFB_TARGET_MS ? 'met' : 'not met'}); nginx p50 ${seek.theirs.p50.toFixed(1)} ms, p99 ${seek.theirs.p99.toFixed(1)} ms.`,
+        '',
+        `RSS MiB at the start / at the end / peak: ${Object.keys(pids)
+          .map((k) => `${k} ${sampled.first[k] ?? '-'} / ${sampled.last[k] ?? '-'} / ${sampled.peak[k] ?? '-'}`)
+          .join('; ')}.`,
+      ].join('\n'),
+    );
   } finally {
     await stopGroup(nginx.child.pid!, 2_000);
     rmSync(root, { recursive: true, force: true });

@@ -36,9 +36,14 @@ const srtText = (everyMs = 4_700) =>
 
 const assText = () =>
   [
-    '[Script Info]', 'ScriptType: v4.00+', '', '[Events]', 'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',
+    '[Script Info]',
+    'ScriptType: v4.00+',
+    '',
+    '[Events]',
+    'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',
     ...Array.from({ length: CUES }, (_, i) => {
-      const t = (ms: number) => `${Math.floor(ms / 3_600_000)}:${stamp(ms, '.').slice(3, 11)}.${String(Math.floor((ms % 1000) / 10)).padStart(2, '0')}`;
+      const t = (ms: number) =>
+        `${Math.floor(ms / 3_600_000)}:${stamp(ms, '.').slice(3, 11)}.${String(Math.floor((ms % 1000) / 10)).padStart(2, '0')}`;
       return `Dialogue: 0,${t(i * 4_700)},${t(i * 4_700 + 3_200)},Default,,0,0,0,,{\\an8\\c&H00FFFF&}Line ${i}{\\i1} with style{\\i0}\\Nand a second`;
     }),
   ].join('\n');
@@ -80,7 +85,9 @@ export const runSubtitles = async () => {
   const ass = assText();
   const convertSrt = timeEach(CONVERSIONS, () => convertToWebVtt(decodeSubtitle(srt).text, 'srt', 1_500));
   const convertAss = timeEach(CONVERSIONS, () => convertToWebVtt(ass, 'ass'));
-  say(`SRT ${CUES} cues (${(srt.length / 1024).toFixed(0)} KiB): p50 ${convertSrt.p50.toFixed(2)} ms; ASS: p50 ${convertAss.p50.toFixed(2)} ms`);
+  say(
+    `SRT ${CUES} cues (${(srt.length / 1024).toFixed(0)} KiB): p50 ${convertSrt.p50.toFixed(2)} ms; ASS: p50 ${convertAss.p50.toFixed(2)} ms`,
+  );
 
   const dir = tempDir('bench-subtitles');
   const { base } = await sharedLibrary();
@@ -96,7 +103,9 @@ export const runSubtitles = async () => {
     const whole = await sequentialP50(url);
     const etag = (await getOnce(url)).etag;
     const revalidated = await sequentialP50(url, { 'If-None-Match': etag });
-    say(`through the stack: health p50 ${health.toFixed(1)} ms, subtitle ${whole.toFixed(1)} ms, revalidated (304) ${revalidated.toFixed(1)} ms`);
+    say(
+      `through the stack: health p50 ${health.toFixed(1)} ms, subtitle ${whole.toFixed(1)} ms, revalidated (304) ${revalidated.toFixed(1)} ms`,
+    );
 
     // Extraction: a 720p Matroska file with two SubRip streams of CUES cues each.
     const srtPath = join(dir, 'film.srt');
@@ -106,8 +115,32 @@ export const runSubtitles = async () => {
     const video = join(dir, 'film.mkv');
     say(`encoding ${seconds} s of 720p at 16 Mb/s (~${VIDEO_MB} MB)...`);
     execFileSync('ffmpeg', [
-      '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=1280x720:rate=25:duration=${seconds}`, '-i', srtPath, '-i', srtPath,
-      '-map', '0', '-map', '1', '-map', '2', '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', '16M', '-c:s', 'srt', video,
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc2=size=1280x720:rate=25:duration=${seconds}`,
+      '-i',
+      srtPath,
+      '-i',
+      srtPath,
+      '-map',
+      '0',
+      '-map',
+      '1',
+      '-map',
+      '2',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-b:v',
+      '16M',
+      '-c:s',
+      'srt',
+      video,
     ]);
     const size = statSync(video).size;
     const extractor = new SubtitleExtractor({ ffmpeg: 'ffmpeg', cacheDir: join(dir, 'cache'), timeoutMs: 600_000 });
@@ -122,20 +155,40 @@ export const runSubtitles = async () => {
     await extractor.extract(file, '0:2', [], 0);
     const cachedMs = performance.now() - t1;
     const mb = size / 1e6;
-    say(`extraction of 2 streams from ${mb.toFixed(0)} MB: ${(extractMs / 1000).toFixed(1)} s (${(mb / (extractMs / 1000)).toFixed(0)} MB/s), ffmpeg peak ${peakMiB} MiB; the other stream then ${cachedMs.toFixed(1)} ms`);
+    say(
+      `extraction of 2 streams from ${mb.toFixed(0)} MB: ${(extractMs / 1000).toFixed(1)} s (${(mb / (extractMs / 1000)).toFixed(0)} MB/s), ffmpeg peak ${peakMiB} MiB; the other stream then ${cachedMs.toFixed(1)} ms`,
+    );
 
-    writeDoc('subtitles', [
-      `${machineLine()}. The video file was just written, so it is read from the page cache: from a disk, extraction runs at the disk's speed.`,
-      '',
-      table(['what', 'measured'], [
-        [`convert a ${CUES}-cue SRT (${(srt.length / 1024).toFixed(0)} KiB, Windows-1252) to WebVTT with an offset, in process`, `p50 ${convertSrt.p50.toFixed(2)} ms, p99 ${convertSrt.p99.toFixed(2)} ms`],
-        [`convert a ${CUES}-event ASS with overrides, in process`, `p50 ${convertAss.p50.toFixed(2)} ms, p99 ${convertAss.p99.toFixed(2)} ms`],
-        [`GET the subtitle URL through the stack, one request at a time (${REQUESTS})`, `p50 ${whole.toFixed(1)} ms (health: ${health.toFixed(1)} ms)`],
-        ['the same with If-None-Match (304)', `p50 ${revalidated.toFixed(1)} ms`],
-        [`extract 2 SubRip streams from a ${mb.toFixed(0)} MB 720p Matroska file (one ffmpeg run)`, `${(extractMs / 1000).toFixed(1)} s, ${(mb / (extractMs / 1000)).toFixed(0)} MB/s; ffmpeg peak RSS ${peakMiB} MiB`],
-        ['the second stream afterwards (cached)', `${cachedMs.toFixed(1)} ms`],
-      ]),
-    ].join('\n'));
+    writeDoc(
+      'subtitles',
+      [
+        `${machineLine()}. The video file was just written, so it is read from the page cache: from a disk, extraction runs at the disk's speed.`,
+        '',
+        table(
+          ['what', 'measured'],
+          [
+            [
+              `convert a ${CUES}-cue SRT (${(srt.length / 1024).toFixed(0)} KiB, Windows-1252) to WebVTT with an offset, in process`,
+              `p50 ${convertSrt.p50.toFixed(2)} ms, p99 ${convertSrt.p99.toFixed(2)} ms`,
+            ],
+            [
+              `convert a ${CUES}-event ASS with overrides, in process`,
+              `p50 ${convertAss.p50.toFixed(2)} ms, p99 ${convertAss.p99.toFixed(2)} ms`,
+            ],
+            [
+              `GET the subtitle URL through the stack, one request at a time (${REQUESTS})`,
+              `p50 ${whole.toFixed(1)} ms (health: ${health.toFixed(1)} ms)`,
+            ],
+            ['the same with If-None-Match (304)', `p50 ${revalidated.toFixed(1)} ms`],
+            [
+              `extract 2 SubRip streams from a ${mb.toFixed(0)} MB 720p Matroska file (one ffmpeg run)`,
+              `${(extractMs / 1000).toFixed(1)} s, ${(mb / (extractMs / 1000)).toFixed(0)} MB/s; ffmpeg peak RSS ${peakMiB} MiB`,
+            ],
+            ['the second stream afterwards (cached)', `${cachedMs.toFixed(1)} ms`],
+          ],
+        ),
+      ].join('\n'),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

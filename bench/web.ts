@@ -52,7 +52,15 @@ export const runWeb = async () => {
       mkdirSync(folder, { recursive: true });
       writeFileSync(join(folder, `Poster Film ${i + 1} (${1950 + (i % 70)}).mkv`), Buffer.alloc(1024));
       const colour = (): Rgb => [next() * 255, next() * 255, next() * 255];
-      writeFileSync(join(folder, 'poster.jpg'), await paintedJpeg(detailedQuadrants([colour(), colour(), colour(), colour()], 500, 750), { width: 500, height: 750, noise: 8, seed: i }));
+      writeFileSync(
+        join(folder, 'poster.jpg'),
+        await paintedJpeg(detailedQuadrants([colour(), colour(), colour(), colour()], 500, 750), {
+          width: 500,
+          height: 750,
+          noise: 8,
+          seed: i,
+        }),
+      );
     }
     const { job } = await addLibrary(newest, 'movie', 0);
     say(`${job.counts.added} films with posters scanned in`);
@@ -63,14 +71,23 @@ export const runWeb = async () => {
       const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
       const page = await context.newPage();
       let bytes = 0;
-      page.on('response', (res) => void res.body().then((b) => (bytes += b.length), () => {}));
+      page.on(
+        'response',
+        (res) =>
+          void res.body().then(
+            (b) => (bytes += b.length),
+            () => {},
+          ),
+      );
       await page.goto(`${instance.url}/`);
       const timing = await page.evaluate<{ first: number; all: number; posters: number }>(TIMINGS);
       if (i === LOADS) await page.screenshot({ path: join(PROJECT_DIR, 'docs', 'web-client.jpg'), type: 'jpeg', quality: 80 });
       await context.close();
       // The first load pays the service's own first requests (bundles loaded, caches cold).
       if (i > 0) loads.push({ ...timing, bytes });
-      say(`load ${i + 1}: first poster ${ms(timing.first)} ms, the first screen's ${timing.posters} posters ${ms(timing.all)} ms${i === 0 ? ' (warm-up, not counted)' : ''}`);
+      say(
+        `load ${i + 1}: first poster ${ms(timing.first)} ms, the first screen's ${timing.posters} posters ${ms(timing.all)} ms${i === 0 ? ' (warm-up, not counted)' : ''}`,
+      );
     }
     const first = median(loads.map((l) => l.first));
     const all = median(loads.map((l) => l.all));

@@ -104,7 +104,12 @@ export const ensureBuilt = async (projectDir = findProjectDir()) => {
   try {
     await Promise.all([
       // The runner, and serverless.yml's functions for offline (infra/serverless-functions.cjs).
-      esbuild.build({ ...shared, entryPoints: ['run.ts', 'functions.ts'].map((f) => join(projectDir, 'infra', f)), outbase: projectDir, outdir: scratch }),
+      esbuild.build({
+        ...shared,
+        entryPoints: ['run.ts', 'functions.ts'].map((f) => join(projectDir, 'infra', f)),
+        outbase: projectDir,
+        outdir: scratch,
+      }),
       esbuild.build({
         ...shared,
         stdin: { contents: graphEntry(modules), resolveDir: projectDir, sourcefile: 'handlers.cjs', loader: 'js' },

@@ -5,10 +5,7 @@
 // the registry.
 import { allOperations, type OperationId } from '../lib/api/operations';
 
-type FunctionEvent =
-  | { httpApi: { method: string; path: string } | '*' }
-  | { websocket: { route: string } }
-  | { schedule: string };
+type FunctionEvent = { httpApi: { method: string; path: string } | '*' } | { websocket: { route: string } } | { schedule: string };
 
 /** A function as serverless.yml declares one. */
 export interface ServerlessFunction {

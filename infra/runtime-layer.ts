@@ -47,7 +47,9 @@ const locate = (name: string, from: string): string | undefined => {
 };
 
 const fitsTarget = (m: Manifest) =>
-  (!m.os || m.os.includes(LAMBDA_TARGET.os)) && (!m.cpu || m.cpu.includes(LAMBDA_TARGET.cpu)) && (!m.libc || m.libc.includes(LAMBDA_TARGET.libc));
+  (!m.os || m.os.includes(LAMBDA_TARGET.os)) &&
+  (!m.cpu || m.cpu.includes(LAMBDA_TARGET.cpu)) &&
+  (!m.libc || m.libc.includes(LAMBDA_TARGET.libc));
 
 /** Every package folder the roots need on the target: dependencies, and the optional ones built for it. */
 export const layerPackages = (): string[] => {

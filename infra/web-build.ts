@@ -56,7 +56,11 @@ export const buildWeb = async (): Promise<WebBuild> => {
       legalComments: 'none',
       logLevel: 'warning',
     });
-    const outputs = Object.entries(result.metafile.outputs).map(([file, meta]) => ({ name: basename(file), bytes: meta.bytes, entry: basename(file).startsWith('app-') }));
+    const outputs = Object.entries(result.metafile.outputs).map(([file, meta]) => ({
+      name: basename(file),
+      bytes: meta.bytes,
+      entry: basename(file).startsWith('app-'),
+    }));
     // The page names the entry; chunks are imported by it when needed.
     const scripts = outputs.filter((o) => o.name.endsWith('.js') && o.entry).map((o) => o.name);
     const chunks = outputs.filter((o) => o.name.endsWith('.js') && !o.entry).map((o) => o.name);
@@ -73,7 +77,12 @@ export const buildWeb = async (): Promise<WebBuild> => {
       writeFileSync(`${path}.gz`, gzipped);
       if (scripts.some((s) => file.endsWith(s))) scriptGzipBytes += gzipped.length;
     }
-    return { scripts, styles, scriptBytes: outputs.filter((o) => o.name.endsWith('.js') && o.entry).reduce((n, o) => n + o.bytes, 0), scriptGzipBytes };
+    return {
+      scripts,
+      styles,
+      scriptBytes: outputs.filter((o) => o.name.endsWith('.js') && o.entry).reduce((n, o) => n + o.bytes, 0),
+      scriptGzipBytes,
+    };
   } finally {
     await stop();
   }
@@ -81,5 +90,7 @@ export const buildWeb = async (): Promise<WebBuild> => {
 
 if (process.argv[1] && import.meta.url.endsWith(basename(process.argv[1]))) {
   const built = await buildWeb();
-  process.stdout.write(`web client built: ${[...built.scripts, ...built.styles].join(', ')} (${Math.round(built.scriptBytes / 1024)} KiB of JavaScript, ${Math.round(built.scriptGzipBytes / 1024)} KiB gzipped)\n`);
+  process.stdout.write(
+    `web client built: ${[...built.scripts, ...built.styles].join(', ')} (${Math.round(built.scriptBytes / 1024)} KiB of JavaScript, ${Math.round(built.scriptGzipBytes / 1024)} KiB gzipped)\n`,
+  );
 }

@@ -78,7 +78,8 @@ export const currentProvider =
     const { value } = await settingsStore.read();
     const key = effectiveKey(value, await deploymentKey());
     const { artwork, meshGradients } = value.features;
-    if (!value.features.metadataFetching) return { provider: null, why: 'fetching metadata is switched off in settings', artwork, meshGradients };
+    if (!value.features.metadataFetching)
+      return { provider: null, why: 'fetching metadata is switched off in settings', artwork, meshGradients };
     if (!key) return { provider: null, why: 'no TMDB API key is set', artwork, meshGradients };
     const provider = createTmdbClient({
       apiKey: key,
@@ -94,24 +95,30 @@ export const currentProvider =
   };
 
 /** What a scan may use to enrich items: the provider and the features as the settings have them when it runs. */
-export const scanEnrichment =
-  (deploymentKey: () => Promise<string | undefined>) =>
-  async (): Promise<Enrichment> => {
-    const { provider, artwork, meshGradients } = await currentProvider(deploymentKey)({ fresh: false });
-    return { provider, artwork, meshGradients };
-  };
+export const scanEnrichment = (deploymentKey: () => Promise<string | undefined>) => async (): Promise<Enrichment> => {
+  const { provider, artwork, meshGradients } = await currentProvider(deploymentKey)({ fresh: false });
+  return { provider, artwork, meshGradients };
+};
 
 // Embedded subtitles taken out by ffmpeg, kept in DATA_DIR/subtitles; none in the cloud (home-only for now).
 const extractor =
   config.mediaStorage === 'local'
-    ? new SubtitleExtractor({ ffmpeg: config.subtitles.ffmpeg, cacheDir: join(config.dataDir, 'subtitles'), timeoutMs: config.subtitles.extractTimeoutMs })
+    ? new SubtitleExtractor({
+        ffmpeg: config.subtitles.ffmpeg,
+        cacheDir: join(config.dataDir, 'subtitles'),
+        timeoutMs: config.subtitles.extractTimeoutMs,
+      })
     : null;
 export const subtitleExtractor = (): SubtitleExtractor | null => extractor;
 
 // Conversions while a file is watched: segments kept in DATA_DIR/playback on a home box; none in the cloud.
 const segmentCache =
   config.mediaStorage === 'local'
-    ? new SegmentCache({ dir: join(config.dataDir, 'playback'), perSession: config.playback.sessionSegments, maxBytes: config.playback.cacheBytes })
+    ? new SegmentCache({
+        dir: join(config.dataDir, 'playback'),
+        perSession: config.playback.sessionSegments,
+        maxBytes: config.playback.cacheBytes,
+      })
     : null;
 export const playbackSegments = (): SegmentCache | null => segmentCache;
 
@@ -158,7 +165,10 @@ export const watchingService = (): WatchingService =>
   }));
 
 /** What a movie's or a show's details need: the services, and whether subtitle streams inside videos can be served here. */
-export const detailServices = () => ({ ...services, subtitles: trackOptions({ storage: services.storage, extractor: subtitleExtractor() }) });
+export const detailServices = () => ({
+  ...services,
+  subtitles: trackOptions({ storage: services.storage, extractor: subtitleExtractor() }),
+});
 
 /** Everything the services need: each takes the part it uses. */
 export type Services = WorkerDeps & RemovalDeps;

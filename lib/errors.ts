@@ -46,12 +46,12 @@ export const PROBLEMS = {
   'headers-too-large': [431, 'Request headers too large'],
   'path-not-usable': [422, 'The path cannot be used'],
   'media-type-mismatch': [422, 'The media type does not match the library'],
-  'unplayable': [422, 'The file cannot be played'],
+  unplayable: [422, 'The file cannot be played'],
   'unknown-provider-id': [422, 'The metadata provider has no such record'],
   'provider-not-configured': [409, 'No metadata provider is set up'],
   'provider-unavailable': [424, 'The metadata provider did not answer'],
   'rate-limited': [429, 'Too many requests'],
-  'internal': [500, 'Internal server error', 'both'],
+  internal: [500, 'Internal server error', 'both'],
   'dependency-unavailable': [503, 'A dependency is unavailable', 'both'],
   'gateway-timeout': [504, 'The request took too long'],
   'media-offline': [503, 'The media is offline'],
@@ -73,7 +73,9 @@ export const PROBLEMS = {
 export const scopeOf = (code: ProblemCode): ProblemScope => (PROBLEMS[code] as readonly [number, string, ProblemScope?])[2] ?? 'http';
 
 /** The codes a scan job's `error` may carry. */
-export type JobErrorCode = { [K in ProblemCode]: (typeof PROBLEMS)[K] extends readonly [number, string, 'job' | 'both'] ? K : never }[ProblemCode];
+export type JobErrorCode = {
+  [K in ProblemCode]: (typeof PROBLEMS)[K] extends readonly [number, string, 'job' | 'both'] ? K : never;
+}[ProblemCode];
 export const JOB_ERROR_CODES = (Object.keys(PROBLEMS) as ProblemCode[]).filter((c): c is JobErrorCode => scopeOf(c) !== 'http');
 
 /** A scan job's error: its code always comes from this catalogue. */
@@ -92,13 +94,11 @@ const problem = (code: ProblemCode, detail: string, fields?: FieldIssue[], optio
 export const invalidRequest = (fields: FieldIssue[]) =>
   problem('invalid-request', fields.map((f) => `${f.field}: ${f.message}`).join('; '), fields);
 export const malformedJson = () => problem('malformed-json', 'The request body is not valid JSON');
-export const originNotAllowed = (origin: string) =>
-  problem('origin-not-allowed', `Requests from origin ${origin} are not allowed`);
+export const originNotAllowed = (origin: string) => problem('origin-not-allowed', `Requests from origin ${origin} are not allowed`);
 export const notFound = (what: string) => problem('not-found', `${what} was not found`);
 /** A 404 whose detail says why, where notFound's "<what> was not found" would not. */
 export const notFoundBecause = (detail: string) => problem('not-found', detail);
-export const routeNotFound = (method: string, path: string) =>
-  problem('route-not-found', `No route for ${method} ${path}`);
+export const routeNotFound = (method: string, path: string) => problem('route-not-found', `No route for ${method} ${path}`);
 export const methodNotAllowed = (method: string, path: string, allowed: string[]) =>
   Object.assign(problem('method-not-allowed', `${method} is not allowed on ${path}; use ${allowed.join(', ')}`), {
     allowed,
@@ -113,17 +113,23 @@ export const libraryExists = (path: string, existing: string) =>
   problem('library-exists', path === existing ? `A library for ${path} already exists` : `${path} overlaps the library at ${existing}`);
 export const pathNotUsable = (path: string, why: string) => problem('path-not-usable', `${path} ${why}`);
 export const mediaTypeMismatch = (libraryId: string, has: string, asked: string) =>
-  problem('media-type-mismatch', `Library ${libraryId} holds ${has === 'movie' ? 'movies' : 'TV shows'}, not ${asked === 'movie' ? 'movies' : 'TV shows'}`);
-export const bodyTooLarge = (limitBytes: number) =>
-  problem('body-too-large', `The request body is larger than ${limitBytes} bytes`);
+  problem(
+    'media-type-mismatch',
+    `Library ${libraryId} holds ${has === 'movie' ? 'movies' : 'TV shows'}, not ${asked === 'movie' ? 'movies' : 'TV shows'}`,
+  );
+export const bodyTooLarge = (limitBytes: number) => problem('body-too-large', `The request body is larger than ${limitBytes} bytes`);
 export const unsupportedMediaType = (got: string, why?: string) =>
   problem('unsupported-media-type', `Expected an application/json body, got ${got || 'no content type'}${why ? `: ${why}` : ''}`);
 export const rateLimited = (retryAfterSeconds: number) =>
   Object.assign(problem('rate-limited', `Rate limit reached; retry in ${retryAfterSeconds} s`), { retryAfterSeconds });
 export const rangeNotSatisfiable = (size: number) =>
-  Object.assign(problem('range-not-satisfiable', `The requested range is outside the file (${size} bytes)`), { contentRange: `bytes */${size}` });
+  Object.assign(problem('range-not-satisfiable', `The requested range is outside the file (${size} bytes)`), {
+    contentRange: `bytes */${size}`,
+  });
 export const dependencyUnavailable = (dependency: string, cause?: unknown) =>
-  Object.assign(problem('dependency-unavailable', `The ${dependency} is unavailable; try again shortly`, undefined, { cause }), { dependency });
+  Object.assign(problem('dependency-unavailable', `The ${dependency} is unavailable; try again shortly`, undefined, { cause }), {
+    dependency,
+  });
 
 /** The database (not another dependency) could not be reached: worth waiting for. */
 export const isDatabaseDown = (err: unknown) => err instanceof AppError && (err as { dependency?: string }).dependency === 'database';
@@ -134,21 +140,31 @@ export const serviceStarting = () =>
 export const headersTooLarge = (limitBytes: number) =>
   problem('headers-too-large', `The request line and headers are larger than ${limitBytes} bytes`);
 export const unreadableRequest = () =>
-  invalidRequest([{ field: 'request', message: 'is not a well-formed HTTP request (bytes outside ASCII in the target, conflicting lengths ...)' }]);
+  invalidRequest([
+    { field: 'request', message: 'is not a well-formed HTTP request (bytes outside ASCII in the target, conflicting lengths ...)' },
+  ]);
 /** The file's library folder is missing, unreadable or empty (an unmounted disk, a sleeping NAS): it may come back. */
 export const mediaOffline = (what: string, retryAfterSeconds = 60) =>
-  Object.assign(problem('media-offline', `${what} is on a disk or share that is offline; try again when it is back`), { retryAfterSeconds });
+  Object.assign(problem('media-offline', `${what} is on a disk or share that is offline; try again when it is back`), {
+    retryAfterSeconds,
+  });
 export const subtitlePending = (what: string, retryAfterSeconds: number) =>
-  Object.assign(problem('subtitle-pending', `${what} is being taken out of the video file; ask again in a few seconds`), { retryAfterSeconds });
+  Object.assign(problem('subtitle-pending', `${what} is being taken out of the video file; ask again in a few seconds`), {
+    retryAfterSeconds,
+  });
 /** A file ffmpeg cannot read (damaged, truncated, not media after all), with its reason. */
 export const unplayable = (what: string, reason: string) => problem('unplayable', `${what} cannot be played: ${reason}`);
 /** Every conversion slot of that kind is taken: the client may try again shortly. */
 export const playbackBusy = (kind: 'remux' | 'transcode', running: number, retryAfterSeconds = 15) =>
   Object.assign(
-    problem('playback-busy', `The server is already converting ${running} ${kind === 'transcode' ? 'videos' : 'files'} for other players, as many as it can at once; try again in a moment`),
+    problem(
+      'playback-busy',
+      `The server is already converting ${running} ${kind === 'transcode' ? 'videos' : 'files'} for other players, as many as it can at once; try again in a moment`,
+    ),
     { retryAfterSeconds },
   );
-export const conversionUnavailable = (reason: string) => problem('conversion-unavailable', `This file must be converted for this player, and ${reason}`);
+export const conversionUnavailable = (reason: string) =>
+  problem('conversion-unavailable', `This file must be converted for this player, and ${reason}`);
 /** A write that found no room on the disk holding `dir` (DATA_DIR): nothing was written; reads go on working. */
 export const diskFull = (dir: string, retryAfterSeconds = 60) =>
   Object.assign(
@@ -157,15 +173,20 @@ export const diskFull = (dir: string, retryAfterSeconds = 60) =>
   );
 export const isDiskFull = (err: unknown) => err instanceof AppError && err.code === 'disk-full';
 
-export const nameTaken = (name: string) => problem('name-taken', `A profile named ${name} exists already (names are compared without case)`);
-export const defaultProfileProtected = () => problem('default-profile', "The household's profile (default) is always there: it can be renamed, not deleted");
+export const nameTaken = (name: string) =>
+  problem('name-taken', `A profile named ${name} exists already (names are compared without case)`);
+export const defaultProfileProtected = () =>
+  problem('default-profile', "The household's profile (default) is always there: it can be renamed, not deleted");
 /** Fixing a match: what the provider could not do. None is a 5xx: the service itself is fine. */
 export const unknownProviderId = (kind: 'movie' | 'tvshow', tmdbId: number) =>
   problem('unknown-provider-id', `TMDB has no ${kind === 'movie' ? 'movie' : 'TV show'} with id ${tmdbId}`);
 export const providerNotConfigured = (why: string) =>
   problem('provider-not-configured', `Matches come from TMDB, and ${why}: set a TMDB API key in settings (tmdbApiKey) or TMDB_API_KEY`);
 export const providerUnavailable = (retryAfterSeconds = 30) =>
-  Object.assign(problem('provider-unavailable', 'TMDB did not answer (down, unreachable or rate limiting); nothing was changed. Try again in a moment'), { retryAfterSeconds });
+  Object.assign(
+    problem('provider-unavailable', 'TMDB did not answer (down, unreachable or rate limiting); nothing was changed. Try again in a moment'),
+    { retryAfterSeconds },
+  );
 
 export const gatewayTimeout = () => problem('gateway-timeout', 'The function did not answer in time; the request may be retried');
 

@@ -71,12 +71,25 @@ interface Variable<T> {
   write: (value: T) => string | undefined;
 }
 
-const text = (name: string, fallback: string): Variable<string> => ({ name, fallback: () => fallback, parse: (value) => ({ value }), write: (v) => v });
+const text = (name: string, fallback: string): Variable<string> => ({
+  name,
+  fallback: () => fallback,
+  parse: (value) => ({ value }),
+  write: (v) => v,
+});
 
-const optionalText = (name: string): Variable<string | undefined> => ({ name, fallback: () => undefined, parse: (value) => ({ value }), write: (v) => v });
+const optionalText = (name: string): Variable<string | undefined> => ({
+  name,
+  fallback: () => undefined,
+  parse: (value) => ({ value }),
+  write: (v) => v,
+});
 
 const folder = (name: string, fallback: string): Variable<string> => ({
-  name, fallback: () => resolve(fallback), parse: (raw) => ({ value: resolve(raw) }), write: (v) => v,
+  name,
+  fallback: () => resolve(fallback),
+  parse: (raw) => ({ value: resolve(raw) }),
+  write: (v) => v,
 });
 
 const url = (name: string): Variable<string | undefined> => ({

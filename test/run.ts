@@ -62,9 +62,14 @@ const runTier = (tier: Tier, files: string[], env: NodeJS.ProcessEnv, tallyFile:
     const child = spawn(
       process.execPath,
       [
-        '--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY[tier]}`,
-        '--test-reporter=spec', '--test-reporter-destination=stdout',
-        `--test-reporter=${join(PROJECT_DIR, 'test/support/tally-reporter.mjs')}`, `--test-reporter-destination=${tallyFile}`,
+        '--import',
+        'tsx',
+        '--test',
+        `--test-concurrency=${CONCURRENCY[tier]}`,
+        '--test-reporter=spec',
+        '--test-reporter-destination=stdout',
+        `--test-reporter=${join(PROJECT_DIR, 'test/support/tally-reporter.mjs')}`,
+        `--test-reporter-destination=${tallyFile}`,
         ...files.map((f) => relative(PROJECT_DIR, f)),
       ],
       { cwd: PROJECT_DIR, stdio: 'inherit', env },
@@ -93,7 +98,8 @@ const main = async () => {
   const byTier = new Map<Tier, string[]>(TIERS.map((t) => [t, []]));
   for (const f of files) byTier.get(tierOf(f))!.push(f);
   // Longest first; a file never timed counts as long (it may be).
-  for (const list of byTier.values()) list.sort((a, b) => (last[relative(PROJECT_DIR, b)] ?? 1e9) - (last[relative(PROJECT_DIR, a)] ?? 1e9));
+  for (const list of byTier.values())
+    list.sort((a, b) => (last[relative(PROJECT_DIR, b)] ?? 1e9) - (last[relative(PROJECT_DIR, a)] ?? 1e9));
   const tiers = TIERS.filter((t) => (!onlyTier || t === onlyTier) && byTier.get(t)!.length > 0);
 
   // Every data folder of this run (the stack's, each test's) lives here and goes at the end,
@@ -163,7 +169,9 @@ const main = async () => {
   // Other programs on a developer's machine write there too, so only CI (MLS_CHECK_TMP=1) fails on it.
   const left = readdirSync(systemTmp).filter((name) => !before.has(name));
   if (left.length) {
-    process.stdout.write(`The temporary folder ${systemTmp} has ${left.length} new entries after the run: ${left.slice(0, 20).join(', ')}\n`);
+    process.stdout.write(
+      `The temporary folder ${systemTmp} has ${left.length} new entries after the run: ${left.slice(0, 20).join(', ')}\n`,
+    );
     if (process.env.MLS_CHECK_TMP === '1' && code === 0) process.exit(1);
   }
   process.exit(code);

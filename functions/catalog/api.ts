@@ -50,5 +50,9 @@ export const getShow = http(operations.getShow, async ({ params, query, origin }
   const [states] = await Promise.all([watching.userData(profileId, episodes), watching.requireProfile(profileId)]);
   const seasons = show.seasons.map((s) => ({ ...s, episodes: s.episodes.map((e) => ({ ...e, userData: states.get(e.id)! })) }));
   const playedEpisodes = episodes.filter((id) => states.get(id)?.played).length;
-  return ok({ ...show, seasons, userData: { playedEpisodes, totalEpisodes: episodes.length, played: episodes.length > 0 && playedEpisodes === episodes.length } });
+  return ok({
+    ...show,
+    seasons,
+    userData: { playedEpisodes, totalEpisodes: episodes.length, played: episodes.length > 0 && playedEpisodes === episodes.length },
+  });
 });

@@ -8,4 +8,6 @@ import { collectionDetail, collectionList } from '../../lib/views/collections';
 
 export const listCollections = http(operations.listCollections, async ({ origin }) => ok(await collectionList(services, origin)));
 
-export const getCollection = http(operations.getCollection, async ({ params, origin }) => ok(await collectionDetail(services, params.collectionId, origin)));
+export const getCollection = http(operations.getCollection, async ({ params, origin }) =>
+  ok(await collectionDetail(services, params.collectionId, origin)),
+);

@@ -11,10 +11,12 @@ import { movieDetail, showDetail } from '../../lib/views/detail';
 
 const matching = new MatchingService({ ...services, provider: currentProvider(deploymentKey) });
 
-const withPoster = (origin: string) => ({ posterPath, ...c }: Candidate) => ({
-  ...c,
-  posterUrl: posterPath ? `${origin}/api/v1/provider-images/${encodeURIComponent(posterPath.replace(/^\//, ''))}` : null,
-});
+const withPoster =
+  (origin: string) =>
+  ({ posterPath, ...c }: Candidate) => ({
+    ...c,
+    posterUrl: posterPath ? `${origin}/api/v1/provider-images/${encodeURIComponent(posterPath.replace(/^\//, ''))}` : null,
+  });
 
 const movie = (id: string, origin: string) => movieDetail(detailServices(), id, origin);
 const show = (id: string, origin: string) => showDetail(detailServices(), id, origin);
@@ -27,11 +29,11 @@ export const showCandidates = http(operations.showCandidates, async ({ params, q
 );
 
 export const matchMovie = http(operations.matchMovie, async ({ params, body, origin }, ctx) => {
-  await matching.match('movie', params.movieId, body!.tmdbId, ctx.clientAddress);
+  await matching.match('movie', params.movieId, body.tmdbId, ctx.clientAddress);
   return ok(await movie(params.movieId, origin));
 });
 export const matchShow = http(operations.matchShow, async ({ params, body, origin }, ctx) => {
-  await matching.match('tvshow', params.showId, body!.tmdbId, ctx.clientAddress);
+  await matching.match('tvshow', params.showId, body.tmdbId, ctx.clientAddress);
   return ok(await show(params.showId, origin));
 });
 

@@ -10,7 +10,12 @@ import { HLS_TYPE } from '../../lib/playback/service';
 import { deliverStream, streamRequestOf } from '../../lib/stream/deliver';
 
 export const start = http(operations.playback, async ({ params, body, origin }) =>
-  ok(await playbackService().start({ mediaId: params.mediaId, client: body?.client, audioTrack: body?.audioTrack, startSeconds: body?.startSeconds }, origin)),
+  ok(
+    await playbackService().start(
+      { mediaId: params.mediaId, client: body?.client, audioTrack: body?.audioTrack, startSeconds: body?.startSeconds },
+      origin,
+    ),
+  ),
 );
 
 export const playlist = http(operations.playbackPlaylist, async ({ params }) =>
@@ -19,11 +24,15 @@ export const playlist = http(operations.playbackPlaylist, async ({ params }) =>
 
 export const segment = http(operations.playbackSegment, async ({ params, event }) => {
   const target = await playbackService().segment(params.sessionId, Number.parseInt(params.segment, 10));
-  const reply = await deliverStream(services.storage, target, streamRequestOf('GET', event.headers ?? {}), { ...config.stream, grants: false });
+  const reply = await deliverStream(services.storage, target, streamRequestOf('GET', event.headers ?? {}), {
+    ...config.stream,
+    grants: false,
+  });
   return raw(reply.status, reply.body, reply.headers);
 });
 
 export const end = http(operations.playbackEnd, async ({ params }) => {
-  if (!(await playbackService().end(params.sessionId))) throw notFoundBecause(`Playback session ${params.sessionId} was not found: it had already ended`);
+  if (!(await playbackService().end(params.sessionId)))
+    throw notFoundBecause(`Playback session ${params.sessionId} was not found: it had already ended`);
   return noContent();
 });

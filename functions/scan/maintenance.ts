@@ -24,7 +24,8 @@ export const recover = middy(async () => {
   // Scans paused for space go on once there is room, restart or not.
   const low = diskStatus(dataDisk())?.state === 'low';
   const result = { ...recovered, resumedAfterSpace: low ? 0 : await resumePausedForSpace(services) };
-  if (result.interrupted || result.requeued) services.log.info({ ...result, version: config.version }, 'scan jobs recovered after a restart');
+  if (result.interrupted || result.requeued)
+    services.log.info({ ...result, version: config.version }, 'scan jobs recovered after a restart');
   return result;
 });
 
@@ -32,7 +33,9 @@ const inputOf = (event: unknown): UpkeepInput => {
   const e = (event ?? {}) as UpkeepInput;
   return {
     changed: Array.isArray(e.changed) ? e.changed.filter((c) => typeof c?.libraryId === 'string' && typeof c?.path === 'string') : [],
-    watching: Array.isArray(e.watching) ? e.watching.filter((w) => typeof w?.libraryId === 'string' && (w.problem === null || typeof w.problem === 'string')) : [],
+    watching: Array.isArray(e.watching)
+      ? e.watching.filter((w) => typeof w?.libraryId === 'string' && (w.problem === null || typeof w.problem === 'string'))
+      : [],
   };
 };
 

@@ -9,7 +9,10 @@ import { raw } from '../../lib/http/reply';
 import { deliverStream, streamRequestOf } from '../../lib/stream/deliver';
 import { resolveStream } from '../../lib/stream/resolve';
 
-const serve = async (method: 'GET' | 'HEAD', req: ParsedRequest<typeof operations.stream> | ParsedRequest<typeof operations.streamHead>) => {
+const serve = async (
+  method: 'GET' | 'HEAD',
+  req: ParsedRequest<typeof operations.stream> | ParsedRequest<typeof operations.streamHead>,
+) => {
   const found = await resolveStream(services, req.params.mediaId, req.query.part ?? 1);
   const reply = await deliverStream(services.storage, found, streamRequestOf(method, req.event.headers ?? {}), config.stream);
   return raw(reply.status, reply.body, reply.headers);

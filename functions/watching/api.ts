@@ -9,9 +9,11 @@ const profileOf = (query: { profileId?: string | undefined } | undefined) => que
 
 export const listProfiles = http(operations.listProfiles, async () => ok(await watchingService().profiles()));
 
-export const createProfile = http(operations.createProfile, async ({ body }) => created(await watchingService().createProfile(body!.name)));
+export const createProfile = http(operations.createProfile, async ({ body }) => created(await watchingService().createProfile(body.name)));
 
-export const renameProfile = http(operations.renameProfile, async ({ params, body }) => ok(await watchingService().renameProfile(params.profileId, body!.name)));
+export const renameProfile = http(operations.renameProfile, async ({ params, body }) =>
+  ok(await watchingService().renameProfile(params.profileId, body.name)),
+);
 
 export const deleteProfile = http(operations.deleteProfile, async ({ params }) => {
   await watchingService().deleteProfile(params.profileId);
@@ -19,15 +21,21 @@ export const deleteProfile = http(operations.deleteProfile, async ({ params }) =
 });
 
 export const reportProgress = http(operations.reportProgress, async ({ params, query, body }) =>
-  ok(await watchingService().progress(profileOf(query), params.mediaId, body!.positionSeconds, body!.durationSeconds)),
+  ok(await watchingService().progress(profileOf(query), params.mediaId, body.positionSeconds, body.durationSeconds)),
 );
 
-export const markPlayed = http(operations.markPlayed, async ({ params, query }) => ok(await watchingService().markPlayed(profileOf(query), params.mediaId)));
+export const markPlayed = http(operations.markPlayed, async ({ params, query }) =>
+  ok(await watchingService().markPlayed(profileOf(query), params.mediaId)),
+);
 
-export const markUnplayed = http(operations.markUnplayed, async ({ params, query }) => ok(await watchingService().markUnplayed(profileOf(query), params.mediaId)));
+export const markUnplayed = http(operations.markUnplayed, async ({ params, query }) =>
+  ok(await watchingService().markUnplayed(profileOf(query), params.mediaId)),
+);
 
 export const continueWatching = http(operations.continueWatching, async ({ query, origin }) =>
   ok(await watchingService().continueWatching(profileOf(query), query?.limit ?? 20, origin)),
 );
 
-export const nextUp = http(operations.nextUp, async ({ query, origin }) => ok(await watchingService().nextUp(profileOf(query), query?.limit ?? 20, origin)));
+export const nextUp = http(operations.nextUp, async ({ query, origin }) =>
+  ok(await watchingService().nextUp(profileOf(query), query?.limit ?? 20, origin)),
+);

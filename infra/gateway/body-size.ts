@@ -39,7 +39,12 @@ const refuseBody = (req: IncomingMessage, res: ServerResponse, limit: number, ca
  * large); a chunked body is refused later, as it passes the limit, and `cancelUpstream` stops
  * what was already sent on.
  */
-export const capBody = (req: IncomingMessage, res: ServerResponse, limit: number, cancelUpstream: (req: IncomingMessage) => void): boolean => {
+export const capBody = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+  cancelUpstream: (req: IncomingMessage) => void,
+): boolean => {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) {
     refuseBody(req, res, limit, cancelUpstream);

@@ -13,6 +13,8 @@ export const answerClientError = (err: NodeJS.ErrnoException, socket: Duplex) =>
   // The parser failed, but the method is the first word of what arrived: a HEAD gets no body.
   const method = (err as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ' ? 'HEAD' : undefined;
   const { status, headers, body } = renderProblem({ method, path: '/', requestId: randomUUID() }, problem);
-  const head = Object.entries({ ...headers, Connection: 'close' }).map(([k, v]) => `${k}: ${v}`).join('\r\n');
+  const head = Object.entries({ ...headers, Connection: 'close' })
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\r\n');
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n\r\n${body}`);
 };

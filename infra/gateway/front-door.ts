@@ -83,7 +83,10 @@ export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
   });
   server.on('clientError', answerClientError);
   const sockets = new Set<Duplex>();
-  server.on('upgrade', upgradeToWebSocket(() => ready, handlers, sockets));
+  server.on(
+    'upgrade',
+    upgradeToWebSocket(() => ready, handlers, sockets),
+  );
   server.keepAliveTimeout = 65_000;
   const close = () =>
     new Promise<void>((resolve) => {

@@ -38,7 +38,7 @@ interface LambdaError {
 const parse = (body: string): LambdaError | undefined => {
   try {
     const value = JSON.parse(body) as unknown;
-    return typeof value === 'object' && value !== null ? (value as LambdaError) : undefined;
+    return typeof value === 'object' && value !== null ? value : undefined;
   } catch {
     return undefined;
   }
@@ -67,7 +67,13 @@ export const machineryProblem = (req: IncomingMessage, status: number, body: str
 };
 
 /** The machinery's answer becomes the service's own problem; what it said goes to the log only. */
-export const translateMachineryAnswer = (proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse, log: Log, maxBodyBytes: number) => {
+export const translateMachineryAnswer = (
+  proxyRes: IncomingMessage,
+  req: IncomingMessage,
+  res: ServerResponse,
+  log: Log,
+  maxBodyBytes: number,
+) => {
   const chunks: Buffer[] = [];
   let kept = 0;
   proxyRes.on('data', (chunk: Buffer) => {
@@ -79,7 +85,10 @@ export const translateMachineryAnswer = (proxyRes: IncomingMessage, req: Incomin
     const body = Buffer.concat(chunks).toString('utf8').slice(0, MACHINERY_BODY_LIMIT);
     const problem = machineryProblem(req, proxyRes.statusCode ?? 502, body, maxBodyBytes);
     const level = problem.status >= 500 ? 'error' : 'info';
-    log[level]({ method: req.method, path: pathOf(req), upstreamStatus: proxyRes.statusCode, upstream: body.slice(0, 500), status: problem.status }, 'the HTTP layer answered without a handler');
+    log[level](
+      { method: req.method, path: pathOf(req), upstreamStatus: proxyRes.statusCode, upstream: body.slice(0, 500), status: problem.status },
+      'the HTTP layer answered without a handler',
+    );
     sendProblem(req, res, problem);
   });
   proxyRes.once('error', () => sendProblem(req, res, machineryProblem(req, 502, '', maxBodyBytes)));

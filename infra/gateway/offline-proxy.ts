@@ -48,15 +48,15 @@ export const offlineProxies = (targets: OfflineTargets): OfflineProxies => {
   return (answer: HandlerAnswer = relay): OfflineProxy => {
     const proxy = createProxyServer({ agent, proxyTimeout: 60_000, selfHandleResponse: true });
     proxy.on('proxyRes', (proxyRes, req, res) => {
-      if (isHandlerAnswer(proxyRes)) answer(proxyRes, req as IncomingMessage, res as ServerResponse);
-      else translateMachineryAnswer(proxyRes, req as IncomingMessage, res as ServerResponse, targets.log, targets.maxBodyBytes);
+      if (isHandlerAnswer(proxyRes)) answer(proxyRes, req, res);
+      else translateMachineryAnswer(proxyRes, req, res, targets.log, targets.maxBodyBytes);
     });
-    proxy.on('proxyReq', (proxyReq, req) => inFlight.set(req as IncomingMessage, proxyReq));
+    proxy.on('proxyReq', (proxyReq, req) => inFlight.set(req, proxyReq));
     proxy.on('error', (err, req, resOrSocket) => {
-      if (wasRefused(req as IncomingMessage)) return; // cut off by the gateway, which answered already
-      targets.log.warn({ err, path: pathOf(req as IncomingMessage) }, 'front door could not reach the service');
+      if (wasRefused(req)) return; // cut off by the gateway, which answered already
+      targets.log.warn({ err, path: pathOf(req) }, 'front door could not reach the service');
       if (resOrSocket && 'writeHead' in resOrSocket) {
-        sendProblem(req as IncomingMessage, resOrSocket as ServerResponse, dependencyUnavailable('API service', err));
+        sendProblem(req, resOrSocket, dependencyUnavailable('API service', err));
       } else (resOrSocket as Duplex | undefined)?.destroy();
     });
     return {

@@ -14,12 +14,20 @@ export interface ProblemRequest {
 /** The path of a request, without its query. */
 export const pathOf = (req: IncomingMessage) => (req.url ?? '/').split('?')[0]!;
 
-const requestOf = (req: IncomingMessage): ProblemRequest => ({ method: req.method, path: pathOf(req), requestId: requestIdFrom(req.headers['x-request-id']) });
+const requestOf = (req: IncomingMessage): ProblemRequest => ({
+  method: req.method,
+  path: pathOf(req),
+  requestId: requestIdFrom(req.headers['x-request-id']),
+});
 
 /** A problem as the gateway answers it: status, headers and body. */
 export const renderProblem = (request: ProblemRequest, err: AppError) => {
   const body = request.method === 'HEAD' ? '' : JSON.stringify(toProblem(err, request.path, request.requestId));
-  return { status: err.status, headers: { ...problemHeaders(err), 'X-Request-Id': request.requestId, 'Content-Length': String(Buffer.byteLength(body)) }, body };
+  return {
+    status: err.status,
+    headers: { ...problemHeaders(err), 'X-Request-Id': request.requestId, 'Content-Length': String(Buffer.byteLength(body)) },
+    body,
+  };
 };
 
 /** The problem as the whole answer to `req`; a response already under way is cut instead. */

@@ -14,7 +14,17 @@ import { BoundedMap } from '../../lib/util/bounded-map';
 
 const MAX_GRANTS = 1_000;
 // Headers that belong to one response, not to the grant.
-const PER_RESPONSE = ['content-length', 'content-range', 'x-request-id', 'date', 'connection', 'keep-alive', 'transfer-encoding', 'ratelimit', 'ratelimit-policy'];
+const PER_RESPONSE = [
+  'content-length',
+  'content-range',
+  'x-request-id',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'ratelimit',
+  'ratelimit-policy',
+];
 
 interface Grant {
   target: LocalStreamTarget;
@@ -23,7 +33,13 @@ interface Grant {
   expires: number;
 }
 
-type Send = (req: IncomingMessage, res: ServerResponse, status: number, headers: OutgoingHttpHeaders, bytes: { path: string; start: number; end: number }) => void;
+type Send = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  headers: OutgoingHttpHeaders,
+  bytes: { path: string; start: number; end: number },
+) => void;
 
 export class StreamGrants {
   private readonly grants = new BoundedMap<string, Grant>({ maxSize: MAX_GRANTS });
@@ -34,7 +50,12 @@ export class StreamGrants {
     if (!spec.grant || !req.url) return;
     const kept: OutgoingHttpHeaders = { ...headers };
     for (const h of PER_RESPONSE) delete kept[h];
-    this.grants.set(req.url, { target: spec.grant.target, origin: req.headers.origin, headers: kept, expires: this.clock() + spec.grant.seconds * 1000 });
+    this.grants.set(req.url, {
+      target: spec.grant.target,
+      origin: req.headers.origin,
+      headers: kept,
+      expires: this.clock() + spec.grant.seconds * 1000,
+    });
   }
 
   /** Answers the request from a live grant; false when the handler must answer it. */
@@ -47,7 +68,7 @@ export class StreamGrants {
       this.grants.delete(req.url!);
       return false;
     }
-    const header = (name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name] as string) : undefined);
+    const header = (name: string) => (typeof req.headers[name] === 'string' ? req.headers[name] : undefined);
     let answer;
     try {
       answer = answerStream(grant.target, {

@@ -16,7 +16,8 @@ import { StreamGrants } from './stream-grants';
 /** The stream route: serves a request from a grant, or asks the handler. */
 export const streamRoute = (proxies: OfflineProxies, log: Log) => {
   const grants = new StreamGrants();
-  const mediaGone = (req: IncomingMessage, res: ServerResponse) => () => sendProblem(req, res, notFound(`Media ${pathOf(req).split('/').pop()}`));
+  const mediaGone = (req: IncomingMessage, res: ServerResponse) => () =>
+    sendProblem(req, res, notFound(`Media ${pathOf(req).split('/').pop()}`));
   const handler = proxies((proxyRes, req, res) => relayOrSendFile(proxyRes, req, res, log, grants, mediaGone(req, res)));
 
   return async (req: IncomingMessage, res: ServerResponse, body: Readable | undefined) => {

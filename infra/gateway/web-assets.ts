@@ -15,13 +15,18 @@ export const webDistOf = (projectDir: string) => join(projectDir, 'web', 'dist')
 export type WebFile = { kind: 'page' } | { kind: 'asset'; name: string };
 
 const ASSET = /^\/assets\/([\w-]+\.(?:js|css))$/;
-const TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', html: 'text/html; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+};
 
 // Everything the page loads comes from the box itself; style attributes carry the gradients;
 // hls.js plays conversions from a blob: MediaSource, transmuxing in a blob: worker.
 const PAGE_HEADERS = {
   'Cache-Control': 'no-cache',
-  'Content-Security-Policy': "default-src 'self'; img-src 'self' data:; media-src 'self' blob:; worker-src 'self' blob:; connect-src 'self'; style-src 'self' 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
+  'Content-Security-Policy':
+    "default-src 'self'; img-src 'self' data:; media-src 'self' blob:; worker-src 'self' blob:; connect-src 'self'; style-src 'self' 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
   'Referrer-Policy': 'same-origin',
   'X-Content-Type-Options': 'nosniff',
 };
@@ -48,7 +53,9 @@ export const sendWebFile = async (distDir: string, file: WebFile, req: IncomingM
     'Content-Length': body.length,
     Vary: 'Accept-Encoding',
     ...(compressed ? { 'Content-Encoding': 'gzip' } : {}),
-    ...(file.kind === 'page' ? PAGE_HEADERS : { 'Cache-Control': 'public, max-age=31536000, immutable', 'X-Content-Type-Options': 'nosniff' }),
+    ...(file.kind === 'page'
+      ? PAGE_HEADERS
+      : { 'Cache-Control': 'public, max-age=31536000, immutable', 'X-Content-Type-Options': 'nosniff' }),
   });
   res.end(req.method === 'HEAD' ? undefined : body);
   return true;
@@ -62,6 +69,10 @@ export const serveWebClient = async (distDir: string, req: IncomingMessage, res:
   const file = webFileOf(req.method ?? 'GET', path);
   if (!file) return false;
   if (await sendWebFile(distDir, file, req, res)) return true;
-  sendProblem(req, res, file.kind === 'page' ? dependencyUnavailable('web client (not built: run npm run build:web)') : notFound(`The asset ${path}`));
+  sendProblem(
+    req,
+    res,
+    file.kind === 'page' ? dependencyUnavailable('web client (not built: run npm run build:web)') : notFound(`The asset ${path}`),
+  );
   return true;
 };

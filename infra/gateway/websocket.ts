@@ -21,13 +21,14 @@ export const askToUpgrade = (res: ServerResponse) => {
  * (closeAllConnections leaves it be, and server.close would wait for it): each open one is
  * kept in `open` so that a stop can end them.
  */
-export const upgradeToWebSocket = (ready: () => boolean, proxy: OfflineProxy, open: Set<Duplex>) => (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-  if (pathOf(req) !== WS_PATH || !ready()) {
-    socket.end(`HTTP/1.1 ${ready() ? '404 Not Found' : '503 Service Unavailable'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-    return;
-  }
-  open.add(socket);
-  socket.once('close', () => open.delete(socket));
-  setForwarded(req);
-  proxy.ws(req, socket, head);
-};
+export const upgradeToWebSocket =
+  (ready: () => boolean, proxy: OfflineProxy, open: Set<Duplex>) => (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (pathOf(req) !== WS_PATH || !ready()) {
+      socket.end(`HTTP/1.1 ${ready() ? '404 Not Found' : '503 Service Unavailable'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+    setForwarded(req);
+    proxy.ws(req, socket, head);
+  };

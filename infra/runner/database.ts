@@ -13,7 +13,9 @@ import type { RunContext } from './run-context';
 const requireJava = () => {
   const version = javaVersion();
   if (!version || version < 17) {
-    throw new Error('The embedded database needs Java 17 or newer: run `npm install` as root (it installs it) or `apt-get install openjdk-17-jdk-headless`, or set DYNAMODB_ENDPOINT');
+    throw new Error(
+      'The embedded database needs Java 17 or newer: run `npm install` as root (it installs it) or `apt-get install openjdk-17-jdk-headless`, or set DYNAMODB_ENDPOINT',
+    );
   }
 };
 
@@ -34,7 +36,12 @@ const startEmbedded = (run: RunContext): Promise<void> => {
   if (!cmd.loopbackOnly) run.log.warn('no JDK compiler: DynamoDB Local listens on every interface (install a JDK to keep it on 127.0.0.1)');
   const endpoint = run.state.dynamodbEndpoint;
   const dynamo = new ManagedProcess({
-    name: 'dynamodb-local', command: cmd.command, args: cmd.args, options: { cwd: cmd.cwd }, log: run.log, restart: true,
+    name: 'dynamodb-local',
+    command: cmd.command,
+    args: cmd.args,
+    options: { cwd: cmd.cwd },
+    log: run.log,
+    restart: true,
     onOutput: (child) => child.stderr?.on('data', (d: Buffer) => run.log.debug({ process: 'dynamodb-local' }, d.toString().trim())),
     onStart: async (child) => {
       // Recorded before it is ready, so a crash during start-up leaves no orphan unknown.

@@ -68,7 +68,8 @@ export class DiskWatch {
       const now = this.state();
       if (!now || now.state === this.told) return;
       const { log } = this.opts;
-      if (now.state === 'low') log.warn({ freeBytes: now.freeBytes, dataDir: this.opts.dataDir }, 'the disk holding the data is low on space');
+      if (now.state === 'low')
+        log.warn({ freeBytes: now.freeBytes, dataDir: this.opts.dataDir }, 'the disk holding the data is low on space');
       else log.info({ freeBytes: now.freeBytes }, 'the disk holding the data has room again');
       if (await this.report()) this.told = now.state;
     } catch (err) {

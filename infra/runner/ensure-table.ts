@@ -40,9 +40,13 @@ export const ensureTable = async (client: DynamoDBClient, tableName: string): Pr
   const projectionOf = (p: { ProjectionType?: string; NonKeyAttributes?: string[] } | undefined) =>
     `${p?.ProjectionType}:${[...(p?.NonKeyAttributes ?? [])].sort().join(',')}`;
   const wanted = new Map(definition.GlobalSecondaryIndexes.map((i) => [i.IndexName, projectionOf(i.Projection)]));
-  const stale = (existing.GlobalSecondaryIndexes ?? []).filter((i) => wanted.has(i.IndexName!) && wanted.get(i.IndexName!) !== projectionOf(i.Projection));
+  const stale = (existing.GlobalSecondaryIndexes ?? []).filter(
+    (i) => wanted.has(i.IndexName!) && wanted.get(i.IndexName!) !== projectionOf(i.Projection),
+  );
   for (const index of stale) {
-    await client.send(new UpdateTableCommand({ TableName: tableName, GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: index.IndexName! } }] }));
+    await client.send(
+      new UpdateTableCommand({ TableName: tableName, GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: index.IndexName! } }] }),
+    );
     await waitForIndexes(client, tableName, (names) => !names.has(index.IndexName!));
   }
   const have = new Set((existing.GlobalSecondaryIndexes ?? []).filter((i) => !stale.includes(i)).map((i) => i.IndexName));

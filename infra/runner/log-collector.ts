@@ -33,7 +33,8 @@ export class LogCollector {
     this.keep = opts.keep ?? 5;
     this.fd = openSync(this.file, 'a');
     this.size = statSync(this.file).size;
-    if (opts.pretty) this.pretty = prettyFactory({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+    if (opts.pretty)
+      this.pretty = prettyFactory({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
   }
 
   /**

@@ -22,8 +22,19 @@ export const NODE_FLAGS = ['--max-semi-space-size=8'];
 
 const offlineArgs = ({ ports }: RunContext) => [
   ...NODE_FLAGS,
-  join(PROJECT_DIR, 'node_modules/serverless/bin/serverless.js'), 'offline', 'start', '--stage', 'local',
-  '--host', '127.0.0.1', '--httpPort', String(ports.http), '--websocketPort', String(ports.websocket), '--lambdaPort', String(ports.lambda),
+  join(PROJECT_DIR, 'node_modules/serverless/bin/serverless.js'),
+  'offline',
+  'start',
+  '--stage',
+  'local',
+  '--host',
+  '127.0.0.1',
+  '--httpPort',
+  String(ports.http),
+  '--websocketPort',
+  String(ports.websocket),
+  '--lambdaPort',
+  String(ports.lambda),
   // Every handler on offline's main thread, in the one module graph of infra/build.mjs.
   '--useInProcess',
 ];
@@ -72,7 +83,12 @@ const waitForHttp = async (url: string, timeoutMs: number) => {
 /** Resolves once the handlers answer, the database is ready, and left-over scans are recovered. */
 export const startOffline = (run: RunContext, build: Build, databaseReady: Promise<void>): Promise<void> => {
   const offline = new ManagedProcess({
-    name: 'serverless-offline', command: process.execPath, args: offlineArgs(run), options: { cwd: PROJECT_DIR, env: offlineEnv(run, build) }, log: run.log, restart: true,
+    name: 'serverless-offline',
+    command: process.execPath,
+    args: offlineArgs(run),
+    options: { cwd: PROJECT_DIR, env: offlineEnv(run, build) },
+    log: run.log,
+    restart: true,
     onOutput: (child) => {
       run.collector.attach(child.stdout, 'offline', 'stdout');
       run.collector.attach(child.stderr, 'offline', 'stderr');

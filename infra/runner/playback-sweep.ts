@@ -12,8 +12,15 @@ export class PlaybackSweep {
   private timer: NodeJS.Timeout | undefined;
   private readonly cache: SegmentCache;
 
-  constructor(dataDir: string, private readonly log: Log) {
-    this.cache = new SegmentCache({ dir: join(dataDir, 'playback'), perSession: config.playback.sessionSegments, maxBytes: config.playback.cacheBytes });
+  constructor(
+    dataDir: string,
+    private readonly log: Log,
+  ) {
+    this.cache = new SegmentCache({
+      dir: join(dataDir, 'playback'),
+      perSession: config.playback.sessionSegments,
+      maxBytes: config.playback.cacheBytes,
+    });
   }
 
   /** Clears what a previous run left, then sweeps every few seconds. */

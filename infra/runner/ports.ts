@@ -25,7 +25,9 @@ const probe = (port: number) =>
   new Promise<number | undefined>((resolve, reject) => {
     const server = createServer();
     server.unref();
-    server.on('error', (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' || err.code === 'EACCES' ? resolve(undefined) : reject(err)));
+    server.on('error', (err: NodeJS.ErrnoException) =>
+      err.code === 'EADDRINUSE' || err.code === 'EACCES' ? resolve(undefined) : reject(err),
+    );
     server.listen(port, '127.0.0.1', () => {
       const bound = (server.address() as { port: number }).port;
       server.close(() => resolve(bound));

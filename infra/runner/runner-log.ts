@@ -14,8 +14,13 @@ export interface RunnerLog {
 export const openRunnerLog = (dir: string, options: { level: LogLevel; pretty: boolean }): RunnerLog => {
   const collector = new LogCollector({ dir, pretty: options.pretty });
   const log: Log = pino(
-    { level: options.level, base: { pid: process.pid, component: 'runner' }, timestamp: pino.stdTimeFunctions.isoTime,
-      redact: { paths: REDACT_PATHS, censor: '[redacted]' }, formatters: { level: (label) => ({ level: label }) } },
+    {
+      level: options.level,
+      base: { pid: process.pid, component: 'runner' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      formatters: { level: (label) => ({ level: label }) },
+    },
     { write: (line: string) => collector.record(line) },
   );
   return { log, collector };

@@ -56,7 +56,13 @@ const prepare = async (signal: AbortSignal): Promise<RunContext> => {
   const ports = { dynamodb, http, websocket, lambda };
   const state = initialState(config.port, ports, config.db.endpoint);
   return {
-    dataDir, logDir, log, collector, ports, state, processes: [],
+    dataDir,
+    logDir,
+    log,
+    collector,
+    ports,
+    state,
+    processes: [],
     // An instance on its own embedded database is the only one counting: its front door does it,
     // in memory, with no database write per request; instances sharing a DYNAMODB_ENDPOINT count
     // in the table, unless RATE_LIMIT_AT=edge says this one is alone on its table.
@@ -100,7 +106,10 @@ const openFrontDoor = async (run: RunContext): Promise<OpenFrontDoor> => {
 /** The handlers' bundles: built once per code version, reused by every later start. */
 const bundleHandlers = async (run: RunContext): Promise<Build> => {
   const build = await run.step(ensureBuilt(PROJECT_DIR));
-  run.log.info({ key: build.key, built: build.built, ms: Math.round(build.ms) }, build.built ? 'handlers bundled' : 'handler bundles reused');
+  run.log.info(
+    { key: build.key, built: build.built, ms: Math.round(build.ms) },
+    build.built ? 'handlers bundled' : 'handler bundles reused',
+  );
   return build;
 };
 
@@ -125,7 +134,12 @@ const watchDisk = async (run: RunContext): Promise<DiskWatch> => {
 
 const startMonitor = (run: RunContext): LibraryMonitor | undefined => {
   if (!config.monitor.enabled) return undefined;
-  const monitor = new LibraryMonitor({ lambdaEndpoint: run.state.lambdaEndpoint, log: run.log, tickMs: config.monitor.tickMs, quietMs: config.monitor.quietMs });
+  const monitor = new LibraryMonitor({
+    lambdaEndpoint: run.state.lambdaEndpoint,
+    log: run.log,
+    tickMs: config.monitor.tickMs,
+    quietMs: config.monitor.quietMs,
+  });
   monitor.start();
   return monitor;
 };
@@ -137,7 +151,13 @@ const markStarted = (run: RunContext) => {
 };
 
 /** Stops the watchers, the front door and every process started, newest first. */
-const stopStarted = async (run: RunContext, frontDoor: OpenFrontDoor, monitor?: LibraryMonitor, disk?: DiskWatch, sweep?: PlaybackSweep) => {
+const stopStarted = async (
+  run: RunContext,
+  frontDoor: OpenFrontDoor,
+  monitor?: LibraryMonitor,
+  disk?: DiskWatch,
+  sweep?: PlaybackSweep,
+) => {
   disk?.stop();
   sweep?.stop();
   await monitor?.stop();
@@ -145,7 +165,13 @@ const stopStarted = async (run: RunContext, frontDoor: OpenFrontDoor, monitor?: 
   await Promise.all(run.processes.reverse().map((p) => p.stop()));
 };
 
-const running = (run: RunContext, frontDoor: OpenFrontDoor, monitor: LibraryMonitor | undefined, disk: DiskWatch, sweep: PlaybackSweep): RunningService => {
+const running = (
+  run: RunContext,
+  frontDoor: OpenFrontDoor,
+  monitor: LibraryMonitor | undefined,
+  disk: DiskWatch,
+  sweep: PlaybackSweep,
+): RunningService => {
   let stopped = false;
   return {
     url: `http://127.0.0.1:${config.port}`,

@@ -1,6 +1,13 @@
 // Renders the OpenAPI 3.1 document from the operation registry and the schemas that
 // validate requests, so the document describes what the handlers check.
-import { OpenApiBuilder, type OperationObject, type ParameterObject, type ResponseObject, type ResponsesObject, type SchemaObject } from 'openapi3-ts/oas31';
+import {
+  OpenApiBuilder,
+  type OperationObject,
+  type ParameterObject,
+  type ResponseObject,
+  type ResponsesObject,
+  type SchemaObject,
+} from 'openapi3-ts/oas31';
 import type { TSchema } from '@sinclair/typebox';
 import { PROBLEMS, scopeOf, type ProblemCode } from '../errors';
 import { allOperations, type OperationDef } from './operations';
@@ -16,7 +23,7 @@ const toSchema = (schema: unknown, root = true): SchemaObject => {
   if (schema === null || typeof schema !== 'object') return schema as SchemaObject;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(schema)) out[k] = typeof v === 'object' && v !== null ? toSchema(v, false) : v;
-  return out as SchemaObject;
+  return out;
 };
 const ref = (schema: TSchema): SchemaObject => toSchema(schema, false);
 
@@ -25,7 +32,7 @@ const STATUS_TEXT: Record<number, string> = {
   304: 'Not modified',
   307: 'Media in a bucket (MEDIA_STORAGE=s3): `Location` is a short-lived presigned URL of the object, which answers ranges and conditionals itself',
   400: 'Invalid input (query, path or body); `errors` lists each field',
-  403: 'Origin not allowed: a page on neither a private LAN address nor the box itself (same origin: Origin equal to the address the request was sent to, that address loopback, private or one of the box\'s names in ALLOWED_HOSTS)',
+  403: "Origin not allowed: a page on neither a private LAN address nor the box itself (same origin: Origin equal to the address the request was sent to, that address loopback, private or one of the box's names in ALLOWED_HOSTS)",
   404: 'Unknown id',
   405: 'Method not allowed on this path',
   409: 'Conflict',
@@ -50,7 +57,13 @@ const parameters = (op: OperationDef): ParameterObject[] => {
     const props = (schema as { properties?: Record<string, TSchema>; required?: string[] } | undefined)?.properties ?? {};
     const required = new Set((schema as { required?: string[] } | undefined)?.required ?? []);
     for (const [name, s] of Object.entries(props)) {
-      list.push({ name, in: where, required: where === 'path' || required.has(name), schema: ref(s), ...(s.description ? { description: s.description } : {}) });
+      list.push({
+        name,
+        in: where,
+        required: where === 'path' || required.has(name),
+        schema: ref(s),
+        ...(s.description ? { description: s.description } : {}),
+      });
     }
   };
   add('path', op.params);
@@ -91,9 +104,7 @@ const operationObject = (op: OperationDef): OperationObject => {
     description: op.description ?? op.summary,
     tags: [op.tag],
     parameters: parameters(op),
-    ...(op.body
-      ? { requestBody: { required: Boolean(op.bodyRequired), content: { 'application/json': { schema: ref(op.body) } } } }
-      : {}),
+    ...(op.body ? { requestBody: { required: Boolean(op.bodyRequired), content: { 'application/json': { schema: ref(op.body) } } } } : {}),
     responses,
     'x-rate-limited': op.counted,
   };
@@ -121,12 +132,15 @@ const wsSchemaName = (type: string) => `WsEvent_${type.replace(/[^A-Za-z0-9]/g, 
 const websocketOperation = (): OperationObject => ({
   operationId: 'websocket',
   summary: 'Open the WebSocket for live events',
-  description: 'Upgrade this request to a WebSocket (same host and port as REST). Send `{"type":"ping"}` to get `{"type":"pong"}`; the server pushes the events below as JSON text frames. Foreign origins are refused as for REST.',
+  description:
+    'Upgrade this request to a WebSocket (same host and port as REST). Send `{"type":"ping"}` to get `{"type":"pong"}`; the server pushes the events below as JSON text frames. Foreign origins are refused as for REST.',
   tags: ['websocket'],
   responses: {
     '101': {
       description: 'Switching protocols; every frame the server sends is one of these',
-      content: { 'application/json': { schema: { oneOf: Object.keys(WsEvents).map((t) => ({ $ref: `#/components/schemas/${wsSchemaName(t)}` })) } } },
+      content: {
+        'application/json': { schema: { oneOf: Object.keys(WsEvents).map((t) => ({ $ref: `#/components/schemas/${wsSchemaName(t)}` })) } },
+      },
     },
     '403': { $ref: '#/components/responses/Problem403' },
     '426': { description: 'The request was not a WebSocket upgrade' },
@@ -141,7 +155,9 @@ const eventTable = () => {
       .join(', ');
   const rows = Object.entries(WsEvents)
     .filter(([type]) => type !== 'pong' && type !== 'error')
-    .map(([type, schema]) => `| \`${type}\` | \`{ ${fields(schema)} }\` | ${((schema as TSchema).description ?? '').replaceAll('|', '\\|')} |`);
+    .map(
+      ([type, schema]) => `| \`${type}\` | \`{ ${fields(schema)} }\` | ${((schema as TSchema).description ?? '').replaceAll('|', '\\|')} |`,
+    );
   return ['| type | payload | when |', '|---|---|---|', ...rows].join('\n');
 };
 
@@ -181,7 +197,10 @@ export const buildOpenApi = (version: string) => {
       `Problem${status}`,
       status < 400
         ? { description: STATUS_TEXT[status]! }
-        : { description: STATUS_TEXT[status]!, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+        : {
+            description: STATUS_TEXT[status]!,
+            content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+          },
     );
   }
 

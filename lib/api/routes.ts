@@ -8,10 +8,7 @@ const compiled = allOperations.map((o) => ({
   regex: new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
 }));
 
-export type RouteMatch =
-  | { kind: 'found'; op: OperationDef }
-  | { kind: 'wrong-method'; allowed: HttpMethod[] }
-  | { kind: 'none' };
+export type RouteMatch = { kind: 'found'; op: OperationDef } | { kind: 'wrong-method'; allowed: HttpMethod[] } | { kind: 'none' };
 
 export const matchRoute = (method: string, path: string): RouteMatch => {
   const onPath = compiled.filter((c) => c.regex.test(path)).map((c) => c.op);

@@ -24,4 +24,6 @@ export const artworkStore = (): ArtworkStore => (store ??= configuredStore());
 
 /** Only with artwork in the bucket, the one store that presigns: answers too large for a Lambda response (or all, ARTWORK_REDIRECT_ABOVE_BYTES=0). */
 export const artworkRedirect = (): ArtworkDeps['redirect'] =>
-  config.mediaStorage === 's3' && config.s3.bucket ? { urlSeconds: config.s3.artworkUrlSeconds, aboveBytes: config.s3.artworkRedirectAboveBytes } : undefined;
+  config.mediaStorage === 's3' && config.s3.bucket
+    ? { urlSeconds: config.s3.artworkUrlSeconds, aboveBytes: config.s3.artworkRedirectAboveBytes }
+    : undefined;

@@ -12,7 +12,14 @@
 // bucket in the cloud (MEDIA_STORAGE=s3), where a Lambda has no disk that lasts. The bucket
 // keeps the content type as the object's Content-Type; the disk sniffs it from the bytes. Only
 // the bucket can hand out a URL that serves its bytes without the service (a presigned GET).
-import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -116,7 +123,9 @@ const CONTENT_TYPES: Record<ImageFormat, string> = {
 const checkImage = (key: string, bytes: Buffer, contentType: string) => {
   const format = sniffImage(bytes);
   if (!format || CONTENT_TYPES[format] !== contentType) {
-    throw new Error(`The artwork store keeps images under their own type: ${key} was given ${contentType} for ${format ?? 'bytes that are no image'}`);
+    throw new Error(
+      `The artwork store keeps images under their own type: ${key} was given ${contentType} for ${format ?? 'bytes that are no image'}`,
+    );
   }
 };
 
@@ -181,7 +190,10 @@ export const localArtworkStore = (root: string): ArtworkStore => {
           for (const name of await list(join(base, item, folder))) {
             if (name === 'source') continue;
             const path = join(base, item, folder, name);
-            const size = await stat(path).then((s) => s.size, () => 0);
+            const size = await stat(path).then(
+              (s) => s.size,
+              () => 0,
+            );
             await rm(path, { force: true });
             freed += size;
           }
@@ -241,7 +253,11 @@ export const bucketArtworkStore = (client: S3Client, { bucket, prefix }: BucketO
       }
       // A key names its bytes for good (a content hash, the variant, the render version), so
       // whoever fetched them may keep them as long as the URL stays valid.
-      const command = new GetObjectCommand({ Bucket: bucket, Key, ResponseCacheControl: `private, max-age=${expiresInSeconds}, immutable` });
+      const command = new GetObjectCommand({
+        Bucket: bucket,
+        Key,
+        ResponseCacheControl: `private, max-age=${expiresInSeconds}, immutable`,
+      });
       return getSignedUrl(client, command, { expiresIn: expiresInSeconds });
     },
 

@@ -61,13 +61,27 @@ interface Sorting {
 }
 
 /** Ties: year (none the lowest: NO_YEAR), then id. */
-const tieBreak = ({ year, ids }: Sorting) => (a: number, b: number) => year[a]! - year[b]! || ascending(ids[a]!, ids[b]!);
+const tieBreak =
+  ({ year, ids }: Sorting) =>
+  (a: number, b: number) =>
+    year[a]! - year[b]! || ascending(ids[a]!, ids[b]!);
 
 /** Positions in the order of (year, id): no year first. How ties are broken, and the year sort itself. */
-const tieOrder = (s: Sorting) => sortPaced(Array.from(s.ids, (_, i) => i), tieBreak(s), s.pacer);
+const tieOrder = (s: Sorting) =>
+  sortPaced(
+    Array.from(s.ids, (_, i) => i),
+    tieBreak(s),
+    s.pacer,
+  );
 
 /** One stored sort: those with a value by (value, year, id), then those without in tie order. */
-const sortBy = async (sort: OwnOrder, items: readonly TitledItem[], titleKeys: readonly string[], tie: readonly number[], s: Sorting): Promise<Sorted> => {
+const sortBy = async (
+  sort: OwnOrder,
+  items: readonly TitledItem[],
+  titleKeys: readonly string[],
+  tie: readonly number[],
+  s: Sorting,
+): Promise<Sorted> => {
   const ties = tieBreak(s);
   let has = (_: number) => true;
   let order = (a: number, b: number) => ascending(titleKeys[a]!, titleKeys[b]!) || ties(a, b);
@@ -123,7 +137,11 @@ export const buildBrowseIndex = async (all: readonly TitledItem[], type: MediaKi
   // The year sort needs no order of its own: it is the tie order (BrowseIndex.groups).
   const sorted = {} as Record<OwnOrder, Sorted>;
   for (const sort of STORED_SORTS) if (sort !== 'year') sorted[sort] = await sortBy(sort, items, titleKeys, tie, sorting);
-  const byId = await sortPaced(Array.from(items, (_, i) => i), (a, b) => ascending(sorting.ids[a]!, sorting.ids[b]!), pacer);
+  const byId = await sortPaced(
+    Array.from(items, (_, i) => i),
+    (a, b) => ascending(sorting.ids[a]!, sorting.ids[b]!),
+    pacer,
+  );
   const parts: IndexParts = {
     items,
     year,

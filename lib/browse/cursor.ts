@@ -15,7 +15,9 @@ interface Wire {
 }
 
 export const encodeCursor = (type: MediaKind, sort: SortKey, order: Order, point: SortPoint): string =>
-  Buffer.from(JSON.stringify({ t: type, s: sort, o: order, k: point.key, y: point.year, i: point.id } satisfies Wire)).toString('base64url');
+  Buffer.from(JSON.stringify({ t: type, s: sort, o: order, k: point.key, y: point.year, i: point.id } satisfies Wire)).toString(
+    'base64url',
+  );
 
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 

@@ -189,7 +189,10 @@ export class BrowseIndex {
   private yearRun(from: number, to: number): Uint32Array {
     const { tie, year } = this.p;
     const withYear = tie.subarray(this.firstDated);
-    return withYear.subarray(firstWhere(withYear, (i) => year[i]! >= from), firstWhere(withYear, (i) => year[i]! > to));
+    return withYear.subarray(
+      firstWhere(withYear, (i) => year[i]! >= from),
+      firstWhere(withYear, (i) => year[i]! > to),
+    );
   }
 
   /** The positions of a profile's titles of this kind that `pick` keeps (binary searches by id). */
@@ -245,7 +248,11 @@ export class BrowseIndex {
       if (i >= 0) at.set(i, time!);
     }
     const { year } = this.p;
-    const played = Uint32Array.from([...at.keys()].sort((a, b) => at.get(a)! - at.get(b)! || ascending(year[a]!, year[b]!) || ascending(this.items[a]!.id, this.items[b]!.id)));
+    const played = Uint32Array.from(
+      [...at.keys()].sort(
+        (a, b) => at.get(a)! - at.get(b)! || ascending(year[a]!, year[b]!) || ascending(this.items[a]!.id, this.items[b]!.id),
+      ),
+    );
     const key = (i: number) => at.get(i) ?? null;
     return [
       { parts: [played], missing: false, key },

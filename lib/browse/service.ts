@@ -21,10 +21,16 @@ export interface BrowseDeps extends CatalogDeps {
 }
 
 /** Each kind's index, built the first time it is asked for after its films or shows changed. */
-const indexes = { movie: derived(({ items }) => buildBrowseIndex(items, 'movie')), tvshow: derived(({ items }) => buildBrowseIndex(items, 'tvshow')) };
+const indexes = {
+  movie: derived(({ items }) => buildBrowseIndex(items, 'movie')),
+  tvshow: derived(({ items }) => buildBrowseIndex(items, 'tvshow')),
+};
 
 const indexFor = (deps: BrowseDeps, type: MediaKind, filters: Filters, lastPlayed: boolean) =>
-  Promise.all([snapshotOf(deps.catalog).derive(indexes[type], undefined), filters.played !== undefined || lastPlayed ? deps.watched() : undefined]);
+  Promise.all([
+    snapshotOf(deps.catalog).derive(indexes[type], undefined),
+    filters.played !== undefined || lastPlayed ? deps.watched() : undefined,
+  ]);
 
 interface Page {
   data: Array<Static<typeof MediaEntry>>;
@@ -32,7 +38,13 @@ interface Page {
 }
 
 /** GET /movies, /tvshows: the recent list, or with browsing parameters a sorted, filtered page of every title. */
-export const listTitles = async (deps: BrowseDeps, type: MediaKind, query: ListQuery, rawQueryString: string | undefined, origin: string): Promise<Page> => {
+export const listTitles = async (
+  deps: BrowseDeps,
+  type: MediaKind,
+  query: ListQuery,
+  rawQueryString: string | undefined,
+  origin: string,
+): Promise<Page> => {
   const limit = query.limit ?? 10;
   if (!isBrowsing(query)) return listRecent(deps, type, limit, query.cursor, origin, query.matched);
   const filters = filtersOf(query, rawQueryString);
@@ -47,7 +59,12 @@ export const listTitles = async (deps: BrowseDeps, type: MediaKind, query: ListQ
 };
 
 /** GET /movies/facets, /tvshows/facets: genres, years and letters of the titles the filters keep, counted. */
-export const titleFacets = async (deps: BrowseDeps, type: MediaKind, query: FacetsQuery, rawQueryString: string | undefined): Promise<Static<typeof Facets>> => {
+export const titleFacets = async (
+  deps: BrowseDeps,
+  type: MediaKind,
+  query: FacetsQuery,
+  rawQueryString: string | undefined,
+): Promise<Static<typeof Facets>> => {
   const filters = filtersOf(query, rawQueryString);
   const [index, watched] = await indexFor(deps, type, filters, false);
   return index.facets(filters, watched);

@@ -50,7 +50,17 @@ export const moveStamp = async (db: Db, quiet: boolean, announced: Announced): P
                   ExpressionAttributeValues: { ':next': next, ':quiet': quiet, ':read': version },
                 },
               },
-              { Put: { TableName: tableName, Item: { ...keys.catalogChange(next), entity: 'catalog-change', version: next, ...(named ? { ids: named } : { everything: true }) } } },
+              {
+                Put: {
+                  TableName: tableName,
+                  Item: {
+                    ...keys.catalogChange(next),
+                    entity: 'catalog-change',
+                    version: next,
+                    ...(named ? { ids: named } : { everything: true }),
+                  },
+                },
+              },
               ...(next > CHANGES_KEPT ? [{ Delete: { TableName: tableName, Key: keys.catalogChange(next - CHANGES_KEPT) } }] : []),
             ],
           }),
@@ -75,7 +85,11 @@ export const changedBetween = async (db: Db, from: number, to: number): Promise<
   let moves = 0;
   for await (const move of queryItems(db, {
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': keys.catalogChange(from + 1).pk, ':from': keys.catalogChange(from + 1).sk, ':to': keys.catalogChange(to).sk },
+    ExpressionAttributeValues: {
+      ':pk': keys.catalogChange(from + 1).pk,
+      ':from': keys.catalogChange(from + 1).sk,
+      ':to': keys.catalogChange(to).sk,
+    },
     ConsistentRead: true,
   })) {
     if (move.everything === true || !Array.isArray(move.ids)) return undefined;

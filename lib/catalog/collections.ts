@@ -54,7 +54,10 @@ export class DynamoCollectionStore implements CollectionStore {
   constructor(private readonly db: () => Db) {}
 
   async getMany(ids: readonly number[]): Promise<Map<number, StoredCollection>> {
-    const rows = await batchGet(this.db(), ids.map((id) => keys.collection(id)));
+    const rows = await batchGet(
+      this.db(),
+      ids.map((id) => keys.collection(id)),
+    );
     return new Map(rows.map((row) => [Number(row.id), fromRow(row)]));
   }
 

@@ -14,13 +14,29 @@ const PART_BYTES = 350_000;
 // Rows are positional to keep the manifest small. Fields added later go at the end, so a
 // manifest written by an older version still reads (they are simply absent).
 type CompactFile = [relPath: string, size: number, mtimeMs: number, part: number | null, tech?: TechnicalInfo | null];
-type Compact = [id: string, entity: IndexEntry['entity'], addedAt: string, files: CompactFile[], showId: string | null, season: number | null, enrich?: EnrichState | null, localStamp?: string | null];
+type Compact = [
+  id: string,
+  entity: IndexEntry['entity'],
+  addedAt: string,
+  files: CompactFile[],
+  showId: string | null,
+  season: number | null,
+  enrich?: EnrichState | null,
+  localStamp?: string | null,
+];
 
 export const pack = (entries: IndexEntry[]): Compact[] =>
   entries.map((e) => [
-    e.id, e.entity, e.addedAt,
-    (e.files ?? []).map((f): CompactFile => (f.tech === undefined ? [f.relPath, f.size, f.mtimeMs, f.part] : [f.relPath, f.size, f.mtimeMs, f.part, f.tech])),
-    e.showId ?? null, e.seasonNumber ?? null, e.enrich ?? null, e.localStamp ?? null,
+    e.id,
+    e.entity,
+    e.addedAt,
+    (e.files ?? []).map((f): CompactFile =>
+      f.tech === undefined ? [f.relPath, f.size, f.mtimeMs, f.part] : [f.relPath, f.size, f.mtimeMs, f.part, f.tech],
+    ),
+    e.showId ?? null,
+    e.seasonNumber ?? null,
+    e.enrich ?? null,
+    e.localStamp ?? null,
   ]);
 
 export const unpack = (rows: Compact[]): IndexEntry[] =>
@@ -30,7 +46,15 @@ export const unpack = (rows: Compact[]): IndexEntry[] =>
     addedAt,
     ...(entity === 'tvshow'
       ? {}
-      : { files: files.map(([relPath, size, mtimeMs, part, tech]): FileRef => ({ relPath, size, mtimeMs, part, ...(tech !== undefined ? { tech } : {}) })) }),
+      : {
+          files: files.map(([relPath, size, mtimeMs, part, tech]): FileRef => ({
+            relPath,
+            size,
+            mtimeMs,
+            part,
+            ...(tech !== undefined ? { tech } : {}),
+          })),
+        }),
     ...(showId !== null ? { showId } : {}),
     ...(season !== null ? { seasonNumber: season } : {}),
     ...(enrich ? { enrich } : {}),
@@ -55,7 +79,12 @@ export class DynamoManifestStore implements ManifestStore {
   private async parts(libraryId: string) {
     const { pk } = keys.manifestParts(libraryId);
     const parts: Record<string, unknown>[] = [];
-    for await (const item of queryItems(this.db(), { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true })) parts.push(item);
+    for await (const item of queryItems(this.db(), {
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ConsistentRead: true,
+    }))
+      parts.push(item);
     return parts;
   }
 
@@ -79,17 +108,31 @@ export class DynamoManifestStore implements ManifestStore {
     const writtenAt = new Date().toISOString();
     // Every part but those this write replaces: an earlier set, and this job's own extra parts when it writes again in fewer.
     const stale = (await this.parts(libraryId)).filter((p) => p.jobId !== jobId || Number(p.part) >= count);
-    await batchWrite(this.db(), Array.from({ length: count }, (_, i) => ({
-      put: {
-        ...keys.manifestPart(libraryId, jobId, i), entity: 'library-manifest', jobId, part: i, parts: count, writtenAt,
-        data: zipped.subarray(i * this.partBytes, (i + 1) * this.partBytes),
-      },
-    })));
-    await batchWrite(this.db(), stale.map((p) => ({ delete: { pk: String(p.pk), sk: String(p.sk) } })));
+    await batchWrite(
+      this.db(),
+      Array.from({ length: count }, (_, i) => ({
+        put: {
+          ...keys.manifestPart(libraryId, jobId, i),
+          entity: 'library-manifest',
+          jobId,
+          part: i,
+          parts: count,
+          writtenAt,
+          data: zipped.subarray(i * this.partBytes, (i + 1) * this.partBytes),
+        },
+      })),
+    );
+    await batchWrite(
+      this.db(),
+      stale.map((p) => ({ delete: { pk: String(p.pk), sk: String(p.sk) } })),
+    );
   }
 
   async drop(libraryId: string): Promise<void> {
     const parts = await this.parts(libraryId);
-    await batchWrite(this.db(), parts.map((p) => ({ delete: { pk: String(p.pk), sk: String(p.sk) } })));
+    await batchWrite(
+      this.db(),
+      parts.map((p) => ({ delete: { pk: String(p.pk), sk: String(p.sk) } })),
+    );
   }
 }

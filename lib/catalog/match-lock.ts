@@ -48,7 +48,10 @@ export class DynamoMatchLockStore implements MatchLockStore {
   }
 
   async getMany(itemIds: readonly string[]): Promise<Map<string, MatchLock>> {
-    const rows = await batchGet(this.db(), itemIds.map((id) => keys.matchLock(id)));
+    const rows = await batchGet(
+      this.db(),
+      itemIds.map((id) => keys.matchLock(id)),
+    );
     return new Map(rows.map((row) => [String(row.itemId), fromRow(row)]));
   }
 
@@ -59,12 +62,17 @@ export class DynamoMatchLockStore implements MatchLockStore {
 
   async forget(itemIds: readonly string[]): Promise<void> {
     const found = await this.getMany(itemIds);
-    await batchWrite(this.db(), [...found.keys()].map((id) => ({ delete: keys.matchLock(id) })));
+    await batchWrite(
+      this.db(),
+      [...found.keys()].map((id) => ({ delete: keys.matchLock(id) })),
+    );
   }
 
   async remove(itemId: string): Promise<boolean> {
     const { doc, tableName } = this.db();
-    const out = await guarded(() => doc.send(new DeleteCommand({ TableName: tableName, Key: keys.matchLock(itemId), ReturnValues: 'ALL_OLD' })));
+    const out = await guarded(() =>
+      doc.send(new DeleteCommand({ TableName: tableName, Key: keys.matchLock(itemId), ReturnValues: 'ALL_OLD' })),
+    );
     return out.Attributes !== undefined;
   }
 }

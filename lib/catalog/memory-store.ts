@@ -15,11 +15,24 @@ import type { VersionState } from './snapshot';
 import type { CatalogStore, WriteOptions } from './store';
 
 /** What a rescan compares of an item: the fields the table's library index projects. */
-const INDEX_FIELDS = ['id', 'entity', 'files', 'addedAt', 'showId', 'seasonNumber', 'lastJob', 'lastChange', 'enrich', 'localStamp'] as const;
+const INDEX_FIELDS = [
+  'id',
+  'entity',
+  'files',
+  'addedAt',
+  'showId',
+  'seasonNumber',
+  'lastJob',
+  'lastChange',
+  'enrich',
+  'localStamp',
+] as const;
 
 const indexEntryOf = (item: CatalogItem): IndexEntry => {
   const fields = item as unknown as Record<string, unknown>;
-  return storedCopy(Object.fromEntries(INDEX_FIELDS.filter((f) => fields[f] !== undefined).map((f) => [f, fields[f]]))) as unknown as IndexEntry;
+  return storedCopy(
+    Object.fromEntries(INDEX_FIELDS.filter((f) => fields[f] !== undefined).map((f) => [f, fields[f]])),
+  ) as unknown as IndexEntry;
 };
 
 /** Whether the provider described the item, as the table's filter reads it (absent: not). */
@@ -35,7 +48,10 @@ export class MemoryCatalogStore implements CatalogStore {
   async put(items: CatalogItem[], { quiet = false }: WriteOptions = {}): Promise<void> {
     if (!items.length) return;
     for (const item of items) this.items.set(item.id, storedCopy(item));
-    this.move(quiet, items.map((i) => i.id));
+    this.move(
+      quiet,
+      items.map((i) => i.id),
+    );
   }
 
   async remove(ids: string[], { quiet = false }: WriteOptions = {}): Promise<void> {
@@ -75,7 +91,7 @@ export class MemoryCatalogStore implements CatalogStore {
   private newestFirst(type: MediaKind, matched?: boolean): TitledItem[] {
     const sortKey = (i: TitledItem) => keys.recent(type, i.addedAt, i.id).gsi1sk;
     return [...this.items.values()]
-      .filter((i): i is TitledItem => i.entity === type && (matched === undefined || isMatched(i as TitledItem) === matched))
+      .filter((i): i is TitledItem => i.entity === type && (matched === undefined || isMatched(i) === matched))
       .sort((a, b) => ascending(sortKey(b), sortKey(a)));
   }
 

@@ -144,7 +144,7 @@ export interface IndexEntry {
 /** The length of a movie's parts or an episode's file, as their headers said; null when one could not be read. */
 export const filesDuration = (files: readonly FileRef[]): number | null => {
   const durations = files.map((f) => f.tech?.durationSeconds ?? null);
-  return files.length && durations.every((d) => d !== null) ? Math.round(durations.reduce((a, b) => a! + b!, 0)! * 1000) / 1000 : null;
+  return files.length && durations.every((d) => d !== null) ? Math.round(durations.reduce((a, b) => a + b, 0) * 1000) / 1000 : null;
 };
 
 export const containerOf = (relPath: string): string | null => {

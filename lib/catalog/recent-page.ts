@@ -26,7 +26,13 @@ export const decodeCursor = (cursor: string, indexPk: string): Record<string, st
   }
   const k = key as Record<string, unknown>;
   const shape = ['pk', 'sk', 'gsi1pk', 'gsi1sk'];
-  if (typeof key !== 'object' || key === null || Object.keys(k).length !== shape.length || !shape.every((a) => typeof k[a] === 'string') || k.gsi1pk !== indexPk) {
+  if (
+    typeof key !== 'object' ||
+    key === null ||
+    Object.keys(k).length !== shape.length ||
+    !shape.every((a) => typeof k[a] === 'string') ||
+    k.gsi1pk !== indexPk
+  ) {
     throw bad();
   }
   return k as Record<string, string>;

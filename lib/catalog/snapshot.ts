@@ -109,9 +109,11 @@ export class CatalogueSnapshot {
     })();
     const entry = { version, value };
     this.loading = entry;
-    void value.catch(() => undefined).finally(() => {
-      if (this.loading === entry) this.loading = undefined;
-    });
+    void value
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.loading === entry) this.loading = undefined;
+      });
     return value;
   }
 

@@ -110,11 +110,17 @@ const patch = async (source: TitledSource, base: Held, changed: readonly string[
   for (const id of changed) byId.delete(id);
   for (const item of fresh) byId.set(item.id, item);
   for (const id of changed) base.seasons.delete(id);
-  return hold(source, [...byId.values()].sort(listOrder), new BoundedMap(KEPT_OTHERS, base.others), new BoundedMap(KEPT_SEASONS, base.seasons));
+  return hold(
+    source,
+    [...byId.values()].sort(listOrder),
+    new BoundedMap(KEPT_OTHERS, base.others),
+    new BoundedMap(KEPT_SEASONS, base.seasons),
+  );
 };
 
 /** A holding of the catalogue after a move: `base` patched with what `changed` names, or read whole (no base, or the journal cannot say, or too much changed). */
 export const follow = async (source: TitledSource, base: Held | undefined, changed: readonly string[] | undefined): Promise<Held> => {
-  if (base && changed && changed.length <= Math.max(PATCHED_MIN, base.catalogue.items.length * PATCHED_SHARE)) return patch(source, base, changed);
+  if (base && changed && changed.length <= Math.max(PATCHED_MIN, base.catalogue.items.length * PATCHED_SHARE))
+    return patch(source, base, changed);
   return readAll(source);
 };

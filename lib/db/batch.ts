@@ -35,7 +35,12 @@ const refused = (detail: string) => databaseDiskFull() ?? dependencyUnavailable(
  * doubles (50 ms, 100 ms ... 1 s at most); after MAX_ATTEMPTS calls with something still left
  * it gives up, naming how many `what` (writes, keys) remain. `wait` is for tests.
  */
-export const untilProcessed = async <T>(what: string, requests: T[], send: (pending: T[]) => Promise<T[]>, wait: (ms: number) => Promise<unknown> = sleep): Promise<void> => {
+export const untilProcessed = async <T>(
+  what: string,
+  requests: T[],
+  send: (pending: T[]) => Promise<T[]>,
+  wait: (ms: number) => Promise<unknown> = sleep,
+): Promise<void> => {
   let pending = requests;
   for (let attempt = 1; pending.length; attempt++) {
     pending = await send(pending);
@@ -47,13 +52,14 @@ export const untilProcessed = async <T>(what: string, requests: T[], send: (pend
 const sendBatch = (db: Db, requests: WriteRequest[]) =>
   untilProcessed('writes', requests, async (pending) => {
     const out = await guarded(() => db.doc.send(new BatchWriteCommand({ RequestItems: { [db.tableName]: pending } })));
-    return (out.UnprocessedItems?.[db.tableName] ?? []) as WriteRequest[];
+    return out.UnprocessedItems?.[db.tableName] ?? [];
   });
 
 const keyOf = (key: Key) => `${key.pk}\u0000${key.sk}`;
 
 /** `list` in pieces of `size` at most, in order. */
-const inBatches = <T>(list: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
+const inBatches = <T>(list: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
 
 export const batchWrite = async (db: Db, writes: Write[]): Promise<void> => {
   // One key twice in a batch is refused by DynamoDB: the last write of a key wins.
@@ -75,7 +81,11 @@ export const batchGet = async (db: Db, keys: readonly Key[], { consistent = fals
   const found: Array<Record<string, unknown>> = [];
   await eachLimited(getBatches(keys), IN_FLIGHT, (batch) =>
     untilProcessed<Record<string, unknown>>('keys', batch, async (pending) => {
-      const out = await guarded(() => db.doc.send(new BatchGetCommand({ RequestItems: { [db.tableName]: { Keys: pending, ...(consistent ? { ConsistentRead: true } : {}) } } })));
+      const out = await guarded(() =>
+        db.doc.send(
+          new BatchGetCommand({ RequestItems: { [db.tableName]: { Keys: pending, ...(consistent ? { ConsistentRead: true } : {}) } } }),
+        ),
+      );
       found.push(...(out.Responses?.[db.tableName] ?? []));
       return out.UnprocessedKeys?.[db.tableName]?.Keys ?? [];
     }),

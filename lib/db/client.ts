@@ -101,7 +101,9 @@ export const READ_PAGE = 500;
 export async function* queryItems(db: Db, input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>) {
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await guarded(() => db.doc.send(new QueryCommand({ Limit: READ_PAGE, ...input, TableName: db.tableName, ExclusiveStartKey: start })));
+    const out = await guarded(() =>
+      db.doc.send(new QueryCommand({ Limit: READ_PAGE, ...input, TableName: db.tableName, ExclusiveStartKey: start })),
+    );
     yield* (out.Items ?? []) as Record<string, unknown>[];
     start = out.LastEvaluatedKey;
   } while (start);

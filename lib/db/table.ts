@@ -97,7 +97,10 @@ export const keys = {
   profilesIndex: () => ({ index: 'gsi1', pk: 'profiles' }),
   userData: (profileId: string, mediaId: string): Key => ({ pk: `userdata#${profileId}`, sk: `item#${mediaId}` }),
   userDataOfProfile: (profileId: string) => ({ pk: `userdata#${profileId}` }),
-  inProgress: (profileId: string, lastPlayedAt: string, mediaId: string) => ({ gsi1pk: `inprogress#${profileId}`, gsi1sk: `${lastPlayedAt}#${mediaId}` }),
+  inProgress: (profileId: string, lastPlayedAt: string, mediaId: string) => ({
+    gsi1pk: `inprogress#${profileId}`,
+    gsi1sk: `${lastPlayedAt}#${mediaId}`,
+  }),
   inProgressIndex: (profileId: string) => ({ index: 'gsi1', pk: `inprogress#${profileId}` }),
   playedEpisode: (profileId: string, showId: string, season: number, episode: number, id: string) => ({
     gsi2pk: `played#${profileId}#${showId}`,
@@ -105,7 +108,10 @@ export const keys = {
   }),
   playedEpisodesIndex: (profileId: string, showId: string) => ({ index: 'gsi2', pk: `played#${profileId}#${showId}` }),
   showWatch: (profileId: string, showId: string): Key => ({ pk: `userdata#${profileId}`, sk: `show#${showId}` }),
-  watching: (profileId: string, lastPlayedAt: string, showId: string) => ({ gsi1pk: `watching#${profileId}`, gsi1sk: `${lastPlayedAt}#${showId}` }),
+  watching: (profileId: string, lastPlayedAt: string, showId: string) => ({
+    gsi1pk: `watching#${profileId}`,
+    gsi1sk: `${lastPlayedAt}#${showId}`,
+  }),
   watchingIndex: (profileId: string) => ({ index: 'gsi1', pk: `watching#${profileId}` }),
   matchLock: (itemId: string): Key => ({ pk: `matchlock#${itemId}`, sk: 'lock' }),
   collection: (tmdbCollectionId: number): Key => ({ pk: `collection#${tmdbCollectionId}`, sk: 'collection' }),

@@ -27,7 +27,12 @@ export class DynamoConnectionStore implements ConnectionStore {
       doc.send(
         new PutCommand({
           TableName: tableName,
-          Item: { ...keys.wsConnection(connection.connectionId), entity: 'ws-connection', ...connection, ttl: ttlIn(CONNECTION_TTL_SECONDS) },
+          Item: {
+            ...keys.wsConnection(connection.connectionId),
+            entity: 'ws-connection',
+            ...connection,
+            ttl: ttlIn(CONNECTION_TTL_SECONDS),
+          },
         }),
       ),
     );

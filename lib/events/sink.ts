@@ -21,7 +21,11 @@ export interface SinkOptions {
   maxQueued?: number;
 }
 
-export const publisherSink = (publisher: () => Publisher, log: Log, { background = false, maxQueued = 64 }: SinkOptions = {}): EventSink => {
+export const publisherSink = (
+  publisher: () => Publisher,
+  log: Log,
+  { background = false, maxQueued = 64 }: SinkOptions = {},
+): EventSink => {
   const deliver = async (event: ServerEvent) => {
     try {
       await publisher().publish(event);

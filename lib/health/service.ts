@@ -89,12 +89,16 @@ const size = (bytes: number) => (bytes >= 10 * 1024 * MiB ? `${(bytes / (1024 * 
 
 /** What a person should read about the state: why it is degraded, if it is. */
 export const reasonsOf = (databaseUp: boolean, disk: DiskStatusView | undefined): HealthView['reasons'] => [
-  ...(databaseUp ? [] : [{ code: 'database-down' as const, message: 'The database does not answer: nothing can be read or saved until it is back' }]),
+  ...(databaseUp
+    ? []
+    : [{ code: 'database-down' as const, message: 'The database does not answer: nothing can be read or saved until it is back' }]),
   ...(disk?.state === 'low'
-    ? [{
-        code: 'disk-low' as const,
-        message: `Only ${size(disk.freeBytes)} free on the disk holding ${disk.path} (low below ${size(disk.lowBelowBytes)}): scans pause and changes may not be saved until some space is freed`,
-      }]
+    ? [
+        {
+          code: 'disk-low' as const,
+          message: `Only ${size(disk.freeBytes)} free on the disk holding ${disk.path} (low below ${size(disk.lowBelowBytes)}): scans pause and changes may not be saved until some space is freed`,
+        },
+      ]
     : []),
 ];
 
@@ -103,10 +107,22 @@ export const systemStatus = async (db: Db, disk: DataDisk, database: () => Promi
   const up = await database();
   const status = diskStatus(disk);
   const reasons = reasonsOf(up, status);
-  return { status: reasons.length ? ('degraded' as const) : ('ok' as const), database: up ? ('ok' as const) : ('down' as const), ...(status ? { disk: status } : {}), reasons };
+  return {
+    status: reasons.length ? ('degraded' as const) : ('ok' as const),
+    database: up ? ('ok' as const) : ('down' as const),
+    ...(status ? { disk: status } : {}),
+    reasons,
+  };
 };
 
-export const health = async (db: Db, version: string, startedAt: number, disk: DataDisk, database?: () => Promise<boolean>, now = Date.now()): Promise<HealthView> => ({
+export const health = async (
+  db: Db,
+  version: string,
+  startedAt: number,
+  disk: DataDisk,
+  database?: () => Promise<boolean>,
+  now = Date.now(),
+): Promise<HealthView> => ({
   ...(await systemStatus(db, disk, database)),
   version,
   uptimeSeconds: Math.max(0, Math.floor((now - startedAt) / 1000)),

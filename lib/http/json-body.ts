@@ -22,7 +22,8 @@ export const nestingDepth = (text: string, limit = MAX_DEPTH): number => {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -47,7 +48,8 @@ const unpairedSurrogate = (value: unknown, path: string): string | undefined => 
 
 export const parseJsonBody = (text: string): unknown => {
   const source = text.startsWith(BOM) ? text.slice(1) : text;
-  if (nestingDepth(source) > MAX_DEPTH) throw invalidRequest([{ field: 'body', message: `nests arrays and objects deeper than ${MAX_DEPTH} levels` }]);
+  if (nestingDepth(source) > MAX_DEPTH)
+    throw invalidRequest([{ field: 'body', message: `nests arrays and objects deeper than ${MAX_DEPTH} levels` }]);
   let value: unknown;
   try {
     value = JSON.parse(source);

@@ -14,11 +14,7 @@ import type { Mode } from '../config';
 import { originNotAllowed } from '../errors';
 import type { HttpMiddleware, HttpRequest } from './context';
 
-const PRIVATE_V4 = [
-  /^10\.\d{1,3}\.\d{1,3}\.\d{1,3}$/,
-  /^192\.168\.\d{1,3}\.\d{1,3}$/,
-  /^172\.(1[6-9]|2\d|3[01])\.\d{1,3}\.\d{1,3}$/,
-];
+const PRIVATE_V4 = [/^10\.\d{1,3}\.\d{1,3}\.\d{1,3}$/, /^192\.168\.\d{1,3}\.\d{1,3}$/, /^172\.(1[6-9]|2\d|3[01])\.\d{1,3}\.\d{1,3}$/];
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 const validOctets = (host: string) => host.split('.').every((part) => Number(part) <= 255);
@@ -80,7 +76,15 @@ export const originGuard = (policy: OriginPolicy): HttpMiddleware => ({
 
 export const ALLOWED_REQUEST_HEADERS = ['Content-Type', 'Range', 'If-Range', 'If-None-Match', 'If-Modified-Since', 'X-Request-Id'];
 export const EXPOSED_HEADERS = [
-  'X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'Content-Range', 'Accept-Ranges', 'Content-Length', 'ETag', 'Location',
+  'X-Request-Id',
+  'RateLimit',
+  'RateLimit-Policy',
+  'Retry-After',
+  'Content-Range',
+  'Accept-Ranges',
+  'Content-Length',
+  'ETag',
+  'Location',
 ];
 
 export const corsHeaders = (mode: Mode): HttpMiddleware =>

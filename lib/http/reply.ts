@@ -24,7 +24,10 @@ export const accepted = (data: unknown): JsonReply => ({ kind: 'json', status: 2
 export const noContent = (): JsonReply => ({ kind: 'json', status: 204 });
 /** A JSON envelope with a status of the handler's choosing (health answers 503 with a body). */
 export const json = (status: number, data: unknown, headers?: Record<string, string>): JsonReply => ({
-  kind: 'json', status, data, ...(headers ? { headers } : {}),
+  kind: 'json',
+  status,
+  data,
+  ...(headers ? { headers } : {}),
 });
 export const raw = (status: number, body: string | Buffer, headers: Record<string, string>): RawReply =>
   typeof body === 'string'

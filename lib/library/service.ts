@@ -37,7 +37,10 @@ export const toView = (library: Library): Static<typeof LibraryView> => ({
 
 export const statsOf = (libraries: Library[]): Static<typeof LibraryStats> => {
   const sum = (f: (l: Library) => number) => libraries.reduce((n, l) => n + f(l), 0);
-  const scans = libraries.map((l) => l.lastScannedAt).filter((t): t is string => t !== null).sort();
+  const scans = libraries
+    .map((l) => l.lastScannedAt)
+    .filter((t): t is string => t !== null)
+    .sort();
   return {
     libraries: libraries.length,
     movies: sum((l) => l.counts.movies),
@@ -60,7 +63,8 @@ export const getLibrary = async (deps: Pick<LibraryDeps, 'libraries'>, id: strin
 /** Two libraries never overlap: a folder inside another library would index its files twice. */
 const checkOverlap = (storage: MediaStorage, existing: Library[], path: string) => {
   for (const other of existing) {
-    if (storage.relativeTo(other.path, path) !== undefined || storage.relativeTo(path, other.path) !== undefined) throw libraryExists(path, other.path);
+    if (storage.relativeTo(other.path, path) !== undefined || storage.relativeTo(path, other.path) !== undefined)
+      throw libraryExists(path, other.path);
   }
 };
 
@@ -119,9 +123,16 @@ export const libraryForScan = async (
 };
 
 /** PATCH: a new name, interval or monitoring switch. A new interval counts from the last scan: when that is long past, the schedule scans at once. */
-export const updateLibrary = async (deps: Pick<LibraryDeps, 'libraries'>, id: string, patch: { name?: string | undefined; scanIntervalHours?: number | undefined; monitoring?: boolean | undefined }): Promise<Library> => {
+export const updateLibrary = async (
+  deps: Pick<LibraryDeps, 'libraries'>,
+  id: string,
+  patch: { name?: string | undefined; scanIntervalHours?: number | undefined; monitoring?: boolean | undefined },
+): Promise<Library> => {
   const library = await getLibrary(deps, id);
-  const changes: LibraryChanges = { ...(patch.name !== undefined ? { name: patch.name.trim() || library.name } : {}), ...(patch.monitoring !== undefined ? { monitoring: patch.monitoring } : {}) };
+  const changes: LibraryChanges = {
+    ...(patch.name !== undefined ? { name: patch.name.trim() || library.name } : {}),
+    ...(patch.monitoring !== undefined ? { monitoring: patch.monitoring } : {}),
+  };
   if (patch.scanIntervalHours !== undefined) {
     changes.scanIntervalHours = patch.scanIntervalHours;
     changes.nextScanAt = nextScanAfter(Date.parse(library.lastScannedAt ?? library.createdAt), patch.scanIntervalHours);
@@ -135,9 +146,19 @@ export const updateLibrary = async (deps: Pick<LibraryDeps, 'libraries'>, id: st
  * Records a library's status when it changed, and tells clients (library:status). Returns
  * whether it changed.
  */
-export const setLibraryStatus = async (deps: Pick<LibraryDeps, 'libraries' | 'events'>, library: Library, state: LibraryStatus['state'], reason: string | null, now = Date.now()): Promise<boolean> => {
+export const setLibraryStatus = async (
+  deps: Pick<LibraryDeps, 'libraries' | 'events'>,
+  library: Library,
+  state: LibraryStatus['state'],
+  reason: string | null,
+  now = Date.now(),
+): Promise<boolean> => {
   if (library.status.state === state && library.status.reason === reason) return false;
-  const status: LibraryStatus = { state, reason, since: library.status.state === state ? library.status.since : new Date(now).toISOString() };
+  const status: LibraryStatus = {
+    state,
+    reason,
+    since: library.status.state === state ? library.status.since : new Date(now).toISOString(),
+  };
   if (!(await deps.libraries.setStatus(library.id, status))) return false;
   library.status = status;
   await deps.events.emit({ type: 'library:status', libraryId: library.id, status: state, reason: reason ?? '' });

@@ -4,7 +4,14 @@ import { GetCommand, TransactWriteCommand, UpdateCommand, type UpdateCommandInpu
 import { guarded, isConditionFailed, queryItems, type Db } from '../db/client';
 import { keys } from '../db/table';
 import { libraryExists } from '../errors';
-import { DEFAULT_SCAN_INTERVAL_HOURS, nextScanAfter, type Library, type LibraryCounts, type LibraryStatus, type LibraryUpkeep } from './model';
+import {
+  DEFAULT_SCAN_INTERVAL_HOURS,
+  nextScanAfter,
+  type Library,
+  type LibraryCounts,
+  type LibraryStatus,
+  type LibraryUpkeep,
+} from './model';
 
 /** What PATCH may change, and what the schedule moves. */
 export type LibraryChanges = Partial<Pick<Library, 'name'> & LibraryUpkeep>;
@@ -34,7 +41,10 @@ const withUpkeep = (stored: Omit<Library, keyof LibraryUpkeep | 'status'> & Part
     ...stored,
     scanIntervalHours,
     monitoring: stored.monitoring ?? true,
-    nextScanAt: stored.nextScanAt !== undefined ? stored.nextScanAt : nextScanAfter(Date.parse(stored.lastScannedAt ?? stored.createdAt), scanIntervalHours),
+    nextScanAt:
+      stored.nextScanAt !== undefined
+        ? stored.nextScanAt
+        : nextScanAfter(Date.parse(stored.lastScannedAt ?? stored.createdAt), scanIntervalHours),
     status: stored.status ?? { state: 'online', reason: null, since: stored.createdAt },
   };
 };
@@ -43,7 +53,6 @@ const toLibrary = (item: Record<string, unknown>): Library => {
   const { pk: _p, sk: _s, gsi1pk: _g, gsi1sk: _h, entity: _e, ...library } = item;
   return withUpkeep(library as unknown as Library);
 };
-
 
 export class DynamoLibraryStore implements LibraryStore {
   constructor(private readonly db: () => Db) {}
@@ -58,7 +67,12 @@ export class DynamoLibraryStore implements LibraryStore {
               {
                 Put: {
                   TableName: tableName,
-                  Item: { ...keys.library(library.id), ...keys.librariesByAge(library.createdAt, library.id), entity: 'library', ...library },
+                  Item: {
+                    ...keys.library(library.id),
+                    ...keys.librariesByAge(library.createdAt, library.id),
+                    entity: 'library',
+                    ...library,
+                  },
                   ConditionExpression: 'attribute_not_exists(pk)',
                 },
               },
@@ -89,7 +103,11 @@ export class DynamoLibraryStore implements LibraryStore {
   async list(): Promise<Library[]> {
     const { index, pk } = keys.librariesIndex();
     const libraries: Library[] = [];
-    for await (const item of queryItems(this.db(), { IndexName: index, KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': pk } })) {
+    for await (const item of queryItems(this.db(), {
+      IndexName: index,
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+    })) {
       libraries.push(toLibrary(item));
     }
     return libraries;
@@ -132,7 +150,8 @@ export class DynamoLibraryStore implements LibraryStore {
     const updated = await this.updateWhere(id, {
       UpdateExpression: 'SET #status = :status',
       // Two scans or a scan and the monitor seeing the same change: one of them tells.
-      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#status) OR #status.#state <> :state OR #status.reason <> :reason)',
+      ConditionExpression:
+        'attribute_exists(pk) AND (attribute_not_exists(#status) OR #status.#state <> :state OR #status.reason <> :reason)',
       ExpressionAttributeNames: { '#status': 'status', '#state': 'state' },
       ExpressionAttributeValues: { ':status': status, ':state': status.state, ':reason': status.reason },
     });
@@ -140,7 +159,10 @@ export class DynamoLibraryStore implements LibraryStore {
   }
 
   /** One conditional update of a library's item: its new attributes when asked for, false when the condition failed. */
-  private async updateWhere(id: string, update: Omit<UpdateCommandInput, 'TableName' | 'Key'>): Promise<Record<string, unknown> | undefined | false> {
+  private async updateWhere(
+    id: string,
+    update: Omit<UpdateCommandInput, 'TableName' | 'Key'>,
+  ): Promise<Record<string, unknown> | undefined | false> {
     const { doc, tableName } = this.db();
     try {
       const out = await guarded(() => doc.send(new UpdateCommand({ TableName: tableName, Key: keys.library(id), ...update })));

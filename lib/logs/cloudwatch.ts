@@ -9,7 +9,12 @@
 // the oldest time worth asking about (`since`, 14 days back, the group's retention), or when
 // it has used its calls or its time: then it answers what the windows it finished found, so
 // a query that matches little cannot keep a request busy for minutes.
-import { CloudWatchLogsClient, FilterLogEventsCommand, type FilteredLogEvent, type FilterLogEventsCommandInput } from '@aws-sdk/client-cloudwatch-logs';
+import {
+  CloudWatchLogsClient,
+  FilterLogEventsCommand,
+  type FilteredLogEvent,
+  type FilterLogEventsCommandInput,
+} from '@aws-sdk/client-cloudwatch-logs';
 import type { LogRecordView } from '../api/schemas';
 import { dependencyUnavailable } from '../errors';
 import { LEVELS, lineFilter, recordOf, type LineFilter, type LogQuery, type LogReader } from './reader';

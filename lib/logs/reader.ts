@@ -81,7 +81,7 @@ export const recordOf = (line: string, { query, minLevel, since }: LineFilter): 
   }
   if (!matches(record, line, query, minLevel, since)) return undefined;
   const { pid: _pid, hostname: _host, level, ...rest } = record;
-  return { ...rest, level: NAME_OF[levelValue(level)!] ?? 'info', time: String(record.time), msg: messageOf(record.msg) } as LogRecordView;
+  return { ...rest, level: NAME_OF[levelValue(level)!] ?? 'info', time: String(record.time), msg: messageOf(record.msg) };
 };
 
 export const readLogs = async (dir: string, query: LogQuery): Promise<LogRecordView[]> => {

@@ -62,7 +62,11 @@ const CANDIDATE_POSTER_SIZE = 'w185';
  * image host) and kept for an hour: a "Fix match" dialog shows a page of them, and its user
  * searches again with another year or title. 4 MiB at most, least recently used out first.
  */
-const posters = new BoundedMap<string, FetchedImage>({ maxSize: 4 * 1024 * 1024, maxAgeMs: 60 * 60_000, weigh: (image) => image.bytes.length });
+const posters = new BoundedMap<string, FetchedImage>({
+  maxSize: 4 * 1024 * 1024,
+  maxAgeMs: 60 * 60_000,
+  weigh: (image) => image.bytes.length,
+});
 
 const what = (kind: TitleKind) => (kind === 'movie' ? 'Movie' : 'TV show');
 
@@ -88,10 +92,24 @@ export class MatchingService {
     const year = search.year ?? null;
     if (kind === 'movie') {
       const found = await asking(() => provider.searchMovies(query, year));
-      return found.map((c) => ({ tmdbId: c.tmdbId, title: c.title, originalTitle: c.originalTitle, year: c.year, overview: c.overview ?? null, posterPath: c.posterPath }));
+      return found.map((c) => ({
+        tmdbId: c.tmdbId,
+        title: c.title,
+        originalTitle: c.originalTitle,
+        year: c.year,
+        overview: c.overview ?? null,
+        posterPath: c.posterPath,
+      }));
     }
     const found = await asking(() => provider.searchShows(query, year));
-    return found.map((c) => ({ tmdbId: c.tmdbId, title: c.name, originalTitle: c.originalName, year: c.year, overview: c.overview ?? null, posterPath: c.posterPath }));
+    return found.map((c) => ({
+      tmdbId: c.tmdbId,
+      title: c.name,
+      originalTitle: c.originalName,
+      year: c.year,
+      overview: c.overview ?? null,
+      posterPath: c.posterPath,
+    }));
   }
 
   /** A candidate's small poster, through the service; null when the provider has none. */
@@ -110,7 +128,9 @@ export class MatchingService {
     const item = await this.title(kind, id);
     await this.noScanOf(item);
     const choice = await this.provider(false);
-    const record = await asking<unknown>(() => (kind === 'movie' ? choice.provider.movieDetails(tmdbId) : choice.provider.showDetails(tmdbId)));
+    const record = await asking<unknown>(() =>
+      kind === 'movie' ? choice.provider.movieDetails(tmdbId) : choice.provider.showDetails(tmdbId),
+    );
     if (!record) throw unknownProviderId(kind, tmdbId);
     const now = (this.deps.clock ?? Date.now)();
     await this.deps.locks.put({ itemId: id, tmdbId, lockedAt: new Date(now).toISOString(), lockedBy: by });
@@ -143,7 +163,7 @@ export class MatchingService {
   private async title(kind: TitleKind, id: string): Promise<MovieItem | ShowItem> {
     const item = await this.deps.catalog.get(id);
     if (!item || item.entity !== kind) throw notFound(`${what(kind)} ${id}`);
-    return item as MovieItem | ShowItem;
+    return item;
   }
 
   private async provider(fresh: boolean): Promise<ProviderChoice & { provider: MetadataProvider }> {
@@ -180,14 +200,34 @@ export class MatchingService {
     const episodes: EpisodeItem[] = item.entity === 'tvshow' ? await deps.catalog.episodes(item.id) : [];
     const tally: EnrichTally = { matched: 0, unmatched: 0, failed: 0, keyRefused: false };
     // Fetched again means its collection too (not only when its copy is old), pictures as the title's.
-    const collections = { store: deps.collections, artworks: choice.artwork ? deps.artworks : undefined, refetch: fresh, clock: deps.clock };
-    const enrichDeps = { catalog: deps.catalog, locks: deps.locks, storage: deps.storage, provider: choice.provider, log: deps.log, collections };
+    const collections = {
+      store: deps.collections,
+      artworks: choice.artwork ? deps.artworks : undefined,
+      refetch: fresh,
+      clock: deps.clock,
+    };
+    const enrichDeps = {
+      catalog: deps.catalog,
+      locks: deps.locks,
+      storage: deps.storage,
+      provider: choice.provider,
+      log: deps.log,
+      collections,
+    };
     const described = await asking(() => enrichBatch(enrichDeps, library.path, [item.id, ...episodes.map((e) => e.id)], tally));
     if (tally.keyRefused) throw providerNotConfigured('TMDB refused the API key that is set');
 
     const pictures = choice.provider && choice.artwork && deps.artworks;
     const c = pictures
-      ? { storage: deps.storage, root: library.path, artworks: deps.artworks!, provider: choice.provider, meshGradients: choice.meshGradients, log: deps.log, tally: { stored: 0, failed: 0 } }
+      ? {
+          storage: deps.storage,
+          root: library.path,
+          artworks: deps.artworks!,
+          provider: choice.provider,
+          meshGradients: choice.meshGradients,
+          log: deps.log,
+          tally: { stored: 0, failed: 0 },
+        }
       : undefined;
     const written: CatalogItem[] = [];
     for (const one of described) {
@@ -198,9 +238,11 @@ export class MatchingService {
       // Fetched again means fetched again: the provider's pictures are asked for anew, and those
       // it cannot give now stay as they were.
       const kept = one.artwork ?? {};
-      const start = fresh ? ({ ...one, artwork: Object.fromEntries(Object.entries(kept).filter(([, a]) => a.source !== 'provider')) } as CatalogItem) : one;
+      const start = fresh
+        ? ({ ...one, artwork: Object.fromEntries(Object.entries(kept).filter(([, a]) => a.source !== 'provider')) } as CatalogItem)
+        : one;
       const pictured = await collectArtwork(c, start);
-      written.push({ ...pictured, artwork: { ...kept, ...pictured.artwork } } as CatalogItem);
+      written.push({ ...pictured, artwork: { ...kept, ...pictured.artwork } });
     }
     await deps.catalog.put(written);
     await deps.events.emit({

@@ -38,7 +38,10 @@ export const analyzeSource = async (instance: MediaInfoInstance, source: ByteSou
       if (bytes.length === 0) break;
       handed += bytes.length;
       if (handed > byteBudget(size)) throw new ProbeError('analysis-failed', `MediaInfoLib asked for more than ${byteBudget(size)} bytes`);
-      const { finished, jump } = step(() => ({ finished: instance.openBufferContinue(bytes, bytes.length), jump: instance.openBufferContinueGotoGet() }));
+      const { finished, jump } = step(() => ({
+        finished: instance.openBufferContinue(bytes, bytes.length),
+        jump: instance.openBufferContinueGotoGet(),
+      }));
       if (jump === -1) {
         if (finished) break;
         offset += bytes.length;
@@ -82,17 +85,21 @@ const timeLeft = (limits: Limits) => {
 export const readWithin = (source: ByteSource, offset: number, length: number, limits: Limits): Promise<Uint8Array> =>
   new Promise((resolve, reject) => {
     const { signal } = limits;
-    const settle = <T>(finish: (value: T) => void) => (value: T) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      finish(value);
-    };
+    const settle =
+      <T>(finish: (value: T) => void) =>
+      (value: T) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        finish(value);
+      };
     const timer = setTimeout(settle(reject), timeLeft(limits), timedOut());
     const onAbort = () => settle(reject)(aborted(signal!));
     signal?.addEventListener('abort', onAbort, { once: true });
-    source.read(offset, length).then(settle(resolve), (error: unknown) =>
-      settle(reject)(new ProbeError('read-failed', `Reading ${length} bytes at ${offset} failed`, { cause: error })),
-    );
+    source
+      .read(offset, length)
+      .then(settle(resolve), (error: unknown) =>
+        settle(reject)(new ProbeError('read-failed', `Reading ${length} bytes at ${offset} failed`, { cause: error })),
+      );
   });
 
 const timedOut = () => new ProbeError('timeout', 'The probe ran out of time');

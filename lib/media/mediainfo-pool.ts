@@ -80,17 +80,19 @@ export class MediaInfoPool {
       this.live += 1;
       const began = performance.now();
       // Through a promise, so a start that throws at once rejects like one that fails later.
-      Promise.resolve().then(this.start).then(
-        (instance) => {
-          this.startupMs.push(performance.now() - began);
-          waiter.resolve(instance);
-        },
-        (error: unknown) => {
-          this.live -= 1;
-          waiter.reject(error);
-          this.startForWaiters();
-        },
-      );
+      Promise.resolve()
+        .then(this.start)
+        .then(
+          (instance) => {
+            this.startupMs.push(performance.now() - began);
+            waiter.resolve(instance);
+          },
+          (error: unknown) => {
+            this.live -= 1;
+            waiter.reject(error);
+            this.startForWaiters();
+          },
+        );
     }
   }
 }

@@ -6,7 +6,10 @@ import { createHash } from 'node:crypto';
 
 export type Colors = [string, string, string, string];
 
-const hex = (n: number) => Math.round(Math.min(255, Math.max(0, n))).toString(16).padStart(2, '0');
+const hex = (n: number) =>
+  Math.round(Math.min(255, Math.max(0, n)))
+    .toString(16)
+    .padStart(2, '0');
 
 /** HSL (h in degrees, s and l in 0..1) to #rrggbb. */
 export const hslToHex = (h: number, s: number, l: number): string => {

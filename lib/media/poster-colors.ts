@@ -138,8 +138,7 @@ const neighbours = (bin: number): number[] => {
     for (let dg = -NEIGHBOURHOOD; dg <= NEIGHBOURHOOD; dg++)
       for (let db = -NEIGHBOURHOOD; db <= NEIGHBOURHOOD; db++) {
         const [nr, ng, nb] = [r + dr, g + dg, b + db];
-        if (nr >= 0 && nr < LEVELS && ng >= 0 && ng < LEVELS && nb >= 0 && nb < LEVELS)
-          found.push((nr * LEVELS + ng) * LEVELS + nb);
+        if (nr >= 0 && nr < LEVELS && ng >= 0 && ng < LEVELS && nb >= 0 && nb < LEVELS) found.push((nr * LEVELS + ng) * LEVELS + nb);
       }
   return found;
 };
@@ -177,4 +176,7 @@ const meanColour = ({ counts, sums }: Histogram, bins: number[]): string => {
   return `#${toHexByte(r / n)}${toHexByte(g / n)}${toHexByte(b / n)}`;
 };
 
-const toHexByte = (value: number) => Math.round(Math.min(255, Math.max(0, value))).toString(16).padStart(2, '0');
+const toHexByte = (value: number) =>
+  Math.round(Math.min(255, Math.max(0, value)))
+    .toString(16)
+    .padStart(2, '0');

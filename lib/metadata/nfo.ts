@@ -74,11 +74,7 @@ export function parseNfo(content: string | Uint8Array): NfoResult {
 }
 
 /** The entry of a multi-episode NFO for one episode; a file of one entry applies whole. */
-export function pickEpisode(
-  entries: readonly NfoEpisodeFields[],
-  season: number,
-  episode: number,
-): NfoEpisodeFields | undefined {
+export function pickEpisode(entries: readonly NfoEpisodeFields[], season: number, episode: number): NfoEpisodeFields | undefined {
   if (entries.length === 1) return entries[0];
   return entries.find((entry) => entry.season === season && entry.episode === episode);
 }

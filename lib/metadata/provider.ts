@@ -266,11 +266,7 @@ export class ProviderUnavailable extends ProviderError {
   /** Set when the provider asked for a longer pause than the client is willing to wait. */
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(
-    message: string,
-    context: ProviderErrorContext & { retryAfterSeconds?: number | undefined } = {},
-    options?: ErrorOptions,
-  ) {
+  constructor(message: string, context: ProviderErrorContext & { retryAfterSeconds?: number | undefined } = {}, options?: ErrorOptions) {
     super(message, context, options);
     this.retryAfterSeconds = context.retryAfterSeconds;
   }

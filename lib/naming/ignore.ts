@@ -10,12 +10,16 @@ export type IgnoreReason = 'hidden' | 'system' | 'sample' | 'extra';
 // NAS, OS and file system housekeeping folders and files, compared lowercase.
 const SYSTEM_NAMES: ReadonlySet<string> = new Set([
   '@eadir', // Synology thumbnails and metadata, one next to every media folder
-  '#recycle', '#snapshot', // Synology recycle bin and snapshots
-  '@recycle', '@recently-snapshot', // QNAP
-  '$recycle.bin', 'system volume information', // Windows
+  '#recycle',
+  '#snapshot', // Synology recycle bin and snapshots
+  '@recycle',
+  '@recently-snapshot', // QNAP
+  '$recycle.bin',
+  'system volume information', // Windows
   'lost+found', // ext file systems
   '__macosx', // zip archives made on macOS
-  'thumbs.db', 'desktop.ini',
+  'thumbs.db',
+  'desktop.ini',
 ]);
 
 // Synology stream files that may leak next to the media: "movie.mkv@SynoEAStream".
@@ -24,16 +28,29 @@ const SYNOLOGY_STREAM = /@syno(?:eastream|resource)$/iu;
 // Folders of extras (Jellyfin's and Plex's names), compared lowercase, below the top level only:
 // a top-level folder is a title, and "Extras" and "Shorts" are real show names.
 const EXTRAS_FOLDERS: ReadonlySet<string> = new Set([
-  'extras', 'extra', 'featurettes', 'trailers', 'behind the scenes', 'deleted scenes',
-  'interviews', 'scenes', 'shorts', 'clips', 'other', 'others', 'bonus', 'special features',
-  'theme-music', 'backdrops', // theme songs and videos
-  'extrafanart', 'extrathumbs', // Kodi artwork folders
+  'extras',
+  'extra',
+  'featurettes',
+  'trailers',
+  'behind the scenes',
+  'deleted scenes',
+  'interviews',
+  'scenes',
+  'shorts',
+  'clips',
+  'other',
+  'others',
+  'bonus',
+  'special features',
+  'theme-music',
+  'backdrops', // theme songs and videos
+  'extrafanart',
+  'extrathumbs', // Kodi artwork folders
 ]);
 
 // "Movie (2010)-trailer.mkv" and friends (Jellyfin's suffixes), or a lone "trailer.mkv". Dash
 // only, so a title ending in a word ("The Other", "Crime.Scene") is not an extra.
-const EXTRA_FILE =
-  /(?:^trailer|-(?:trailer|featurette|behindthescenes|deleted|deletedscene|interview|scene|short|clip|other|extra))$/iu;
+const EXTRA_FILE = /(?:^trailer|-(?:trailer|featurette|behindthescenes|deleted|deletedscene|interview|scene|short|clip|other|extra))$/iu;
 
 // Sample folders at any depth: "Sample/x.mkv", "Movie (2010)/Samples/x.mkv".
 const SAMPLE_FOLDERS: ReadonlySet<string> = new Set(['sample', 'samples']);

@@ -44,4 +44,3 @@ export function lastSegment(path: string): string {
 export function parentPath(path: string): string {
   return path.slice(0, Math.max(0, path.lastIndexOf('/')));
 }
-

@@ -99,20 +99,55 @@ const years: readonly YearRule[] = [
 // Web, "3d" in Step Up 3D, "dvd") are left out on purpose; edition words are a trade-off.
 const QUALITY_TOKENS = [
   String.raw`(?:480|576|720|1080|1440|2160|4320)[pi]`, // 1080p, 1080i
-  '4k', '8k', 'uhd', String.raw`hdr(?:10(?:\+|plus)?)?`, 'dovi', // HDR10+, Dolby Vision
-  'blu-?ray', String.raw`bd(?:rip|remux|25|50)`, 'br-?rip', 'remux', // sources
-  'web-?dl', 'web-?rip', 'hdtv', 'hdrip', 'dvd-?rip', 'dvdscr', 'dvd[r59]', 'hdcam', 'camrip', 'telesync',
-  'x26[45]', String.raw`h\.?26[45]`, 'hevc', 'avc', 'xvid', 'divx', '10-?bit', // codecs
-  'aac', 'ac3', 'e-?ac-?3', String.raw`ddp?5\.1`, 'dts(?:-?hd)?', 'truehd', 'atmos', // audio
-  'proper', 'repack', 'rerip', 'extended', 'unrated', 'uncut', 'remastered', 'imax', // editions
-  `director['’]?s${SEP}cut`, 'theatrical', 'limited', 'internal',
+  '4k',
+  '8k',
+  'uhd',
+  String.raw`hdr(?:10(?:\+|plus)?)?`,
+  'dovi', // HDR10+, Dolby Vision
+  'blu-?ray',
+  String.raw`bd(?:rip|remux|25|50)`,
+  'br-?rip',
+  'remux', // sources
+  'web-?dl',
+  'web-?rip',
+  'hdtv',
+  'hdrip',
+  'dvd-?rip',
+  'dvdscr',
+  'dvd[r59]',
+  'hdcam',
+  'camrip',
+  'telesync',
+  'x26[45]',
+  String.raw`h\.?26[45]`,
+  'hevc',
+  'avc',
+  'xvid',
+  'divx',
+  '10-?bit', // codecs
+  'aac',
+  'ac3',
+  'e-?ac-?3',
+  String.raw`ddp?5\.1`,
+  'dts(?:-?hd)?',
+  'truehd',
+  'atmos', // audio
+  'proper',
+  'repack',
+  'rerip',
+  'extended',
+  'unrated',
+  'uncut',
+  'remastered',
+  'imax', // editions
+  `director['’]?s${SEP}cut`,
+  'theatrical',
+  'limited',
+  'internal',
 ];
 
 // "Inception.2010.1080p.BluRay.x264-GROUP": a token must stand alone between separators.
-const quality = new RegExp(
-  String.raw`(?<=[\s._\-[(])(?<token>${QUALITY_TOKENS.join('|')})(?=[\s._\-\])]|$)`,
-  'giu',
-);
+const quality = new RegExp(String.raw`(?<=[\s._\-[(])(?<token>${QUALITY_TOKENS.join('|')})(?=[\s._\-\])]|$)`, 'giu');
 
 const stack: readonly StackRule[] = [
   {
@@ -120,10 +155,7 @@ const stack: readonly StackRule[] = [
     // "Movie disk 2", "Movie dvd1", or a bare "cd1". Only at the end of the name, so a title
     // such as "Part 2: The Return (2010)" keeps its words. DVD5/DVD9 are disc formats, not parts.
     name: 'part-token',
-    pattern: new RegExp(
-      String.raw`(?:^|${SEP})(?<kind>cd|dvd(?![59]$)|dis[ck]|part|pt)${SEP}?(?<part>\d{1,2})$`,
-      'giu',
-    ),
+    pattern: new RegExp(String.raw`(?:^|${SEP})(?<kind>cd|dvd(?![59]$)|dis[ck]|part|pt)${SEP}?(?<part>\d{1,2})$`, 'giu'),
   },
 ];
 
@@ -143,10 +175,7 @@ const episodes: readonly EpisodeRule[] = [
     // "S01E01E02", "s01e01.e02"
     name: 'sxxeyy-list',
     kind: 'list',
-    pattern: new RegExp(
-      String.raw`${B}s(?<season>\d{1,4})${SEP}?e(?<first>\d{1,4})(?<more>(?:[\s._]?e\d{1,4})+)(?!\d)`,
-      'giu',
-    ),
+    pattern: new RegExp(String.raw`${B}s(?<season>\d{1,4})${SEP}?e(?<first>\d{1,4})(?<more>(?:[\s._]?e\d{1,4})+)(?!\d)`, 'giu'),
   },
   {
     // "Breaking.Bad.S01E02.720p", "s1e2", "S01.E02", "S2010E05"
@@ -158,10 +187,7 @@ const episodes: readonly EpisodeRule[] = [
     // "Season 1 Episode 2"
     name: 'verbose',
     kind: 'single',
-    pattern: new RegExp(
-      String.raw`${B}season${SEP}*(?<season>\d{1,4})${SEP}*episode${SEP}*(?<episode>\d{1,4})(?!\d)`,
-      'giu',
-    ),
+    pattern: new RegExp(String.raw`${B}season${SEP}*(?<season>\d{1,4})${SEP}*episode${SEP}*(?<episode>\d{1,4})(?!\d)`, 'giu'),
   },
   {
     // "1x01-1x02", "1x01-02". Two-digit episodes at least, so "4x4 (2019)" is not an episode
@@ -219,10 +245,7 @@ const bareEpisodes: readonly BareEpisodeRule[] = [
 ];
 
 // "Breaking.Bad.S01.1080p", "Breaking Bad Season 1", "Breaking.Bad.S01E01-E07"
-const showFolderCut = new RegExp(
-  String.raw`(?:^|${SEP})(?<marker>s\d{1,4}(?:e\d{1,4})?|${SEASON_WORD}${SEP}*\d{1,4})(?=${SEP}|$)`,
-  'giu',
-);
+const showFolderCut = new RegExp(String.raw`(?:^|${SEP})(?<marker>s\d{1,4}(?:e\d{1,4})?|${SEASON_WORD}${SEP}*\d{1,4})(?=${SEP}|$)`, 'giu');
 
 export const DEFAULT_RULES: NamingRules = Object.freeze({
   providerTag,

@@ -101,10 +101,7 @@ export function movieLocalFiles(input: MovieFolder, rules: NamingRules = DEFAULT
   return found({
     nfo: folder.find([...own.map((name) => `${name}.nfo`), ...(wide ? ['movie.nfo'] : [])]),
     poster: folder.findImage([...own.map((name) => `${name}-poster`), ...(wide ? ['poster', 'folder', 'cover'] : [])]),
-    backdrop: folder.findImage([
-      ...own.map((name) => `${name}-fanart`),
-      ...(wide ? ['fanart', 'backdrop', 'background'] : []),
-    ]),
+    backdrop: folder.findImage([...own.map((name) => `${name}-fanart`), ...(wide ? ['fanart', 'backdrop', 'background'] : [])]),
     subtitles: subtitlesOf(dir, input, own, wide),
   });
 }
@@ -140,7 +137,8 @@ function subtitlesOf(dir: string, input: MovieFolder | EpisodeFolder, own: reado
   const join = (folder: string, name: string) => (folder === '' ? name : `${folder}/${name}`);
   const ownFolded = own.map(foldName);
   // The longest video name a subtitle carries owns it: "Heat 2.en.srt" is Heat 2's, not Heat's.
-  const inFolder = input.subtitlesIn ?? ((_dir: string, files: readonly string[]) => subtitlesByVideo(files, [...own, ...(input.otherVideos ?? [])]));
+  const inFolder =
+    input.subtitlesIn ?? ((_dir: string, files: readonly string[]) => subtitlesByVideo(files, [...own, ...(input.otherVideos ?? [])]));
   const named = (folder: string, files: readonly string[]) => {
     const byVideo = inFolder(folder, files);
     return ownFolded.flatMap((base) => byVideo.get(base) ?? []);
@@ -149,7 +147,9 @@ function subtitlesOf(dir: string, input: MovieFolder | EpisodeFolder, own: reado
   for (const subs of input.subsFolders ?? []) {
     const freely = alone || (subs.inner !== null && ownFolded.includes(foldName(subs.inner)));
     if (subs.inner !== null && !freely) continue;
-    const names = freely ? subs.files.filter((name) => parseSubtitleName(name, '', { inSubsFolder: true }) !== null) : named(subs.dir, subs.files);
+    const names = freely
+      ? subs.files.filter((name) => parseSubtitleName(name, '', { inSubsFolder: true }) !== null)
+      : named(subs.dir, subs.files);
     found.push(...names.map((name) => join(subs.dir, name)));
   }
   return [...new Set(found)].sort().slice(0, MAX_SUBTITLES);
@@ -172,7 +172,9 @@ export function ownNames(base: string, rules: NamingRules = DEFAULT_RULES): stri
 
 /** The result without absent kinds (and no empty list), so it compares and serialises cleanly. */
 function found(files: LocalFiles): LocalFiles {
-  return Object.fromEntries(Object.entries(files).filter(([, path]: [string, LocalFiles[keyof LocalFiles]]) => path !== undefined && path.length > 0)) as LocalFiles;
+  return Object.fromEntries(
+    Object.entries(files).filter(([, path]: [string, LocalFiles[keyof LocalFiles]]) => path !== undefined && path.length > 0),
+  );
 }
 
 /**
@@ -221,4 +223,3 @@ class Folder {
     return this.find(bases.flatMap((base) => IMAGE_EXTENSIONS.map((ext) => `${base}.${ext}`)));
   }
 }
-

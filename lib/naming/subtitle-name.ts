@@ -80,11 +80,7 @@ export const foldName = (name: string): string => name.normalize('NFC').toLowerC
  * separator or nothing; in a `Subs/` folder (`inSubsFolder`) the name may be anything and all of
  * it is read ("2_English"). Numbers alone ("2") are track orders and are ignored.
  */
-export function parseSubtitleName(
-  fileName: string,
-  videoBase: string,
-  opts: { inSubsFolder?: boolean } = {},
-): SubtitleName | null {
+export function parseSubtitleName(fileName: string, videoBase: string, opts: { inSubsFolder?: boolean } = {}): SubtitleName | null {
   // macOS hands out NFD names: compare composed forms.
   const { base, ext } = splitExtension(lastSegment(fileName.normalize('NFC')));
   const format = FORMATS.get(ext);

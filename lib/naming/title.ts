@@ -54,7 +54,10 @@ export function cleanTitle(raw: string): string {
   const dotted = !HAS_SPACE_OR_UNDERSCORE.test(raw);
   let text = raw.replace(/_/gu, ' ');
   if (dotted) text = joinDottedTokens(text.split('.'));
-  text = text.replace(/\s+/gu, ' ').replace(/^[\s\-_]+/u, '').replace(/[\s\-_([{（]+$/u, '');
+  text = text
+    .replace(/\s+/gu, ' ')
+    .replace(/^[\s\-_]+/u, '')
+    .replace(/[\s\-_([{（]+$/u, '');
   if (!ENDS_WITH_ACRONYM.test(text)) text = text.replace(/\.+$/u, '').trimEnd();
   return text.replace(/[\s\-_]+$/u, '');
 }
@@ -85,5 +88,8 @@ function joinDottedTokens(tokens: readonly string[]): string {
 
 /** A case- and separator-insensitive form of a name, for grouping keys. */
 export function looseKey(name: string): string {
-  return name.toLowerCase().replace(/[\s._-]+/gu, ' ').trim();
+  return name
+    .toLowerCase()
+    .replace(/[\s._-]+/gu, ' ')
+    .trim();
 }

@@ -7,9 +7,29 @@
 import { lastSegment, splitExtension } from './path';
 
 export const VIDEO_EXTENSIONS: readonly string[] = Object.freeze([
-  'mkv', 'mp4', 'm4v', 'mov', 'webm', 'avi', 'divx', 'wmv', 'asf', // containers
-  'ts', 'm2ts', 'mts', 'mpg', 'mpeg', 'm2v', 'vob', // MPEG streams and DVD files
-  'flv', 'f4v', 'ogv', 'ogm', '3gp', '3g2', 'rmvb',
+  'mkv',
+  'mp4',
+  'm4v',
+  'mov',
+  'webm',
+  'avi',
+  'divx',
+  'wmv',
+  'asf', // containers
+  'ts',
+  'm2ts',
+  'mts',
+  'mpg',
+  'mpeg',
+  'm2v',
+  'vob', // MPEG streams and DVD files
+  'flv',
+  'f4v',
+  'ogv',
+  'ogm',
+  '3gp',
+  '3g2',
+  'rmvb',
 ]);
 
 const VIDEO_EXTENSION_SET: ReadonlySet<string> = new Set(VIDEO_EXTENSIONS);

@@ -27,10 +27,16 @@ export interface AudioPlan {
  * from the file's start: from an MPEG-TS (1.4 s in) each segment's audio began up to a second
  * early (measured), overlapping the one before.
  */
-export const audioPlan = (decided: 'copy' | 'convert' | 'none', kind: ConversionKind, timing: VideoTiming, track: number | null): AudioPlan => {
+export const audioPlan = (
+  decided: 'copy' | 'convert' | 'none',
+  kind: ConversionKind,
+  timing: VideoTiming,
+  track: number | null,
+): AudioPlan => {
   if (track === null) return { audio: 'none' };
   const stream = timing.audio?.[track];
   const startsAtZero = timing.fileStartS !== undefined && Math.abs(timing.fileStartS) < 0.0005;
-  if (decided === 'copy' && kind === 'remux' && stream && startsAtZero && CARRIED_IN_TS.has(stream.codec)) return { audio: 'copy', audioFrameS: stream.frameS };
+  if (decided === 'copy' && kind === 'remux' && stream && startsAtZero && CARRIED_IN_TS.has(stream.codec))
+    return { audio: 'copy', audioFrameS: stream.frameS };
   return { audio: 'convert' };
 };

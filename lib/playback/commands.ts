@@ -63,11 +63,22 @@ const remux = (job: SegmentJob): string[] => {
   const videoIn = ['-ss', sec(s.start), ...(last ? [] : ['-to', sec(s.videoEnd!)]), '-i', input];
   const audio = audioTrack === null ? { input: [], codec: [] } : job.audio === 'copy' ? copiedAudio(job) : encodedAudio(job);
   return [
-    ...BASE, ...videoIn, ...audio.input,
-    '-copyts', '-copypriorss', '0',
-    '-map', '0:v:0', ...(audioTrack === null ? ['-an'] : ['-map', `1:a:${audioTrack}`]),
-    '-c:v', 'copy', ...audio.codec,
-    '-sn', '-dn', ...OUTPUT, job.output,
+    ...BASE,
+    ...videoIn,
+    ...audio.input,
+    '-copyts',
+    '-copypriorss',
+    '0',
+    '-map',
+    '0:v:0',
+    ...(audioTrack === null ? ['-an'] : ['-map', `1:a:${audioTrack}`]),
+    '-c:v',
+    'copy',
+    ...audio.codec,
+    '-sn',
+    '-dn',
+    ...OUTPUT,
+    job.output,
   ];
 };
 
@@ -105,24 +116,54 @@ const copiedAudio = ({ segment: s, input, audioFrameS }: SegmentJob) => {
  */
 const transcode = (job: SegmentJob): string[] => {
   const { segment: s, input, audioTrack } = job;
-  const video = job.video === 'none'
-    ? ['-vn']
-    : [
-        '-map', '0:v:0',
-        // Even dimensions (4:2:0), no taller than asked, 8-bit: what every H.264 decoder takes.
-        '-vf', `scale=-2:'trunc(min(ih,${job.maxHeight})/2)*2',format=yuv420p`,
-        '-c:v', 'libx264', '-preset', job.preset, '-crf', '22', '-profile:v', 'high', '-maxrate', '12M', '-bufsize', '24M',
-      ];
+  const video =
+    job.video === 'none'
+      ? ['-vn']
+      : [
+          '-map',
+          '0:v:0',
+          // Even dimensions (4:2:0), no taller than asked, 8-bit: what every H.264 decoder takes.
+          '-vf',
+          `scale=-2:'trunc(min(ih,${job.maxHeight})/2)*2',format=yuv420p`,
+          '-c:v',
+          'libx264',
+          '-preset',
+          job.preset,
+          '-crf',
+          '22',
+          '-profile:v',
+          'high',
+          '-maxrate',
+          '12M',
+          '-bufsize',
+          '24M',
+        ];
   // Whole frames to within half a frame of the segment's end: the next one's audio starts there.
-  const audio = audioTrack === null ? ['-an'] : ['-map', `0:a:${audioTrack}`, ...AAC_STEREO, '-frames:a', String(Math.max(1, Math.round((s.end - s.start) / AAC_FRAME_S)))];
+  const audio =
+    audioTrack === null
+      ? ['-an']
+      : ['-map', `0:a:${audioTrack}`, ...AAC_STEREO, '-frames:a', String(Math.max(1, Math.round((s.end - s.start) / AAC_FRAME_S)))];
   // Without an index the input seek lands anywhere: it goes a little earlier, and the output seek
   // decodes from there to the cut exactly.
   const seekIn = Math.max(0, s.start - (job.prerollS ?? 0));
   const seekOut = s.start - seekIn > 1e-6 ? ['-ss', sec(s.start - seekIn)] : [];
   return [
-    ...BASE, '-ss', sec(seekIn), '-i', input, ...seekOut, '-t', sec(s.end - s.start),
-    ...video, ...audio, '-sn', '-dn',
-    '-output_ts_offset', sec(s.start), ...OUTPUT, job.output,
+    ...BASE,
+    '-ss',
+    sec(seekIn),
+    '-i',
+    input,
+    ...seekOut,
+    '-t',
+    sec(s.end - s.start),
+    ...video,
+    ...audio,
+    '-sn',
+    '-dn',
+    '-output_ts_offset',
+    sec(s.start),
+    ...OUTPUT,
+    job.output,
   ];
 };
 

@@ -21,7 +21,8 @@ export const BROWSER_PROFILE: ClientProfile = {
 };
 
 export type PlayMethod = 'direct' | 'remux' | 'transcode';
-export type ReasonCode = 'container' | 'video-codec' | 'video-bit-depth' | 'resolution' | 'audio-codec' | 'audio-channels' | 'unknown-format';
+export type ReasonCode =
+  'container' | 'video-codec' | 'video-bit-depth' | 'resolution' | 'audio-codec' | 'audio-channels' | 'unknown-format';
 
 export interface Reason {
   code: ReasonCode;
@@ -46,13 +47,17 @@ const AUDIO_NAMES: Readonly<Record<string, string>> = { pcm: 'pcm_s16le' };
 const named = (names: Readonly<Record<string, string>>, name: string) => names[name] ?? name;
 /** What people call a codec in a sentence ("DTS → AAC"). */
 const spoken = (codec: string) => (codec.length <= 4 ? codec.toUpperCase() : codec);
-const layout = (channels: number) => (channels === 1 ? 'mono' : channels === 2 ? 'stereo' : channels === 6 ? '5.1' : channels === 8 ? '7.1' : `${channels} channels`);
+const layout = (channels: number) =>
+  channels === 1 ? 'mono' : channels === 2 ? 'stereo' : channels === 6 ? '5.1' : channels === 8 ? '7.1' : `${channels} channels`;
 
 /** The track played: the one asked for when it exists, else the file's default, else the first. */
 const chosenTrack = (audio: readonly AudioStream[], asked: number | undefined): number | null => {
   if (audio.length === 0) return null;
   if (asked !== undefined && asked >= 0 && asked < audio.length) return asked;
-  return Math.max(0, audio.findIndex((a) => a.default === true));
+  return Math.max(
+    0,
+    audio.findIndex((a) => a.default === true),
+  );
 };
 
 const videoReasons = (info: TechnicalInfo, client: ClientProfile): Reason[] => {
@@ -62,9 +67,11 @@ const videoReasons = (info: TechnicalInfo, client: ClientProfile): Reason[] => {
   const reasons: Reason[] = [];
   if (!client.videoCodecs.includes(codec)) reasons.push({ code: 'video-codec', detail: `converting the video: ${spoken(codec)} → H264` });
   // Browsers decode 8-bit H.264 only (High 10 is a profile few decoders have).
-  else if (codec === 'h264' && (video.bitDepth ?? 8) > 8) reasons.push({ code: 'video-bit-depth', detail: `converting the video: ${video.bitDepth}-bit H264 → 8-bit` });
+  else if (codec === 'h264' && (video.bitDepth ?? 8) > 8)
+    reasons.push({ code: 'video-bit-depth', detail: `converting the video: ${video.bitDepth}-bit H264 → 8-bit` });
   const maxHeight = client.maxHeight ?? Number.POSITIVE_INFINITY;
-  if (video.height !== null && video.height > maxHeight) reasons.push({ code: 'resolution', detail: `converting the video: ${video.height}p → ${maxHeight}p` });
+  if (video.height !== null && video.height > maxHeight)
+    reasons.push({ code: 'resolution', detail: `converting the video: ${video.height}p → ${maxHeight}p` });
   return reasons;
 };
 
@@ -86,14 +93,22 @@ const audioReasons = (track: AudioStream | undefined, client: ClientProfile): Re
  */
 export const decide = (info: TechnicalInfo | null, client: ClientProfile, audioTrack?: number): Decision => {
   if (!info || (!info.video && info.audio.length === 0)) {
-    return { method: 'transcode', reasons: [{ code: 'unknown-format', detail: 'converting the whole file: its streams could not be read when it was scanned' }], audioTrack: null, video: 'convert', audio: 'convert' };
+    return {
+      method: 'transcode',
+      reasons: [{ code: 'unknown-format', detail: 'converting the whole file: its streams could not be read when it was scanned' }],
+      audioTrack: null,
+      video: 'convert',
+      audio: 'convert',
+    };
   }
   const track = chosenTrack(info.audio, audioTrack);
   const video = videoReasons(info, client);
   const audio = audioReasons(track === null ? undefined : info.audio[track], client);
   const container = info.container ? named(CONTAINER_NAMES, info.container) : null;
   const containerFits = container !== null && client.containers.includes(container);
-  const containerReasons: Reason[] = containerFits ? [] : [{ code: 'container', detail: `repackaging: ${container ?? 'an unknown container'} → HLS` }];
+  const containerReasons: Reason[] = containerFits
+    ? []
+    : [{ code: 'container', detail: `repackaging: ${container ?? 'an unknown container'} → HLS` }];
   const reasons = [...containerReasons, ...video, ...audio];
   const videoPlan = info.video ? (video.length ? 'convert' : 'copy') : 'none';
   const audioPlan = track === null ? 'none' : audio.length ? 'convert' : 'copy';

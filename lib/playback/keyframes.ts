@@ -60,13 +60,32 @@ const why = (stderr: string, path: string) => lastLine(stderr, path) || 'ffprobe
 const readFacts = async (path: string, what: string, options: ProbeOptions): Promise<StreamFacts & { hasVideo: boolean }> => {
   const run = await runBounded(
     options.ffprobe,
-    ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,sample_rate,r_frame_rate,avg_frame_rate,start_time,has_b_frames:format=format_name,duration,start_time', '-of', 'json', path],
+    [
+      '-v',
+      'error',
+      '-show_entries',
+      'stream=codec_type,codec_name,sample_rate,r_frame_rate,avg_frame_rate,start_time,has_b_frames:format=format_name,duration,start_time',
+      '-of',
+      'json',
+      path,
+    ],
     { timeoutMs: options.timeoutMs, maxStdoutBytes: 256 * 1024 },
   );
   if (run.startError) throw new Error(`ffprobe could not be started: ${run.startError}`);
   if (run.timedOut) throw gatewayTimeout();
   if (run.code !== 0) throw unplayable(what, why(run.stderr, path));
-  type Probe = { streams?: { codec_type?: string; codec_name?: string; sample_rate?: string; r_frame_rate?: string; avg_frame_rate?: string; start_time?: string; has_b_frames?: number }[]; format?: { format_name?: string; duration?: string; start_time?: string } };
+  type Probe = {
+    streams?: {
+      codec_type?: string;
+      codec_name?: string;
+      sample_rate?: string;
+      r_frame_rate?: string;
+      avg_frame_rate?: string;
+      start_time?: string;
+      has_b_frames?: number;
+    }[];
+    format?: { format_name?: string; duration?: string; start_time?: string };
+  };
   const json = JSON.parse(run.stdout || '{}') as Probe;
   const video = json.streams?.find((s) => s.codec_type === 'video');
   const audioStreams = json.streams?.filter((s) => s.codec_type === 'audio') ?? [];
@@ -85,12 +104,30 @@ const readFacts = async (path: string, what: string, options: ProbeOptions): Pro
   const fileStartS = Number(json.format?.start_time) || 0;
   const startS = Math.max(0, (Number(video?.start_time) || fileStartS) - fileStartS);
   const prerollS = UNINDEXED.test(json.format?.format_name ?? '') ? PREROLL_S : 0;
-  return { durationS, startS, fileStartS, frameS, prerollS, audioTracks, audio: audioFacts, reorderS: (video?.has_b_frames ?? 0) * frameS, hasVideo: video !== undefined };
+  return {
+    durationS,
+    startS,
+    fileStartS,
+    frameS,
+    prerollS,
+    audioTracks,
+    audio: audioFacts,
+    reorderS: (video?.has_b_frames ?? 0) * frameS,
+    hasVideo: video !== undefined,
+  };
 };
 
 const keyframeArgs = (path: string, intervals?: string) => [
-  '-v', 'error', '-select_streams', 'v:0', ...(intervals ? ['-read_intervals', intervals] : []),
-  '-show_entries', 'packet=pts_time,dts_time,flags', '-of', 'csv=p=0', path,
+  '-v',
+  'error',
+  '-select_streams',
+  'v:0',
+  ...(intervals ? ['-read_intervals', intervals] : []),
+  '-show_entries',
+  'packet=pts_time,dts_time,flags',
+  '-of',
+  'csv=p=0',
+  path,
 ];
 
 /** Keyframes of the first video stream in time order, found by one seek per 3 s, else by reading the packet list. */
@@ -112,7 +149,9 @@ const readKeyframes = async (path: string, facts: StreamFacts, what: string, opt
   // One seek per segment's length (20 min of film: 120 ms at 6 s, 135 ms at 3 s, measured).
   const seeks = Math.max(1, Math.ceil(facts.durationS / REMUX_TARGET_S));
   // Also every 2 s where the plan's short first segments end.
-  const early = Array.from({ length: FIRST_SEGMENTS }, (_, i) => (i + 1) * FIRST_TARGET_S).filter((t) => t % REMUX_TARGET_S !== 0 && t < facts.durationS);
+  const early = Array.from({ length: FIRST_SEGMENTS }, (_, i) => (i + 1) * FIRST_TARGET_S).filter(
+    (t) => t % REMUX_TARGET_S !== 0 && t < facts.durationS,
+  );
   // A seek lands on the keyframe at or before its time, counted as the file's timestamps are:
   // from the first picture (a keyframe a few ms after a bare 2.000 would be missed), and one at
   // the very end, so the last keyframe is found too.
@@ -129,7 +168,15 @@ const readKeyframes = async (path: string, facts: StreamFacts, what: string, opt
 /** The timing a plan needs; keyframes only when asked (a remux copies the video and must cut at them). */
 export const probeTiming = async (path: string, what: string, withKeyframes: boolean, options: ProbeOptions): Promise<VideoTiming> => {
   const facts = await readFacts(path, what, options);
-  const timing = { durationS: facts.durationS, startS: facts.startS, frameS: facts.frameS, prerollS: facts.prerollS, audioTracks: facts.audioTracks, audio: facts.audio, fileStartS: facts.fileStartS };
+  const timing = {
+    durationS: facts.durationS,
+    startS: facts.startS,
+    frameS: facts.frameS,
+    prerollS: facts.prerollS,
+    audioTracks: facts.audioTracks,
+    audio: facts.audio,
+    fileStartS: facts.fileStartS,
+  };
   if (!withKeyframes || !facts.hasVideo) return { ...timing, keyframes: [] };
   const all = await readKeyframes(path, facts, what, options);
   if (all.length === 0) throw unplayable(what, 'its video has no keyframe to start from');

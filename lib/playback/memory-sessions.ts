@@ -23,7 +23,13 @@ export class MemorySessionStore implements SessionStore {
       if (held && held.lastSeenAt >= now - idleMs) continue;
       // The session that held the slot before ended idle: its plan goes with it.
       if (held) this.plans.delete(held.id);
-      const claimed: SessionSlot = { id: `${KIND_LETTER[kind]}${slot}-${randomBytes(8).toString('hex')}`, kind, slot, createdAt: now, lastSeenAt: now };
+      const claimed: SessionSlot = {
+        id: `${KIND_LETTER[kind]}${slot}-${randomBytes(8).toString('hex')}`,
+        kind,
+        slot,
+        createdAt: now,
+        lastSeenAt: now,
+      };
       this.slots.set(slotKey(kind, slot), claimed);
       this.plans.set(claimed.id, storedCopy(plan));
       return { ...storedCopy(plan), ...claimed };

@@ -131,10 +131,12 @@ export class SegmentCache {
   private async files(dir: string): Promise<CachedFile[]> {
     const names = await readdir(dir).catch(() => [] as string[]);
     const files = await Promise.all(
-      names.filter((n) => SEGMENT.test(n)).map(async (n) => {
-        const s = await stat(join(dir, n)).catch(() => undefined);
-        return s ? { path: join(dir, n), size: s.size, usedMs: s.mtimeMs } : undefined;
-      }),
+      names
+        .filter((n) => SEGMENT.test(n))
+        .map(async (n) => {
+          const s = await stat(join(dir, n)).catch(() => undefined);
+          return s ? { path: join(dir, n), size: s.size, usedMs: s.mtimeMs } : undefined;
+        }),
     );
     return files.filter((f): f is CachedFile => f !== undefined);
   }

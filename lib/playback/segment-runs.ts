@@ -33,7 +33,10 @@ export interface SegmentSettings {
  * seek Chromium plays once its one segment is whole (measured), so there the segment asked for
  * runs alone, and `after` follow once it is made.
  */
-const LOOK_AHEAD: Record<ConversionKind, { beside: number; after: number }> = { remux: { beside: 1, after: 2 }, transcode: { beside: 0, after: 1 } };
+const LOOK_AHEAD: Record<ConversionKind, { beside: number; after: number }> = {
+  remux: { beside: 1, after: 2 },
+  transcode: { beside: 0, after: 1 },
+};
 
 /** A segment made ahead that a seek made useless: stopped, quietly. */
 class Dropped extends Error {}
@@ -89,7 +92,9 @@ export class SegmentRuns {
 
   /** The segment's file, made now (one ffmpeg at a time of a kind per slot) unless kept or being made. */
   private make(session: Session, input: string, index: number, what: string, signal?: AbortSignal): Promise<string> {
-    return this.deps.segments!.segment(session.id, index, (output) => this.limiters[session.kind].run(() => this.convert(session, input, index, output, what, signal)));
+    return this.deps.segments!.segment(session.id, index, (output) =>
+      this.limiters[session.kind].run(() => this.convert(session, input, index, output, what, signal)),
+    );
   }
 
   /**
@@ -135,8 +140,16 @@ export class SegmentRuns {
     if (!existsSync(dirname(output))) throw new SessionEnded(session.id);
     if (signal?.aborted) throw new Dropped();
     const args = segmentCommand({
-      input, segment: session.segments[index]!, audioTrack: session.audioTrack, video: session.video, audio: session.audio, audioFrameS: session.audioFrameS,
-      maxHeight: session.maxHeight, prerollS: session.prerollS, preset: settings.preset, output,
+      input,
+      segment: session.segments[index]!,
+      audioTrack: session.audioTrack,
+      video: session.video,
+      audio: session.audio,
+      audioFrameS: session.audioFrameS,
+      maxHeight: session.maxHeight,
+      prerollS: session.prerollS,
+      preset: settings.preset,
+      output,
     });
     const startedAt = Date.now();
     const run = await runBounded(settings.ffmpeg!, args, { timeoutMs: settings.segmentTimeoutMs, niceness: settings.niceness, signal });
@@ -146,7 +159,10 @@ export class SegmentRuns {
       throw new Dropped();
     }
     if (run.code !== 0) {
-      log.warn({ sessionId: session.id, segment: index, code: run.code, timedOut: run.timedOut, stderr: lastLine(run.stderr, input) }, 'a segment could not be made');
+      log.warn(
+        { sessionId: session.id, segment: index, code: run.code, timedOut: run.timedOut, stderr: lastLine(run.stderr, input) },
+        'a segment could not be made',
+      );
       // Too slow is the box's fault, not the file's: the player may ask again.
       if (run.timedOut) throw gatewayTimeout();
       throw unplayable(what, lastLine(run.stderr, input) || `ffmpeg exited with ${run.code}`);

@@ -71,7 +71,10 @@ const sessionBase = (origin: string, id: string) => `${origin}/api/v1/playback/s
 const versionOf = (target: StreamTarget) => target.etag.replaceAll('"', '');
 /** The version a stat gives, as versionOf reads it from the stream's etag (lib/stream/resolve.ts). */
 const fileVersion = (size: number, mtimeMs: number) => `${size.toString(16)}-${Math.trunc(mtimeMs).toString(16)}`;
-const ended = (id: string) => notFoundBecause(`Playback session ${id} was not found: it ended (closed, or nothing asked for it for a minute). Ask POST /api/v1/playback/{mediaId} again`);
+const ended = (id: string) =>
+  notFoundBecause(
+    `Playback session ${id} was not found: it ended (closed, or nothing asked for it for a minute). Ask POST /api/v1/playback/{mediaId} again`,
+  );
 
 /**
  * The plans of the conversion sessions this process serves: a plan never changes once its
@@ -99,29 +102,66 @@ export class PlaybackService {
     const decision = decide(file.tech ?? null, request.client ?? BROWSER_PROFILE, request.audioTrack);
     const durationSeconds = file.tech?.durationSeconds ?? null;
     if (decision.method === 'direct') {
-      return { method: 'direct', url: streamUrl(origin, request.mediaId), mimeType: target.contentType, reasons: [], sessionId: null, durationSeconds, audioTrack: decision.audioTrack };
+      return {
+        method: 'direct',
+        url: streamUrl(origin, request.mediaId),
+        mimeType: target.contentType,
+        reasons: [],
+        sessionId: null,
+        durationSeconds,
+        audioTrack: decision.audioTrack,
+      };
     }
     const kind: ConversionKind = decision.method;
     const { settings } = deps;
-    if (!target.path || !deps.segments) throw conversionUnavailable('this deployment converts nothing: its media are in a bucket, and conversions run on a home server only');
+    if (!target.path || !deps.segments)
+      throw conversionUnavailable('this deployment converts nothing: its media are in a bucket, and conversions run on a home server only');
     if (!settings.ffmpeg) throw conversionUnavailable('ffmpeg is not installed on the server (or FFMPEG_PATH=off)');
-    if (settings.capacity[kind] === 0) throw conversionUnavailable(kind === 'transcode' ? 'transcoding is off on this server (PLAYBACK_MAX_TRANSCODES=0)' : 'remuxing is off on this server (PLAYBACK_MAX_REMUXES=0)');
+    if (settings.capacity[kind] === 0)
+      throw conversionUnavailable(
+        kind === 'transcode'
+          ? 'transcoding is off on this server (PLAYBACK_MAX_TRANSCODES=0)'
+          : 'remuxing is off on this server (PLAYBACK_MAX_REMUXES=0)',
+      );
 
     const timing = await this.timing(request.mediaId, target, kind === 'remux', what);
     const segments = kind === 'remux' ? remuxPlan(timing) : transcodePlan(timing);
     const maxHeight = Math.min(request.client?.maxHeight ?? settings.maxHeight, settings.maxHeight);
     // A file the scan could not read has no track list: ffprobe's count stands in for it.
-    const audioTrack = decision.audioTrack ?? (!file.tech && (timing.audioTracks ?? 0) > 0 ? Math.min(request.audioTrack ?? 0, timing.audioTracks! - 1) : null);
+    const audioTrack =
+      decision.audioTrack ??
+      (!file.tech && (timing.audioTracks ?? 0) > 0 ? Math.min(request.audioTrack ?? 0, timing.audioTracks! - 1) : null);
     // The decision says what the client plays; whether the segments can carry it copied is audio-copy.ts's.
     const audio = audioPlan(decision.audio, kind, timing, audioTrack);
-    const plan = { mediaId: request.mediaId, part: 1, version: versionOf(target), audioTrack, video: decision.video, ...audio, maxHeight, prerollS: timing.prerollS ?? 0, segments, input: target.path };
+    const plan = {
+      mediaId: request.mediaId,
+      part: 1,
+      version: versionOf(target),
+      audioTrack,
+      video: decision.video,
+      ...audio,
+      maxHeight,
+      prerollS: timing.prerollS ?? 0,
+      segments,
+      input: target.path,
+    };
     const session = await deps.sessions.start(kind, settings.capacity[kind], plan, settings.idleMs);
     if (!session) throw playbackBusy(kind, settings.capacity[kind]);
     this.plans.set(session.id, plan);
     await deps.segments.seen(session.id);
     // The player asks for the playlist and then this segment: it is on its way by then.
     void this.runs.prepare(session, target.path, segmentAt(segments, request.startSeconds ?? 0), what);
-    deps.log.info({ sessionId: session.id, mediaId: request.mediaId, method: kind, audio: audio.audio, segments: segments.length, reasons: decision.reasons.map((r) => r.code) }, 'playback session started');
+    deps.log.info(
+      {
+        sessionId: session.id,
+        mediaId: request.mediaId,
+        method: kind,
+        audio: audio.audio,
+        segments: segments.length,
+        reasons: decision.reasons.map((r) => r.code),
+      },
+      'playback session started',
+    );
     return {
       method: kind,
       url: `${sessionBase(origin, session.id)}/index.m3u8`,

@@ -92,7 +92,13 @@ export class DynamoSessionStore implements SessionStore {
       const free = Array.from({ length: capacity }, (_, i) => i).filter((i) => !taken.has(i));
       if (free.length === 0) return undefined;
       for (const slot of free) {
-        const held: SessionSlot = { id: `${KIND_LETTER[kind]}${slot}-${randomBytes(8).toString('hex')}`, kind, slot, createdAt: now, lastSeenAt: now };
+        const held: SessionSlot = {
+          id: `${KIND_LETTER[kind]}${slot}-${randomBytes(8).toString('hex')}`,
+          kind,
+          slot,
+          createdAt: now,
+          lastSeenAt: now,
+        };
         let previous: string | undefined;
         try {
           const out = await guarded(() =>
@@ -113,12 +119,20 @@ export class DynamoSessionStore implements SessionStore {
         }
         // The session that held the slot before ended idle: its plan goes now rather than at its TTL.
         const ended = previous;
-        if (ended) await guarded(() => doc.send(new DeleteCommand({ TableName: tableName, Key: keys.playbackPlan(ended) }))).catch(() => undefined);
+        if (ended)
+          await guarded(() => doc.send(new DeleteCommand({ TableName: tableName, Key: keys.playbackPlan(ended) }))).catch(() => undefined);
         // After the claim, so a start refused for want of a slot writes no plan; a plan that
         // cannot be written gives the slot back at once.
         try {
           const stored: StoredPlan = { ...plan, segments: packSegments(plan.segments) };
-          await guarded(() => doc.send(new PutCommand({ TableName: tableName, Item: { ...keys.playbackPlan(held.id), ...stored, [TTL_ATTRIBUTE]: ttlIn(PLAN_TTL_SECONDS, now) } })));
+          await guarded(() =>
+            doc.send(
+              new PutCommand({
+                TableName: tableName,
+                Item: { ...keys.playbackPlan(held.id), ...stored, [TTL_ATTRIBUTE]: ttlIn(PLAN_TTL_SECONDS, now) },
+              }),
+            ),
+          );
         } catch (err) {
           await this.end(held.id).catch(() => undefined);
           throw err;
@@ -149,7 +163,9 @@ export class DynamoSessionStore implements SessionStore {
         ),
       );
       const item = out.Attributes as (SessionSlot & { sessionId: string }) | undefined;
-      return item ? { id, kind: at.kind, slot: at.slot, createdAt: Number(item.createdAt), lastSeenAt: Number(item.lastSeenAt) } : undefined;
+      return item
+        ? { id, kind: at.kind, slot: at.slot, createdAt: Number(item.createdAt), lastSeenAt: Number(item.lastSeenAt) }
+        : undefined;
     } catch (err) {
       if (isConditionFailed(err)) return undefined;
       throw err;
@@ -163,7 +179,19 @@ export class DynamoSessionStore implements SessionStore {
     const item = out.Item as (StoredPlan & Record<string, unknown>) | undefined;
     if (!item) return undefined;
     const { mediaId, part, version, audioTrack, video, audio, audioFrameS, maxHeight, prerollS, input } = item;
-    return { mediaId, part, version, audioTrack, video, audio, ...(audioFrameS === undefined ? {} : { audioFrameS }), maxHeight, prerollS, input, segments: unpackSegments(item.segments) };
+    return {
+      mediaId,
+      part,
+      version,
+      audioTrack,
+      video,
+      audio,
+      ...(audioFrameS === undefined ? {} : { audioFrameS }),
+      maxHeight,
+      prerollS,
+      input,
+      segments: unpackSegments(item.segments),
+    };
   }
 
   async end(id: string): Promise<boolean> {
@@ -172,7 +200,14 @@ export class DynamoSessionStore implements SessionStore {
     const { doc, tableName } = this.db();
     try {
       await guarded(() =>
-        doc.send(new DeleteCommand({ TableName: tableName, Key: keys.playbackSlot(at.kind, at.slot), ConditionExpression: 'sessionId = :id', ExpressionAttributeValues: { ':id': id } })),
+        doc.send(
+          new DeleteCommand({
+            TableName: tableName,
+            Key: keys.playbackSlot(at.kind, at.slot),
+            ConditionExpression: 'sessionId = :id',
+            ExpressionAttributeValues: { ':id': id },
+          }),
+        ),
       );
       await guarded(() => doc.send(new DeleteCommand({ TableName: tableName, Key: keys.playbackPlan(id) })));
       return true;

@@ -26,7 +26,12 @@ export class DynamoTimingStore implements TimingStore {
   async put(mediaId: string, part: number, version: string, timing: VideoTiming): Promise<void> {
     const { doc, tableName } = this.db();
     await guarded(() =>
-      doc.send(new PutCommand({ TableName: tableName, Item: { ...keys.keyframes(mediaId, part, version), timing, [TTL_ATTRIBUTE]: ttlIn(KEEP_SECONDS) } })),
+      doc.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: { ...keys.keyframes(mediaId, part, version), timing, [TTL_ATTRIBUTE]: ttlIn(KEEP_SECONDS) },
+        }),
+      ),
     );
   }
 }

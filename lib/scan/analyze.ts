@@ -63,11 +63,21 @@ const withFound = (items: CatalogItem[], found: Found, tally: ProbeTally): Catal
 };
 
 /** The items with `tech` on each of their files: what `known` holds is not read again. */
-export const analyzeFiles = async (deps: ReadDeps, root: string, items: CatalogItem[], tally: ProbeTally, known?: HeadersRead): Promise<CatalogItem[]> => {
+export const analyzeFiles = async (
+  deps: ReadDeps,
+  root: string,
+  items: CatalogItem[],
+  tally: ProbeTally,
+  known?: HeadersRead,
+): Promise<CatalogItem[]> => {
   const found: Found = new Map();
   const paths = unreadPaths(items);
   for (const p of paths) if (known?.has(p)) found.set(p, known.get(p)!);
-  await eachLimited(paths.filter((p) => !found.has(p)), CONCURRENCY, async (relPath) => void found.set(relPath, await readHeader(deps, root, relPath)));
+  await eachLimited(
+    paths.filter((p) => !found.has(p)),
+    CONCURRENCY,
+    async (relPath) => void found.set(relPath, await readHeader(deps, root, relPath)),
+  );
   return withFound(items, found, tally);
 };
 

@@ -76,7 +76,12 @@ export interface ScanContext extends ScanStores {
    * inSteps, one chunk ahead: each chunk's `prepare` (its items read, the provider asked) starts
    * as soon as the chunk before it is prepared, so it runs while that one is written.
    */
-  inStepsAhead<T, P>(items: T[], size: number, prepare: (chunk: T[]) => Promise<P>, work: (prepared: P, chunk: T[], done: number) => Promise<void>): Promise<boolean>;
+  inStepsAhead<T, P>(
+    items: T[],
+    size: number,
+    prepare: (chunk: T[]) => Promise<P>,
+    work: (prepared: P, chunk: T[], done: number) => Promise<void>,
+  ): Promise<boolean>;
 }
 
 export interface RunControl {

@@ -23,7 +23,12 @@ export const diskFullError = (dir: string): JobError => ({
  * Records the pause and tells clients. When even that cannot be written the job stays as it
  * is (running, its heartbeat ageing) and is found by cleanup or the next start.
  */
-export const pauseForSpace = async (deps: { jobs: ScanJobStore; events: EventSink; clock?: () => number }, jobId: string, dir: string, log: Log): Promise<void> => {
+export const pauseForSpace = async (
+  deps: { jobs: ScanJobStore; events: EventSink; clock?: () => number },
+  jobId: string,
+  dir: string,
+  log: Log,
+): Promise<void> => {
   const error = diskFullError(dir);
   for (let attempt = 1; attempt <= PAUSE_TRIES; attempt++) {
     try {
@@ -34,7 +39,8 @@ export const pauseForSpace = async (deps: { jobs: ScanJobStore; events: EventSin
       await deps.events.emit({ type: 'scan:error', jobId, error });
       return;
     } catch (err) {
-      if (attempt === PAUSE_TRIES) return log.error({ err }, 'the disk is full and the scan could not record its pause; cleanup or the next start will find it');
+      if (attempt === PAUSE_TRIES)
+        return log.error({ err }, 'the disk is full and the scan could not record its pause; cleanup or the next start will find it');
       await new Promise((r) => setTimeout(r, PAUSE_RETRY_MS));
     }
   }
@@ -50,7 +56,9 @@ export interface Caches {
 /** Caches give their space back first when it runs low: rendered artwork, extracted subtitles, conversions' segments. The bytes freed. */
 export const reclaimCaches = async (caches: Caches, log: Log): Promise<number> => {
   const freed =
-    ((await caches.artworks?.dropVariants?.()) ?? 0) + ((await caches.subtitleCache?.clear?.()) ?? 0) + ((await caches.playbackSegments?.clear()) ?? 0);
+    ((await caches.artworks?.dropVariants?.()) ?? 0) +
+    ((await caches.subtitleCache?.clear?.()) ?? 0) +
+    ((await caches.playbackSegments?.clear()) ?? 0);
   log.warn({ freedBytes: freed }, 'the disk is low on space: caches gave theirs back');
   return freed;
 };

@@ -4,7 +4,10 @@ import { WalkLimitError } from '../storage/walk';
 
 /** A reason the scan cannot go on. */
 export class ScanFailure extends Error {
-  constructor(readonly code: JobErrorCode, message: string) {
+  constructor(
+    readonly code: JobErrorCode,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -16,7 +19,10 @@ export const failureOf = (err: unknown): JobError => {
   // Discovery's bounds (SCAN_MAX_ENTRIES, SCAN_MAX_DEPTH): the folder is not one a scan walks.
   if (err instanceof WalkLimitError) {
     const setting = err.limit === 'entries' ? 'SCAN_MAX_ENTRIES' : 'SCAN_MAX_DEPTH';
-    return jobError(err.limit === 'entries' ? 'scan-too-large' : 'scan-too-deep', `${err.message}; scan a folder below it, or raise ${setting}`);
+    return jobError(
+      err.limit === 'entries' ? 'scan-too-large' : 'scan-too-deep',
+      `${err.message}; scan a folder below it, or raise ${setting}`,
+    );
   }
   if (err instanceof AppError && err.status === 503) return jobError('dependency-unavailable', err.message);
   return jobError('internal', 'The scan stopped on an unexpected error; it can be resumed');

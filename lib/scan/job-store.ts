@@ -72,7 +72,9 @@ export class DynamoScanJobStore implements ScanJobStore {
         TableName: tableName,
         Item: this.item(job, (expected ?? 0) + 1),
         ConditionExpression: expected === undefined ? 'attribute_not_exists(pk)' : '#version = :expected',
-        ...(expected === undefined ? {} : { ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':expected': expected } }),
+        ...(expected === undefined
+          ? {}
+          : { ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':expected': expected } }),
       },
     };
     try {
@@ -113,7 +115,11 @@ export class DynamoScanJobStore implements ScanJobStore {
       KeyConditionExpression: 'gsi1pk = :pk',
       ScanIndexForward: false,
       ...(status
-        ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':pk': pk, ':status': status } }
+        ? {
+            FilterExpression: '#status = :status',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':pk': pk, ':status': status },
+          }
         : { ExpressionAttributeValues: { ':pk': pk } }),
     });
     for await (const item of items) {
@@ -125,7 +131,9 @@ export class DynamoScanJobStore implements ScanJobStore {
 
   async activeJobOf(libraryId: string) {
     const { doc, tableName } = this.db();
-    const out = await guarded(() => doc.send(new GetCommand({ TableName: tableName, Key: keys.scanLock(libraryId), ConsistentRead: true })));
+    const out = await guarded(() =>
+      doc.send(new GetCommand({ TableName: tableName, Key: keys.scanLock(libraryId), ConsistentRead: true })),
+    );
     return out.Item?.jobId as string | undefined;
   }
 

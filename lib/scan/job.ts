@@ -1,7 +1,12 @@
 // What a scan job is: its shape as stored, its phases and their share of the progress bar, and
 // the questions asked of its status. How it moves from state to state is transitions.ts.
 import type { Static } from '@sinclair/typebox';
-import type { JobStatus as JobStatusSchema, MediaType, ScanPhase as ScanPhaseSchema, ScanTrigger as ScanTriggerSchema } from '../api/schemas';
+import type {
+  JobStatus as JobStatusSchema,
+  MediaType,
+  ScanPhase as ScanPhaseSchema,
+  ScanTrigger as ScanTriggerSchema,
+} from '../api/schemas';
 import type { JobError } from '../errors';
 
 export type ScanPhase = Static<typeof ScanPhaseSchema>;
@@ -92,7 +97,20 @@ export const PHASES: ReadonlyArray<{ phase: ScanPhase; from: number; to: number 
   { phase: 'finalizing', from: 95, to: 100 },
 ];
 
-export const ZERO_COUNTS: JobCounts = { discovered: 0, processed: 0, added: 0, updated: 0, moved: 0, removed: 0, failed: 0, matched: 0, unmatched: 0, artwork: 0, probed: 0, probeFailed: 0 };
+export const ZERO_COUNTS: JobCounts = {
+  discovered: 0,
+  processed: 0,
+  added: 0,
+  updated: 0,
+  moved: 0,
+  removed: 0,
+  failed: 0,
+  matched: 0,
+  unmatched: 0,
+  artwork: 0,
+  probed: 0,
+  probeFailed: 0,
+};
 const round = (n: number) => Math.round(n * 10) / 10;
 
 /** Queued or running: the job holds its path, and no other job of that path may start. */
@@ -112,9 +130,13 @@ export const isStale = (job: ScanJob, now: number, staleAfterMs: number) =>
   job.status === 'running' && now - Date.parse(job.heartbeatAt ?? job.updatedAt) >= staleAfterMs;
 
 /** Progress within the bar for `processed` of `total` items of a phase, or of the part `share` of it. */
-export const progressOf = (phase: ScanPhase, processed: number, total: number, [start, end]: readonly [number, number] = [0, 1]): number => {
+export const progressOf = (
+  phase: ScanPhase,
+  processed: number,
+  total: number,
+  [start, end]: readonly [number, number] = [0, 1],
+): number => {
   const span = PHASES.find((p) => p.phase === phase)!;
   const done = total > 0 ? Math.min(1, Math.max(0, processed / total)) : 1;
   return round(span.from + (span.to - span.from) * (start + (end - start) * done));
 };
-

@@ -21,7 +21,11 @@ const BUSY_WAIT_MS = 5_000;
 const NETWORK_FS: Record<number, string> = { 0x6969: 'NFS', 0x517b: 'SMB', 0xff534d42: 'CIFS', 0xfe534d42: 'SMB2', 0x65735546: 'FUSE' };
 
 /** A change below a hidden file or folder (a name starting with `.`, inside the root) is no library's business. */
-export const changeMatters = (root: string, path: string) => !path.slice(root.length).split(sep).some((s) => s.startsWith('.'));
+export const changeMatters = (root: string, path: string) =>
+  !path
+    .slice(root.length)
+    .split(sep)
+    .some((s) => s.startsWith('.'));
 
 /** How long changes must still wait for their folder to be quiet: 0 once nothing came for `quietMs`. */
 export const quietWait = (lastChangeAt: number, now: number, quietMs: number) => Math.max(0, quietMs - (now - lastChangeAt));
@@ -51,7 +55,9 @@ export const watchProblem = (path: string, err: unknown) => {
 /** The library status's line for a folder watched on a network share (by its statfs type), or null when it is not on one. */
 export const networkShareProblem = (path: string, fsType: number | undefined) => {
   const network = fsType === undefined ? undefined : NETWORK_FS[fsType];
-  return network ? `${path} is on a network share (${network}): changes made from other machines may not be noticed; the schedule rescans it` : null;
+  return network
+    ? `${path} is on a network share (${network}): changes made from other machines may not be noticed; the schedule rescans it`
+    : null;
 };
 
 /** The folder to scan when `folder` may have been removed meanwhile: its nearest remaining parent (the root at most). */
@@ -126,7 +132,10 @@ const videoFolderOf = (root: string, folder: string): string => {
 /** The deepest folder holding all of `folders` (never above `root`). */
 export const commonFolder = (root: string, folders: string[]): string => {
   if (folders.length === 0) return root;
-  const split = (f: string) => relative(root, f).split(sep).filter((s) => s !== '' && s !== '.');
+  const split = (f: string) =>
+    relative(root, f)
+      .split(sep)
+      .filter((s) => s !== '' && s !== '.');
   let common = split(folders[0]!);
   for (const f of folders.slice(1)) {
     const parts = split(f);

@@ -8,13 +8,17 @@ const techOf = (stored: readonly FileRef[]) => new Map(stored.map((f) => [`${f.s
 export const mergeMoved = (stored: CatalogItem | undefined, planned: CatalogItem, renamed: boolean): CatalogItem => {
   if (!stored || stored.entity !== planned.entity) return planned;
   const stamp = {
-    id: planned.id, updatedAt: planned.updatedAt, lastJob: planned.lastJob, lastChange: planned.lastChange,
+    id: planned.id,
+    updatedAt: planned.updatedAt,
+    lastJob: planned.lastJob,
+    lastChange: planned.lastChange,
     ...(planned.pathKey ? { pathKey: planned.pathKey } : {}),
-    local: planned.local ?? {}, localStamp: planned.localStamp ?? '',
+    local: planned.local ?? {},
+    localStamp: planned.localStamp ?? '',
   };
   const enrich = planned.enrich ? { enrich: planned.enrich } : {};
   if (planned.entity === 'tvshow') {
-    return { ...stored, ...stamp, ...enrich, ...(renamed ? { title: planned.title, year: planned.year, tmdbId: planned.tmdbId } : {}) } as CatalogItem;
+    return { ...stored, ...stamp, ...enrich, ...(renamed ? { title: planned.title, year: planned.year, tmdbId: planned.tmdbId } : {}) };
   }
   const tech = techOf(stored.entity === 'tvshow' ? [] : stored.files);
   const files = planned.files.map((f) => {
@@ -22,7 +26,20 @@ export const mergeMoved = (stored: CatalogItem | undefined, planned: CatalogItem
     return known === undefined ? f : { ...f, tech: known };
   });
   if (planned.entity === 'movie') {
-    return { ...stored, ...stamp, ...enrich, files, ...(renamed ? { title: planned.title, year: planned.year, tmdbId: planned.tmdbId } : {}) } as CatalogItem;
+    return {
+      ...stored,
+      ...stamp,
+      ...enrich,
+      files,
+      ...(renamed ? { title: planned.title, year: planned.year, tmdbId: planned.tmdbId } : {}),
+    } as CatalogItem;
   }
-  return { ...stored, ...stamp, ...enrich, files, showId: planned.showId, ...(renamed ? { seasonNumber: planned.seasonNumber, episodeNumber: planned.episodeNumber } : {}) } as CatalogItem;
+  return {
+    ...stored,
+    ...stamp,
+    ...enrich,
+    files,
+    showId: planned.showId,
+    ...(renamed ? { seasonNumber: planned.seasonNumber, episodeNumber: planned.episodeNumber } : {}),
+  } as CatalogItem;
 };

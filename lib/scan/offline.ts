@@ -16,7 +16,8 @@ export const offline = (reason: string) => new ScanFailure('library-offline', re
 /** Throws library-offline when the root is gone or unreadable; else whether it is empty. */
 export const probeLibraryRoot = async (storage: MediaStorage, library: Library): Promise<{ empty: boolean }> => {
   const probe = await storage.probeRoot(library.path);
-  if (probe.state !== 'present') throw offline(`${probe.reason}. Nothing was removed; the library comes back online at the next scan that finds it.`);
+  if (probe.state !== 'present')
+    throw offline(`${probe.reason}. Nothing was removed; the library comes back online at the next scan that finds it.`);
   return { empty: probe.empty };
 };
 

@@ -16,7 +16,12 @@ export const libraryUpdated = (job: ScanJob) => {
   const { added, updated, moved = 0, removed } = job.counts;
   const ids = job.changedIds ?? NO_CHANGED_IDS;
   const truncated = added > ids.added.length || updated > ids.updated.length || moved > ids.moved.length || removed > ids.removed.length;
-  return { type: 'library:updated' as const, libraryId: job.libraryId, changes: { added, updated, moved, removed }, items: { ...ids, truncated } };
+  return {
+    type: 'library:updated' as const,
+    libraryId: job.libraryId,
+    changes: { added, updated, moved, removed },
+    items: { ...ids, truncated },
+  };
 };
 
 export const emitCancelled = (deps: { events: EventSink }, job: ScanJob) =>

@@ -54,7 +54,9 @@ export const startScan = async (
   input: { path: string; mediaType: MediaKind; libraryId?: string | undefined; trigger?: ScanTrigger },
 ): Promise<ScanJob> => {
   const { library, path } = await libraryForScan(deps, input);
-  const created = await deps.jobs.create(newJob({ jobId: newId(), libraryId: library.id, path, mediaType: library.mediaType, trigger: input.trigger ?? 'manual' }, Date.now()));
+  const created = await deps.jobs.create(
+    newJob({ jobId: newId(), libraryId: library.id, path, mediaType: library.mediaType, trigger: input.trigger ?? 'manual' }, Date.now()),
+  );
   await dispatch(deps, created, 0);
   return created.value;
 };

@@ -6,11 +6,26 @@
 // job or a late progress report cannot move the bar backwards. The store persists what
 // these functions return; the worker calls them.
 import { jobStateConflict, type JobError } from '../errors';
-import { canCancel, canResume, isFinished, MAX_AUTO_RESUMES, phaseOrder, progressOf, ZERO_COUNTS, type ChangedIds, type JobCounts, type ScanJob, type ScanPhase } from './job';
+import {
+  canCancel,
+  canResume,
+  isFinished,
+  MAX_AUTO_RESUMES,
+  phaseOrder,
+  progressOf,
+  ZERO_COUNTS,
+  type ChangedIds,
+  type JobCounts,
+  type ScanJob,
+  type ScanPhase,
+} from './job';
 
 const iso = (now: number) => new Date(now).toISOString();
 
-export const newJob = (init: Pick<ScanJob, 'jobId' | 'libraryId' | 'path' | 'mediaType'> & Partial<Pick<ScanJob, 'trigger'>>, now: number): ScanJob => ({
+export const newJob = (
+  init: Pick<ScanJob, 'jobId' | 'libraryId' | 'path' | 'mediaType'> & Partial<Pick<ScanJob, 'trigger'>>,
+  now: number,
+): ScanJob => ({
   trigger: 'manual',
   ...init,
   status: 'queued',

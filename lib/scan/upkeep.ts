@@ -25,7 +25,12 @@ export interface UpkeepResult {
 
 const isBusy = (err: unknown) => err instanceof AppError && err.code === 'scan-already-running';
 
-export const runUpkeep = async (deps: ScanDeps, input: UpkeepInput, options: { monitoring: boolean }, now = Date.now()): Promise<UpkeepResult> => {
+export const runUpkeep = async (
+  deps: ScanDeps,
+  input: UpkeepInput,
+  options: { monitoring: boolean },
+  now = Date.now(),
+): Promise<UpkeepResult> => {
   const libraries = await deps.libraries.list();
   const byId = new Map(libraries.map((l) => [l.id, l]));
   const result: UpkeepResult = { watch: [], started: [], busy: [] };
@@ -44,20 +49,24 @@ export const runUpkeep = async (deps: ScanDeps, input: UpkeepInput, options: { m
   for (const change of input.changed ?? []) {
     const library = byId.get(change.libraryId);
     // A folder gone since (or never inside): the library's root covers it.
-    if (library) await scan(library, deps.storage.relativeTo(library.path, change.path) === undefined ? library.path : change.path, 'watch');
+    if (library)
+      await scan(library, deps.storage.relativeTo(library.path, change.path) === undefined ? library.path : change.path, 'watch');
   }
   for (const library of libraries) {
     if (library.nextScanAt === null || Date.parse(library.nextScanAt) > now) continue;
     if (result.started.some((s) => s.libraryId === library.id && s.path === library.path)) continue;
     // Moved on once it started: a schedule missed while the box was off catches up once.
-    if (await scan(library, library.path, 'schedule')) await deps.libraries.update(library.id, { nextScanAt: nextScanAfter(now, library.scanIntervalHours) });
+    if (await scan(library, library.path, 'schedule'))
+      await deps.libraries.update(library.id, { nextScanAt: nextScanAfter(now, library.scanIntervalHours) });
   }
   for (const { libraryId, problem } of input.watching ?? []) {
     const library = byId.get(libraryId);
     if (library?.status.state === 'online') await setLibraryStatus(deps, library, 'online', problem, now);
   }
   if (options.monitoring) {
-    result.watch = libraries.filter((l) => l.monitoring).map((l) => ({ libraryId: l.id, path: l.path, offline: l.status.state === 'offline' }));
+    result.watch = libraries
+      .filter((l) => l.monitoring)
+      .map((l) => ({ libraryId: l.id, path: l.path, offline: l.status.state === 'offline' }));
   }
   return result;
 };

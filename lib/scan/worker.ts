@@ -66,19 +66,31 @@ export const runWorker = async (deps: WorkerDeps, payload: WorkerPayload, deadli
   }
 };
 
-const diskOf = (err: unknown) => ((err as AppError & { dir?: string }).dir ?? 'the data folder');
+const diskOf = (err: unknown) => (err as AppError & { dir?: string }).dir ?? 'the data folder';
 
 const waitForDatabase = async (deps: WorkerDeps, jobId: string, since: number, deadline: number, clock: () => number) => {
   while (clock() - since < DATABASE_WAIT_MS) {
     if (clock() > deadline) return 'out-of-time' as const;
     await new Promise((r) => setTimeout(r, DATABASE_PROBE_MS));
-    if (await deps.jobs.get(jobId).then(() => true, () => false)) return 'back' as const;
+    if (
+      await deps.jobs.get(jobId).then(
+        () => true,
+        () => false,
+      )
+    )
+      return 'back' as const;
   }
   return 'gave-up' as const;
 };
 
 /** One run of the job from where it stands; a database outage is thrown to runWorker. */
-const runJob = async (deps: WorkerDeps, payload: WorkerPayload, deadline: number, log: Log, started: (run: number) => void): Promise<void> => {
+const runJob = async (
+  deps: WorkerDeps,
+  payload: WorkerPayload,
+  deadline: number,
+  log: Log,
+  started: (run: number) => void,
+): Promise<void> => {
   const clock = deps.clock ?? Date.now;
   let saved = await deps.jobs.get(payload.jobId);
   if (!saved) return log.warn('scan job not found; nothing to do');
@@ -121,7 +133,13 @@ const runJob = async (deps: WorkerDeps, payload: WorkerPayload, deadline: number
 
   try {
     const enrichment = (await deps.enrichment?.()) ?? NO_ENRICHMENT;
-    const ctx = await openScan(deps, saved.value, enrichment, { step, events: deps.events, outOfTime: () => clock() > deadline, clock, log });
+    const ctx = await openScan(deps, saved.value, enrichment, {
+      step,
+      events: deps.events,
+      outOfTime: () => clock() > deadline,
+      clock,
+      log,
+    });
     const outcome = await runPhases(ctx);
     if (outcome === 'handed-over') {
       await deps.invoker.invoke({ jobId: saved.value.jobId, run });
@@ -147,7 +165,10 @@ const runJob = async (deps: WorkerDeps, payload: WorkerPayload, deadline: number
     const error = failureOf(err);
     log.error({ err, code: error.code }, 'scan failed');
     // Before the job says so: whoever sees it failed sees the library offline too.
-    if (error.code === 'library-offline') await markOffline(deps, saved.value.libraryId, error.message).catch((e: unknown) => log.warn({ err: e }, 'could not record the library offline'));
+    if (error.code === 'library-offline')
+      await markOffline(deps, saved.value.libraryId, error.message).catch((e: unknown) =>
+        log.warn({ err: e }, 'could not record the library offline'),
+      );
     try {
       const now = await deps.jobs.get(payload.jobId);
       if (now && !isFinished(now.value)) await deps.jobs.save(now, fail(now.value, error, clock()));
@@ -167,4 +188,4 @@ const runJob = async (deps: WorkerDeps, payload: WorkerPayload, deadline: number
  * more, not quietly, so what it wrote is what readers see next.
  */
 const settleReaders = (deps: WorkerDeps, log: Log) =>
-  deps.catalog.bumpVersion().catch((err: unknown) => log.warn({ err }, 'could not move the catalogue\'s version after the scan ended'));
+  deps.catalog.bumpVersion().catch((err: unknown) => log.warn({ err }, "could not move the catalogue's version after the scan ended"));

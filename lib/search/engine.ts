@@ -81,7 +81,8 @@ export class SearchIndex<T extends Searchable> {
     const distinct = [...new Set(words)];
     // Years lift the items from them; a query of years alone is a title ("2012").
     const yearWords = distinct.filter((w) => yearIn(w) !== undefined);
-    const years = yearWords.length < distinct.length ? yearWords.map((word) => ({ word, year: yearIn(word)!, range: this.table.range(word) })) : [];
+    const years =
+      yearWords.length < distinct.length ? yearWords.map((word) => ({ word, year: yearIn(word)!, range: this.table.range(word) })) : [];
     const matches = distinct
       .filter((word) => !years.some((y) => y.word === word))
       .map((word) => this.wordMatch(word, word === last))
@@ -122,7 +123,11 @@ export class SearchIndex<T extends Searchable> {
           const position = this.entryItems[at]!;
           const item = this.items[position]!;
           if (type !== undefined && item.type !== type) continue;
-          const rank = rankOf(level, field, named.some((y) => item.year === y.year));
+          const rank = rankOf(
+            level,
+            field,
+            named.some((y) => item.year === y.year),
+          );
           const was = ranks[position]!;
           if (was !== 0 && was <= rank) continue;
           if (was !== 0) counts[was]!--;

@@ -38,8 +38,7 @@ export const yearIn = (word: string): number | undefined => {
   return year >= 1870 && year <= new Date().getFullYear() + 3 ? year : undefined;
 };
 
-export const levelOf = (text: string, query: string): Level =>
-  text === query ? EXACT : text.startsWith(query) ? PREFIX : WORDS;
+export const levelOf = (text: string, query: string): Level => (text === query ? EXACT : text.startsWith(query) ? PREFIX : WORDS);
 
 // A leading article is left out as often as typed: "matrix" is the whole title "The Matrix".
 const ARTICLES = new Set(['the', 'a', 'an', 'le', 'la', 'les', 'l', 'el', 'los', 'las', 'der', 'die', 'das', 'il', 'lo', 'gli']);

@@ -12,8 +12,33 @@ const LETTER = /\P{M}\p{M}*/gu;
 
 // Sequel numbers as people type them: "Rocky II" is found by "rocky 2", "Rocky 2" by "rocky ii".
 // From 2 on ("I" is also a word), up to 20.
-const ROMAN = ['ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x', 'xi', 'xii', 'xiii', 'xiv', 'xv', 'xvi', 'xvii', 'xviii', 'xix', 'xx'];
-const NUMERAL = new Map<string, string>(ROMAN.flatMap((roman, i) => [[roman, String(i + 2)], [String(i + 2), roman]]));
+const ROMAN = [
+  'ii',
+  'iii',
+  'iv',
+  'v',
+  'vi',
+  'vii',
+  'viii',
+  'ix',
+  'x',
+  'xi',
+  'xii',
+  'xiii',
+  'xiv',
+  'xv',
+  'xvi',
+  'xvii',
+  'xviii',
+  'xix',
+  'xx',
+];
+const NUMERAL = new Map<string, string>(
+  ROMAN.flatMap((roman, i) => [
+    [roman, String(i + 2)],
+    [String(i + 2), roman],
+  ]),
+);
 
 /**
  * The title's words, plus the other ways people type them:

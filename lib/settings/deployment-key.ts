@@ -10,7 +10,12 @@ export const deploymentKey = async (): Promise<string | undefined> => {
   if (apiKey || !apiKeyParameter) return apiKey;
   if (!readParameter) {
     const { keyParameter } = await import('./key-parameter');
-    readParameter = keyParameter({ name: apiKeyParameter, region: config.db.region, endpoint: ssmEndpoint, localCredentials: ssmLocalCredentials });
+    readParameter = keyParameter({
+      name: apiKeyParameter,
+      region: config.db.region,
+      endpoint: ssmEndpoint,
+      localCredentials: ssmLocalCredentials,
+    });
   }
   return readParameter();
 };

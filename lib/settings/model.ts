@@ -38,5 +38,9 @@ export const applyPatch = (current: StoredSettings, patch: SettingsPatchBody): S
   tmdbApiKey: patch.metadata && 'tmdbApiKey' in patch.metadata ? (patch.metadata.tmdbApiKey ?? null) : current.tmdbApiKey,
   language: patch.metadata?.language ?? current.language,
   features: { ...current.features, ...patch.features },
-  preferences: { ...current.preferences, ...patch.preferences, playback: { ...current.preferences.playback, ...patch.preferences?.playback } },
+  preferences: {
+    ...current.preferences,
+    ...patch.preferences,
+    playback: { ...current.preferences.playback, ...patch.preferences?.playback },
+  },
 });

@@ -8,11 +8,7 @@ export const getSettings = async (store: SettingsStore, envKey: string | undefin
 /** The stored settings, key included, for code that calls the provider. */
 export const getStoredSettings = async (store: SettingsStore): Promise<StoredSettings> => (await store.read()).value;
 
-export const patchSettings = async (
-  store: SettingsStore,
-  patch: SettingsPatchBody,
-  envKey: string | undefined,
-): Promise<SettingsView> => {
+export const patchSettings = async (store: SettingsStore, patch: SettingsPatchBody, envKey: string | undefined): Promise<SettingsView> => {
   // Optimistic concurrency: re-read and re-apply when another writer got in first.
   for (let attempt = 0; ; attempt++) {
     const current = await store.read();

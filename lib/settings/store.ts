@@ -31,7 +31,11 @@ export class DynamoSettingsStore implements SettingsStore {
         tmdbApiKey: item.tmdbApiKey ?? null,
         language: item.language ?? DEFAULT_SETTINGS.language,
         features: { ...DEFAULT_SETTINGS.features, ...item.features },
-        preferences: { ...DEFAULT_SETTINGS.preferences, ...item.preferences, playback: { ...DEFAULT_SETTINGS.preferences.playback, ...item.preferences?.playback } },
+        preferences: {
+          ...DEFAULT_SETTINGS.preferences,
+          ...item.preferences,
+          playback: { ...DEFAULT_SETTINGS.preferences.playback, ...item.preferences?.playback },
+        },
       },
     };
   }
@@ -46,7 +50,9 @@ export class DynamoSettingsStore implements SettingsStore {
             TableName: tableName,
             Item: { ...keys.settings(), entity: 'settings', ...value, version: expectedVersion + 1 },
             ConditionExpression: isFirstWrite ? 'attribute_not_exists(pk)' : '#version = :expected',
-            ...(isFirstWrite ? {} : { ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':expected': expectedVersion } }),
+            ...(isFirstWrite
+              ? {}
+              : { ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':expected': expectedVersion } }),
           }),
         ),
       );

@@ -47,7 +47,9 @@ export const crawl = (root: string, options: CrawlOptions): Promise<string[]> =>
     limits: options.limits,
     ...(options.fences ? { fences: options.fences } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.onUnreadable ? { onSkip: (relPath: string, reason: string) => reason === 'unreadable' && options.onUnreadable!(relPath) } : {}),
+    ...(options.onUnreadable
+      ? { onSkip: (relPath: string, reason: string) => reason === 'unreadable' && options.onUnreadable!(relPath) }
+      : {}),
     // Whole folders are pruned here, so extras and ignored trees are never walked.
     skipDir: (relPath, absPath) => ignoreReason(relPath) !== undefined || existsSync(join(absPath, IGNORE_MARKER)),
     keepFile: (path) => (isVideoFile(path) || isSidecarFile(path)) && ignoreReason(path) === undefined,
@@ -60,7 +62,9 @@ export const crawl = (root: string, options: CrawlOptions): Promise<string[]> =>
 export const statAll = async (root: string, relPaths: string[]): Promise<DiscoveredFile[]> => {
   const stats = new Array<Stats | undefined>(relPaths.length);
   const pool = new JobPool(STAT_CONCURRENCY);
-  pool.pushAll(relPaths.map((relPath, i) => (done: () => void) => stat(join(root, relPath), (err, s) => ((stats[i] = err ? undefined : s), done()))));
+  pool.pushAll(
+    relPaths.map((relPath, i) => (done: () => void) => stat(join(root, relPath), (err, s) => ((stats[i] = err ? undefined : s), done()))),
+  );
   await pool.finished();
   // In path order, whatever order the answers came in: of one file met twice, the first path is kept.
   const out: DiscoveredFile[] = [];
@@ -78,7 +82,13 @@ export const statAll = async (root: string, relPaths: string[]): Promise<Discove
 export const discoverTree = async (root: string, options: CrawlOptions): Promise<DiscoveredTree> => {
   const unreadable: string[] = [];
   const found = await crawl(root, { ...options, onUnreadable: (relPath) => unreadable.push(relPath) });
-  const [files, sidecars] = await Promise.all([statAll(root, found.filter(isVideoFile)), statAll(root, found.filter((p) => !isVideoFile(p)))]);
+  const [files, sidecars] = await Promise.all([
+    statAll(root, found.filter(isVideoFile)),
+    statAll(
+      root,
+      found.filter((p) => !isVideoFile(p)),
+    ),
+  ]);
   return { files, sidecars, unreadable };
 };
 

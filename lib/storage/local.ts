@@ -32,7 +32,8 @@ export const localMediaStorage = ({ dataDir, limits }: LocalStorageOptions): Med
       return { state: 'present', empty: !(await holdsEntries(root)) };
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
-      if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'missing', reason: `The folder ${root} is not there (${code}); is its disk mounted?` };
+      if (code === 'ENOENT' || code === 'ENOTDIR')
+        return { state: 'missing', reason: `The folder ${root} is not there (${code}); is its disk mounted?` };
       return { state: 'unreadable', reason: `The folder ${root} cannot be read (${code})` };
     }
   },

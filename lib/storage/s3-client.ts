@@ -11,4 +11,5 @@ export interface S3ClientOptions {
 export const s3Client = ({ region, endpoint }: S3ClientOptions): S3Client =>
   new S3Client({ region, ...(endpoint ? { endpoint, forcePathStyle: true } : {}) });
 
-export const s3StatusOf = (err: unknown): number | undefined => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+export const s3StatusOf = (err: unknown): number | undefined =>
+  (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;

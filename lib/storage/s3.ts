@@ -45,7 +45,9 @@ export const s3Storage = (options: S3StorageOptions, client: S3Client = s3Client
       try {
         await client.send(new HeadBucketCommand({ Bucket: root.bucket }));
         // Buckets have no folders: a prefix exists when some object lies below it.
-        const probe = await client.send(new ListObjectsV2Command({ Bucket: root.bucket, Prefix: root.prefix ? `${root.prefix}/` : undefined, MaxKeys: 1 }));
+        const probe = await client.send(
+          new ListObjectsV2Command({ Bucket: root.bucket, Prefix: root.prefix ? `${root.prefix}/` : undefined, MaxKeys: 1 }),
+        );
         if (root.prefix && !probe.KeyCount) throw pathNotUsable(input, 'does not exist (no object below it)');
       } catch (err) {
         if ((err as { status?: number }).status === 422) throw err;
@@ -62,7 +64,9 @@ export const s3Storage = (options: S3StorageOptions, client: S3Client = s3Client
     async probeRoot(input) {
       const root = location(input);
       try {
-        const probe = await client.send(new ListObjectsV2Command({ Bucket: root.bucket, Prefix: root.prefix ? `${root.prefix}/` : undefined, MaxKeys: 1 }));
+        const probe = await client.send(
+          new ListObjectsV2Command({ Bucket: root.bucket, Prefix: root.prefix ? `${root.prefix}/` : undefined, MaxKeys: 1 }),
+        );
         return { state: 'present', empty: !probe.KeyCount };
       } catch (err) {
         const status = statusOf(err);
@@ -81,7 +85,8 @@ export const s3Storage = (options: S3StorageOptions, client: S3Client = s3Client
       const ignoredFolders: string[] = [];
       for await (const object of listKeys(root, signal)) {
         const relPath = object.Key!.slice(strip);
-        if (relPath.endsWith(`/${IGNORE_MARKER}`) || relPath === IGNORE_MARKER) ignoredFolders.push(relPath.slice(0, -IGNORE_MARKER.length));
+        if (relPath.endsWith(`/${IGNORE_MARKER}`) || relPath === IGNORE_MARKER)
+          ignoredFolders.push(relPath.slice(0, -IGNORE_MARKER.length));
         if (!relPath || relPath.endsWith('/') || ignoreReason(relPath) !== undefined) continue;
         const file = { relPath, size: object.Size ?? 0, mtimeMs: object.LastModified?.getTime() ?? 0 };
         if (isSidecarFile(relPath)) sidecars.push(file);
@@ -103,7 +108,11 @@ export const s3Storage = (options: S3StorageOptions, client: S3Client = s3Client
       const key = keyOf(root, relPath);
       try {
         const head = await client.send(new HeadObjectCommand({ Bucket: root.bucket, Key: key }));
-        return { object: { bucket: root.bucket, key }, size: head.ContentLength ?? 0, mtimeMs: head.LastModified?.getTime() ?? 0 } satisfies LocatedFile;
+        return {
+          object: { bucket: root.bucket, key },
+          size: head.ContentLength ?? 0,
+          mtimeMs: head.LastModified?.getTime() ?? 0,
+        } satisfies LocatedFile;
       } catch (err) {
         if (statusOf(err) === 404 || statusOf(err) === 403) return undefined;
         throw err;
@@ -130,7 +139,9 @@ export const s3Storage = (options: S3StorageOptions, client: S3Client = s3Client
     async readRange(file, start, end) {
       if (!file.object) throw new Error('not an object in a bucket');
       if (end < start) return Buffer.alloc(0);
-      const out = await client.send(new GetObjectCommand({ Bucket: file.object.bucket, Key: file.object.key, Range: `bytes=${start}-${end}` }));
+      const out = await client.send(
+        new GetObjectCommand({ Bucket: file.object.bucket, Key: file.object.key, Range: `bytes=${start}-${end}` }),
+      );
       return Buffer.from(await out.Body!.transformToByteArray());
     },
 

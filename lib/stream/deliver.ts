@@ -49,26 +49,52 @@ const presignedRedirect = async (storage: MediaStorage, target: StreamTarget, ur
 };
 
 /** The gateway in front sends the range from the file on disk, and may serve later ranges of the URL on this grant. */
-const internalRedirect = (target: StreamTarget & { path: string }, answer: StreamAnswer, bytes: { start: number; end: number }, method: 'GET' | 'HEAD', grant: boolean): StreamReply => {
-  const spec: SendFile = { path: target.path, ...bytes, head: method === 'HEAD', ...(grant ? { grant: { target, seconds: GRANT_SECONDS } } : {}) };
+const internalRedirect = (
+  target: StreamTarget & { path: string },
+  answer: StreamAnswer,
+  bytes: { start: number; end: number },
+  method: 'GET' | 'HEAD',
+  grant: boolean,
+): StreamReply => {
+  const spec: SendFile = {
+    path: target.path,
+    ...bytes,
+    head: method === 'HEAD',
+    ...(grant ? { grant: { target, seconds: GRANT_SECONDS } } : {}),
+  };
   return { status: answer.status, headers: { ...answer.headers, [SEND_FILE_HEADER]: JSON.stringify(spec) }, body: '' };
 };
 
 /** The bytes in the response, read through the storage: past INLINE_MAX_BYTES, a 206 the player continues from. */
-const inline = async (storage: MediaStorage, target: StreamTarget, answer: StreamAnswer, { start, end }: { start: number; end: number }): Promise<StreamReply> => {
+const inline = async (
+  storage: MediaStorage,
+  target: StreamTarget,
+  answer: StreamAnswer,
+  { start, end }: { start: number; end: number },
+): Promise<StreamReply> => {
   const last = Math.min(end, start + INLINE_MAX_BYTES - 1);
   const body = await storage.readRange(target, start, last);
   if (last === end) return { status: answer.status, headers: answer.headers, body };
-  const headers = { ...answer.headers, 'Content-Range': `bytes ${start}-${last}/${target.size}`, 'Content-Length': String(last - start + 1) };
+  const headers = {
+    ...answer.headers,
+    'Content-Range': `bytes ${start}-${last}/${target.size}`,
+    'Content-Length': String(last - start + 1),
+  };
   return { status: 206, headers, body };
 };
 
-export const deliverStream = async (storage: MediaStorage, target: StreamTarget, request: StreamRequest, options: DeliveryOptions): Promise<StreamReply> => {
+export const deliverStream = async (
+  storage: MediaStorage,
+  target: StreamTarget,
+  request: StreamRequest,
+  options: DeliveryOptions,
+): Promise<StreamReply> => {
   const redirect = await presignedRedirect(storage, target, options.urlSeconds);
   if (redirect) return redirect;
   const answer = answerStream(target, request);
   if (!answer.bytes) return { status: answer.status, headers: answer.headers, body: '' };
-  if (options.delivery === 'front-door' && target.path) return internalRedirect({ ...target, path: target.path }, answer, answer.bytes, request.method, options.grants ?? true);
+  if (options.delivery === 'front-door' && target.path)
+    return internalRedirect({ ...target, path: target.path }, answer, answer.bytes, request.method, options.grants ?? true);
   if (request.method === 'HEAD') return { status: answer.status, headers: answer.headers, body: '' };
   return inline(storage, target, answer, answer.bytes);
 };

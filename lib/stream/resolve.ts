@@ -39,7 +39,13 @@ export const contentTypeOf = (relPath: string) => {
  * A file of a library as it is now. When it is not there, its disk may only be away (unmounted,
  * asleep): that is said, with when to ask again (503 media-offline), rather than "gone".
  */
-export const locateInLibrary = async (storage: MediaStorage, library: Library, relPath: string, what: string, gone: () => Error): Promise<LocatedFile> => {
+export const locateInLibrary = async (
+  storage: MediaStorage,
+  library: Library,
+  relPath: string,
+  what: string,
+  gone: () => Error,
+): Promise<LocatedFile> => {
   const located = await storage.locate(library.path, relPath);
   if (located) return located;
   const root = await storage.probeRoot(library.path);
@@ -70,5 +76,8 @@ export const resolveFile = async (
   return { file, target };
 };
 
-export const resolveStream = async (deps: { catalog: CatalogStore; libraries: LibraryStore; storage: MediaStorage }, mediaId: string, part = 1): Promise<StreamTarget> =>
-  (await resolveFile(deps, mediaId, part)).target;
+export const resolveStream = async (
+  deps: { catalog: CatalogStore; libraries: LibraryStore; storage: MediaStorage },
+  mediaId: string,
+  part = 1,
+): Promise<StreamTarget> => (await resolveFile(deps, mediaId, part)).target;

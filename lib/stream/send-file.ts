@@ -34,7 +34,8 @@ export interface SendFile {
 export const parseSendFile = (value: string): SendFile | undefined => {
   try {
     const v = JSON.parse(value) as Partial<SendFile>;
-    if (typeof v.path !== 'string' || !Number.isInteger(v.start) || !Number.isInteger(v.end) || typeof v.head !== 'boolean') return undefined;
+    if (typeof v.path !== 'string' || !Number.isInteger(v.start) || !Number.isInteger(v.end) || typeof v.head !== 'boolean')
+      return undefined;
     if (v.grant !== undefined && (typeof v.grant.target?.path !== 'string' || typeof v.grant.seconds !== 'number')) return undefined;
     return v as SendFile;
   } catch {

@@ -10,8 +10,20 @@
 export type SubtitleEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | LegacyEncoding;
 
 type LegacyEncoding =
-  | 'windows-1250' | 'windows-1251' | 'windows-1252' | 'windows-1253' | 'windows-1254' | 'windows-1255' | 'windows-1256'
-  | 'windows-1257' | 'windows-1258' | 'windows-874' | 'shift_jis' | 'gb18030' | 'big5' | 'euc-kr';
+  | 'windows-1250'
+  | 'windows-1251'
+  | 'windows-1252'
+  | 'windows-1253'
+  | 'windows-1254'
+  | 'windows-1255'
+  | 'windows-1256'
+  | 'windows-1257'
+  | 'windows-1258'
+  | 'windows-874'
+  | 'shift_jis'
+  | 'gb18030'
+  | 'big5'
+  | 'euc-kr';
 
 /** The code page Windows used for a language (its primary subtag; Chinese by script). */
 const LEGACY_BY_LANGUAGE: Readonly<Record<string, LegacyEncoding>> = {

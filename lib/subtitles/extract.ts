@@ -121,7 +121,11 @@ export class SubtitleExtractor implements SubtitleCache {
         const dir = join(cacheDir, item, version);
         const names = await list(dir);
         if (names.includes(LOCK)) continue;
-        for (const name of names) freed += await stat(join(dir, name)).then((s) => s.size, () => 0);
+        for (const name of names)
+          freed += await stat(join(dir, name)).then(
+            (s) => s.size,
+            () => 0,
+          );
         await rm(dir, { recursive: true, force: true });
       }
     }
@@ -156,7 +160,9 @@ export class SubtitleExtractor implements SubtitleCache {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    const held = await readFile(lock, 'utf8').then((t) => JSON.parse(t) as { pid: number; at: number }).catch(() => undefined);
+    const held = await readFile(lock, 'utf8')
+      .then((t) => JSON.parse(t) as { pid: number; at: number })
+      .catch(() => undefined);
     if (held && processAlive(held.pid) && Date.now() - held.at < this.options.timeoutMs + 10_000) return false;
     await rm(lock, { force: true });
     return write().catch(() => false);
@@ -168,7 +174,17 @@ export class SubtitleExtractor implements SubtitleCache {
     try {
       await mkdir(work);
       // Each stream its own output, at most MAX_SUBTITLE_BYTES (-fs), timings kept as they are.
-      const outputs = maps.flatMap((map) => ['-map', map, '-c:s', 'webvtt', '-fs', String(MAX_SUBTITLE_BYTES), '-f', 'webvtt', join(work, cacheName(map))]);
+      const outputs = maps.flatMap((map) => [
+        '-map',
+        map,
+        '-c:s',
+        'webvtt',
+        '-fs',
+        String(MAX_SUBTITLE_BYTES),
+        '-f',
+        'webvtt',
+        join(work, cacheName(map)),
+      ]);
       const args = ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-i', video.path, ...outputs];
       const failure = await this.ffmpeg(args);
       if (failure) {

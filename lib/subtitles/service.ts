@@ -62,11 +62,14 @@ export const trackOptions = (deps: Pick<SubtitleDeps, 'storage' | 'extractor'>):
 });
 
 const whyNotServable = (listed: ListedTrack, what: string, options: TrackOptions) => {
-  if (listed.origin.source === 'external') return `${what} is a ${listed.track.format} file, which holds pictures or frames rather than timed text; it cannot be served as WebVTT`;
+  if (listed.origin.source === 'external')
+    return `${what} is a ${listed.track.format} file, which holds pictures or frames rather than timed text; it cannot be served as WebVTT`;
   if (listed.origin.map === null || !EXTRACTABLE.has(listed.origin.codec ?? '')) {
     return `${what} is a ${listed.track.format} stream, which is not timed text; it cannot be served as WebVTT`;
   }
-  return options.extract ? `${what} cannot be served` : `${what} is inside the video file, and taking it out needs ffmpeg on the server's own disk (not installed, or the media is in a bucket)`;
+  return options.extract
+    ? `${what} cannot be served`
+    : `${what} is inside the video file, and taking it out needs ffmpeg on the server's own disk (not installed, or the media is in a bucket)`;
 };
 
 const vttHeaders = (etag: string) => ({
@@ -98,10 +101,15 @@ export const serveSubtitle = async (deps: SubtitleDeps, req: SubtitleRequest): P
     const located = await locateInLibrary(deps.storage, library, relPath, what, gone);
     const etag = `"${versionTag(located)}-${offsetMs}-${RENDER_VERSION}"`;
     if (ifNoneMatchHolds(req.ifNoneMatch, etag)) return { status: 304, headers: vttHeaders(etag) };
-    if (located.size > MAX_SUBTITLE_BYTES) throw notFoundBecause(`${what} is larger than ${MAX_SUBTITLE_BYTES / 2 ** 20} MiB, which no subtitle file is`);
+    if (located.size > MAX_SUBTITLE_BYTES)
+      throw notFoundBecause(`${what} is larger than ${MAX_SUBTITLE_BYTES / 2 ** 20} MiB, which no subtitle file is`);
     const bytes = await deps.storage.readSmall(library.path, relPath, MAX_SUBTITLE_BYTES);
     if (!bytes) throw gone();
-    return { status: 200, body: convertToWebVtt(decodeSubtitle(bytes, listed.track.language).text, format!, offsetMs), headers: vttHeaders(etag) };
+    return {
+      status: 200,
+      body: convertToWebVtt(decodeSubtitle(bytes, listed.track.language).text, format!, offsetMs),
+      headers: vttHeaders(etag),
+    };
   }
 
   const video = await locateInLibrary(deps.storage, library, item.files[0]!.relPath, `Media ${mediaId}`, gone);
@@ -111,7 +119,12 @@ export const serveSubtitle = async (deps: SubtitleDeps, req: SubtitleRequest): P
   if (!video.path || !deps.extractor) throw notFoundBecause(whyNotServable(listed, what, { extract: false }));
   // Every text stream of the file in the one read.
   const maps = tracks.flatMap((t) => (t.servable && t.origin.source === 'embedded' && t.origin.map ? [t.origin.map] : []));
-  const extracted = await deps.extractor.extract({ mediaId, path: video.path, size: video.size, mtimeMs: video.mtimeMs }, map, maps, deps.extractWaitMs);
+  const extracted = await deps.extractor.extract(
+    { mediaId, path: video.path, size: video.size, mtimeMs: video.mtimeMs },
+    map,
+    maps,
+    deps.extractWaitMs,
+  );
   if (extracted.state === 'pending') throw subtitlePending(what, RETRY_EXTRACTION_SECONDS);
   if (extracted.state === 'failed') {
     deps.log.error({ mediaId, trackId, reason: extracted.reason }, 'an embedded subtitle track could not be extracted');

@@ -51,7 +51,15 @@ export interface TrackOptions {
 /** Embedded codecs ffmpeg turns into WebVTT; the rest are pictures (pgs, vobsub, dvbsub) or captions inside the video. */
 export const EXTRACTABLE: ReadonlySet<string> = new Set(['srt', 'ass', 'ssa', 'webvtt', 'tx3g']);
 
-const FILE_FORMATS: Readonly<Record<SubtitleName['format'], string>> = { srt: 'srt', vtt: 'webvtt', ass: 'ass', ssa: 'ssa', idx: 'vobsub', sub: 'sub', sup: 'pgs' };
+const FILE_FORMATS: Readonly<Record<SubtitleName['format'], string>> = {
+  srt: 'srt',
+  vtt: 'webvtt',
+  ass: 'ass',
+  ssa: 'ssa',
+  idx: 'vobsub',
+  sub: 'sub',
+  sup: 'pgs',
+};
 const CONVERTIBLE: Readonly<Partial<Record<SubtitleName['format'], SubtitleFormat>>> = { srt: 'srt', vtt: 'vtt', ass: 'ass', ssa: 'ssa' };
 
 const HEARING_IMPAIRED = /\b(?:sdh|cc|hoh|hearing[ -]impaired)\b/iu;

@@ -36,7 +36,12 @@ const SRT_OVERRIDE = /\{\\[^}]*\}/g;
 const VTT_TAG = /<(\/?)([^\s>./]*)[^>]*>/g;
 const VTT_ENTITY = /&(?:(amp|lt|gt|nbsp|lrm|rlm)|#(\d+)|#x([0-9a-fA-F]+));/g;
 const NAMED_ENTITIES: Readonly<Record<string, string>> = {
-  amp: '&', lt: '<', gt: '>', nbsp: '\u00A0', lrm: '\u200E', rlm: '\u200F',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  nbsp: '\u00A0',
+  lrm: '\u200E',
+  rlm: '\u200F',
 };
 
 export function parseSrt(text: string): Cue[] {
@@ -178,7 +183,12 @@ export function toWebVtt(cues: readonly Cue[], offsetMs = 0): string {
     const startMs = Math.max(0, Math.round(cue.startMs + offsetMs));
     if (endMs <= startMs) continue;
     // "-->" would be read as a timing line and a blank line would end the cue.
-    const text = tidy(cue.text.replace(/-{2,}>/g, '->').split('\n').map(escapeCueText));
+    const text = tidy(
+      cue.text
+        .replace(/-{2,}>/g, '->')
+        .split('\n')
+        .map(escapeCueText),
+    );
     if (text === '') continue;
     out += `${formatTimestamp(startMs)} --> ${formatTimestamp(endMs)}\n${text}\n\n`;
   }

@@ -89,9 +89,7 @@ const SPELLINGS: Readonly<Record<string, string>> = {
 const key = (token: string): string => normalize(token).replace(/ /g, '-');
 
 const TAGS: ReadonlyMap<string, string> = new Map(
-  Object.entries(SPELLINGS).flatMap(([tag, spellings]) =>
-    spellings.split(' ').map((spelling) => [key(spelling), tag] as const),
-  ),
+  Object.entries(SPELLINGS).flatMap(([tag, spellings]) => spellings.split(' ').map((spelling) => [key(spelling), tag] as const)),
 );
 
 const SCRIPTS: Readonly<Record<string, string>> = {
@@ -104,9 +102,7 @@ const SCRIPTS: Readonly<Record<string, string>> = {
 
 // Regions we accept after a language. A closed list, not every ISO 3166 code: "en-cc" is
 // English closed captions, not English as spoken on the Cocos Islands.
-const REGIONS = new Set(
-  'us gb au nz ca ie in za fr be ch lu de at es mx ar co cl pe ve pt br it nl cn tw hk mo sg my ae sa eg'.split(' '),
-);
+const REGIONS = new Set('us gb au nz ca ie in za fr be ch lu de at es mx ar co cl pe ve pt br it nl cn tw hk mo sg my ae sa eg'.split(' '));
 
 /**
  * The BCP 47 tag a file name token means ("eng" -> "en", "pt_BR" -> "pt-BR", "chs" -> "zh-Hans"),

@@ -23,7 +23,18 @@ const ACCENTED_SCRIPT = /[\p{sc=Latin}\p{sc=Greek}\p{sc=Cyrillic}\p{sc=Arabic}\p
 
 // Letters NFKD does not split, spelled the way they are typed on a plain keyboard.
 const FOLDS: Readonly<Record<string, string>> = {
-  æ: 'ae', œ: 'oe', ß: 'ss', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ħ: 'h', ŧ: 't', ı: 'i', ƒ: 'f',
+  æ: 'ae',
+  œ: 'oe',
+  ß: 'ss',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ħ: 'h',
+  ŧ: 't',
+  ı: 'i',
+  ƒ: 'f',
   ς: 'σ', // final sigma is only a spelling of σ at the end of a word
 };
 const FOLDABLE = new RegExp(`[${Object.keys(FOLDS).join('')}]`, 'gu');
@@ -48,9 +59,7 @@ export function normalize(text: string): string {
     .replace(INNER_APOSTROPHE, '')
     .replace(APOSTROPHE, ' ') // "ʼ" and "ʻ" are letters to Unicode, so NOT_WORD would keep them
     .toLowerCase()
-    .replace(MARKED, (marked, base: string | undefined) =>
-      base === undefined ? '' : ACCENTED_SCRIPT.test(base) ? base : marked,
-    )
+    .replace(MARKED, (marked, base: string | undefined) => (base === undefined ? '' : ACCENTED_SCRIPT.test(base) ? base : marked))
     .replace(FOLDABLE, (letter) => FOLDS[letter] ?? letter)
     .replace(AMPERSAND, ' and ')
     .replace(NOT_WORD, ' ')

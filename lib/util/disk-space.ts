@@ -33,7 +33,8 @@ export interface LowSpaceLimits {
   percent: number;
 }
 
-export const lowSpaceBelow = (totalBytes: number, limits: LowSpaceLimits) => Math.min(limits.bytes, Math.floor((totalBytes * limits.percent) / 100));
+export const lowSpaceBelow = (totalBytes: number, limits: LowSpaceLimits) =>
+  Math.min(limits.bytes, Math.floor((totalBytes * limits.percent) / 100));
 
 /** Less free than this and a write that failed without saying why failed for space (a database's own files). */
 export const NEARLY_FULL_BYTES = 4 * 1024 * 1024;

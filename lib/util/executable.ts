@@ -11,7 +11,12 @@ import { delimiter, dirname, isAbsolute, join } from 'node:path';
 /** The executable's path, or null when there is none (a name is looked up on PATH, as a shell would). */
 export const findExecutable = (name: string): string | null => {
   if (name === '' || name === 'off') return null;
-  const candidates = isAbsolute(name) ? [name] : (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, name));
+  const candidates = isAbsolute(name)
+    ? [name]
+    : (process.env.PATH ?? '')
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, name));
   for (const candidate of candidates) {
     try {
       accessSync(candidate, constants.X_OK);

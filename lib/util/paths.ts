@@ -6,7 +6,7 @@ export const isInside = (outer: string, inner: string) => inner === outer || inn
 
 /** The path itself, then each folder above it, up to and including '/'. */
 export function* selfAndAncestors(path: string): Generator<string> {
-  for (let folder = path; ; ) {
+  for (let folder = path; ;) {
     yield folder;
     if (folder === '/') return;
     const slash = folder.lastIndexOf('/');

@@ -90,7 +90,13 @@ export class JobPool {
  */
 export const eachLimited = <T>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> => {
   const pool = new JobPool(limit);
-  pool.pushAll(items.map((item, index): Job => (done) => void work(item, index).then(done, (err: unknown) => pool.fail(err))));
+  pool.pushAll(
+    items.map(
+      (item, index): Job =>
+        (done) =>
+          void work(item, index).then(done, (err: unknown) => pool.fail(err)),
+    ),
+  );
   return pool.finished();
 };
 

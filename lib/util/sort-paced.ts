@@ -13,7 +13,8 @@ export const sortPaced = async <T>(items: T[], order: (a: T, b: T) => number, pa
   }
   while (runs.length > 1) {
     const merged: T[][] = [];
-    for (let i = 0; i < runs.length; i += 2) merged.push(i + 1 < runs.length ? await mergePaced(runs[i]!, runs[i + 1]!, order, pacer) : runs[i]!);
+    for (let i = 0; i < runs.length; i += 2)
+      merged.push(i + 1 < runs.length ? await mergePaced(runs[i]!, runs[i + 1]!, order, pacer) : runs[i]!);
     runs = merged;
   }
   return runs[0] ?? [];

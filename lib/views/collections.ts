@@ -40,7 +40,8 @@ interface Shelf {
 
 // Undated parts (an announced sequel) last; a year alone before the dates within it.
 const releaseKey = (p: Part) => p.releaseDate ?? (p.year !== null ? String(p.year) : '\uffff');
-const inReleaseOrder = (a: Part, b: Part) => ascending(releaseKey(a), releaseKey(b)) || ascending(a.title, b.title) || ascending(a.tmdbId ?? 0, b.tmdbId ?? 0);
+const inReleaseOrder = (a: Part, b: Part) =>
+  ascending(releaseKey(a), releaseKey(b)) || ascending(a.title, b.title) || ascending(a.tmdbId ?? 0, b.tmdbId ?? 0);
 
 /**
  * The provider's parts, each with the film here when there is one (the first of two copies),
@@ -68,7 +69,13 @@ const load = async ({ items }: TitledCatalogue, deps: CollectionsDeps) => {
   const shelves = [...films].map(([id, own]): Shelf => {
     const parts = partsOf(own, stored.get(id));
     // The provider's name once it was asked; until then the one the film was described with.
-    return { id, name: stored.get(id)?.name ?? own[0]!.metadata!.collection!.name, stored: stored.get(id), parts, owned: parts.filter((p) => p.film).length };
+    return {
+      id,
+      name: stored.get(id)?.name ?? own[0]!.metadata!.collection!.name,
+      stored: stored.get(id),
+      parts,
+      owned: parts.filter((p) => p.film).length,
+    };
   });
   // Filed as titles are ("The Godfather Collection" under G), so the list reads like the films'.
   const sortKeys = new Map(shelves.map((s) => [s.id, filing(s.name).sortTitle]));

@@ -63,7 +63,10 @@ const fileInfo = (files: FileRef[]) => {
 
 /** The subtitle tracks of a movie or an episode, with the URL of each that can be served. */
 const subtitlesOf = (deps: DetailDeps, item: MovieItem | EpisodeItem, origin: string) =>
-  subtitleTracks(item, deps.subtitles ?? { extract: false }).map(({ track, servable }) => ({ ...track, url: servable ? subtitleUrl(origin, item.id, track.id) : null }));
+  subtitleTracks(item, deps.subtitles ?? { extract: false }).map(({ track, servable }) => ({
+    ...track,
+    url: servable ? subtitleUrl(origin, item.id, track.id) : null,
+  }));
 
 export const movieDetail = async (deps: DetailDeps, id: string, origin: string): Promise<Static<typeof MovieDetail>> => {
   const movie = await getTitle(deps, 'movie', id);

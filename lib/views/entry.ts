@@ -4,7 +4,11 @@ import type { Media, MediaEntry } from '../api/schemas';
 import type { TitledItem } from '../catalog/model';
 import { artworkUrl } from './urls';
 
-export const toEntry = (item: TitledItem, origin: string): Static<typeof MediaEntry> => ({ id: item.id, type: item.entity, media: toMedia(item, origin) });
+export const toEntry = (item: TitledItem, origin: string): Static<typeof MediaEntry> => ({
+  id: item.id,
+  type: item.entity,
+  media: toMedia(item, origin),
+});
 
 export const toMedia = (item: TitledItem, origin: string): Static<typeof Media> => ({
   id: item.id,

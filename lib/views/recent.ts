@@ -26,11 +26,21 @@ const pageOf = async (deps: CatalogDeps, type: MediaKind, limit: number, cursor:
   return { page, total: libraries.reduce((n, l) => n + (type === 'movie' ? l.counts.movies : l.counts.tvShows), 0) };
 };
 
-export const listRecent = async (deps: CatalogDeps, type: MediaKind, limit: number, cursor: string | undefined, origin: string, matched?: boolean) => {
+export const listRecent = async (
+  deps: CatalogDeps,
+  type: MediaKind,
+  limit: number,
+  cursor: string | undefined,
+  origin: string,
+  matched?: boolean,
+) => {
   if (matched !== undefined) {
     // Those the provider did (or did not) describe: counted as they are now, not as of a scan.
     const [page, total] = await Promise.all([deps.catalog.recent(type, limit, cursor, matched), deps.catalog.countMatched(type, matched)]);
-    return { data: page.items.map((item) => toEntry(item, origin)), meta: { total: Math.max(total, page.items.length), nextCursor: page.nextCursor } };
+    return {
+      data: page.items.map((item) => toEntry(item, origin)),
+      meta: { total: Math.max(total, page.items.length), nextCursor: page.nextCursor },
+    };
   }
   const { page, total } = await pageOf(deps, type, limit, cursor);
   const data: Static<typeof MediaEntry>[] = page.items.map((item) => toEntry(item, origin));

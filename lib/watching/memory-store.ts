@@ -7,7 +7,16 @@ import { keys } from '../db/table';
 import { ascending } from '../util/order';
 import { storedCopy } from '../util/stored-copy';
 import { inProgress } from './rules';
-import { DEFAULT_PROFILE, NameTaken, StaleState, type InProgressChange, type Profile, type ShowSummary, type StoredState, type TitleStates } from './model';
+import {
+  DEFAULT_PROFILE,
+  NameTaken,
+  StaleState,
+  type InProgressChange,
+  type Profile,
+  type ShowSummary,
+  type StoredState,
+  type TitleStates,
+} from './model';
 import type { ProfileStore, WatchStore } from './watch-store';
 
 /** A show's item: when it was last watched, its summary once a mark changed, its episodes in progress. */
@@ -55,7 +64,9 @@ export class MemoryWatchStore implements ProfileStore, WatchStore {
   // --- Profiles ----------------------------------------------------------------------------
 
   async profiles(): Promise<Profile[]> {
-    const found = [...this.profilesById.values()].sort((a, b) => ascending(`${a.createdAt}#${a.id}`, `${b.createdAt}#${b.id}`)).map(storedCopy);
+    const found = [...this.profilesById.values()]
+      .sort((a, b) => ascending(`${a.createdAt}#${a.id}`, `${b.createdAt}#${b.id}`))
+      .map(storedCopy);
     return found.some((p) => p.id === DEFAULT_PROFILE.id) ? found : [DEFAULT_PROFILE, ...found];
   }
 
@@ -116,12 +127,23 @@ export class MemoryWatchStore implements ProfileStore, WatchStore {
     for (const state of states) items.set(state.mediaId, stored(state, newRev()));
   }
 
-  async saveShow(profileId: string, showId: string, lastPlayedAt: string, summary?: ShowSummary, inProgressChange?: InProgressChange): Promise<void> {
+  async saveShow(
+    profileId: string,
+    showId: string,
+    lastPlayedAt: string,
+    summary?: ShowSummary,
+    inProgressChange?: InProgressChange,
+  ): Promise<void> {
     const { shows } = this.of(profileId);
     const before = shows.get(showId);
     const item: ShowItem = { lastPlayedAt, inProgressEpisodes: new Set(before?.inProgressEpisodes) };
     const kept = summary ?? before?.summary;
-    if (kept) item.summary = storedCopy({ playedEpisodes: kept.playedEpisodes, totalEpisodes: kept.totalEpisodes, nextEpisodeId: kept.nextEpisodeId ?? null });
+    if (kept)
+      item.summary = storedCopy({
+        playedEpisodes: kept.playedEpisodes,
+        totalEpisodes: kept.totalEpisodes,
+        nextEpisodeId: kept.nextEpisodeId ?? null,
+      });
     if (inProgressChange === 'clear') item.inProgressEpisodes.clear();
     else if (inProgressChange && 'add' in inProgressChange) item.inProgressEpisodes.add(inProgressChange.add);
     else if (inProgressChange) item.inProgressEpisodes.delete(inProgressChange.remove);
@@ -165,7 +187,8 @@ export class MemoryWatchStore implements ProfileStore, WatchStore {
     const found: Array<{ seasonNumber: number; episodeNumber: number; id: string }> = [];
     for (const s of this.byProfile.get(profileId)?.items.values() ?? []) {
       const { placement } = s;
-      if (placement.entity === 'episode' && placement.showId === showId && s.played) found.push({ seasonNumber: placement.seasonNumber, episodeNumber: placement.episodeNumber, id: s.mediaId });
+      if (placement.entity === 'episode' && placement.showId === showId && s.played)
+        found.push({ seasonNumber: placement.seasonNumber, episodeNumber: placement.episodeNumber, id: s.mediaId });
     }
     const sortKey = (e: (typeof found)[number]) => keys.playedEpisode(profileId, showId, e.seasonNumber, e.episodeNumber, e.id).gsi2sk;
     return found.sort((a, b) => ascending(sortKey(a), sortKey(b)));
@@ -186,7 +209,8 @@ export class MemoryWatchStore implements ProfileStore, WatchStore {
     const state = this.byProfile.get(profileId);
     // Episodes are left out: their state is placed in a show.
     for (const [id, s] of state?.items ?? []) if (!('showId' in s.placement)) found.films.set(id, storedCopy(s));
-    for (const [id, show] of state?.shows ?? []) found.shows.set(id, { summary: show.summary && { ...show.summary }, lastPlayedAt: show.lastPlayedAt });
+    for (const [id, show] of state?.shows ?? [])
+      found.shows.set(id, { summary: show.summary && { ...show.summary }, lastPlayedAt: show.lastPlayedAt });
     return found;
   }
 }

@@ -8,7 +8,11 @@ import { keys } from '../db/table';
 import { DEFAULT_PROFILE, NameTaken, type Profile } from './model';
 import type { ProfileStore } from './watch-store';
 
-const toProfile = (row: Record<string, unknown>): Profile => ({ id: String(row.id), name: String(row.name), createdAt: String(row.createdAt) });
+const toProfile = (row: Record<string, unknown>): Profile => ({
+  id: String(row.id),
+  name: String(row.name),
+  createdAt: String(row.createdAt),
+});
 
 export class DynamoProfileStore implements ProfileStore {
   constructor(private readonly db: () => Db) {}
@@ -17,7 +21,12 @@ export class DynamoProfileStore implements ProfileStore {
   async profiles(): Promise<Profile[]> {
     const { index, pk } = keys.profilesIndex();
     const found: Profile[] = [];
-    for await (const row of queryItems(this.db(), { IndexName: index, KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': pk } })) found.push(toProfile(row));
+    for await (const row of queryItems(this.db(), {
+      IndexName: index,
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+    }))
+      found.push(toProfile(row));
     return found.some((p) => p.id === DEFAULT_PROFILE.id) ? found : [DEFAULT_PROFILE, ...found];
   }
 
@@ -33,12 +42,24 @@ export class DynamoProfileStore implements ProfileStore {
     const { doc, tableName } = this.db();
     const sameName = previous && keys.profileName(previous.name).pk === keys.profileName(profile.name).pk;
     const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
-      { Put: { TableName: tableName, Item: { ...keys.profile(profile.id), ...keys.profilesByAge(profile.createdAt, profile.id), entity: 'profile', ...profile } } },
+      {
+        Put: {
+          TableName: tableName,
+          Item: { ...keys.profile(profile.id), ...keys.profilesByAge(profile.createdAt, profile.id), entity: 'profile', ...profile },
+        },
+      },
     ];
     if (!sameName) {
-      items.push({ Put: { TableName: tableName, Item: { ...keys.profileName(profile.name), entity: 'profile-name', profileId: profile.id }, ConditionExpression: 'attribute_not_exists(pk)' } });
+      items.push({
+        Put: {
+          TableName: tableName,
+          Item: { ...keys.profileName(profile.name), entity: 'profile-name', profileId: profile.id },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      });
       // The household's first name is never stored: nothing to free.
-      if (previous && (previous !== DEFAULT_PROFILE || (await this.nameHeld(previous.name)))) items.push({ Delete: { TableName: tableName, Key: keys.profileName(previous.name) } });
+      if (previous && (previous !== DEFAULT_PROFILE || (await this.nameHeld(previous.name))))
+        items.push({ Delete: { TableName: tableName, Key: keys.profileName(previous.name) } });
     }
     try {
       await guarded(() => doc.send(new TransactWriteCommand({ TransactItems: items })));
@@ -59,7 +80,11 @@ export class DynamoProfileStore implements ProfileStore {
   async removeProfile(profile: Profile): Promise<void> {
     const writes: Write[] = [{ delete: keys.profile(profile.id) }, { delete: keys.profileName(profile.name) }];
     const { pk } = keys.userDataOfProfile(profile.id);
-    for await (const row of queryItems(this.db(), { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ProjectionExpression: 'pk, sk' })) {
+    for await (const row of queryItems(this.db(), {
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ProjectionExpression: 'pk, sk',
+    })) {
       writes.push({ delete: { pk: String(row.pk), sk: String(row.sk) } });
     }
     await batchWrite(this.db(), writes);

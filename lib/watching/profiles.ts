@@ -29,7 +29,11 @@ export class Profiles {
   }
 
   async create(name: string): Promise<Profile> {
-    const profile: Profile = { id: `pf_${(this.deps.newId ?? randomId)()}`, name: name.trim(), createdAt: new Date(nowOf(this.deps)).toISOString() };
+    const profile: Profile = {
+      id: `pf_${(this.deps.newId ?? randomId)()}`,
+      name: name.trim(),
+      createdAt: new Date(nowOf(this.deps)).toISOString(),
+    };
     await this.claiming(profile.name, () => this.deps.profiles.save(profile));
     return profile;
   }
@@ -52,7 +56,8 @@ export class Profiles {
     if (!name) throw invalidRequest([{ field: 'body/name', message: 'must not be blank' }]);
     // The household's own name, while it has it, is as taken as any other.
     const household = await this.deps.profiles.profile(DEFAULT_PROFILE.id);
-    if (household === DEFAULT_PROFILE && name.toLocaleLowerCase('en') === DEFAULT_PROFILE.name.toLocaleLowerCase('en')) throw nameTaken(name);
+    if (household === DEFAULT_PROFILE && name.toLocaleLowerCase('en') === DEFAULT_PROFILE.name.toLocaleLowerCase('en'))
+      throw nameTaken(name);
     try {
       await save();
     } catch (err) {

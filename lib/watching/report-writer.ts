@@ -26,7 +26,9 @@ const KNOWN_MAX = 10_000;
 
 /** Where an item sits, kept with its state so that the state can be indexed without reading the catalogue again. */
 export const placementOf = (item: MovieItem | EpisodeItem): Placement =>
-  item.entity === 'movie' ? { entity: 'movie' } : { entity: 'episode', showId: item.showId, seasonNumber: item.seasonNumber, episodeNumber: item.episodeNumber };
+  item.entity === 'movie'
+    ? { entity: 'movie' }
+    : { entity: 'episode', showId: item.showId, seasonNumber: item.seasonNumber, episodeNumber: item.episodeNumber };
 
 /** A report as the player sent it: applied again to the stored state when another process wrote meanwhile. */
 interface Report {
@@ -73,7 +75,10 @@ export class ReportWriter {
     const now = nowOf(this.deps);
     const at = new Date(now).toISOString();
     const thresholds = await this.thresholds();
-    const apply = (before: StoredState): StoredState => ({ ...before, ...report(before, positionSeconds, durationSeconds ?? before.durationSeconds, thresholds, at) });
+    const apply = (before: StoredState): StoredState => ({
+      ...before,
+      ...report(before, positionSeconds, durationSeconds ?? before.durationSeconds, thresholds, at),
+    });
     const behind = (stored: StoredState, storedAt: number, after: StoredState) => {
       this.remember(key, { stored, storedAt, state: after, pending: { positionSeconds, durationSeconds } });
       this.schedule(profileId, key);
@@ -152,7 +157,11 @@ export class ReportWriter {
 
   /** The item's state as stored (none yet: nothing, placed and timed from the item), the profile checked. */
   private async stored(profileId: string, mediaId: string): Promise<StoredState> {
-    const [, item, state] = await Promise.all([this.parts.profiles.require(profileId), this.playable(mediaId), this.deps.store.state(profileId, mediaId)]);
+    const [, item, state] = await Promise.all([
+      this.parts.profiles.require(profileId),
+      this.playable(mediaId),
+      this.deps.store.state(profileId, mediaId),
+    ]);
     const placed = state ?? { ...NOTHING, mediaId, placement: placementOf(item) };
     return placed.durationSeconds === null ? { ...placed, durationSeconds: filesDuration(item.files) } : placed;
   }
@@ -208,7 +217,9 @@ export class ReportWriter {
             continue;
           }
           // Read again and applied again: pending once more, written by this loop.
-          await this.progress(profileId, state.mediaId, report.positionSeconds, report.durationSeconds).catch((e: unknown) => this.deps.log.warn({ err: e, key }, 'a progress report could not be written'));
+          await this.progress(profileId, state.mediaId, report.positionSeconds, report.durationSeconds).catch((e: unknown) =>
+            this.deps.log.warn({ err: e, key }, 'a progress report could not be written'),
+          );
         }
       }
     })().finally(() => this.flushing.delete(key));

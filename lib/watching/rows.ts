@@ -52,7 +52,8 @@ export class WatchRows {
 }
 
 /** The shows of these episodes. */
-const showsOf = (items: Iterable<CatalogItem>, titled: TitledCatalogue) => titled.get([...new Set([...items].flatMap((i) => (i.entity === 'episode' ? [i.showId] : [])))]);
+const showsOf = (items: Iterable<CatalogItem>, titled: TitledCatalogue) =>
+  titled.get([...new Set([...items].flatMap((i) => (i.entity === 'episode' ? [i.showId] : [])))]);
 
 const toEntry = (item: CatalogItem, shows: ReadonlyMap<string, CatalogItem>, userData: UserData, origin: string): RowEntry | undefined => {
   if (item.entity === 'movie') return { id: item.id, type: 'movie', media: toMedia(item, origin), userData };
@@ -63,7 +64,13 @@ const toEntry = (item: CatalogItem, shows: ReadonlyMap<string, CatalogItem>, use
     id: item.id,
     type: 'episode',
     media: toMedia(show, origin),
-    episode: { id: item.id, seasonNumber: item.seasonNumber, episodeNumber: item.episodeNumber, title: item.title, stillUrl: artworkUrl(origin, item.id, 'still', item.artwork?.still) },
+    episode: {
+      id: item.id,
+      seasonNumber: item.seasonNumber,
+      episodeNumber: item.episodeNumber,
+      title: item.title,
+      stillUrl: artworkUrl(origin, item.id, 'still', item.artwork?.still),
+    },
     userData,
   };
 };

@@ -31,12 +31,25 @@ export interface UserData {
   lastPlayedAt: string | null;
 }
 
-export const NOTHING: WatchState = { positionSeconds: 0, durationSeconds: null, played: false, playCount: 0, lastPlayedAt: null, counted: false };
+export const NOTHING: WatchState = {
+  positionSeconds: 0,
+  durationSeconds: null,
+  played: false,
+  playCount: 0,
+  lastPlayedAt: null,
+  counted: false,
+};
 
 export const toUserData = (s: WatchState | undefined): UserData => {
   const state = s ?? NOTHING;
   const progress = state.durationSeconds && state.durationSeconds > 0 ? Math.min(1, state.positionSeconds / state.durationSeconds) : 0;
-  return { positionSeconds: state.positionSeconds, progress: Math.round(progress * 10_000) / 10_000, played: state.played, playCount: state.playCount, lastPlayedAt: state.lastPlayedAt };
+  return {
+    positionSeconds: state.positionSeconds,
+    progress: Math.round(progress * 10_000) / 10_000,
+    played: state.played,
+    playCount: state.playCount,
+    lastPlayedAt: state.lastPlayedAt,
+  };
 };
 
 /** Whether a position is kept (the item is "in progress"). */
@@ -48,13 +61,27 @@ export const inProgress = (s: WatchState | undefined) => (s?.positionSeconds ?? 
  * position goes; in between the position is kept. Without a duration the position is kept as
  * it is, since no share can be told.
  */
-export const report = (before: WatchState | undefined, positionSeconds: number, durationSeconds: number | null, t: Thresholds, now: string): WatchState => {
+export const report = (
+  before: WatchState | undefined,
+  positionSeconds: number,
+  durationSeconds: number | null,
+  t: Thresholds,
+  now: string,
+): WatchState => {
   const state = before ?? NOTHING;
   const duration = durationSeconds ?? state.durationSeconds;
   const percent = duration && duration > 0 ? (100 * positionSeconds) / duration : null;
   if (percent !== null && percent >= t.playedAtPercent) {
     if (state.counted) return { ...state, durationSeconds: duration, positionSeconds: 0 };
-    return { ...state, durationSeconds: duration, positionSeconds: 0, played: true, playCount: state.playCount + 1, lastPlayedAt: now, counted: true };
+    return {
+      ...state,
+      durationSeconds: duration,
+      positionSeconds: 0,
+      played: true,
+      playCount: state.playCount + 1,
+      lastPlayedAt: now,
+      counted: true,
+    };
   }
   if (percent !== null && percent < t.resumeMinPercent) return { ...state, durationSeconds: duration, positionSeconds: 0, counted: false };
   return { ...state, durationSeconds: duration, positionSeconds, lastPlayedAt: now, counted: false };
@@ -64,8 +91,21 @@ export const report = (before: WatchState | undefined, positionSeconds: number, 
 export const markPlayed = (before: WatchState | undefined, now: string): WatchState => {
   const state = before ?? NOTHING;
   if (state.played && state.positionSeconds === 0) return state;
-  return { ...state, positionSeconds: 0, played: true, playCount: state.played ? state.playCount : state.playCount + 1, lastPlayedAt: now, counted: true };
+  return {
+    ...state,
+    positionSeconds: 0,
+    played: true,
+    playCount: state.played ? state.playCount : state.playCount + 1,
+    lastPlayedAt: now,
+    counted: true,
+  };
 };
 
 /** Marked not played: as if never watched (no position, no count), as peers do. */
-export const markUnplayed = (before: WatchState | undefined): WatchState => ({ ...(before ?? NOTHING), positionSeconds: 0, played: false, playCount: 0, counted: false });
+export const markUnplayed = (before: WatchState | undefined): WatchState => ({
+  ...(before ?? NOTHING),
+  positionSeconds: 0,
+  played: false,
+  playCount: 0,
+  counted: false,
+});

@@ -29,7 +29,12 @@ export class WatchingService implements WatchStateOfItems {
   private readonly reader: UserDataReader;
 
   constructor(private readonly deps: WatchingDeps) {
-    const titles = deps.sharedProcess ? new KeptTitleStates((id) => deps.store.titleStates(id), () => nowOf(deps)) : undefined;
+    const titles = deps.sharedProcess
+      ? new KeptTitleStates(
+          (id) => deps.store.titleStates(id),
+          () => nowOf(deps),
+        )
+      : undefined;
     const profiles = new Profiles(deps, (id) => {
       reports.drop(id);
       titles?.apply({ kind: 'drop', profileId: id });
@@ -127,7 +132,10 @@ export class WatchingService implements WatchStateOfItems {
   async forget(mediaIds: readonly string[]): Promise<void> {
     if (!mediaIds.length) return;
     const profiles = await this.deps.profiles.profiles();
-    await this.deps.store.removeItems(profiles.map((p) => p.id), mediaIds);
+    await this.deps.store.removeItems(
+      profiles.map((p) => p.id),
+      mediaIds,
+    );
     this.titles?.apply({ kind: 'forget', mediaIds });
     for (const p of profiles) this.reports.drop(p.id, mediaIds);
   }

@@ -22,7 +22,8 @@ export const showUserData = (summary: ShowSummary, lastPlayedAt: string | null):
   lastPlayedAt,
 });
 
-const order = (a: { seasonNumber: number; episodeNumber: number }, b: { seasonNumber: number; episodeNumber: number }) => a.seasonNumber - b.seasonNumber || a.episodeNumber - b.episodeNumber;
+const order = (a: { seasonNumber: number; episodeNumber: number }, b: { seasonNumber: number; episodeNumber: number }) =>
+  a.seasonNumber - b.seasonNumber || a.episodeNumber - b.episodeNumber;
 
 export class ShowProgress {
   /** When this process last wrote each profile's show (`profile|show`). */
@@ -58,8 +59,17 @@ export class ShowProgress {
     const seen = played.filter((p) => ids.has(p.id));
     const regular = seen.filter((p) => p.seasonNumber > 0);
     const highest = regular.length ? regular.reduce((a, b) => (order(a, b) >= 0 ? a : b)) : undefined;
-    const next = highest ? episodes.filter((e) => e.seasonNumber > 0).sort(order).find((e) => order(e, highest) > 0) : undefined;
-    const summary: ShowSummary = { playedEpisodes: seen.length, totalEpisodes: episodes.length, nextEpisodeId: highest ? (next?.id ?? null) : null };
+    const next = highest
+      ? episodes
+          .filter((e) => e.seasonNumber > 0)
+          .sort(order)
+          .find((e) => order(e, highest) > 0)
+      : undefined;
+    const summary: ShowSummary = {
+      playedEpisodes: seen.length,
+      totalEpisodes: episodes.length,
+      nextEpisodeId: highest ? (next?.id ?? null) : null,
+    };
     await this.save(profileId, showId, lastPlayedAt, summary, inProgressChange);
     return summary;
   }

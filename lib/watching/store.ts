@@ -43,7 +43,10 @@ export class DynamoWatchStore implements WatchStore {
   }
 
   async states(profileId: string, mediaIds: readonly string[]): Promise<Map<string, StoredState>> {
-    const rows = await batchGet(this.db(), mediaIds.map((id) => keys.userData(profileId, id)));
+    const rows = await batchGet(
+      this.db(),
+      mediaIds.map((id) => keys.userData(profileId, id)),
+    );
     return new Map(rows.map((row) => [String(row.mediaId), toState(row)]));
   }
 
@@ -59,7 +62,9 @@ export class DynamoWatchStore implements WatchStore {
       rev,
       ...Object.fromEntries(STATE_FIELDS.map((f) => [f, state[f]])),
       ...(inProgress(state) && state.lastPlayedAt ? keys.inProgress(profileId, state.lastPlayedAt, state.mediaId) : {}),
-      ...(placement.entity === 'episode' && state.played ? keys.playedEpisode(profileId, placement.showId, placement.seasonNumber, placement.episodeNumber, state.mediaId) : {}),
+      ...(placement.entity === 'episode' && state.played
+        ? keys.playedEpisode(profileId, placement.showId, placement.seasonNumber, placement.episodeNumber, state.mediaId)
+        : {}),
     };
   }
 
@@ -70,7 +75,10 @@ export class DynamoWatchStore implements WatchStore {
   async put(profileId: string, state: StoredState, expected: string | null): Promise<string> {
     const { doc, tableName } = this.db();
     const rev = newRev();
-    const condition = expected === null ? { ConditionExpression: 'attribute_not_exists(rev)' } : { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': expected } };
+    const condition =
+      expected === null
+        ? { ConditionExpression: 'attribute_not_exists(rev)' }
+        : { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': expected } };
     try {
       await guarded(() => doc.send(new PutCommand({ TableName: tableName, Item: this.row(profileId, state, rev), ...condition })));
     } catch (err) {
@@ -82,16 +90,32 @@ export class DynamoWatchStore implements WatchStore {
 
   /** Many states at once, as they are now (a whole show marked played). */
   async putMany(profileId: string, states: StoredState[]): Promise<void> {
-    await batchWrite(this.db(), states.map((s) => ({ put: this.row(profileId, s, newRev()) as Record<string, unknown> & { pk: string; sk: string } })));
+    await batchWrite(
+      this.db(),
+      states.map((s) => ({ put: this.row(profileId, s, newRev()) as Record<string, unknown> & { pk: string; sk: string } })),
+    );
   }
 
   /**
    * The show's item: when it was last watched (Next up's order), its summary when given, and
    * the change to its episodes in progress.
    */
-  async saveShow(profileId: string, showId: string, lastPlayedAt: string, summary?: ShowSummary, inProgressChange?: InProgressChange): Promise<void> {
+  async saveShow(
+    profileId: string,
+    showId: string,
+    lastPlayedAt: string,
+    summary?: ShowSummary,
+    inProgressChange?: InProgressChange,
+  ): Promise<void> {
     const { doc, tableName } = this.db();
-    const fields: Record<string, unknown> = { ...keys.watching(profileId, lastPlayedAt, showId), entity: 'show-watch', profileId, showId, lastPlayedAt, ...summary };
+    const fields: Record<string, unknown> = {
+      ...keys.watching(profileId, lastPlayedAt, showId),
+      entity: 'show-watch',
+      profileId,
+      showId,
+      lastPlayedAt,
+      ...summary,
+    };
     const names = Object.keys(fields);
     const values: Record<string, unknown> = Object.fromEntries(names.map((n, i) => [`:v${i}`, fields[n]]));
     let update = `SET ${names.map((_, i) => `#f${i} = :v${i}`).join(', ')}`;
@@ -116,7 +140,10 @@ export class DynamoWatchStore implements WatchStore {
 
   /** The summaries of those of the shows the profile has one of. */
   async showSummaries(profileId: string, showIds: readonly string[]): Promise<Map<string, ShowSummary>> {
-    const rows = await batchGet(this.db(), showIds.map((id) => keys.showWatch(profileId, id)));
+    const rows = await batchGet(
+      this.db(),
+      showIds.map((id) => keys.showWatch(profileId, id)),
+    );
     return new Map(rows.filter((row) => row.totalEpisodes !== undefined).map((row) => [String(row.showId), toSummary(row)]));
   }
 
@@ -125,7 +152,16 @@ export class DynamoWatchStore implements WatchStore {
     const { doc, tableName } = this.db();
     const { index, pk } = keys.inProgressIndex(profileId);
     const out = await guarded(() =>
-      doc.send(new QueryCommand({ TableName: tableName, IndexName: index, KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ScanIndexForward: false, Limit: limit })),
+      doc.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: index,
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': pk },
+          ScanIndexForward: false,
+          Limit: limit,
+        }),
+      ),
     );
     return (out.Items ?? []).map(toState);
   }
@@ -159,7 +195,12 @@ export class DynamoWatchStore implements WatchStore {
   async playedEpisodes(profileId: string, showId: string): Promise<Array<{ seasonNumber: number; episodeNumber: number; id: string }>> {
     const { index, pk } = keys.playedEpisodesIndex(profileId, showId);
     const found = [];
-    for await (const row of queryItems(this.db(), { IndexName: index, KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ProjectionExpression: 'gsi2sk' })) {
+    for await (const row of queryItems(this.db(), {
+      IndexName: index,
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ProjectionExpression: 'gsi2sk',
+    })) {
       const [season, episode, id] = String(row.gsi2sk).split('#');
       found.push({ seasonNumber: Number(season), episodeNumber: Number(episode), id: id! });
     }
@@ -176,7 +217,11 @@ export class DynamoWatchStore implements WatchStore {
     const writes: Write[] = [];
     for (const profileId of profileIds) {
       const { pk } = keys.userDataOfProfile(profileId);
-      for await (const row of queryItems(this.db(), { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ProjectionExpression: 'pk, sk' })) {
+      for await (const row of queryItems(this.db(), {
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        ProjectionExpression: 'pk, sk',
+      })) {
         if (gone.has(String(row.sk))) writes.push({ delete: { pk: String(row.pk), sk: String(row.sk) } });
       }
     }

@@ -39,7 +39,10 @@ export class UserDataReader {
     if (kept) return entries.map((e) => ({ ...e, userData: listed(kept, e) }));
     const films = entries.filter((e) => e.type !== 'tvshow').map((e) => e.id);
     const shows = entries.filter((e) => e.type === 'tvshow').map((e) => e.id);
-    const [states, summaries] = await Promise.all([this.userData(profileId, films), shows.length ? this.deps.store.showSummaries(profileId, shows) : undefined]);
+    const [states, summaries] = await Promise.all([
+      this.userData(profileId, films),
+      shows.length ? this.deps.store.showSummaries(profileId, shows) : undefined,
+    ]);
     return entries.map((e) => {
       if (e.type !== 'tvshow') return { ...e, userData: states.get(e.id) ?? toUserData(undefined) };
       const summary = summaries?.get(e.id);
@@ -54,7 +57,8 @@ export class UserDataReader {
     const states = (await this.parts.titles?.get(profileId)) ?? (await this.readTitleStates(profileId));
     const watched: Watched = new Map();
     for (const [id, s] of states.films) watched.set(id, { played: s.played, lastPlayedAt: s.lastPlayedAt });
-    for (const [id, s] of states.shows) watched.set(id, { played: s.summary !== undefined && showPlayed(s.summary), lastPlayedAt: s.lastPlayedAt });
+    for (const [id, s] of states.shows)
+      watched.set(id, { played: s.summary !== undefined && showPlayed(s.summary), lastPlayedAt: s.lastPlayedAt });
     return watched;
   }
 

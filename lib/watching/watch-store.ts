@@ -19,7 +19,6 @@ export interface ProfileStore {
 }
 
 export interface WatchStore {
-
   state(profileId: string, mediaId: string): Promise<StoredState | undefined>;
   /** Those of the items that have a state. */
   states(profileId: string, mediaIds: readonly string[]): Promise<Map<string, StoredState>>;
@@ -29,7 +28,13 @@ export interface WatchStore {
   putMany(profileId: string, states: StoredState[]): Promise<void>;
 
   /** The show's item: when it was last watched, its summary when given (else kept), and the change to its episodes in progress. */
-  saveShow(profileId: string, showId: string, lastPlayedAt: string, summary?: ShowSummary, inProgressChange?: InProgressChange): Promise<void>;
+  saveShow(
+    profileId: string,
+    showId: string,
+    lastPlayedAt: string,
+    summary?: ShowSummary,
+    inProgressChange?: InProgressChange,
+  ): Promise<void>;
   /** The summaries of those of the shows that have one. */
   showSummaries(profileId: string, showIds: readonly string[]): Promise<Map<string, ShowSummary>>;
   /** Films and episodes with a position kept, most recently watched first. */

@@ -62,11 +62,21 @@ describe('browsing the whole library in the web client', { skip: browserSkip }, 
 
   before(async () => {
     const fake = new FakeTmdb({ keys: [KEY] });
-    for (const f of KNOWN) fake.addMovie({ id: f.id, title: f.title, releaseDate: `${f.year}-06-01`, genres: f.genres, overview: `${f.title}, the film.` });
+    for (const f of KNOWN)
+      fake.addMovie({ id: f.id, title: f.title, releaseDate: `${f.year}-06-01`, genres: f.genres, overview: `${f.title}, the film.` });
     fake.addMovie({ id: 240, title: 'The Godfather Part II', releaseDate: '1974-12-20', genres: ['Crime', 'Drama'] });
-    fake.addCollection({ id: GODFATHER_COLLECTION, name: 'The Godfather Collection', overview: 'The Corleone family, over three generations.', parts: [240, 238] });
+    fake.addCollection({
+      id: GODFATHER_COLLECTION,
+      name: 'The Godfather Collection',
+      overview: 'The Corleone family, over three generations.',
+      parts: [240, 238],
+    });
     fake.addShow({
-      id: 57243, name: 'Doctor Who', firstAirDate: '2005-03-26', overview: 'A Time Lord travels.', genres: ['Drama'],
+      id: 57243,
+      name: 'Doctor Who',
+      firstAirDate: '2005-03-26',
+      overview: 'A Time Lord travels.',
+      genres: ['Drama'],
       seasons: [{ seasonNumber: 1, episodes: [{ episodeNumber: 1, name: 'Rose', airDate: '2005-03-26' }] }],
     });
     tmdb = await fake.start();
@@ -77,17 +87,32 @@ describe('browsing the whole library in the web client', { skip: browserSkip }, 
       makeMp4(join(films, name, `${name}.mp4`), { seconds: 1 });
     }
     // Many titles cost little: empty files of a few KiB, scanned as films the provider does not know.
-    makeTree(films, FILLERS.map((f) => `${f.title} (${f.year}).mkv`), 4096);
+    makeTree(
+      films,
+      FILLERS.map((f) => `${f.title} (${f.year}).mkv`),
+      4096,
+    );
     shows = tempDir('browse-web-shows');
     mkdirSync(join(shows, 'Doctor Who (2005)', 'Season 01'), { recursive: true });
     makeMp4(join(shows, 'Doctor Who (2005)', 'Season 01', 'Doctor Who S01E01.mp4'), { seconds: 1 });
-    instance = await startInstance({ env: { TMDB_API_KEY: KEY, TMDB_API_BASE_URL: tmdb.apiBaseUrl, TMDB_IMAGE_BASE_URL: tmdb.imageBaseUrl, LOG_LEVEL: 'info' } });
-    for (const [path, mediaType] of [[films, 'movie'], [shows, 'tvshow']] as const) {
+    instance = await startInstance({
+      env: { TMDB_API_KEY: KEY, TMDB_API_BASE_URL: tmdb.apiBaseUrl, TMDB_IMAGE_BASE_URL: tmdb.imageBaseUrl, LOG_LEVEL: 'info' },
+    });
+    for (const [path, mediaType] of [
+      [films, 'movie'],
+      [shows, 'tvshow'],
+    ] as const) {
       const job = await scan({ path, mediaType }, instance.url);
       assert.equal(job.status, 'completed', JSON.stringify(job.error));
     }
-    const list = (await (await fetch(`${instance.url}/api/v1/movies?sort=title&limit=100`)).json()) as { data: Array<{ id: string; media: { title: string } }> };
-    assert.deepEqual(list.data.map((e) => e.media.title), BY_TITLE, 'the service files the titles as the test expects');
+    const list = (await (await fetch(`${instance.url}/api/v1/movies?sort=title&limit=100`)).json()) as {
+      data: Array<{ id: string; media: { title: string } }>;
+    };
+    assert.deepEqual(
+      list.data.map((e) => e.media.title),
+      BY_TITLE,
+      'the service files the titles as the test expects',
+    );
     const idOf = (title: string) => list.data.find((e) => e.media.title === title)!.id;
     [godfather, heat] = [idOf('The Godfather'), idOf('Heat')];
     // Heat played by the household's profile, for the watched filter.
@@ -111,14 +136,21 @@ describe('browsing the whole library in the web client', { skip: browserSkip }, 
   const chip = (name: RegExp | string) => page.getByRole('group', { name: 'Genres' }).getByRole('button', { name });
   /** Waits for the wall to show exactly these titles (a new view replaces the one before when it arrives). */
   const wallShows = async (titles: string[], label = 'Films') => {
-    await page.waitForFunction(
-      ([l, want]) => JSON.stringify(Array.from(document.querySelectorAll(`[aria-label="${l}"] .poster-title`)).map((e) => (e as { textContent: string }).textContent)) === want,
-      [label, JSON.stringify(titles)] as const,
-      { timeout: 10_000 },
-    ).catch(async () => assert.deepEqual(await wallTitles(label), titles));
+    await page
+      .waitForFunction(
+        ([l, want]) =>
+          JSON.stringify(
+            Array.from(document.querySelectorAll(`[aria-label="${l}"] .poster-title`)).map(
+              (e) => (e as { textContent: string }).textContent,
+            ),
+          ) === want,
+        [label, JSON.stringify(titles)] as const,
+        { timeout: 10_000 },
+      )
+      .catch(async () => assert.deepEqual(await wallTitles(label), titles));
   };
 
-  it('offers every screen in the header at a TV\'s width, and links from home to all films and shows', async () => {
+  it("offers every screen in the header at a TV's width, and links from home to all films and shows", async () => {
     await page.goto(`${instance.url}/`);
     await page.waitForSelector('[aria-label="Recently added films"] .poster');
     assert.equal(await menuButton().isVisible(), false, 'no menu button where the links fit');
@@ -162,14 +194,26 @@ describe('browsing the whole library in the web client', { skip: browserSkip }, 
     assert.equal(await select('Order').inputValue(), 'desc', 'newest first unless asked otherwise');
     await select('Order').selectOption({ label: 'Oldest first' });
     await page.waitForURL(`${instance.url}/movies?sort=year&order=asc`);
-    await page.waitForFunction(() => (document.querySelectorAll('[aria-label="Films"] .poster-title')[0] as { textContent: string } | undefined)?.textContent === '12 Angry Men');
+    await page.waitForFunction(
+      () =>
+        (document.querySelectorAll('[aria-label="Films"] .poster-title')[0] as { textContent: string } | undefined)?.textContent ===
+        '12 Angry Men',
+    );
     assert.deepEqual((await wallTitles()).slice(0, 6), ['12 Angry Men', 'The Godfather', 'Mad Max', 'Brazil', 'Heat', 'The Matrix']);
   });
 
   it('narrows to a genre with its chip, counts it right, and shows the same view from its address after a reload', async () => {
     await page.goto(`${instance.url}/movies`);
     await page.waitForSelector('.chip');
-    assert.deepEqual(await page.locator('.chip').allInnerTexts(), ['Action 2', 'Comedy 2', 'Crime 2', 'Drama 2', 'Science Fiction 2', 'Romance 1', 'Thriller 1']);
+    assert.deepEqual(await page.locator('.chip').allInnerTexts(), [
+      'Action 2',
+      'Comedy 2',
+      'Crime 2',
+      'Drama 2',
+      'Science Fiction 2',
+      'Romance 1',
+      'Thriller 1',
+    ]);
     await chip('Crime 2').click();
     await page.waitForURL(`${instance.url}/movies?genre=Crime`);
     await wallShows(['The Godfather', 'Heat']);
@@ -255,7 +299,7 @@ describe('browsing the whole library in the web client', { skip: browserSkip }, 
     await page.waitForFunction(POSTER_COUNT, 30);
   });
 
-  it('lists the collections, and a collection\'s page links the film here and names the missing one', async () => {
+  it("lists the collections, and a collection's page links the film here and names the missing one", async () => {
     await page.goto(`${instance.url}/collections`);
     const card = page.locator('[aria-label="Collections"] .poster');
     await card.waitFor();
@@ -272,14 +316,18 @@ describe('browsing the whole library in the web client', { skip: browserSkip }, 
     assert.equal(await owned.getAttribute('href'), `/movies/${godfather}`);
     assert.equal(await owned.locator('.poster-title').innerText(), 'The Godfather');
     assert.equal(await parts.nth(1).locator('a').count(), 0, 'nothing to open for a film not here');
-    assert.deepEqual(await parts.nth(1).locator('.missing-mark, .poster-title, .poster-year').allInnerTexts(), ['Missing', 'The Godfather Part II', '1974']);
+    assert.deepEqual(await parts.nth(1).locator('.missing-mark, .poster-title, .poster-year').allInnerTexts(), [
+      'Missing',
+      'The Godfather Part II',
+      '1974',
+    ]);
     await page.screenshot({ path: join(SCREENSHOTS, 'collection-1920x1080.png') });
     await owned.click();
     await page.waitForURL(`${instance.url}/movies/${godfather}`);
     await page.waitForSelector('.detail h1');
   });
 
-  it('links a film\'s page to its collection', async () => {
+  it("links a film's page to its collection", async () => {
     await page.goto(`${instance.url}/movies/${godfather}`);
     const link = page.locator('.collection-link a');
     await link.waitFor();
@@ -292,7 +340,7 @@ describe('browsing the whole library in the web client', { skip: browserSkip }, 
     assert.equal(await page.locator('.collection-link').count(), 0, 'Heat is in no collection');
   });
 
-  it('reaches every screen from the header\'s menu at a phone\'s width, each fitting the width', async () => {
+  it("reaches every screen from the header's menu at a phone's width, each fitting the width", async () => {
     await page.setViewportSize(SIZES.phone);
     await page.goto(`${instance.url}/`);
     await page.waitForSelector('[aria-label="Recently added films"] .poster');
@@ -323,10 +371,10 @@ describe('browsing the whole library in the web client', { skip: browserSkip }, 
     await list.waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, 'menu-open-390x844.png') });
     await page.keyboard.press('Tab');
-    assert.equal((await page.evaluate(() => document.activeElement?.textContent)), 'Films', 'the first screen is next to the button');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Films', 'the first screen is next to the button');
     await page.keyboard.press('Escape');
     await list.waitFor({ state: 'hidden' });
-    assert.equal((await page.evaluate(() => document.activeElement?.textContent)), 'Menu');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Menu');
     await menuButton().click();
     await list.waitFor();
     await page.mouse.click(20, SIZES.phone.height - 40);
@@ -334,7 +382,7 @@ describe('browsing the whole library in the web client', { skip: browserSkip }, 
     assert.equal(await menuButton().getAttribute('aria-expanded'), 'false');
   });
 
-  it('says "1 item" on a library\'s card, and keeps the last scan\'s time on one line at a phone\'s width', async () => {
+  it("says \"1 item\" on a library's card, and keeps the last scan's time on one line at a phone's width", async () => {
     await page.goto(`${instance.url}/libraries`);
     await page.waitForSelector('.library');
     const card = (path: string) => page.locator('.library', { has: page.locator('.library-path', { hasText: path }) });
@@ -342,7 +390,11 @@ describe('browsing the whole library in the web client', { skip: browserSkip }, 
     assert.equal(await card(films).locator('.status').innerText(), '37 items');
     const time = card(films).locator('.last-scan time');
     assert.match(await time.innerText(), /\d/);
-    assert.equal(await time.evaluate((t: { getClientRects(): ArrayLike<unknown> }) => t.getClientRects().length), 1, 'the date and time are not broken across lines');
+    assert.equal(
+      await time.evaluate((t: { getClientRects(): ArrayLike<unknown> }) => t.getClientRects().length),
+      1,
+      'the date and time are not broken across lines',
+    );
     assert.equal(await page.evaluate(FITS), true);
     await page.setViewportSize(SIZES.tv);
   });

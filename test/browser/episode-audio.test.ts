@@ -14,7 +14,7 @@ import { call, stack } from '../support/stack';
 
 const PLAYING = `(() => { const v = document.querySelector('.player video'); return !!v && v.currentTime > 0.5 && v.webkitAudioDecodedByteCount > 0; })()`;
 
-describe('an episode\'s audio tracks in a real browser', { skip }, () => {
+describe("an episode's audio tracks in a real browser", { skip }, () => {
   let browser: Browser;
   let address = '';
 
@@ -22,15 +22,55 @@ describe('an episode\'s audio tracks in a real browser', { skip }, () => {
     const season = join(tempDir('episode-audio'), 'Pb Dubbed Show', 'Season 01');
     mkdirSync(season, { recursive: true });
     execFileSync('ffmpeg', [
-      '-loglevel', 'error', '-y',
-      '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25:duration=8',
-      '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=8',
-      '-f', 'lavfi', '-i', 'sine=frequency=660:sample_rate=48000:duration=8',
-      '-map', '0:v', '-map', '1:a', '-map', '2:a',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-g', '50',
-      '-c:a:0', 'aac', '-ac:a:0', '2', '-c:a:1', 'ac3', '-ac:a:1', '6', '-ar', '48000',
-      '-metadata:s:a:0', 'language=eng', '-metadata:s:a:1', 'language=fra',
-      '-disposition:a:0', '0', '-disposition:a:1', 'default', '-default_mode', 'infer',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x240:rate=25:duration=8',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=48000:duration=8',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=660:sample_rate=48000:duration=8',
+      '-map',
+      '0:v',
+      '-map',
+      '1:a',
+      '-map',
+      '2:a',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-g',
+      '50',
+      '-c:a:0',
+      'aac',
+      '-ac:a:0',
+      '2',
+      '-c:a:1',
+      'ac3',
+      '-ac:a:1',
+      '6',
+      '-ar',
+      '48000',
+      '-metadata:s:a:0',
+      'language=eng',
+      '-metadata:s:a:1',
+      'language=fra',
+      '-disposition:a:0',
+      '0',
+      '-disposition:a:1',
+      'default',
+      '-default_mode',
+      'infer',
       join(season, 'Pb Dubbed Show S01E01.mkv'),
     ]);
     assert.equal((await scan({ path: join(season, '..'), mediaType: 'tvshow' })).status, 'completed');
@@ -54,7 +94,11 @@ describe('an episode\'s audio tracks in a real browser', { skip }, () => {
       assert.equal(await page.locator('.audio-track select').inputValue(), '1', 'the French AC-3 track, marked default');
       assert.match(await page.locator('.player .conversion').innerText(), /AC3 → AAC/);
       await page.locator('.audio-track select').selectOption('0');
-      await waitFor('the English track\'s conversion', async () => !/AC3/.test(await page.locator('.player .conversion').innerText()) || undefined, 15_000);
+      await waitFor(
+        "the English track's conversion",
+        async () => !/AC3/.test(await page.locator('.player .conversion').innerText()) || undefined,
+        15_000,
+      );
       await waitFor('the episode to play again', async () => (await page.evaluate(PLAYING)) || undefined, 45_000, 200);
       assert.equal(await page.locator('.audio-track select').inputValue(), '0');
     } finally {

@@ -32,7 +32,8 @@ const CANDIDATE_POSTERS_LOADED = (count: number) => {
   const images = Array.from(document.querySelectorAll('.candidate-poster img'));
   return images.length === count && images.every((img) => img.complete && img.naturalWidth > 0);
 };
-const DETAIL_POSTER_LOADED = () => Array.from(document.querySelectorAll('.detail-poster img')).every((img) => img.complete && img.naturalWidth > 0);
+const DETAIL_POSTER_LOADED = () =>
+  Array.from(document.querySelectorAll('.detail-poster img')).every((img) => img.complete && img.naturalWidth > 0);
 const FOCUSED = () => ({ name: document.activeElement?.getAttribute('name') ?? null, text: document.activeElement?.textContent ?? null });
 const FITS = () => document.documentElement.scrollWidth <= innerWidth;
 
@@ -50,14 +51,41 @@ describe('fixing a wrong match in the web client', { skip: browserSkip }, () => 
 
   before(async () => {
     fake = new FakeTmdb({ keys: [KEY] });
-    fake.addMovie({ id: OLD.id, title: 'RoboCop', releaseDate: '1987-07-17', overview: OLD.overview, popularity: 40, genres: ['Action', 'Science Fiction'], poster: { color: '#b03030' } });
-    fake.addMovie({ id: NEW.id, title: 'RoboCop', releaseDate: '2014-01-30', overview: NEW.overview, popularity: 25, genres: ['Action'], poster: { quadrants: ['#2050c0', '#20a0c0', '#102040', '#000000'] } });
+    fake.addMovie({
+      id: OLD.id,
+      title: 'RoboCop',
+      releaseDate: '1987-07-17',
+      overview: OLD.overview,
+      popularity: 40,
+      genres: ['Action', 'Science Fiction'],
+      poster: { color: '#b03030' },
+    });
+    fake.addMovie({
+      id: NEW.id,
+      title: 'RoboCop',
+      releaseDate: '2014-01-30',
+      overview: NEW.overview,
+      popularity: 25,
+      genres: ['Action'],
+      poster: { quadrants: ['#2050c0', '#20a0c0', '#102040', '#000000'] },
+    });
     tmdb = await fake.start();
     fake.addShow({
-      id: 1399, name: 'Dark Waters', firstAirDate: '2019-05-01', overview: 'A town keeps a secret.', popularity: 30,
+      id: 1399,
+      name: 'Dark Waters',
+      firstAirDate: '2019-05-01',
+      overview: 'A town keeps a secret.',
+      popularity: 30,
       seasons: [{ seasonNumber: 1, episodes: [{ episodeNumber: 1, name: 'Pilot', airDate: '2019-05-01' }] }],
     });
-    fake.addShow({ id: 2001, name: 'Dark Waters', firstAirDate: '2003-09-10', overview: 'Another town, another secret.', popularity: 10, seasons: [{ seasonNumber: 1, episodes: [{ episodeNumber: 1, name: 'Beginnings', airDate: '2003-09-10' }] }] });
+    fake.addShow({
+      id: 2001,
+      name: 'Dark Waters',
+      firstAirDate: '2003-09-10',
+      overview: 'Another town, another secret.',
+      popularity: 10,
+      seasons: [{ seasonNumber: 1, episodes: [{ episodeNumber: 1, name: 'Beginnings', airDate: '2003-09-10' }] }],
+    });
     const films = tempDir('fix-match-films');
     // No year in the name: the two RoboCops are as alike as the name goes, and the more popular wins.
     for (const name of ['Robocop', `${UNKNOWN} (2001)`]) {
@@ -67,14 +95,18 @@ describe('fixing a wrong match in the web client', { skip: browserSkip }, () => 
     const shows = tempDir('fix-match-shows');
     mkdirSync(join(shows, 'Dark Waters', 'Season 01'), { recursive: true });
     makeMp4(join(shows, 'Dark Waters', 'Season 01', 'Dark Waters S01E01.mp4'), { seconds: 2 });
-    instance = await startInstance({ env: { TMDB_API_KEY: KEY, TMDB_API_BASE_URL: tmdb.apiBaseUrl, TMDB_IMAGE_BASE_URL: tmdb.imageBaseUrl, LOG_LEVEL: 'info' } });
+    instance = await startInstance({
+      env: { TMDB_API_KEY: KEY, TMDB_API_BASE_URL: tmdb.apiBaseUrl, TMDB_IMAGE_BASE_URL: tmdb.imageBaseUrl, LOG_LEVEL: 'info' },
+    });
     const job = await scan({ path: films, mediaType: 'movie' }, instance.url);
     assert.equal(job.status, 'completed', JSON.stringify(job.error));
     const showJob = await scan({ path: shows, mediaType: 'tvshow' }, instance.url);
     assert.equal(showJob.status, 'completed', JSON.stringify(showJob.error));
     const showList = (await (await fetch(`${instance.url}/api/v1/tvshows?limit=100`)).json()) as { data: Array<{ id: string }> };
     show = showList.data[0]?.id ?? assert.fail('the show was scanned');
-    const list = (await (await fetch(`${instance.url}/api/v1/movies?limit=100`)).json()) as { data: Array<{ id: string; media: { title: string; year: number | null } }> };
+    const list = (await (await fetch(`${instance.url}/api/v1/movies?limit=100`)).json()) as {
+      data: Array<{ id: string; media: { title: string; year: number | null } }>;
+    };
     const byTitle = (title: string) => list.data.find((e) => e.media.title === title);
     robocop = byTitle('RoboCop')?.id ?? assert.fail(`RoboCop was matched: ${JSON.stringify(list.data)}`);
     unknown = byTitle(UNKNOWN)?.id ?? assert.fail(`the unknown film keeps its file's title: ${JSON.stringify(list.data)}`);
@@ -120,11 +152,20 @@ describe('fixing a wrong match in the web client', { skip: browserSkip }, () => 
     assert.deepEqual(await candidateTitles(), ['RoboCop (1987) · matched now', 'RoboCop (2014)']);
     await page.waitForFunction(CANDIDATE_POSTERS_LOADED, 2);
     const images = page.locator('.candidate-poster img');
-    assert.deepEqual(await images.evaluateAll((imgs: Array<{ getAttribute(n: string): string | null }>) => imgs.map((i) => [i.getAttribute('alt'), i.getAttribute('loading')])), [
-      ['Poster of RoboCop (1987)', 'lazy'],
-      ['Poster of RoboCop (2014)', 'lazy'],
-    ]);
-    assert.match((await images.first().getAttribute('src')) ?? '', new RegExp(`^${instance.url}/api/v1/provider-images/`), 'through the box, not from the provider');
+    assert.deepEqual(
+      await images.evaluateAll((imgs: Array<{ getAttribute(n: string): string | null }>) =>
+        imgs.map((i) => [i.getAttribute('alt'), i.getAttribute('loading')]),
+      ),
+      [
+        ['Poster of RoboCop (1987)', 'lazy'],
+        ['Poster of RoboCop (2014)', 'lazy'],
+      ],
+    );
+    assert.match(
+      (await images.first().getAttribute('src')) ?? '',
+      new RegExp(`^${instance.url}/api/v1/provider-images/`),
+      'through the box, not from the provider',
+    );
     assert.deepEqual(await page.locator('.candidate-overview').allInnerTexts(), [OLD.overview, NEW.overview]);
     // The arrow keys (a TV remote's) move between the candidates.
     await page.locator('.candidate').first().focus();
@@ -171,13 +212,16 @@ describe('fixing a wrong match in the web client', { skip: browserSkip }, () => 
     assert.match(await page.locator('.match-state').innerText(), /Match chosen by hand/);
   });
 
-  it('fits a phone\'s width, and Escape closes the dialog', async () => {
+  it("fits a phone's width, and Escape closes the dialog", async () => {
     await page.setViewportSize(SIZES.phone);
     await page.getByRole('button', { name: 'Fix match' }).click();
     await page.waitForFunction(CANDIDATE_POSTERS_LOADED, 2);
     assert.equal(await page.evaluate(FITS), true, 'nothing wider than the screen');
     const box = (await dialog().boundingBox())!;
-    assert.ok(box.x >= 0 && box.x + box.width <= SIZES.phone.width && box.y >= 0 && box.y + box.height <= SIZES.phone.height, `the dialog is on the screen: ${JSON.stringify(box)}`);
+    assert.ok(
+      box.x >= 0 && box.x + box.width <= SIZES.phone.width && box.y >= 0 && box.y + box.height <= SIZES.phone.height,
+      `the dialog is on the screen: ${JSON.stringify(box)}`,
+    );
     for (const selector of ['input[name=query]', 'input[name=year]', 'button[type=submit]', '.candidate >> nth=1']) {
       const part = (await page.locator(`.fix-match ${selector}`).boundingBox())!;
       assert.ok(part.x >= box.x && part.x + part.width <= box.x + box.width, `${selector} is inside the dialog: ${JSON.stringify(part)}`);
@@ -192,7 +236,11 @@ describe('fixing a wrong match in the web client', { skip: browserSkip }, () => 
   it('lists the film TMDB does not know in the Unmatched view, reached from the libraries screen', async () => {
     await page.goto(`${instance.url}/`);
     await page.waitForSelector('[aria-label="Recently added films"] .poster');
-    assert.deepEqual((await page.locator('[aria-label="Recently added films"] .poster-title').allInnerTexts()).sort(), ['RoboCop', UNKNOWN], 'home lists them all');
+    assert.deepEqual(
+      (await page.locator('[aria-label="Recently added films"] .poster-title').allInnerTexts()).sort(),
+      ['RoboCop', UNKNOWN],
+      'home lists them all',
+    );
     await page.goto(`${instance.url}/libraries`);
     const link = page.getByRole('link', { name: /Unmatched titles/ });
     await link.waitFor();
@@ -218,7 +266,7 @@ describe('fixing a wrong match in the web client', { skip: browserSkip }, () => 
     await page.waitForSelector('[aria-label="Unmatched films"] .poster');
   });
 
-  it('fixes a show\'s match the same way, its episodes described from the chosen record', async () => {
+  it("fixes a show's match the same way, its episodes described from the chosen record", async () => {
     await page.goto(`${instance.url}/shows/${show}`);
     await page.waitForSelector('.episodes a');
     assert.match(await heading(), /Dark Waters \(2019\)/);
@@ -235,7 +283,7 @@ describe('fixing a wrong match in the web client', { skip: browserSkip }, () => 
     await page.goto(`${instance.url}/movies/${robocop}`);
     await page.getByRole('button', { name: 'Unlock' }).click();
     await page.waitForSelector('.match-state', { state: 'detached' });
-    assert.match(await heading(), /RoboCop \(1987\)/, 'the file\'s name finds the popular one again');
+    assert.match(await heading(), /RoboCop \(1987\)/, "the file's name finds the popular one again");
     await page.reload();
     await page.waitForSelector('.detail h1');
     assert.equal(await page.locator('.match-state').count(), 0);
@@ -256,7 +304,10 @@ describe('fixing a wrong match in the web client', { skip: browserSkip }, () => 
       const problem = page.locator('.fix-match .problem');
       await problem.waitFor();
       assert.match(await problem.innerText(), /TMDB refused the API key that is set/);
-      assert.ok(failed.some((f) => f.startsWith('409 GET') && f.includes('/candidates')), failed.join('\n'));
+      assert.ok(
+        failed.some((f) => f.startsWith('409 GET') && f.includes('/candidates')),
+        failed.join('\n'),
+      );
     } finally {
       fake.intercept = undefined;
     }

@@ -43,14 +43,22 @@ const counters = (page: Page) => page.evaluate<Counters | null>(COUNTERS);
 const playsPast = async (page: Page, after: number, since: Counters | null, what: string): Promise<Counters> => {
   let last: Counters | null = null;
   try {
-    return await waitFor(what, async () => {
-      last = await counters(page);
-      if (!last || last.error) return undefined;
-      const grew = !since || (last.video > since.video && last.audio > since.audio);
-      return last.time > after && last.video > 0 && last.audio > 0 && grew ? last : undefined;
-    }, 45_000, 200);
+    return await waitFor(
+      what,
+      async () => {
+        last = await counters(page);
+        if (!last || last.error) return undefined;
+        const grew = !since || (last.video > since.video && last.audio > since.audio);
+        return last.time > after && last.video > 0 && last.audio > 0 && grew ? last : undefined;
+      },
+      45_000,
+      200,
+    );
   } catch {
-    const shown = await page.locator('main').innerText().catch(() => '');
+    const shown = await page
+      .locator('main')
+      .innerText()
+      .catch(() => '');
     assert.fail(`${what}: did not play past ${after} s; last ${JSON.stringify(last)}; page: ${shown.slice(0, 300)}`);
   }
 };
@@ -65,7 +73,12 @@ const ffmpegOfStack = () => {
 const sessionFolders = () => (existsSync(join(stack.dataDir, 'playback')) ? readdirSync(join(stack.dataDir, 'playback')) : []);
 /** No transcode session's folder left (ids start with its kind's letter, session-id.ts), within the idle time. */
 const transcodesEnded = () =>
-  waitFor('the earlier transcodes to end', async () => (sessionFolders().some((s) => s.startsWith(KIND_LETTER.transcode)) ? undefined : true), 90_000, 250);
+  waitFor(
+    'the earlier transcodes to end',
+    async () => (sessionFolders().some((s) => s.startsWith(KIND_LETTER.transcode)) ? undefined : true),
+    90_000,
+    250,
+  );
 
 describe('every file plays in a real browser', { skip }, () => {
   let browser: Browser;
@@ -109,7 +122,12 @@ describe('every file plays in a real browser', { skip }, () => {
       await page.evaluate(SEEK(target));
       const after = await playsPast(page, target + 1, first, `${fixture.title} after the seek`);
       assert.ok(after.time < target + 6, `played on from the seek (at ${after.time} s, asked ${target} s)`);
-      const line = (await page.locator('.player .conversion').innerText().catch(() => '')).trim();
+      const line = (
+        await page
+          .locator('.player .conversion')
+          .innerText()
+          .catch(() => '')
+      ).trim();
       return { line, src: await page.evaluate<string>(`document.querySelector('.player video').currentSrc`) };
     } finally {
       await close(page);
@@ -149,7 +167,11 @@ describe('every file plays in a real browser', { skip }, () => {
   }
 
   // A skip button lands exactly on a segment's start: the picture there must already be in that segment.
-  for (const [title, at] of [['Pb Hevc Main10', 6], ['Pb Avi Xvid', 6], ['Pb Mkv Ac3', 4]] as const) {
+  for (const [title, at] of [
+    ['Pb Hevc Main10', 6],
+    ['Pb Avi Xvid', 6],
+    ['Pb Mkv Ac3', 4],
+  ] as const) {
     it(`plays on after a seek exactly onto a segment's start (${title}, ${at} s)`, async (t) => {
       const id = ids.get(title);
       if (!id) return t.skip('this ffmpeg cannot make it (no libx265)');
@@ -165,7 +187,10 @@ describe('every file plays in a real browser', { skip }, () => {
   }
 
   it('plays a conversion through hls.js where HLS is not native (forced with ?hls=js)', async () => {
-    await playAndSeek(fixtures.find((f) => f.title === 'Pb Mkv Dts')!, '?hls=js');
+    await playAndSeek(
+      fixtures.find((f) => f.title === 'Pb Mkv Dts')!,
+      '?hls=js',
+    );
   });
 
   it('keeps the subtitle tracks of a converted film, timed as the film', async () => {
@@ -173,10 +198,17 @@ describe('every file plays in a real browser', { skip }, () => {
     try {
       await playsPast(page, 0.5, null, 'Pb Mkv Ac3 with subtitles');
       await page.evaluate(SEEK(7.5));
-      const cue = await waitFor('the cue at 7.5 s', async () => {
-        const texts = await page.evaluate<string[]>(`(() => { const t = document.querySelector('.player video').textTracks[0]; if (!t) return []; t.mode = 'hidden'; return [...(t.activeCues || [])].map((c) => c.text); })()`);
-        return texts.length ? texts : undefined;
-      }, 30_000, 100);
+      const cue = await waitFor(
+        'the cue at 7.5 s',
+        async () => {
+          const texts = await page.evaluate<string[]>(
+            `(() => { const t = document.querySelector('.player video').textTracks[0]; if (!t) return []; t.mode = 'hidden'; return [...(t.activeCues || [])].map((c) => c.text); })()`,
+          );
+          return texts.length ? texts : undefined;
+        },
+        30_000,
+        100,
+      );
       assert.deepEqual(cue, ['In the middle']);
     } finally {
       await close(page);
@@ -192,14 +224,18 @@ describe('every file plays in a real browser', { skip }, () => {
       assert.equal(await page.locator('.audio-track select').inputValue(), '1', 'the AC-3 track, marked default, is played');
       // The AAC track: the audio no longer needs converting, only the container.
       await page.locator('.audio-track select').selectOption('0');
-      await waitFor('the conversion of the other track', async () => !/AAC$/.test(await page.locator('.player .conversion').innerText()) || undefined, 10_000);
+      await waitFor(
+        'the conversion of the other track',
+        async () => !/AAC$/.test(await page.locator('.player .conversion').innerText()) || undefined,
+        10_000,
+      );
       await playsPast(page, 0.5, null, 'Pb Two Tracks, the other track');
     } finally {
       await close(page);
     }
   });
 
-  it('shows a damaged file\'s problem in words instead of a black box', async () => {
+  it("shows a damaged file's problem in words instead of a black box", async () => {
     const page = await open(ids.get('Pb Damaged')!);
     try {
       const alert = page.locator('.player [role=alert]');
@@ -218,11 +254,17 @@ describe('every file plays in a real browser', { skip }, () => {
     try {
       const outcomes = await Promise.all(
         pages.map((page) =>
-          waitFor('a player to play or be told the box is busy', async () => {
-            if (await page.locator('.player [role=alert]').count()) return `busy: ${await page.locator('.player [role=alert]').innerText()}`;
-            const c = await counters(page);
-            return c && c.time > 1 && c.video > 0 && c.audio > 0 ? 'plays' : undefined;
-          }, 45_000, 200),
+          waitFor(
+            'a player to play or be told the box is busy',
+            async () => {
+              if (await page.locator('.player [role=alert]').count())
+                return `busy: ${await page.locator('.player [role=alert]').innerText()}`;
+              const c = await counters(page);
+              return c && c.time > 1 && c.video > 0 && c.audio > 0 ? 'plays' : undefined;
+            },
+            45_000,
+            200,
+          ),
         ),
       );
       for (const outcome of outcomes) assert.ok(outcome === 'plays' || /try again in a moment/.test(outcome), outcome);
@@ -236,6 +278,15 @@ describe('every file plays in a real browser', { skip }, () => {
     // Each closed page ends its session (DELETE on pagehide, keepalive) and its folder goes with
     // it. A DELETE the closing tab never got out (seen once in a full run, two of three tabs)
     // leaves the session to the idle rule: 60 s after its last request, found by the sweep (every 10 s).
-    await waitFor('the sessions to end', async () => (sessionFolders().length === 0 && ffmpegOfStack() === '' ? true : undefined), 80_000, 500).catch((err) => { throw new Error(`${err.message}: left ${JSON.stringify(sessionFolders().map((s) => [s, existsSync(join(stack.dataDir, 'playback', s, '.seen')) ? Date.now() - statSync(join(stack.dataDir, 'playback', s, '.seen')).mtimeMs : null, readdirSync(join(stack.dataDir, 'playback', s))]))}; ffmpeg ${ffmpegOfStack()}`); });
+    await waitFor(
+      'the sessions to end',
+      async () => (sessionFolders().length === 0 && ffmpegOfStack() === '' ? true : undefined),
+      80_000,
+      500,
+    ).catch((err) => {
+      throw new Error(
+        `${err.message}: left ${JSON.stringify(sessionFolders().map((s) => [s, existsSync(join(stack.dataDir, 'playback', s, '.seen')) ? Date.now() - statSync(join(stack.dataDir, 'playback', s, '.seen')).mtimeMs : null, readdirSync(join(stack.dataDir, 'playback', s))]))}; ffmpeg ${ffmpegOfStack()}`,
+      );
+    });
   });
 });

@@ -71,7 +71,10 @@ const ACTIVE_CUES_AT = `async ({ src, track, at }) => {
 }`;
 
 /** Beside the MP4: two cues, the second at 3-5 s, in Windows-1252 as many older SRTs are. */
-const SUBTITLE = Buffer.from('1\r\n00:00:00,500 --> 00:00:01,500\r\nPremier\r\n\r\n2\r\n00:00:03,000 --> 00:00:05,000\r\n<i>Déjà vu</i>\r\n', 'latin1');
+const SUBTITLE = Buffer.from(
+  '1\r\n00:00:00,500 --> 00:00:01,500\r\nPremier\r\n\r\n2\r\n00:00:03,000 --> 00:00:05,000\r\n<i>Déjà vu</i>\r\n',
+  'latin1',
+);
 
 const encode = (out: string, codecArgs: string[]) =>
   execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25:duration=8', ...codecArgs, out]);
@@ -86,7 +89,18 @@ describe('playback in a real browser', { skip }, () => {
     const dir = tempDir('browser');
     encode(join(dir, 'Browser Clip H264 (2020).mp4'), ['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-g', '25', '-movflags', '+faststart']);
     writeFileSync(join(dir, 'Browser Clip H264 (2020).fr.srt'), SUBTITLE);
-    encode(join(dir, 'Browser Clip VP9 (2021).webm'), ['-c:v', 'libvpx-vp9', '-b:v', '200k', '-g', '25', '-deadline', 'realtime', '-cpu-used', '8']);
+    encode(join(dir, 'Browser Clip VP9 (2021).webm'), [
+      '-c:v',
+      'libvpx-vp9',
+      '-b:v',
+      '200k',
+      '-g',
+      '25',
+      '-deadline',
+      'realtime',
+      '-cpu-used',
+      '8',
+    ]);
     const job = await scan({ path: dir, mediaType: 'movie' });
     assert.equal(job.status, 'completed');
     for (const m of mediaOf((await call('GET', '/api/v1/movies?limit=100')).json.data)) {
@@ -107,7 +121,9 @@ describe('playback in a real browser', { skip }, () => {
   it('shows the cue of an SRT beside the MP4 at its time, through a <track> of the subtitle URL', async () => {
     assert.ok(subtitleUrl, 'the French SRT is listed with a URL');
     const src = urls['Browser Clip H264'];
-    const at = await page.evaluate<{ cues: Array<{ text: string; startTime: number; endTime: number }>; all: number }>(`(${ACTIVE_CUES_AT})(${JSON.stringify({ src, track: subtitleUrl, at: 4 })})`);
+    const at = await page.evaluate<{ cues: Array<{ text: string; startTime: number; endTime: number }>; all: number }>(
+      `(${ACTIVE_CUES_AT})(${JSON.stringify({ src, track: subtitleUrl, at: 4 })})`,
+    );
     assert.equal(at.all, 2, 'both cues read');
     assert.deepEqual(at.cues, [{ text: '<i>Déjà vu</i>', startTime: 3, endTime: 5 }]);
     const before = await page.evaluate<{ cues: unknown[] }>(`(${ACTIVE_CUES_AT})(${JSON.stringify({ src, track: subtitleUrl, at: 2 })})`);
@@ -118,7 +134,9 @@ describe('playback in a real browser', { skip }, () => {
     it(`plays ${title} and seeks to the middle`, async () => {
       const src = urls[title];
       assert.ok(src, `${title} was scanned`);
-      const result = await page.evaluate<{ duration: number; target: number; landed: number }>(`(${PLAY_AND_SEEK})(${JSON.stringify(src)})`);
+      const result = await page.evaluate<{ duration: number; target: number; landed: number }>(
+        `(${PLAY_AND_SEEK})(${JSON.stringify(src)})`,
+      );
       assert.ok(result.duration > 7 && result.duration < 9, `duration ${result.duration}`);
       assert.ok(Math.abs(result.landed - result.target) < 0.5, `seeked to ${result.target}, landed at ${result.landed}`);
     });

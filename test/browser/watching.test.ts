@@ -74,16 +74,26 @@ describe('watch state in the web client', { skip: browserSkip }, () => {
   const episodeState = async (episode: string, profile: string): Promise<UserData> => {
     const res = await api('GET', `/api/v1/tvshows/${show}?profileId=${profiles.get(profile)}`);
     assert.equal(res.status, 200, res.text);
-    const found = (res.json!.data.seasons as Array<{ episodes: Array<{ id: string; userData: UserData }> }>).flatMap((s) => s.episodes).find((e) => e.id === episodes.get(episode));
+    const found = (res.json!.data.seasons as Array<{ episodes: Array<{ id: string; userData: UserData }> }>)
+      .flatMap((s) => s.episodes)
+      .find((e) => e.id === episodes.get(episode));
     return found?.userData ?? assert.fail(`${episode} is in the show`);
   };
   const row = (title: string) => page.locator(`.posters[aria-label="${title}"]`);
-  const rowCaptions = (title: string) => row(title).locator('.poster').evaluateAll((cards: Array<{ innerText: string }>) => cards.map((c) => c.innerText.replace(/\s+/g, ' ').trim()));
+  const rowCaptions = (title: string) =>
+    row(title)
+      .locator('.poster')
+      .evaluateAll((cards: Array<{ innerText: string }>) => cards.map((c) => c.innerText.replace(/\s+/g, ' ').trim()));
   const profileButton = () => page.locator('.profile-menu summary');
   const switchTo = async (name: string) => {
     await profileButton().click();
     await page.locator('.menu').getByRole('button', { name, exact: true }).click();
-    await page.waitForFunction((n) => (document as unknown as { querySelector(s: string): { textContent: string } | null }).querySelector('.profile-menu summary')?.textContent === n, name);
+    await page.waitForFunction(
+      (n) =>
+        (document as unknown as { querySelector(s: string): { textContent: string } | null }).querySelector('.profile-menu summary')
+          ?.textContent === n,
+      name,
+    );
   };
   const homeLoaded = async () => {
     await page.waitForSelector('[aria-label="Recently added films"] .poster');
@@ -95,7 +105,11 @@ describe('watch state in the web client', { skip: browserSkip }, () => {
     mkdirSync(join(films, 'Long Walk (2019)'));
     makeMp4(join(films, 'Long Walk (2019)', 'Long Walk (2019).mp4'), { seconds: FILM_SECONDS });
     const shows = tempDir('watching-shows');
-    for (const [season, number] of [[1, 1], [1, 2], [2, 1]] as const) {
+    for (const [season, number] of [
+      [1, 1],
+      [1, 2],
+      [2, 1],
+    ] as const) {
       mkdirSync(join(shows, 'Tidewater', `Season ${season}`), { recursive: true });
       makeMp4(join(shows, 'Tidewater', `Season ${season}`, `Tidewater.S0${season}E0${number}.mp4`), { seconds: EPISODE_SECONDS });
     }
@@ -106,7 +120,9 @@ describe('watch state in the web client', { skip: browserSkip }, () => {
     assert.equal(showJob.status, 'completed', JSON.stringify(showJob.error));
     film = (await api('GET', '/api/v1/movies?limit=10')).json!.data[0]?.id ?? assert.fail('the film was scanned');
     show = (await api('GET', '/api/v1/tvshows?limit=10')).json!.data[0]?.id ?? assert.fail('the show was scanned');
-    const detail = (await api('GET', `/api/v1/tvshows/${show}`)).json!.data as { seasons: Array<{ episodes: Array<{ id: string; seasonNumber: number; episodeNumber: number }> }> };
+    const detail = (await api('GET', `/api/v1/tvshows/${show}`)).json!.data as {
+      seasons: Array<{ episodes: Array<{ id: string; seasonNumber: number; episodeNumber: number }> }>;
+    };
     for (const e of detail.seasons.flatMap((s) => s.episodes)) episodes.set(`S0${e.seasonNumber}E0${e.episodeNumber}`, e.id);
     assert.deepEqual([...episodes.keys()].sort(), ['S01E01', 'S01E02', 'S02E01']);
 
@@ -137,7 +153,10 @@ describe('watch state in the web client', { skip: browserSkip }, () => {
     await page.reload();
     await page.waitForSelector('.who');
     assert.equal(await page.locator('.who h1').innerText(), 'Who’s watching?');
-    assert.deepEqual((await page.locator('.who-profile').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()), ['H Household', 'A Alice', 'B Bob']);
+    assert.deepEqual(
+      (await page.locator('.who-profile').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()),
+      ['H Household', 'A Alice', 'B Bob'],
+    );
     assert.equal(await page.locator('[aria-label="Recently added films"]').count(), 0, 'no screen before the answer');
     await page.screenshot({ path: join(SCREENSHOTS, 'who-1920x1080.png') });
     await page.locator('.who-profile', { hasText: 'Alice' }).click();
@@ -163,19 +182,29 @@ describe('watch state in the web client', { skip: browserSkip }, () => {
     });
     await page.waitForFunction((t) => (document.querySelector('video')?.currentTime ?? 0) >= t, 10.5);
     // The seek was reported (a report every 10 s as well, a pause, a hidden tab): the service has it before the player closes.
-    const seeked = await waitFor('the seek reported', async () => {
-      const u = await userDataOf(film, 'Alice');
-      return u.positionSeconds >= 9.5 ? u : undefined;
-    }, 15_000, 200);
+    const seeked = await waitFor(
+      'the seek reported',
+      async () => {
+        const u = await userDataOf(film, 'Alice');
+        return u.positionSeconds >= 9.5 ? u : undefined;
+      },
+      15_000,
+      200,
+    );
     assert.ok(seeked.positionSeconds < FILM_SECONDS * 0.9, JSON.stringify(seeked));
     // Closing the player (back to home, in the page) reports where it was.
     await page.waitForFunction((t) => (document.querySelector('video')?.currentTime ?? 0) >= t, 11.5);
     await page.click('a.brand');
     await page.waitForURL(`${instance.url}/`);
-    const closed = await waitFor('the last report', async () => {
-      const u = await userDataOf(film, 'Alice');
-      return u.positionSeconds >= 11.5 ? u : undefined;
-    }, 10_000, 200);
+    const closed = await waitFor(
+      'the last report',
+      async () => {
+        const u = await userDataOf(film, 'Alice');
+        return u.positionSeconds >= 11.5 ? u : undefined;
+      },
+      10_000,
+      200,
+    );
     assert.ok(closed.positionSeconds < 15, `the position the player closed at: ${JSON.stringify(closed)}`);
     assert.ok(closed.progress > 0.5 && closed.progress < 0.8, `its share of the film's ${FILM_SECONDS} s: ${JSON.stringify(closed)}`);
     assert.equal(closed.played, false);
@@ -188,7 +217,13 @@ describe('watch state in the web client', { skip: browserSkip }, () => {
     const bar = row('Continue watching').locator('.watched');
     // The player's last report and home's first reading cross: the report's userdata:changed sets the bar right.
     const expected = Math.round((await userDataOf(film, 'Alice')).progress * 100);
-    await page.waitForFunction((p) => (document as unknown as { querySelector(s: string): { getAttribute(n: string): string | null } | null }).querySelector('.posters[aria-label="Continue watching"] .watched')?.getAttribute('aria-valuenow') === String(p), expected);
+    await page.waitForFunction(
+      (p) =>
+        (document as unknown as { querySelector(s: string): { getAttribute(n: string): string | null } | null })
+          .querySelector('.posters[aria-label="Continue watching"] .watched')
+          ?.getAttribute('aria-valuenow') === String(p),
+      expected,
+    );
     const percent = Number(await bar.getAttribute('aria-valuenow'));
     assert.ok(percent > 55 && percent < 80, `the bar: ${percent}%`);
     assert.match((await bar.locator('div').getAttribute('style')) ?? '', new RegExp(`width: ${percent}%`));
@@ -212,16 +247,23 @@ describe('watch state in the web client', { skip: browserSkip }, () => {
     await page.waitForURL(new RegExp(`/play/${film}\\?t=${Math.floor(positionSeconds)}$`));
     await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 0 && !document.querySelector('video')!.paused);
     const started = await page.evaluate(TIME);
-    assert.ok(started >= positionSeconds - 1 && started < positionSeconds + 3, `started at ${started}, not from the start (${positionSeconds})`);
+    assert.ok(
+      started >= positionSeconds - 1 && started < positionSeconds + 3,
+      `started at ${started}, not from the start (${positionSeconds})`,
+    );
     await page.locator('video').evaluate((v: VideoElement) => v.pause());
     await page.goto(`${instance.url}/`);
     await homeLoaded();
   });
 
-  it('keeps each profile\'s own: Bob has nothing to continue', async () => {
+  it("keeps each profile's own: Bob has nothing to continue", async () => {
     // Bob's rows answered (so their absence below is his, not rows still loading).
-    const bobsRows = page.waitForResponse((r) => r.url().includes('/api/v1/next-up?') && r.url().includes(`profileId=${profiles.get('Bob')}`));
-    const bobsResume = page.waitForResponse((r) => r.url().includes('/api/v1/continue?') && r.url().includes(`profileId=${profiles.get('Bob')}`));
+    const bobsRows = page.waitForResponse(
+      (r) => r.url().includes('/api/v1/next-up?') && r.url().includes(`profileId=${profiles.get('Bob')}`),
+    );
+    const bobsResume = page.waitForResponse(
+      (r) => r.url().includes('/api/v1/continue?') && r.url().includes(`profileId=${profiles.get('Bob')}`),
+    );
     await switchTo('Bob');
     await homeLoaded();
     await Promise.all([bobsRows, bobsResume]);
@@ -236,7 +278,7 @@ describe('watch state in the web client', { skip: browserSkip }, () => {
     await page.waitForSelector('a.play:has-text("Resume from")');
   });
 
-  it('marks S01E02 played on the show\'s page: Next up rolls over to S02E01', async () => {
+  it("marks S01E02 played on the show's page: Next up rolls over to S02E01", async () => {
     await page.goto(`${instance.url}/shows/${show}`);
     await page.waitForSelector('.episodes .episode');
     assert.equal(await page.locator('.seen').innerText(), '0 of 3 episodes played');
@@ -247,7 +289,7 @@ describe('watch state in the web client', { skip: browserSkip }, () => {
     assert.equal(await second.locator('.played-mark').count(), 1, 'its ✓');
     assert.equal(await page.locator('.seen').innerText(), '1 of 3 episodes played');
     assert.equal((await episodeState('S01E02', 'Alice')).played, true);
-    assert.equal((await episodeState('S01E02', 'Bob')).played, false, 'Alice\'s mark only');
+    assert.equal((await episodeState('S01E02', 'Bob')).played, false, "Alice's mark only");
     await page.click('a.brand');
     await homeLoaded();
     await row('Next up').waitFor();
@@ -255,7 +297,11 @@ describe('watch state in the web client', { skip: browserSkip }, () => {
     assert.equal(next.length, 1, next.join(' | '));
     assert.match(next[0]!, /^Tidewater S2 · E1\b/);
     assert.equal(await row('Next up').locator('.poster').getAttribute('href'), `/shows/${show}/play/${episodes.get('S02E01')}`);
-    assert.match((await page.locator('[aria-label="Recently added shows"] .watched').getAttribute('aria-valuenow')) ?? '', /^33$/, 'a third of the show played');
+    assert.match(
+      (await page.locator('[aria-label="Recently added shows"] .watched').getAttribute('aria-valuenow')) ?? '',
+      /^33$/,
+      'a third of the show played',
+    );
   });
 
   it('plays an episode to its end and offers the next one', async () => {
@@ -267,12 +313,21 @@ describe('watch state in the web client', { skip: browserSkip }, () => {
     assert.match(await page.locator('.next-episode').innerText(), /Up next: S01E02/);
     const next = page.getByRole('button', { name: 'Next episode' });
     assert.equal(await next.isVisible(), true);
-    assert.equal(await page.evaluate(() => document.activeElement?.textContent ?? null), '▶ Next episode', 'focused: a remote\'s OK plays it');
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.textContent ?? null),
+      '▶ Next episode',
+      "focused: a remote's OK plays it",
+    );
     await page.screenshot({ path: join(SCREENSHOTS, 'next-episode-1920x1080.png') });
-    const ended = await waitFor('the end reported', async () => {
-      const u = await episodeState('S01E01', 'Alice');
-      return u.played ? u : undefined;
-    }, 10_000, 200);
+    const ended = await waitFor(
+      'the end reported',
+      async () => {
+        const u = await episodeState('S01E01', 'Alice');
+        return u.played ? u : undefined;
+      },
+      10_000,
+      200,
+    );
     assert.equal(ended.positionSeconds, 0, 'played: nothing to resume');
     await next.click();
     await page.waitForURL(new RegExp(`/shows/${show}/play/${episodes.get('S01E02')}$`));
@@ -285,16 +340,24 @@ describe('watch state in the web client', { skip: browserSkip }, () => {
     assert.equal((await api('POST', `/api/v1/played/${episodes.get('S01E02')}?profileId=${profiles.get('Alice')}`)).status, 200);
   });
 
-  it('updates home\'s rows from a change made elsewhere (the API, another tab)', async () => {
+  it("updates home's rows from a change made elsewhere (the API, another tab)", async () => {
     await page.goto(`${instance.url}/`);
     await homeLoaded();
     await row('Next up').waitFor();
     assert.deepEqual(await rowCaptions('Continue watching'), ['Long Walk 2019']);
     // Someone on another device stops in the middle of S02E01.
-    const res = await api('PUT', `/api/v1/progress/${episodes.get('S02E01')}?profileId=${profiles.get('Alice')}`, { positionSeconds: 2, durationSeconds: EPISODE_SECONDS });
+    const res = await api('PUT', `/api/v1/progress/${episodes.get('S02E01')}?profileId=${profiles.get('Alice')}`, {
+      positionSeconds: 2,
+      durationSeconds: EPISODE_SECONDS,
+    });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.json!.data.positionSeconds, 2);
-    await page.waitForFunction(() => (document as unknown as { querySelectorAll(s: string): ArrayLike<unknown> }).querySelectorAll('.posters[aria-label="Continue watching"] .poster').length === 2);
+    await page.waitForFunction(
+      () =>
+        (document as unknown as { querySelectorAll(s: string): ArrayLike<unknown> }).querySelectorAll(
+          '.posters[aria-label="Continue watching"] .poster',
+        ).length === 2,
+    );
     assert.match((await rowCaptions('Continue watching'))[0]!, /^Tidewater S2 · E1/, 'the latest first');
     // In progress, it is no longer "next".
     await row('Next up').waitFor({ state: 'detached' });
@@ -304,13 +367,18 @@ describe('watch state in the web client', { skip: browserSkip }, () => {
     await other.waitForFunction((t) => (document.querySelector('video')?.currentTime ?? 0) >= t, 15.5);
     await other.locator('video').evaluate((v: VideoElement) => v.pause());
     await page.waitForFunction(() => {
-      const bar = (document as unknown as { querySelector(s: string): { getAttribute(n: string): string | null } | null }).querySelector('.posters[aria-label="Continue watching"] .poster .watched');
+      const bar = (document as unknown as { querySelector(s: string): { getAttribute(n: string): string | null } | null }).querySelector(
+        '.posters[aria-label="Continue watching"] .poster .watched',
+      );
       return Number(bar?.getAttribute('aria-valuenow')) >= 75;
     });
     assert.match((await rowCaptions('Continue watching'))[0]!, /^Long Walk/);
     await other.close();
     // Bob's changes are not Alice's.
-    await api('PUT', `/api/v1/progress/${episodes.get('S01E01')}?profileId=${profiles.get('Bob')}`, { positionSeconds: 2, durationSeconds: EPISODE_SECONDS });
+    await api('PUT', `/api/v1/progress/${episodes.get('S01E01')}?profileId=${profiles.get('Bob')}`, {
+      positionSeconds: 2,
+      durationSeconds: EPISODE_SECONDS,
+    });
     await page.waitForTimeout(1000);
     assert.equal((await rowCaptions('Continue watching')).length, 2);
   });
@@ -333,7 +401,7 @@ describe('watch state in the web client', { skip: browserSkip }, () => {
     await homeLoaded();
     // The watch rows load on their own, after the shelves when the box is busy: both rows are in once one is.
     await row('Continue watching').waitFor();
-    assert.equal(await page.locator('[aria-label="Recently added shows"] .poster .played-mark').count(), 1, 'the show\'s ✓');
+    assert.equal(await page.locator('[aria-label="Recently added shows"] .poster .played-mark').count(), 1, "the show's ✓");
     assert.equal(await page.locator('[aria-label="Recently added shows"] .poster .watched').count(), 0);
     assert.deepEqual(await rowCaptions('Continue watching'), ['Long Walk 2019']);
     assert.equal(await row('Next up').count(), 0, 'nothing after the last episode');
@@ -364,22 +432,32 @@ describe('watch state in the web client', { skip: browserSkip }, () => {
     assert.equal(await page.locator('.menu .name-error').innerText(), '“bob” is taken.');
     await page.fill('.menu input[name=name] >> nth=0', 'Alice B.');
     await page.locator('.menu button:has-text("Rename")').click();
-    await page.waitForFunction(() => (document as unknown as { querySelector(s: string): { textContent: string } | null }).querySelector('.profile-menu summary')?.textContent === 'Alice B.');
+    await page.waitForFunction(
+      () =>
+        (document as unknown as { querySelector(s: string): { textContent: string } | null }).querySelector('.profile-menu summary')
+          ?.textContent === 'Alice B.',
+    );
     assert.equal(await page.locator('.menu').count(), 0, 'closed once renamed');
     await page.goto(`${instance.url}/settings`);
     await page.waitForSelector('.profiles li');
-    assert.deepEqual((await page.locator('.profiles li > span').allInnerTexts()).map((t) => t.trim()), ['Household', 'Alice B. (on this device)', 'Bob', 'Carol']);
-    assert.equal(await page.locator('.profiles li:has-text("Household") button').count(), 0, 'the household\'s stays');
+    assert.deepEqual(
+      (await page.locator('.profiles li > span').allInnerTexts()).map((t) => t.trim()),
+      ['Household', 'Alice B. (on this device)', 'Bob', 'Carol'],
+    );
+    assert.equal(await page.locator('.profiles li:has-text("Household") button').count(), 0, "the household's stays");
     page.once('dialog', (dialog) => {
       assert.match(dialog.message(), /Delete the profile “Bob”\?/);
       void dialog.accept();
     });
     await page.locator('.profiles li:has-text("Bob") button.danger').click();
     await page.locator('.profiles li:has-text("Bob")').waitFor({ state: 'detached' });
-    assert.deepEqual(((await api('GET', '/api/v1/profiles')).json!.data as Array<{ name: string }>).map((p) => p.name), ['Household', 'Alice B.', 'Carol']);
+    assert.deepEqual(
+      ((await api('GET', '/api/v1/profiles')).json!.data as Array<{ name: string }>).map((p) => p.name),
+      ['Household', 'Alice B.', 'Carol'],
+    );
   });
 
-  it('fits a phone\'s width', async () => {
+  it("fits a phone's width", async () => {
     const res = await api('PUT', `/api/v1/progress/${film}?profileId=${profiles.get('Alice')}`, { positionSeconds: 8 });
     assert.equal(res.status, 200, res.text);
     await page.setViewportSize(SIZES.phone);

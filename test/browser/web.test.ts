@@ -41,12 +41,38 @@ describe('the web client', { skip: browserSkip }, () => {
   before(async () => {
     // Slow enough answers that a scan of a few films is seen in progress.
     const fake = new FakeTmdb({ keys: [KEY], latencyMs: 150 });
-    fake.addMovie({ id: 194, title: 'Amélie', originalTitle: "Le Fabuleux Destin d'Amélie Poulain", releaseDate: '2001-04-25', overview: 'A shy waitress decides to change the lives of those around her.', genres: ['Comedy', 'Romance'], cast: [{ name: 'Audrey Tautou', character: 'Amélie Poulain' }] });
+    fake.addMovie({
+      id: 194,
+      title: 'Amélie',
+      originalTitle: "Le Fabuleux Destin d'Amélie Poulain",
+      releaseDate: '2001-04-25',
+      overview: 'A shy waitress decides to change the lives of those around her.',
+      genres: ['Comedy', 'Romance'],
+      cast: [{ name: 'Audrey Tautou', character: 'Amélie Poulain' }],
+    });
     fake.addMovie({ id: 949, title: 'Heat', releaseDate: '1995-12-15', overview: 'A bank robbery goes wrong.', genres: ['Crime'] });
-    fake.addMovie({ id: 348, title: 'Alien', releaseDate: '1979-05-25', overview: 'In space no one can hear you scream.', genres: ['Horror'] });
+    fake.addMovie({
+      id: 348,
+      title: 'Alien',
+      releaseDate: '1979-05-25',
+      overview: 'In space no one can hear you scream.',
+      genres: ['Horror'],
+    });
     fake.addShow({
-      id: 57243, name: 'Doctor Who', firstAirDate: '2005-03-26', overview: 'A Time Lord travels.', genres: ['Drama'],
-      seasons: [{ seasonNumber: 1, episodes: [{ episodeNumber: 1, name: 'Rose', airDate: '2005-03-26' }, { episodeNumber: 2, name: 'The End of the World', airDate: '2005-04-02' }] }],
+      id: 57243,
+      name: 'Doctor Who',
+      firstAirDate: '2005-03-26',
+      overview: 'A Time Lord travels.',
+      genres: ['Drama'],
+      seasons: [
+        {
+          seasonNumber: 1,
+          episodes: [
+            { episodeNumber: 1, name: 'Rose', airDate: '2005-03-26' },
+            { episodeNumber: 2, name: 'The End of the World', airDate: '2005-04-02' },
+          ],
+        },
+      ],
     });
     tmdb = await fake.start();
     const films = tempDir('web-films');
@@ -54,7 +80,9 @@ describe('the web client', { skip: browserSkip }, () => {
       mkdirSync(join(films, name));
       makeMp4(join(films, name, `${name}.mp4`), { seconds: 6 });
     }
-    instance = await startInstance({ env: { TMDB_API_KEY: KEY, TMDB_API_BASE_URL: tmdb.apiBaseUrl, TMDB_IMAGE_BASE_URL: tmdb.imageBaseUrl, LOG_LEVEL: 'info' } });
+    instance = await startInstance({
+      env: { TMDB_API_KEY: KEY, TMDB_API_BASE_URL: tmdb.apiBaseUrl, TMDB_IMAGE_BASE_URL: tmdb.imageBaseUrl, LOG_LEVEL: 'info' },
+    });
     const job = await scan({ path: films, mediaType: 'movie' }, instance.url);
     assert.equal(job.status, 'completed', JSON.stringify(job.error));
     const shows = tempDir('web-shows');
@@ -64,7 +92,14 @@ describe('the web client', { skip: browserSkip }, () => {
     assert.equal(showJob.status, 'completed', JSON.stringify(showJob.error));
     // A folder the libraries screen adds and scans.
     more = tempDir('web-more');
-    for (const [i, name] of ['Brazil (1985)', 'Forrest Gump (1994)', 'Pulp Fiction (1994)', 'The Dark Knight (2008)', 'Blade Runner (1982)', 'Star Wars (1977)'].entries()) {
+    for (const [i, name] of [
+      'Brazil (1985)',
+      'Forrest Gump (1994)',
+      'Pulp Fiction (1994)',
+      'The Dark Knight (2008)',
+      'Blade Runner (1982)',
+      'Star Wars (1977)',
+    ].entries()) {
       mkdirSync(join(more, name));
       makeMp4(join(more, name, `${name}.mp4`), { seconds: 2 + (i % 2) });
     }
@@ -82,7 +117,7 @@ describe('the web client', { skip: browserSkip }, () => {
 
   const posterTitles = (wall: string) => page.locator(`[aria-label="${wall}"] .poster-title`).allInnerTexts();
 
-  it('shows the films on their gradients, then their posters, at a TV\'s width', async () => {
+  it("shows the films on their gradients, then their posters, at a TV's width", async () => {
     await page.goto(`${instance.url}/`);
     await page.waitForSelector('[aria-label="Recently added films"] .poster');
     assert.deepEqual((await posterTitles('Recently added films')).sort(), ['Alien', 'Amélie', 'Heat']);
@@ -147,7 +182,7 @@ describe('the web client', { skip: browserSkip }, () => {
     await page.waitForFunction((at) => (document.querySelector('video')?.currentTime ?? 0) >= at, 0.3);
   });
 
-  it('adds a library by its path and shows its scan\'s progress live, up to 100%', async () => {
+  it("adds a library by its path and shows its scan's progress live, up to 100%", async () => {
     await page.goto(`${instance.url}/libraries`);
     await page.waitForSelector('.library');
     // Every value the bar shows, as it shows it.
@@ -164,8 +199,15 @@ describe('the web client', { skip: browserSkip }, () => {
     await page.waitForSelector('.library:has-text("More films") [role=progressbar][aria-valuenow="100"]', { timeout: 60_000 });
     assert.equal(await page.locator('input[name=path]').inputValue(), '', 'the form is emptied once the library is added');
     const seen = await page.evaluate(() => (globalThis as unknown as { seen: number[] }).seen);
-    assert.ok(seen.some((v) => v > 0 && v < 100), `a value between 0 and 100 was shown: ${seen.join(', ')}`);
-    assert.deepEqual([...seen].sort((a, b) => a - b), seen, 'never going down');
+    assert.ok(
+      seen.some((v) => v > 0 && v < 100),
+      `a value between 0 and 100 was shown: ${seen.join(', ')}`,
+    );
+    assert.deepEqual(
+      [...seen].sort((a, b) => a - b),
+      seen,
+      'never going down',
+    );
     await page.waitForSelector('.library:has-text("More films") .last-scan');
     assert.match(await page.locator('.library:has-text("More films") .last-scan').innerText(), /completed.*6 added/);
     await page.screenshot({ path: join(SCREENSHOTS, 'libraries-1920x1080.png') });
@@ -214,14 +256,22 @@ describe('the web client', { skip: browserSkip }, () => {
     await page.selectOption('.logs select', 'warn');
     await page.waitForURL(/\/logs\?level=warn$/);
     // The rows of the new level replace the others when they arrive (there may be none at all).
-    await page.waitForFunction(() => !Array.from(document.querySelectorAll('.logs .level')).some((cell) => (cell as unknown as { textContent: string }).textContent === 'info'));
+    await page.waitForFunction(
+      () =>
+        !Array.from(document.querySelectorAll('.logs .level')).some(
+          (cell) => (cell as unknown as { textContent: string }).textContent === 'info',
+        ),
+    );
     const levels = await page.locator('.logs .level').allInnerTexts();
-    assert.ok(levels.every((l) => ['warn', 'error', 'fatal'].includes(l)), levels.join(', '));
+    assert.ok(
+      levels.every((l) => ['warn', 'error', 'fatal'].includes(l)),
+      levels.join(', '),
+    );
     if (!levels.length) assert.equal(await page.locator('.logs .empty').innerText(), 'Nothing at this level.');
     assert.ok(!(await page.locator('.logs .msg').allInnerTexts()).includes('scan completed'));
   });
 
-  it('fits a phone\'s width', async () => {
+  it("fits a phone's width", async () => {
     await page.setViewportSize(SIZES.phone);
     await page.goto(`${instance.url}/`);
     await page.waitForFunction(POSTERS_LOADED);
@@ -258,7 +308,7 @@ describe('the web client when the box says no', { skip: browserSkip }, () => {
     await instance?.stop();
   });
 
-  it('shows the problem\'s title and detail, and the rate limit\'s wait before a retry', async () => {
+  it("shows the problem's title and detail, and the rate limit's wait before a retry", async () => {
     const page = await browser.newPage();
     // Home asks for the profiles, Continue watching, Next up, films and shows: five counted
     // requests a load, sent together, so which of them the limit refuses first varies (the

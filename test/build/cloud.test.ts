@@ -56,7 +56,15 @@ before(async () => {
 
   const [pkg] = await Promise.all([
     packaged(),
-    startInstance({ env: { MEDIA_STORAGE: 's3', S3_ENDPOINT: s3.endpoint, MEDIA_BUCKET: BUCKET, AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey } }).then((i) => (instance = i)),
+    startInstance({
+      env: {
+        MEDIA_STORAGE: 's3',
+        S3_ENDPOINT: s3.endpoint,
+        MEDIA_BUCKET: BUCKET,
+        AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+      },
+    }).then((i) => (instance = i)),
   ]);
   const state = instance.state();
   cloud = await startCloud({
@@ -109,10 +117,19 @@ describe('the packaged functions, run as Lambda runs them', () => {
   });
 
   it('take the TMDB key from its SSM parameter, and show only its hint', async () => {
-    assert.ok(cloud.functions.every((f) => f.environment.TMDB_API_KEY_PARAMETER === '/media-library/prod/tmdb-api-key' && !('TMDB_API_KEY' in f.environment)));
+    assert.ok(
+      cloud.functions.every(
+        (f) => f.environment.TMDB_API_KEY_PARAMETER === '/media-library/prod/tmdb-api-key' && !('TMDB_API_KEY' in f.environment),
+      ),
+    );
     const res = await api('GET', '/api/v1/settings');
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.json.data.metadata, { tmdbApiKeySet: true, tmdbApiKeyHint: '****0042', tmdbApiKeySource: 'environment', language: res.json.data.metadata.language });
+    assert.deepEqual(res.json.data.metadata, {
+      tmdbApiKeySet: true,
+      tmdbApiKeyHint: '****0042',
+      tmdbApiKeySource: 'environment',
+      language: res.json.data.metadata.language,
+    });
     assert.ok(!res.text.includes(KEY));
   });
 
@@ -129,7 +146,11 @@ describe('the packaged functions, run as Lambda runs them', () => {
     assert.equal(detail.metadata.tmdbId, 949);
     assert.ok(detail.media.posterUrl, 'a poster from TMDB');
     assert.equal(detail.media.meshGradientColors?.length, 4, 'poster colours by sharp from the layer');
-    const workers = new Set(records().filter((r) => r.functionName.endsWith('-scanWorker')).map((r) => r.functionName));
+    const workers = new Set(
+      records()
+        .filter((r) => r.functionName.endsWith('-scanWorker'))
+        .map((r) => r.functionName),
+    );
     assert.deepEqual([...workers], ['media-library-prod-scanWorker']);
   });
 
@@ -140,11 +161,14 @@ describe('the packaged functions, run as Lambda runs them', () => {
     assert.ok(detail.file.durationSeconds > 1.5);
   });
 
-  it('sent the scan\'s events through the WebSocket management API', async () => {
+  it("sent the scan's events through the WebSocket management API", async () => {
     const progress = await events.next((m) => m.type === 'scan:progress' && m.jobId === jobId);
     assert.ok(progress.phase);
     const complete = await events.next((m) => m.type === 'scan:complete' && m.jobId === jobId);
-    assert.deepEqual({ added: complete.summary.added, removed: complete.summary.removed, failed: complete.summary.failed }, { added: 2, removed: 0, failed: 0 });
+    assert.deepEqual(
+      { added: complete.summary.added, removed: complete.summary.removed, failed: complete.summary.failed },
+      { added: 2, removed: 0, failed: 0 },
+    );
   });
 
   it('serve a poster variant, resized by the function and kept in the bucket', async () => {
@@ -153,10 +177,15 @@ describe('the packaged functions, run as Lambda runs them', () => {
     const res = await api('GET', `${url.pathname}${url.search}&w=160`, { headers: { accept: 'image/avif,image/webp,*/*' } });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.headers['content-type'], 'image/webp');
-    const bytes = await fetch(`${cloud.url}${url.pathname}${url.search}&w=160`, { headers: { accept: 'image/webp' } }).then(async (r) => Buffer.from(await r.arrayBuffer()));
+    const bytes = await fetch(`${cloud.url}${url.pathname}${url.search}&w=160`, { headers: { accept: 'image/webp' } }).then(async (r) =>
+      Buffer.from(await r.arrayBuffer()),
+    );
     assert.equal((await sharp(bytes).metadata()).width, 160);
     const listed = await s3.list(BUCKET, '.cache/artwork/');
-    assert.ok(listed.some((key) => key.includes('w160')), `the variant in the bucket: ${listed.join(', ')}`);
+    assert.ok(
+      listed.some((key) => key.includes('w160')),
+      `the variant in the bucket: ${listed.join(', ')}`,
+    );
   });
 
   it('stream by a redirect to a presigned URL that the bucket answers with ranges', async () => {
@@ -173,7 +202,10 @@ describe('the packaged functions, run as Lambda runs them', () => {
   it('search the catalogue', async () => {
     const res = await api('GET', '/api/v1/search?query=alein');
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.json.data.map((h: any) => h.media.title), ['Alien']);
+    assert.deepEqual(
+      res.json.data.map((h: any) => h.media.title),
+      ['Alien'],
+    );
   });
 
   it('see a write at once in the other functions: progress, then details, the list, Continue watching and search; a mark, then details', async () => {
@@ -202,7 +234,7 @@ describe('the packaged functions, run as Lambda runs them', () => {
     await data('DELETE', `/api/v1/played/${heat}`);
   });
 
-  it('handle the WebSocket API\'s event format for $connect, $default and $disconnect', async () => {
+  it("handle the WebSocket API's event format for $connect, $default and $disconnect", async () => {
     const base = JSON.parse(readFileSync(join(import.meta.dirname, '../../events/wsConnect.json'), 'utf8'));
     const connectionId = 'cloudShaped0=';
     const withId = (e: any) => ({ ...e, requestContext: { ...e.requestContext, connectionId } });
@@ -216,15 +248,24 @@ describe('the packaged functions, run as Lambda runs them', () => {
     assert.equal(gone.payload.statusCode, 200, JSON.stringify(gone.payload));
   });
 
-  it('read the functions\' logs from CloudWatch Logs, newest first, filtered', async () => {
-    assert.ok(cloud.functions.every((f) => f.environment.LOG_GROUP === LOG_GROUP), 'the template names the group to every function');
+  it("read the functions' logs from CloudWatch Logs, newest first, filtered", async () => {
+    assert.ok(
+      cloud.functions.every((f) => f.environment.LOG_GROUP === LOG_GROUP),
+      'the template names the group to every function',
+    );
     const res = await api('GET', '/api/v1/logs?level=info&q=scan%20completed&limit=5');
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.json.data.map((r: any) => [r.msg, r.jobId]), [['scan completed', jobId]]);
+    assert.deepEqual(
+      res.json.data.map((r: any) => [r.msg, r.jobId]),
+      [['scan completed', jobId]],
+    );
     const recent = (await api('GET', '/api/v1/logs?limit=20')).json.data;
     assert.equal(recent.length, 20);
     const times = recent.map((r: any) => Date.parse(r.time));
-    assert.deepEqual(times, [...times].sort((a, b) => b - a));
+    assert.deepEqual(
+      times,
+      [...times].sort((a, b) => b - a),
+    );
     assert.ok(!JSON.stringify(recent).includes(KEY), 'the key is never in a log');
   });
 

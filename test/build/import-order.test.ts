@@ -29,9 +29,12 @@ describe('the order of lib/', () => {
     const violations = orderViolations([...imports, ...added], order);
     const cycles = folderCycles([...imports, ...added]);
     // Assess
-    assert.deepEqual(violations, ['lib/catalog/store.ts:2 imports lib/scan/job.ts: lib/scan sits above lib/catalog in the README\'s order']);
+    assert.deepEqual(violations, ["lib/catalog/store.ts:2 imports lib/scan/job.ts: lib/scan sits above lib/catalog in the README's order"]);
     assert.equal(cycles.length, 1);
-    assert.match(cycles[0]!, /^lib\/ folders catalog, (\w+, )*scan(, \w+)* import each other: .*lib\/catalog\/store\.ts:2 -> lib\/scan\/job\.ts/);
+    assert.match(
+      cycles[0]!,
+      /^lib\/ folders catalog, (\w+, )*scan(, \w+)* import each other: .*lib\/catalog\/store\.ts:2 -> lib\/scan\/job\.ts/,
+    );
   });
 
   it('refuses an import from outside lib/, and a folder the order does not list', () => {
@@ -39,7 +42,7 @@ describe('the order of lib/', () => {
     const added = importsIn(PROJECT_DIR, file, `import x from '../../bench/run';\nimport y from '../newfolder/thing';\n`);
     assert.deepEqual(orderViolations(added, order), [
       'lib/db/table.ts:1 imports bench/run.ts: lib/ imports nothing outside lib/ (but package.json)',
-      'lib/newfolder is not in the README\'s order of lib/',
+      "lib/newfolder is not in the README's order of lib/",
     ]);
   });
 });

@@ -31,8 +31,20 @@ before(async () => {
   lambdaBase = `http://127.0.0.1:${lambdaPort}`;
   offline = spawn(
     process.execPath,
-    [join(PROJECT_DIR, 'node_modules/serverless/bin/serverless.js'), 'offline', 'start', '--useInProcess', '--host', '127.0.0.1',
-      '--httpPort', String(httpPort), '--lambdaPort', String(lambdaPort), '--websocketPort', String(wsPort)],
+    [
+      join(PROJECT_DIR, 'node_modules/serverless/bin/serverless.js'),
+      'offline',
+      'start',
+      '--useInProcess',
+      '--host',
+      '127.0.0.1',
+      '--httpPort',
+      String(httpPort),
+      '--lambdaPort',
+      String(lambdaPort),
+      '--websocketPort',
+      String(wsPort),
+    ],
     { cwd: join(PROJECT_DIR, 'test/fixtures/offline-patches'), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   offline.stdout!.on('data', (d) => (output += d));
@@ -50,7 +62,11 @@ describe('the front door before offline', () => {
   let server: Server;
   let base: string;
   before(async () => {
-    const door = createFrontDoor({ httpTarget: httpBase, wsTarget: httpBase.replace('http', 'ws'), log: pino({ level: process.env.MLS_DEBUG ? 'info' : 'silent' }) });
+    const door = createFrontDoor({
+      httpTarget: httpBase,
+      wsTarget: httpBase.replace('http', 'ws'),
+      log: pino({ level: process.env.MLS_DEBUG ? 'info' : 'silent' }),
+    });
     door.markReady();
     server = door.server;
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -70,7 +86,12 @@ describe('the front door before offline', () => {
   };
 
   it("turns offline's own answers into the service's problems: a Lambda timeout is a 504, never a 200", async () => {
-    assertProblem(await call('GET', '/api/v1/health', { base, headers: { 'x-request-id': 'timeout-check' } }), 504, 'gateway-timeout', 'timeout-check');
+    assertProblem(
+      await call('GET', '/api/v1/health', { base, headers: { 'x-request-id': 'timeout-check' } }),
+      504,
+      'gateway-timeout',
+      'timeout-check',
+    );
   });
 
   it('a handler that crashes is a bare 500', async () => {
@@ -92,7 +113,10 @@ describe('the front door before offline', () => {
 describe('serverless-offline fixes', () => {
   it('survives an async invocation that throws (fix 1: the fire-and-forget promise is caught)', async () => {
     assert.equal((await invoke('boom', 'Event')).status, 202);
-    const legacy = await fetch(`${lambdaBase}/2014-11-13/functions/offline-patch-check-dev-boom/invoke-async/`, { method: 'POST', body: '{}' });
+    const legacy = await fetch(`${lambdaBase}/2014-11-13/functions/offline-patch-check-dev-boom/invoke-async/`, {
+      method: 'POST',
+      body: '{}',
+    });
     assert.deepEqual(await legacy.json(), { StatusCode: 202 });
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(offline.exitCode, null, output);

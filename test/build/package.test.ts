@@ -25,12 +25,16 @@ const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.T
 
 describe('npm run package', () => {
   it('has an HTTP API and a WebSocket API', () => {
-    const protocols = ofType('AWS::ApiGatewayV2::Api').map(([, r]) => r.Properties.ProtocolType).sort();
+    const protocols = ofType('AWS::ApiGatewayV2::Api')
+      .map(([, r]) => r.Properties.ProtocolType)
+      .sort();
     assert.deepEqual(protocols, ['HTTP', 'WEBSOCKET']);
   });
 
   it('routes every operation, the catch-all and the three WebSocket routes', () => {
-    const routes = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey).sort();
+    const routes = ofType('AWS::ApiGatewayV2::Route')
+      .map(([, r]) => r.Properties.RouteKey)
+      .sort();
     const http = allOperations.map((o) => `${o.method} ${o.path}`);
     const expected = [...http, '$default', '$connect', '$disconnect', '$default'].sort();
     assert.deepEqual(routes, expected);
@@ -52,7 +56,8 @@ describe('npm run package', () => {
       assert.deepEqual(fn.Properties.Environment.Variables.TABLE_NAME, { Ref: 'MediaTable' });
       assert.ok(fn.Properties.Environment.Variables.WS_MANAGEMENT_ENDPOINT['Fn::Join'], name);
     }
-    for (const zip of ['health', 'getSettings', 'wsMessage', 'docsAsset', 'scanWorker']) assert.ok(existsSync(join(out, `${zip}.zip`)), zip);
+    for (const zip of ['health', 'getSettings', 'wsMessage', 'docsAsset', 'scanWorker'])
+      assert.ok(existsSync(join(out, `${zip}.zip`)), zip);
   });
 
   it('runs the library upkeep (scheduled rescans) on an EventBridge schedule', () => {
@@ -62,7 +67,7 @@ describe('npm run package', () => {
     assert.equal(rule[1].Properties.ScheduleExpression, 'rate(15 minutes)');
   });
 
-  it('gives the scan worker Lambda\'s longest timeout, and its name to the functions that start it', () => {
+  it("gives the scan worker Lambda's longest timeout, and its name to the functions that start it", () => {
     const [, worker] = ofType('AWS::Lambda::Function').find(([name]) => name === 'ScanWorkerLambdaFunction')!;
     assert.equal(worker.Properties.Timeout, 900);
     const [, start] = ofType('AWS::Lambda::Function').find(([name]) => name === 'StartScanLambdaFunction')!;
@@ -77,7 +82,7 @@ describe('npm run package', () => {
     assert.match(actions, /lambda:InvokeFunction/);
   });
 
-  it('names the media bucket in the stack\'s outputs, where libraries are made', () => {
+  it("names the media bucket in the stack's outputs, where libraries are made", () => {
     const outputs = JSON.parse(readFileSync(join(out, 'cloudformation-template-update-stack.json'), 'utf8')).Outputs;
     assert.deepEqual(outputs.MediaBucketName.Value, { Ref: 'MediaBucket' });
   });
@@ -96,7 +101,9 @@ describe('npm run package', () => {
     assert.match(actions, /s3:ListBucket/);
     assert.match(actions, /s3:GetObject/);
     // Deleting only under the artwork cache's prefix, never a user's media.
-    const policies = ofType('AWS::IAM::Role')[0]![1].Properties.Policies as Array<{ PolicyDocument: { Statement: Array<{ Action: string | string[]; Resource: unknown }> } }>;
+    const policies = ofType('AWS::IAM::Role')[0]![1].Properties.Policies as Array<{
+      PolicyDocument: { Statement: Array<{ Action: string | string[]; Resource: unknown }> };
+    }>;
     const deletes = policies.flatMap((p) => p.PolicyDocument.Statement).filter((s) => [s.Action].flat().includes('s3:DeleteObject'));
     assert.equal(deletes.length, 1);
     assert.match(JSON.stringify(deletes[0]!.Resource), /\.cache\/artwork\/\*/);
@@ -110,19 +117,30 @@ describe('npm run package', () => {
       assert.equal(f.Properties.LoggingConfig.LogGroup, name, fn);
       assert.equal(f.Properties.Environment.Variables.LOG_GROUP, name, fn);
     }
-    const statements = (ofType('AWS::IAM::Role')[0]![1].Properties.Policies as Array<{ PolicyDocument: { Statement: Array<{ Action: string | string[]; Resource: unknown }> } }>).flatMap((p) => p.PolicyDocument.Statement);
+    const statements = (
+      ofType('AWS::IAM::Role')[0]![1].Properties.Policies as Array<{
+        PolicyDocument: { Statement: Array<{ Action: string | string[]; Resource: unknown }> };
+      }>
+    ).flatMap((p) => p.PolicyDocument.Statement);
     const filter = statements.find((s) => [s.Action].flat().includes('logs:FilterLogEvents'));
     assert.match(JSON.stringify(filter?.Resource), /ServiceLogGroup/);
   });
 
-  it('names the TMDB key\'s SSM parameter to the functions, never the key, and lets them read that parameter only', () => {
+  it("names the TMDB key's SSM parameter to the functions, never the key, and lets them read that parameter only", () => {
     for (const [fn, f] of ofType('AWS::Lambda::Function')) {
       assert.equal(f.Properties.Environment.Variables.TMDB_API_KEY_PARAMETER, '/media-library/prod/tmdb-api-key', fn);
       assert.equal(f.Properties.Environment.Variables.TMDB_API_KEY, undefined, fn);
     }
-    const statements = (ofType('AWS::IAM::Role')[0]![1].Properties.Policies as Array<{ PolicyDocument: { Statement: Array<{ Action: string | string[]; Resource: unknown }> } }>).flatMap((p) => p.PolicyDocument.Statement);
+    const statements = (
+      ofType('AWS::IAM::Role')[0]![1].Properties.Policies as Array<{
+        PolicyDocument: { Statement: Array<{ Action: string | string[]; Resource: unknown }> };
+      }>
+    ).flatMap((p) => p.PolicyDocument.Statement);
     const read = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('ssm:')));
-    assert.deepEqual(read.map((s) => s.Action), [['ssm:GetParameter']]);
+    assert.deepEqual(
+      read.map((s) => s.Action),
+      [['ssm:GetParameter']],
+    );
     assert.match(JSON.stringify(read[0]!.Resource), /:parameter\/media-library\/prod\/tmdb-api-key"/);
   });
 
@@ -140,9 +158,15 @@ describe('npm run package', () => {
       'nodejs/node_modules/mediainfo.js/dist/MediaInfoModule.wasm',
     ])
       assert.ok(names.includes(file), `${file} in the layer`);
-    assert.ok(names.some((n) => /^nodejs\/node_modules\/@img\/sharp-libvips-linux-x64\/lib\/libvips-cpp\.so/.test(n)), 'libvips in the layer');
+    assert.ok(
+      names.some((n) => /^nodejs\/node_modules\/@img\/sharp-libvips-linux-x64\/lib\/libvips-cpp\.so/.test(n)),
+      'libvips in the layer',
+    );
     // The command line's and the browser's parts of mediainfo.js stay out.
-    assert.ok(!names.some((n) => n.includes('/yargs/') || n.includes('mediainfo.js/dist/umd') || n.includes('mediainfo.js/dist/esm')), 'no CLI or browser builds');
+    assert.ok(
+      !names.some((n) => n.includes('/yargs/') || n.includes('mediainfo.js/dist/umd') || n.includes('mediainfo.js/dist/esm')),
+      'no CLI or browser builds',
+    );
     for (const [name, fn] of ofType('AWS::Lambda::Function')) {
       assert.deepEqual(fn.Properties.Architectures, ['x86_64'], name);
       assert.deepEqual(fn.Properties.Layers, [{ Ref: layerId }], name);
@@ -165,12 +189,12 @@ describe('the packaged zips, as Lambda loads them', () => {
   });
   after(async () => cloud?.stop());
 
-  it('loads every function\'s handler with only its zip and the layer on the module path', async () => {
+  it("loads every function's handler with only its zip and the layer on the module path", async () => {
     assert.equal(cloud.functions.length, ofType('AWS::Lambda::Function').length);
     for (const fn of cloud.functions) await cloud.coldStart(fn.name);
   });
 
-  it('runs the layer\'s sharp (native) and mediainfo.js (WebAssembly) from a function\'s folder', () => {
+  it("runs the layer's sharp (native) and mediainfo.js (WebAssembly) from a function's folder", () => {
     const artwork = cloud.functions.find((f) => f.name.endsWith('-artwork'))!;
     const opt = join(artwork.codeDir, '..', '..', 'opt', 'nodejs', 'node_modules');
     const script = `
@@ -185,7 +209,11 @@ describe('the packaged zips, as Lambda loads them', () => {
         mi.close();
         console.log(JSON.stringify({ sharp: require.resolve('sharp'), wasm, width, format: result.media.track[1].Format }));
       })().catch((e) => { console.error(e); process.exit(1); });`;
-    const printed = execFileSync(process.execPath, ['-e', script], { cwd: artwork.codeDir, env: { NODE_PATH: opt, PATH: '/usr/bin:/bin' }, encoding: 'utf8' });
+    const printed = execFileSync(process.execPath, ['-e', script], {
+      cwd: artwork.codeDir,
+      env: { NODE_PATH: opt, PATH: '/usr/bin:/bin' },
+      encoding: 'utf8',
+    });
     const seen = JSON.parse(printed);
     assert.ok(seen.sharp.startsWith(opt), seen.sharp);
     assert.ok(seen.wasm.startsWith(opt), seen.wasm);

@@ -12,12 +12,23 @@ import { byId, isProblem, longAgo, TECH, uid } from './support';
 // reshapes a field shows.
 
 const stamp = (id: string, libraryId: string, addedAt: string) => ({
-  id, libraryId, addedAt, updatedAt: addedAt, lastJob: `job_${uid()}`, lastChange: 'added' as const,
+  id,
+  libraryId,
+  addedAt,
+  updatedAt: addedAt,
+  lastJob: `job_${uid()}`,
+  lastChange: 'added' as const,
 });
 
 const titled = (title: string) => ({
-  title, originalTitle: null, year: 1999, overview: null, genres: [] as string[], rating: null,
-  meshGradientColors: ['#101010', '#202020', '#303030', '#404040'] as [string, string, string, string], tmdbId: null,
+  title,
+  originalTitle: null,
+  year: 1999,
+  overview: null,
+  genres: [] as string[],
+  rating: null,
+  meshGradientColors: ['#101010', '#202020', '#303030', '#404040'] as [string, string, string, string],
+  tmdbId: null,
 });
 
 export const movie = (libraryId: string, addedAt = longAgo(0), extra: Partial<MovieItem> = {}): MovieItem => {
@@ -52,9 +63,21 @@ const fullMovie = (libraryId: string): MovieItem => {
     colorsFrom: 'etag-poster-1',
     tmdbId: 603,
     metadata: {
-      source: 'provider', matched: true, confidence: 0.93, tagline: 'Hot.', runtimeMinutes: 121, releaseDate: '1999-06-21',
-      certification: 'PG-13', cast: [{ name: 'A', character: 'B', order: 0 }, { name: 'C', character: '', order: 1 }],
-      directors: ['D'], creators: [], imdbId: 'tt0133093', tvdbId: null,
+      source: 'provider',
+      matched: true,
+      confidence: 0.93,
+      tagline: 'Hot.',
+      runtimeMinutes: 121,
+      releaseDate: '1999-06-21',
+      certification: 'PG-13',
+      cast: [
+        { name: 'A', character: 'B', order: 0 },
+        { name: 'C', character: '', order: 1 },
+      ],
+      directors: ['D'],
+      creators: [],
+      imdbId: 'tt0133093',
+      tvdbId: null,
     },
     enrich: 'done',
     local: { nfo: `Été (1999)/movie.nfo`, poster: `Été (1999)/poster.jpg` },
@@ -84,7 +107,13 @@ export const show = (libraryId: string, addedAt = longAgo(2), extra: Partial<Sho
   };
 };
 
-export const episode = (libraryId: string, showId: string, seasonNumber: number, episodeNumber: number, extra: Partial<EpisodeItem> = {}): EpisodeItem => {
+export const episode = (
+  libraryId: string,
+  showId: string,
+  seasonNumber: number,
+  episodeNumber: number,
+  extra: Partial<EpisodeItem> = {},
+): EpisodeItem => {
   const id = `ep_sc${uid()}`;
   return {
     ...stamp(id, libraryId, longAgo(3)),
@@ -95,7 +124,15 @@ export const episode = (libraryId: string, showId: string, seasonNumber: number,
     title: `Episode ${seasonNumber}x${episodeNumber}`,
     overview: null,
     airDate: '1999-09-09',
-    files: [{ relPath: `Show/Season ${seasonNumber}/S${seasonNumber}E${episodeNumber} ${id}.mkv`, size: 700_000_000, mtimeMs: 1_600_000_000_000, part: null, tech: TECH }],
+    files: [
+      {
+        relPath: `Show/Season ${seasonNumber}/S${seasonNumber}E${episodeNumber} ${id}.mkv`,
+        size: 700_000_000,
+        mtimeMs: 1_600_000_000_000,
+        part: null,
+        tech: TECH,
+      },
+    ],
     enrich: 'artwork',
     ...extra,
   };
@@ -113,7 +150,6 @@ const indexEntryOf = (item: CatalogItem): IndexEntry => ({
   ...(item.enrich !== undefined ? { enrich: item.enrich } : {}),
   ...(item.localStamp !== undefined ? { localStamp: item.localStamp } : {}),
 });
-
 
 /** A contract's store is its own and starts empty (test/contracts/support.ts). */
 export const catalogContract = (store: CatalogStore) => {
@@ -165,8 +201,18 @@ export const catalogContract = (store: CatalogStore) => {
     const m = fullMovie(library);
     const s = show(library);
     const e = episode(library, s.id, 1, 2, {
-      local: { still: `Show/Season 1/S1E2-thumb.jpg` }, localStamp: 'still:S1E2-thumb.jpg@5',
-      artwork: { still: { etag: 'etag-still', contentType: 'image/png', width: 640, height: 360, source: 'local', from: 'Show/Season 1/S1E2-thumb.jpg' } },
+      local: { still: `Show/Season 1/S1E2-thumb.jpg` },
+      localStamp: 'still:S1E2-thumb.jpg@5',
+      artwork: {
+        still: {
+          etag: 'etag-still',
+          contentType: 'image/png',
+          width: 640,
+          height: 360,
+          source: 'local',
+          from: 'Show/Season 1/S1E2-thumb.jpg',
+        },
+      },
     });
     try {
       await store.put([m, s, e]);
@@ -183,7 +229,14 @@ export const catalogContract = (store: CatalogStore) => {
     const [lib1, lib2] = [`lib_sc${uid()}`, `lib_sc${uid()}`];
     const first = fullMovie(lib1);
     const { colorsFrom: _c, metadata: _m, artwork: _a, ...rest } = first;
-    const second: MovieItem = { ...rest, libraryId: lib2, title: 'Renamed', addedAt: longAgo(50), lastChange: 'updated', files: [first.files[0]!] };
+    const second: MovieItem = {
+      ...rest,
+      libraryId: lib2,
+      title: 'Renamed',
+      addedAt: longAgo(50),
+      lastChange: 'updated',
+      files: [first.files[0]!],
+    };
     try {
       await store.put([first]);
       await store.put([second]);
@@ -251,8 +304,16 @@ export const catalogContract = (store: CatalogStore) => {
       await store.put([m, s]);
       await store.setColors(m.id, ['#ff0000', '#00ff00', '#0000ff', '#ffffff'], 'etag-a');
       await store.setColors(s.id, ['#010101', '#020202', '#030303', '#040404'], 'etag-b');
-      assert.deepEqual(await store.get(m.id), { ...m, meshGradientColors: ['#ff0000', '#00ff00', '#0000ff', '#ffffff'], colorsFrom: 'etag-a' });
-      assert.deepEqual(await store.get(s.id), { ...s, meshGradientColors: ['#010101', '#020202', '#030303', '#040404'], colorsFrom: 'etag-b' });
+      assert.deepEqual(await store.get(m.id), {
+        ...m,
+        meshGradientColors: ['#ff0000', '#00ff00', '#0000ff', '#ffffff'],
+        colorsFrom: 'etag-a',
+      });
+      assert.deepEqual(await store.get(s.id), {
+        ...s,
+        meshGradientColors: ['#010101', '#020202', '#030303', '#040404'],
+        colorsFrom: 'etag-b',
+      });
 
       await store.setColors(gone, ['#ff0000', '#00ff00', '#0000ff', '#ffffff'], 'etag-a');
       assert.equal(await store.get(gone), undefined);
@@ -296,7 +357,11 @@ export const catalogContract = (store: CatalogStore) => {
         const { items, sizes } = await walkRecent('movie', limit);
         // Whole: the movies only, each once, none skipped, newest first.
         assert.deepEqual(items, newestFirst(movies, items), `the movies (limit ${limit})`);
-        assert.deepEqual(items.map((i) => i.addedAt), [9, 7, 5, 3, 3, 2, 1].map((s) => longAgo(1_000 + s)), `newest first (limit ${limit})`);
+        assert.deepEqual(
+          items.map((i) => i.addedAt),
+          [9, 7, 5, 3, 3, 2, 1].map((s) => longAgo(1_000 + s)),
+          `newest first (limit ${limit})`,
+        );
         assert.deepEqual(sizes, pageSizes(movies.length, limit), `full pages, then the rest (limit ${limit})`);
       }
       const shown = await walkRecent('tvshow', 2);
@@ -307,8 +372,17 @@ export const catalogContract = (store: CatalogStore) => {
       const moved = { ...movies[1]!, addedAt: longAgo(1_006) };
       await store.put([moved]);
       const after = await walkRecent('movie', 2);
-      assert.deepEqual(after.items, newestFirst(movies.map((m) => (m.id === moved.id ? moved : m)), after.items));
-      assert.deepEqual(after.items.map((i) => i.addedAt), [9, 7, 6, 5, 3, 3, 2].map((s) => longAgo(1_000 + s)));
+      assert.deepEqual(
+        after.items,
+        newestFirst(
+          movies.map((m) => (m.id === moved.id ? moved : m)),
+          after.items,
+        ),
+      );
+      assert.deepEqual(
+        after.items.map((i) => i.addedAt),
+        [9, 7, 6, 5, 3, 3, 2].map((s) => longAgo(1_000 + s)),
+      );
       assert.deepEqual(after.items[2], moved);
       assert.deepEqual(after.sizes, [2, 2, 2, 1]);
     } finally {
@@ -318,7 +392,12 @@ export const catalogContract = (store: CatalogStore) => {
 
   it('recent() refuses a cursor it did not hand out for that list with a 400', async () => {
     const library = `lib_sc${uid()}`;
-    const items = [movie(library, longAgo(2_000)), movie(library, longAgo(2_001)), show(library, longAgo(2_000)), show(library, longAgo(2_001))];
+    const items = [
+      movie(library, longAgo(2_000)),
+      movie(library, longAgo(2_001)),
+      show(library, longAgo(2_000)),
+      show(library, longAgo(2_001)),
+    ];
     try {
       await store.put(items);
       const [firstMovies, firstShows] = [await store.recent('movie', 1), await store.recent('tvshow', 1)];
@@ -332,8 +411,16 @@ export const catalogContract = (store: CatalogStore) => {
       // ...and not for the other, nor is anything else.
       await assert.rejects(store.recent('tvshow', 1, movieCursor), isProblem(400, 'invalid-request'));
       await assert.rejects(store.recent('movie', 1, showCursor), isProblem(400, 'invalid-request'));
-      const tampered = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(movieCursor, 'base64url').toString('utf8')), extra: 'x' })).toString('base64url');
-      for (const bad of ['not a cursor', 'bnVsbA', Buffer.from('[1,2]').toString('base64url'), Buffer.from('{}').toString('base64url'), tampered]) {
+      const tampered = Buffer.from(
+        JSON.stringify({ ...JSON.parse(Buffer.from(movieCursor, 'base64url').toString('utf8')), extra: 'x' }),
+      ).toString('base64url');
+      for (const bad of [
+        'not a cursor',
+        'bnVsbA',
+        Buffer.from('[1,2]').toString('base64url'),
+        Buffer.from('{}').toString('base64url'),
+        tampered,
+      ]) {
         await assert.rejects(store.recent('movie', 1, bad), isProblem(400, 'invalid-request'), `cursor ${bad}`);
       }
     } finally {
@@ -361,14 +448,27 @@ export const catalogContract = (store: CatalogStore) => {
     const s = show(library);
     const other = show(library);
     // Written out of order; 10 after 2 and 100 after 20 only when compared as numbers.
-    const eps = [[1, 20], [10, 1], [0, 1], [2, 1], [1, 100], [1, 2], [1, 1], [0, 3]].map(([season, ep]) => episode(library, s.id, season!, ep!));
+    const eps = [
+      [1, 20],
+      [10, 1],
+      [0, 1],
+      [2, 1],
+      [1, 100],
+      [1, 2],
+      [1, 1],
+      [0, 3],
+    ].map(([season, ep]) => episode(library, s.id, season!, ep!));
     const stranger = episode(library, other.id, 1, 1);
     try {
       await store.put([s, other, stranger, ...eps]);
       const listed = await store.episodes(s.id);
       const order = listed.map((e) => `${e.seasonNumber}x${e.episodeNumber}`);
       assert.deepEqual(order, ['0x1', '0x3', '1x1', '1x2', '1x20', '1x100', '2x1', '10x1']);
-      assert.deepEqual(listed, [2, 7, 6, 5, 0, 4, 3, 1].map((i) => eps[i]), 'the episodes whole, in that order, none of another show');
+      assert.deepEqual(
+        listed,
+        [2, 7, 6, 5, 0, 4, 3, 1].map((i) => eps[i]),
+        'the episodes whole, in that order, none of another show',
+      );
       assert.deepEqual(await store.episodes(other.id), [stranger]);
       assert.deepEqual(await store.episodes(`tv_sc${uid()}`), []);
     } finally {
@@ -392,7 +492,7 @@ export const catalogContract = (store: CatalogStore) => {
     const v = await store.version();
     try {
       await store.put([a, b], { quiet: true });
-      assert.deepEqual(await store.versionState(), { version: v + 1, quiet: true }, 'a scan\'s write: a quiet move');
+      assert.deepEqual(await store.versionState(), { version: v + 1, quiet: true }, "a scan's write: a quiet move");
       await store.remove([b.id]);
       assert.deepEqual(await store.versionState(), { version: v + 2, quiet: false });
       await store.put([c]);

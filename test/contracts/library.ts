@@ -11,9 +11,13 @@ import { isProblem, uid } from './support';
 export const libraryContract = (store: LibraryStore) => {
   const aLibrary = (createdAt?: string, path = `/media/contract/${uid()}`) => libraryFixture(createdAt, { path });
 
-
   it('creates a library and reads it back whole, by id and in the list', async () => {
-    const library: Library = { ...aLibrary(), name: 'Filmé "quoted"', path: `/media/contract/${uid()}/with space/ünï`, mediaType: 'tvshow' };
+    const library: Library = {
+      ...aLibrary(),
+      name: 'Filmé "quoted"',
+      path: `/media/contract/${uid()}/with space/ünï`,
+      mediaType: 'tvshow',
+    };
     try {
       await store.create(library);
       assert.deepEqual(await store.get(library.id), library);
@@ -59,11 +63,16 @@ export const libraryContract = (store: LibraryStore) => {
 
   it('lists libraries oldest first', async () => {
     // Created newest first, so the list's order cannot come from the order of writes.
-    const libs = ['1993-01-01T00:00:00.000Z', '1991-06-01T00:00:00.000Z', '1992-03-03T00:00:00.000Z', '1991-06-01T00:00:00.001Z'].map((t) => aLibrary(t));
+    const libs = ['1993-01-01T00:00:00.000Z', '1991-06-01T00:00:00.000Z', '1992-03-03T00:00:00.000Z', '1991-06-01T00:00:00.001Z'].map((t) =>
+      aLibrary(t),
+    );
     try {
       for (const l of libs) await store.create(l);
       const listed = await store.list();
-      assert.deepEqual(listed.map((l) => l.createdAt), ['1991-06-01T00:00:00.000Z', '1991-06-01T00:00:00.001Z', '1992-03-03T00:00:00.000Z', '1993-01-01T00:00:00.000Z']);
+      assert.deepEqual(
+        listed.map((l) => l.createdAt),
+        ['1991-06-01T00:00:00.000Z', '1991-06-01T00:00:00.001Z', '1992-03-03T00:00:00.000Z', '1993-01-01T00:00:00.000Z'],
+      );
       assert.deepEqual(listed, [libs[1], libs[3], libs[2], libs[0]], 'each library whole, once');
     } finally {
       for (const l of libs) await store.remove(l);
@@ -72,7 +81,14 @@ export const libraryContract = (store: LibraryStore) => {
 
   it('recordScan stores the counts and the time, and changes nothing else', async () => {
     const library = aLibrary();
-    const counts: LibraryCounts = { movies: 3, tvShows: 0, seasons: 0, episodes: 0, totalSizeBytes: 12_000_000_001, totalDurationSeconds: 5_400.5 };
+    const counts: LibraryCounts = {
+      movies: 3,
+      tvShows: 0,
+      seasons: 0,
+      episodes: 0,
+      totalSizeBytes: 12_000_000_001,
+      totalDurationSeconds: 5_400.5,
+    };
     try {
       await store.create(library);
       await store.recordScan(library.id, counts, '2026-11-22T12:00:00.000Z');
@@ -151,7 +167,11 @@ export const libraryContract = (store: LibraryStore) => {
     const library = aLibrary();
     try {
       await store.create(library);
-      assert.equal(await store.setStatus(library.id, { state: 'online', reason: null, since: '2026-11-22T00:00:00.000Z' }), false, 'online as created');
+      assert.equal(
+        await store.setStatus(library.id, { state: 'online', reason: null, since: '2026-11-22T00:00:00.000Z' }),
+        false,
+        'online as created',
+      );
       assert.deepEqual((await store.get(library.id))?.status, library.status, 'a refused status changes nothing, not even since');
 
       const offline = { state: 'offline' as const, reason: 'The folder is missing', since: '2026-11-22T01:00:00.000Z' };
@@ -191,13 +211,21 @@ export const libraryContract = (store: LibraryStore) => {
     try {
       await store.create(library);
       await store.recordScan(library.id, counts, '2026-11-22T13:00:00.000Z');
-      assert.deepEqual(await store.get(library.id), { ...library, counts, lastScannedAt: '2026-11-22T13:00:00.000Z' }, 'a scan of one folder: the schedule stays');
+      assert.deepEqual(
+        await store.get(library.id),
+        { ...library, counts, lastScannedAt: '2026-11-22T13:00:00.000Z' },
+        'a scan of one folder: the schedule stays',
+      );
       await store.recordScan(library.id, counts, '2026-11-22T14:00:00.000Z', '2026-11-23T02:00:00.000Z');
       const scheduled: Library = { ...library, counts, lastScannedAt: '2026-11-22T14:00:00.000Z', nextScanAt: '2026-11-23T02:00:00.000Z' };
       assert.deepEqual(await store.get(library.id), scheduled);
       assert.deepEqual(await store.list(), [scheduled]);
       await store.recordScan(library.id, counts, '2026-11-22T15:00:00.000Z', null);
-      assert.deepEqual(await store.get(library.id), { ...scheduled, lastScannedAt: '2026-11-22T15:00:00.000Z', nextScanAt: null }, 'no schedule');
+      assert.deepEqual(
+        await store.get(library.id),
+        { ...scheduled, lastScannedAt: '2026-11-22T15:00:00.000Z', nextScanAt: null },
+        'no schedule',
+      );
     } finally {
       await store.remove(library);
     }

@@ -13,7 +13,9 @@ export const manifestContract = (store: ManifestStore) => {
       id: `mv_sc${uid()}`,
       entity: 'movie',
       addedAt: longAgo(i),
-      files: [{ relPath: `Film ${i} (2001)/Film ${i} (2001) ${uid()}.mkv`, size: i * 1000 + 1, mtimeMs: 1_700_000_000_000 + i, part: null }],
+      files: [
+        { relPath: `Film ${i} (2001)/Film ${i} (2001) ${uid()}.mkv`, size: i * 1000 + 1, mtimeMs: 1_700_000_000_000 + i, part: null },
+      ],
       enrich: 'done',
     }));
 
@@ -22,7 +24,11 @@ export const manifestContract = (store: ManifestStore) => {
     const showId = `tv_sc${uid()}`;
     return [
       {
-        id: `mv_sc${uid()}`, entity: 'movie', addedAt: longAgo(1), enrich: 'artwork', localStamp: 'nfo:Été/movie.nfo@1',
+        id: `mv_sc${uid()}`,
+        entity: 'movie',
+        addedAt: longAgo(1),
+        enrich: 'artwork',
+        localStamp: 'nfo:Été/movie.nfo@1',
         files: [
           { relPath: 'Été (1999)/Été cd1.mkv', size: 4_000_000_123, mtimeMs: 1_700_000_000_123.5, part: 1, tech: TECH },
           { relPath: 'Été (1999)/Été cd2.mkv', size: 3, mtimeMs: 4, part: 2, tech: null },
@@ -30,8 +36,23 @@ export const manifestContract = (store: ManifestStore) => {
       },
       { id: `mv_sc${uid()}`, entity: 'movie', addedAt: longAgo(2), files: [{ relPath: 'Bare.mp4', size: 0, mtimeMs: 0, part: null }] },
       { id: showId, entity: 'tvshow', addedAt: longAgo(3), enrich: 'local', localStamp: 'poster:Show/poster.jpg@9' },
-      { id: `ep_sc${uid()}`, entity: 'episode', addedAt: longAgo(4), showId, seasonNumber: 0, enrich: 'metadata', files: [{ relPath: 'Show/Specials/S00E01.mkv', size: 5, mtimeMs: 6, part: null, tech: TECH }] },
-      { id: `ep_sc${uid()}`, entity: 'episode', addedAt: longAgo(5), showId, seasonNumber: 12, files: [{ relPath: 'Show/Season 12/S12E01-E02.mkv', size: 7, mtimeMs: 8, part: null }] },
+      {
+        id: `ep_sc${uid()}`,
+        entity: 'episode',
+        addedAt: longAgo(4),
+        showId,
+        seasonNumber: 0,
+        enrich: 'metadata',
+        files: [{ relPath: 'Show/Specials/S00E01.mkv', size: 5, mtimeMs: 6, part: null, tech: TECH }],
+      },
+      {
+        id: `ep_sc${uid()}`,
+        entity: 'episode',
+        addedAt: longAgo(5),
+        showId,
+        seasonNumber: 12,
+        files: [{ relPath: 'Show/Season 12/S12E01-E02.mkv', size: 7, mtimeMs: 8, part: null }],
+      },
     ];
   };
 

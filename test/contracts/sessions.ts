@@ -7,8 +7,19 @@ import type { SessionPlan, SessionStore } from '../../lib/playback/sessions';
 import type { FakeClock } from '../support/fake-clock';
 
 const plan = (mediaId = 'mv_a'): SessionPlan => ({
-  mediaId, part: 1, version: '1-1', audioTrack: 0, video: 'copy', audio: 'convert', maxHeight: 1080, prerollS: 0,
-  segments: [{ start: 0, end: 6, videoEnd: 5.9 }, { start: 6, end: 9 }], input: '/films/A (2001).mkv',
+  mediaId,
+  part: 1,
+  version: '1-1',
+  audioTrack: 0,
+  video: 'copy',
+  audio: 'convert',
+  maxHeight: 1080,
+  prerollS: 0,
+  segments: [
+    { start: 0, end: 6, videoEnd: 5.9 },
+    { start: 6, end: 9 },
+  ],
+  input: '/films/A (2001).mkv',
 });
 
 /** A contract's store is its own and starts empty (test/contracts/support.ts); `clock` is the one it reads. */
@@ -40,7 +51,7 @@ export const sessionContract = (sessions: SessionStore, clock: FakeClock) => {
     assert.ok(second, 'the slot is free again');
     assert.notEqual(second.id, first.id);
     assert.equal(await sessions.touch(first.id, 400), undefined, 'the old id never comes back');
-    assert.equal(await sessions.plan(first.id), undefined, 'the ended session\'s plan went when its slot was claimed again');
+    assert.equal(await sessions.plan(first.id), undefined, "the ended session's plan went when its slot was claimed again");
     assert.equal(await sessions.end(second.id), true);
     assert.equal(await sessions.plan(second.id), undefined, 'and with its DELETE');
     assert.equal(await sessions.end(second.id), false);
@@ -54,7 +65,11 @@ export const sessionContract = (sessions: SessionStore, clock: FakeClock) => {
     for (let i = 0; i < 3; i++) {
       clock.advance(900);
       const slot = await sessions.touch(started.id, 1_000);
-      assert.deepEqual(slot, { id: started.id, kind: 'remux', slot: started.slot, createdAt: started.createdAt, lastSeenAt: clock.now() }, `asked again after 0.9 s (${i + 1})`);
+      assert.deepEqual(
+        slot,
+        { id: started.id, kind: 'remux', slot: started.slot, createdAt: started.createdAt, lastSeenAt: clock.now() },
+        `asked again after 0.9 s (${i + 1})`,
+      );
     }
     assert.equal(await sessions.live('remux', 1_000), 1, '2.7 s old, asked for 0 s ago: live');
     clock.advance(1_000);
@@ -70,7 +85,15 @@ export const sessionContract = (sessions: SessionStore, clock: FakeClock) => {
   });
 
   it('gives a plan back as it started, with the parts it has and none it does not', async () => {
-    const withAll: SessionPlan = { ...plan('mv_all'), audioTrack: null, video: 'none', audio: 'copy', audioFrameS: 0.032, prerollS: 1.5, input: '/films/Été "quoted" (2001)/ünï.mkv' };
+    const withAll: SessionPlan = {
+      ...plan('mv_all'),
+      audioTrack: null,
+      video: 'none',
+      audio: 'copy',
+      audioFrameS: 0.032,
+      prerollS: 1.5,
+      input: '/films/Été "quoted" (2001)/ünï.mkv',
+    };
     const [a, b] = [await sessions.start('transcode', 2, withAll, 60_000), await sessions.start('transcode', 2, plan('mv_bare'), 60_000)];
     assert.ok(a && b);
     assert.deepEqual(await sessions.plan(a.id), withAll);

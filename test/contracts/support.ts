@@ -36,7 +36,10 @@ export const TECH: TechnicalInfo = {
     { codec: 'ac3', channels: 6, language: 'pt-BR' },
     { codec: 'aac', channels: null, language: null },
   ],
-  subtitles: [{ codec: 'pgs', language: 'de' }, { codec: null, language: null }],
+  subtitles: [
+    { codec: 'pgs', language: 'de' },
+    { codec: null, language: null },
+  ],
 };
 
 export const byId = <T extends { id: string }>(items: T[]) => [...items].sort((a, b) => a.id.localeCompare(b.id));

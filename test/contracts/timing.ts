@@ -11,11 +11,18 @@ const timing = (durationS: number): VideoTiming => ({
   durationS,
   startS: 0.041708,
   audioTracks: 2,
-  audio: [{ codec: 'ac3', frameS: 0.032 }, { codec: 'aac', frameS: 0.021333 }],
+  audio: [
+    { codec: 'ac3', frameS: 0.032 },
+    { codec: 'aac', frameS: 0.021333 },
+  ],
   fileStartS: 1.4,
   prerollS: 0.5,
   frameS: 1 / 23.976,
-  keyframes: [[0.041708, 0], [2.043708, 2.002], [4.045708, 4.004]],
+  keyframes: [
+    [0.041708, 0],
+    [2.043708, 2.002],
+    [4.045708, 4.004],
+  ],
 });
 
 /** A contract's store is its own and starts empty (test/contracts/support.ts). */

@@ -4,13 +4,26 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { NOTHING } from '../../lib/watching/rules';
-import { DEFAULT_PROFILE, NameTaken, StaleState, type Placement, type Profile, type ShowSummary, type StoredState } from '../../lib/watching/model';
+import {
+  DEFAULT_PROFILE,
+  NameTaken,
+  StaleState,
+  type Placement,
+  type Profile,
+  type ShowSummary,
+  type StoredState,
+} from '../../lib/watching/model';
 import type { ProfileStore, WatchStore } from '../../lib/watching/watch-store';
 import { longAgo, uid } from './support';
 
 const aProfile = (name: string, seconds = 0): Profile => ({ id: `pf_${uid().slice(0, 16)}`, name, createdAt: longAgo(seconds) });
 
-const film = (mediaId = `mv_wc${uid()}`, fields: Partial<StoredState> = {}): StoredState => ({ ...NOTHING, mediaId, placement: { entity: 'movie' }, ...fields });
+const film = (mediaId = `mv_wc${uid()}`, fields: Partial<StoredState> = {}): StoredState => ({
+  ...NOTHING,
+  mediaId,
+  placement: { entity: 'movie' },
+  ...fields,
+});
 
 const episodeOf = (showId: string, seasonNumber: number, episodeNumber: number, fields: Partial<StoredState> = {}): StoredState => ({
   ...NOTHING,
@@ -20,7 +33,11 @@ const episodeOf = (showId: string, seasonNumber: number, episodeNumber: number, 
 });
 
 /** A position kept, watched `seconds` after the base: in progress. */
-const watching = (seconds: number, positionSeconds = 600): Partial<StoredState> => ({ positionSeconds, durationSeconds: 6000, lastPlayedAt: longAgo(seconds) });
+const watching = (seconds: number, positionSeconds = 600): Partial<StoredState> => ({
+  positionSeconds,
+  durationSeconds: 6000,
+  lastPlayedAt: longAgo(seconds),
+});
 const played: Partial<StoredState> = { played: true, playCount: 1, counted: true, lastPlayedAt: longAgo(50) };
 
 /** A state as read back: what was written, with a rev. */
@@ -29,7 +46,11 @@ const withoutRev = ({ rev, ...state }: StoredState) => {
   return state;
 };
 
-const summary = (playedEpisodes: number, totalEpisodes: number, nextEpisodeId: string | null): ShowSummary => ({ playedEpisodes, totalEpisodes, nextEpisodeId });
+const summary = (playedEpisodes: number, totalEpisodes: number, nextEpisodeId: string | null): ShowSummary => ({
+  playedEpisodes,
+  totalEpisodes,
+  nextEpisodeId,
+});
 
 /** A contract's store is its own and starts empty (test/contracts/support.ts). */
 export const watchContract = (profiles: ProfileStore, store: WatchStore) => {
@@ -152,25 +173,47 @@ export const watchContract = (profiles: ProfileStore, store: WatchStore) => {
       const early = film(undefined, { durationSeconds: 6000, lastPlayedAt: longAgo(60) }); // no position kept
       await store.putMany(profileId, [old, recent, newest, done, early]);
       const ids = async (limit: number) => (await store.inProgress(profileId, limit)).map((s) => s.mediaId);
-      assert.deepEqual(await ids(10), [newest, recent, old].map((s) => s.mediaId));
-      assert.deepEqual(await ids(2), [newest, recent].map((s) => s.mediaId));
+      assert.deepEqual(
+        await ids(10),
+        [newest, recent, old].map((s) => s.mediaId),
+      );
+      assert.deepEqual(
+        await ids(2),
+        [newest, recent].map((s) => s.mediaId),
+      );
       assert.deepEqual(withoutRev((await store.inProgress(profileId, 1))[0]!), newest, 'each whole');
       // Finished: it leaves the list.
       await store.putMany(profileId, [{ ...recent, ...played, positionSeconds: 0 }]);
-      assert.deepEqual(await ids(10), [newest, old].map((s) => s.mediaId));
+      assert.deepEqual(
+        await ids(10),
+        [newest, old].map((s) => s.mediaId),
+      );
     });
   });
 
   it("lists a show's played episodes by season, then episode number, as numbers", async () => {
     await withProfile(async (profileId) => {
       const showId = `tv_wc${uid()}`;
-      const eps = [[1, 20], [10, 1], [0, 1], [2, 1], [1, 100], [1, 2]].map(([s, e]) => episodeOf(showId, s!, e!, played));
+      const eps = [
+        [1, 20],
+        [10, 1],
+        [0, 1],
+        [2, 1],
+        [1, 100],
+        [1, 2],
+      ].map(([s, e]) => episodeOf(showId, s!, e!, played));
       const unplayed = episodeOf(showId, 1, 1, watching(5));
       const elsewhere = episodeOf(`tv_wc${uid()}`, 1, 1, played);
       await store.putMany(profileId, [...eps, unplayed, elsewhere, film(undefined, played)]);
       const listed = await store.playedEpisodes(profileId, showId);
-      assert.deepEqual(listed.map((e) => `${e.seasonNumber}x${e.episodeNumber}`), ['0x1', '1x2', '1x20', '1x100', '2x1', '10x1']);
-      assert.deepEqual(listed.map((e) => e.id), [2, 5, 0, 4, 3, 1].map((i) => eps[i]!.mediaId));
+      assert.deepEqual(
+        listed.map((e) => `${e.seasonNumber}x${e.episodeNumber}`),
+        ['0x1', '1x2', '1x20', '1x100', '2x1', '10x1'],
+      );
+      assert.deepEqual(
+        listed.map((e) => e.id),
+        [2, 5, 0, 4, 3, 1].map((i) => eps[i]!.mediaId),
+      );
       // Unmarked: gone from the list.
       await store.putMany(profileId, [{ ...eps[2]!, played: false }]);
       assert.equal((await store.playedEpisodes(profileId, showId)).length, 5);
@@ -185,24 +228,49 @@ export const watchContract = (profiles: ProfileStore, store: WatchStore) => {
       await store.saveShow(profileId, b!, longAgo(30), summary(2, 2, null)); // finished
       await store.saveShow(profileId, c!, longAgo(20), summary(3, 9, 'ep_c4'));
       await store.saveShow(profileId, d!, longAgo(40)); // watched, no mark yet: no summary
-      assert.deepEqual(await store.nextEpisodes(profileId, 10), [{ showId: c, episodeId: 'ep_c4' }, { showId: a, episodeId: 'ep_a2' }], 'most recently watched first; finished and unmarked shows left out');
+      assert.deepEqual(
+        await store.nextEpisodes(profileId, 10),
+        [
+          { showId: c, episodeId: 'ep_c4' },
+          { showId: a, episodeId: 'ep_a2' },
+        ],
+        'most recently watched first; finished and unmarked shows left out',
+      );
       assert.deepEqual(await store.nextEpisodes(profileId, 1), [{ showId: c, episodeId: 'ep_c4' }]);
-      assert.deepEqual(await store.showSummaries(profileId, [a!, b!, d!, `tv_wc${uid()}`]), new Map([[a!, summary(1, 8, 'ep_a2')], [b!, summary(2, 2, null)]]));
+      assert.deepEqual(
+        await store.showSummaries(profileId, [a!, b!, d!, `tv_wc${uid()}`]),
+        new Map([
+          [a!, summary(1, 8, 'ep_a2')],
+          [b!, summary(2, 2, null)],
+        ]),
+      );
 
       // Watched again without a summary: the summary stays, the order follows.
       await store.saveShow(profileId, a!, longAgo(50));
-      assert.deepEqual((await store.nextEpisodes(profileId, 10)).map((n) => n.showId), [a, c]);
+      assert.deepEqual(
+        (await store.nextEpisodes(profileId, 10)).map((n) => n.showId),
+        [a, c],
+      );
       assert.deepEqual((await store.showSummaries(profileId, [a!])).get(a!), summary(1, 8, 'ep_a2'));
 
       // The next episode in progress is in Continue watching, not Next up; until it is not.
       await store.saveShow(profileId, a!, longAgo(51), undefined, { add: 'ep_a2' });
       await store.saveShow(profileId, a!, longAgo(52), undefined, { add: 'ep_a5' });
-      assert.deepEqual((await store.nextEpisodes(profileId, 10)).map((n) => n.showId), [c]);
+      assert.deepEqual(
+        (await store.nextEpisodes(profileId, 10)).map((n) => n.showId),
+        [c],
+      );
       await store.saveShow(profileId, a!, longAgo(53), undefined, { remove: 'ep_a2' });
-      assert.deepEqual((await store.nextEpisodes(profileId, 10)).map((n) => n.showId), [a, c]);
+      assert.deepEqual(
+        (await store.nextEpisodes(profileId, 10)).map((n) => n.showId),
+        [a, c],
+      );
       await store.saveShow(profileId, c!, longAgo(54), undefined, { add: 'ep_c4' });
       await store.saveShow(profileId, c!, longAgo(55), summary(4, 9, 'ep_c5'), 'clear');
-      assert.deepEqual(await store.nextEpisodes(profileId, 10), [{ showId: c, episodeId: 'ep_c5' }, { showId: a, episodeId: 'ep_a2' }]);
+      assert.deepEqual(await store.nextEpisodes(profileId, 10), [
+        { showId: c, episodeId: 'ep_c5' },
+        { showId: a, episodeId: 'ep_a2' },
+      ]);
     });
   });
 
@@ -216,7 +284,13 @@ export const watchContract = (profiles: ProfileStore, store: WatchStore) => {
       const states = await store.titleStates(profileId);
       assert.deepEqual([...states.films.keys()].sort(), films.map((f) => f.mediaId).sort());
       for (const f of films) assert.deepEqual(withoutRev(states.films.get(f.mediaId)!), f);
-      assert.deepEqual(states.shows, new Map([[showId, { summary: summary(1, 2, 'ep_next'), lastPlayedAt: longAgo(7) }], [bare, { summary: undefined, lastPlayedAt: longAgo(8) }]]));
+      assert.deepEqual(
+        states.shows,
+        new Map([
+          [showId, { summary: summary(1, 2, 'ep_next'), lastPlayedAt: longAgo(7) }],
+          [bare, { summary: undefined, lastPlayedAt: longAgo(8) }],
+        ]),
+      );
       const none = await store.titleStates(`pf_${uid().slice(0, 16)}`);
       assert.deepEqual([none.films.size, none.shows.size], [0, 0]);
     });
@@ -226,23 +300,46 @@ export const watchContract = (profiles: ProfileStore, store: WatchStore) => {
     await withProfile(async (ada) => {
       await withProfile(async (bob) => {
         const showId = `tv_wc${uid()}`;
-        const [gone, kept, goneEpisode] = [film(undefined, watching(1)), film(undefined, watching(2)), episodeOf(showId, 1, 1, watching(3))];
+        const [gone, kept, goneEpisode] = [
+          film(undefined, watching(1)),
+          film(undefined, watching(2)),
+          episodeOf(showId, 1, 1, watching(3)),
+        ];
         for (const p of [ada, bob]) {
           await store.putMany(p, [gone, kept, goneEpisode]);
           await store.saveShow(p, showId, longAgo(4), summary(0, 1, null));
         }
         await store.removeItems([ada], [gone.mediaId, goneEpisode.mediaId, showId, `mv_wc${uid()}`]);
         await store.removeItems([ada], []);
-        assert.deepEqual([...(await store.states(ada, [gone, kept, goneEpisode].map((s) => s.mediaId))).keys()], [kept.mediaId]);
+        assert.deepEqual(
+          [
+            ...(
+              await store.states(
+                ada,
+                [gone, kept, goneEpisode].map((s) => s.mediaId),
+              )
+            ).keys(),
+          ],
+          [kept.mediaId],
+        );
         assert.deepEqual(await store.showSummaries(ada, [showId]), new Map());
         assert.deepEqual((await store.titleStates(ada)).shows, new Map());
-        assert.equal((await store.states(bob, [gone, kept, goneEpisode].map((s) => s.mediaId))).size, 3, 'a profile not named keeps its state');
+        assert.equal(
+          (
+            await store.states(
+              bob,
+              [gone, kept, goneEpisode].map((s) => s.mediaId),
+            )
+          ).size,
+          3,
+          'a profile not named keeps its state',
+        );
         assert.equal((await store.showSummaries(bob, [showId])).size, 1);
       });
     });
   });
 
-  it('removes a profile with its name and every state it had, and no other profile\'s', async () => {
+  it("removes a profile with its name and every state it had, and no other profile's", async () => {
     const [ada, bob] = [aProfile('Ada', 1), aProfile('Bob', 2)];
     const showId = `tv_wc${uid()}`;
     const states = [film(undefined, watching(1)), episodeOf(showId, 1, 1, played)];
@@ -256,9 +353,28 @@ export const watchContract = (profiles: ProfileStore, store: WatchStore) => {
       assert.equal(await profiles.profile(ada.id), undefined);
       assert.equal(await profiles.nameHeld('Ada'), false);
       assert.deepEqual(await profiles.profiles(), [DEFAULT_PROFILE, bob]);
-      assert.equal((await store.states(ada.id, states.map((s) => s.mediaId))).size, 0);
-      assert.deepEqual([await store.inProgress(ada.id, 10), await store.nextEpisodes(ada.id, 10), await store.playedEpisodes(ada.id, showId)], [[], [], []]);
-      assert.equal((await store.states(bob.id, states.map((s) => s.mediaId))).size, 2);
+      assert.equal(
+        (
+          await store.states(
+            ada.id,
+            states.map((s) => s.mediaId),
+          )
+        ).size,
+        0,
+      );
+      assert.deepEqual(
+        [await store.inProgress(ada.id, 10), await store.nextEpisodes(ada.id, 10), await store.playedEpisodes(ada.id, showId)],
+        [[], [], []],
+      );
+      assert.equal(
+        (
+          await store.states(
+            bob.id,
+            states.map((s) => s.mediaId),
+          )
+        ).size,
+        2,
+      );
       assert.deepEqual(await store.nextEpisodes(bob.id, 10), [{ showId, episodeId: 'ep_x' }]);
     } finally {
       await profiles.removeProfile(ada);

@@ -53,8 +53,16 @@ const DEFAULT_SETTINGS = {
   preferences: { theme: 'system', pageSize: 10, playback: { resumeMinPercent: 5, playedAtPercent: 90 } },
 };
 
-const ZERO_TOTALS = { libraries: 0, movies: 0, tvShows: 0, seasons: 0, episodes: 0, totalSizeBytes: 0, totalDurationSeconds: 0, lastScanAt: null };
-
+const ZERO_TOTALS = {
+  libraries: 0,
+  movies: 0,
+  tvShows: 0,
+  seasons: 0,
+  episodes: 0,
+  totalSizeBytes: 0,
+  totalDurationSeconds: 0,
+  lastScanAt: null,
+};
 
 describe('handlers with their sample events', () => {
   // A test that fails half-way leaves its libraries behind: the next starts without them all the same.
@@ -67,9 +75,19 @@ describe('handlers with their sample events', () => {
     assert.equal(res.statusCode, 200);
     const { data } = bodyOf(res);
     // Uptime counts from this process's start here (no runner sets SERVICE_STARTED_AT).
-    assert.ok(Number.isInteger(data.uptimeSeconds) && data.uptimeSeconds >= 0 && data.uptimeSeconds <= Math.ceil(process.uptime()), `uptime ${data.uptimeSeconds}`);
+    assert.ok(
+      Number.isInteger(data.uptimeSeconds) && data.uptimeSeconds >= 0 && data.uptimeSeconds <= Math.ceil(process.uptime()),
+      `uptime ${data.uptimeSeconds}`,
+    );
     // No runner here: DATA_DIR is the working folder's `data`, whose disk is reported when it exists.
-    assert.deepEqual(data, { status: 'ok', database: 'ok', version: pkg.version, uptimeSeconds: data.uptimeSeconds, reasons: [], ...(data.disk ? { disk: data.disk } : {}) });
+    assert.deepEqual(data, {
+      status: 'ok',
+      database: 'ok',
+      version: pkg.version,
+      uptimeSeconds: data.uptimeSeconds,
+      reasons: [],
+      ...(data.disk ? { disk: data.disk } : {}),
+    });
   });
 
   it('getSettings answers the settings with CORS headers for the LAN origin', async () => {
@@ -82,7 +100,11 @@ describe('handlers with their sample events', () => {
 
   it('patchSettings applies its body, and reports a wrong type as a 400 problem', async () => {
     const KEY = 'handler-tmdb-key-0123-wxyz';
-    const changes = { metadata: { tmdbApiKey: KEY, language: 'de-DE' }, features: { autoResumeScans: false }, preferences: { theme: 'dark' } };
+    const changes = {
+      metadata: { tmdbApiKey: KEY, language: 'de-DE' },
+      features: { autoResumeScans: false },
+      preferences: { theme: 'dark' },
+    };
     const changed = await run(patchSettings, 'patchSettings', (e) => (e.body = JSON.stringify(changes)));
     assert.equal(changed.statusCode, 200, changed.body);
     const patched = {
@@ -124,17 +146,34 @@ describe('handlers with their sample events', () => {
       e.rawQueryString = new URLSearchParams(e.queryStringParameters).toString();
     };
     // The runner collects the stack's records as they are written: wait for the last.
-    const body = await waitFor('the access-log records of the requests', async () => {
-      const res = await run(listLogs, 'listLogs', withQuery({ q: tag }));
-      assert.equal(res.statusCode, 200, res.body);
-      const b = bodyOf(res);
-      return b.data[0]?.requestId === ids.at(-1) ? b : undefined;
-    }, 20_000);
-    assert.deepEqual(body.data.map((r: any) => r.requestId), ids.slice(1).reverse(), 'the newest five, newest first');
-    for (const r of body.data) assert.ok(Date.parse(r.time) >= from - 1_000 && Date.parse(r.time) <= to + 1_000, `the record's time ${r.time}`);
+    const body = await waitFor(
+      'the access-log records of the requests',
+      async () => {
+        const res = await run(listLogs, 'listLogs', withQuery({ q: tag }));
+        assert.equal(res.statusCode, 200, res.body);
+        const b = bodyOf(res);
+        return b.data[0]?.requestId === ids.at(-1) ? b : undefined;
+      },
+      20_000,
+    );
+    assert.deepEqual(
+      body.data.map((r: any) => r.requestId),
+      ids.slice(1).reverse(),
+      'the newest five, newest first',
+    );
+    for (const r of body.data)
+      assert.ok(Date.parse(r.time) >= from - 1_000 && Date.parse(r.time) <= to + 1_000, `the record's time ${r.time}`);
     assert.deepEqual(body, {
       data: body.data.map((r: any, i: number) => ({
-        time: r.time, level: 'info', msg: 'request', requestId: ids[5 - i], method: 'GET', path: '/api/v1/health', status: 200, durationMs: r.durationMs, client: '127.0.0.1',
+        time: r.time,
+        level: 'info',
+        msg: 'request',
+        requestId: ids[5 - i],
+        method: 'GET',
+        path: '/api/v1/health',
+        status: 200,
+        durationMs: r.durationMs,
+        client: '127.0.0.1',
       })),
       meta: { total: 5, nextCursor: null },
     });
@@ -164,10 +203,17 @@ describe('handlers with their sample events', () => {
     const res = await run(broken, 'getSettings');
     assert.equal(res.statusCode, 500);
     const body = JSON.parse(res.body!);
-    assert.deepEqual({ ...body, requestId: undefined }, {
-      type: '/problems/internal', title: 'Internal server error', status: 500, detail: 'An unexpected error occurred',
-      instance: '/api/v1/settings', requestId: undefined,
-    });
+    assert.deepEqual(
+      { ...body, requestId: undefined },
+      {
+        type: '/problems/internal',
+        title: 'Internal server error',
+        status: 500,
+        detail: 'An unexpected error occurred',
+        instance: '/api/v1/settings',
+        requestId: undefined,
+      },
+    );
     assert.equal(res.headers!['X-Request-Id'], body.requestId);
     assert.equal(res.headers!['Access-Control-Allow-Origin'], 'http://192.168.1.20:8080');
   });
@@ -194,15 +240,29 @@ describe('handlers with their sample events', () => {
   it('the library functions create, read, total and delete a library', async () => {
     const dir = tempDir('handler-lib');
     const before = Date.now();
-    const created = await run(library.create, 'createLibrary', (e) => (e.body = JSON.stringify({ name: 'Handler', path: dir, mediaType: 'movie' })));
+    const created = await run(
+      library.create,
+      'createLibrary',
+      (e) => (e.body = JSON.stringify({ name: 'Handler', path: dir, mediaType: 'movie' })),
+    );
     assert.equal(created.statusCode, 201, created.body);
     const view = bodyOf(created).data;
     const { id, createdAt } = view;
     assert.ok(Date.parse(createdAt) >= before && Date.parse(createdAt) <= Date.now(), `created at ${createdAt}`);
     const expected = {
-      id, name: 'Handler', path: dir, mediaType: 'movie', itemCount: 0, lastScannedAt: null, createdAt,
-      status: 'online', statusReason: null, statusSince: createdAt,
-      scanIntervalHours: 12, nextScanAt: new Date(Date.parse(createdAt) + 12 * 3_600_000).toISOString(), monitoring: true,
+      id,
+      name: 'Handler',
+      path: dir,
+      mediaType: 'movie',
+      itemCount: 0,
+      lastScannedAt: null,
+      createdAt,
+      status: 'online',
+      statusReason: null,
+      statusSince: createdAt,
+      scanIntervalHours: 12,
+      nextScanAt: new Date(Date.parse(createdAt) + 12 * 3_600_000).toISOString(),
+      monitoring: true,
     };
     assert.deepEqual(view, expected);
     const withId = (e: any) => {
@@ -218,7 +278,16 @@ describe('handlers with their sample events', () => {
     const counts = { movies: 3, tvShows: 1, seasons: 2, episodes: 7, totalSizeBytes: 123_456_789, totalDurationSeconds: 3_600.4 };
     await libraries.recordScan(id, counts, '2026-11-22T12:00:00.000Z');
     const scanned = { ...expected, itemCount: 4, lastScannedAt: '2026-11-22T12:00:00.000Z' };
-    const totals = { libraries: 1, movies: 3, tvShows: 1, seasons: 2, episodes: 7, totalSizeBytes: 123_456_789, totalDurationSeconds: 3_600, lastScanAt: '2026-11-22T12:00:00.000Z' };
+    const totals = {
+      libraries: 1,
+      movies: 3,
+      tvShows: 1,
+      seasons: 2,
+      episodes: 7,
+      totalSizeBytes: 123_456_789,
+      totalDurationSeconds: 3_600,
+      lastScanAt: '2026-11-22T12:00:00.000Z',
+    };
     assert.deepEqual(bodyOf(await run(library.get, 'getLibrary', withId)).data, { ...scanned, stats: totals });
     assert.deepEqual(bodyOf(await run(library.stats, 'libraryStats')).data, totals);
 
@@ -239,22 +308,59 @@ describe('handlers with their sample events', () => {
 
   it('the catalogue and search functions answer exactly what the catalogue holds, and 404 for the sample ids', async () => {
     const lib = aLibrary('2026-11-01T00:00:00.000Z');
-    const stamp = (id: string, addedAt: string) => ({ id, libraryId: lib.id, addedAt, updatedAt: addedAt, lastJob: 'job_handlers', lastChange: 'added' as const });
+    const stamp = (id: string, addedAt: string) => ({
+      id,
+      libraryId: lib.id,
+      addedAt,
+      updatedAt: addedAt,
+      lastJob: 'job_handlers',
+      lastChange: 'added' as const,
+    });
     const titled = (title: string, year: number, colour: string) => ({
-      title, originalTitle: null, year, overview: `${title}, the overview.`, genres: ['Drama'], rating: 7.5, tmdbId: null,
+      title,
+      originalTitle: null,
+      year,
+      overview: `${title}, the overview.`,
+      genres: ['Drama'],
+      rating: 7.5,
+      tmdbId: null,
       meshGradientColors: [colour, '#202020', '#303030', '#404040'] as [string, string, string, string],
     });
     const file = (relPath: string) => [{ relPath, size: 1_000, mtimeMs: 1_700_000_000_000, part: null }];
-    const knight: MovieItem = { ...stamp('mv_handlersknight', '2026-11-20T10:00:00.000Z'), ...titled('The Dark Knight', 2008, '#101010'), entity: 'movie', files: file('The Dark Knight (2008).mkv') };
-    const heat: MovieItem = { ...stamp('mv_handlersheat', '2026-11-21T10:00:00.000Z'), ...titled('Heat', 1995, '#111111'), entity: 'movie', files: file('Heat (1995).mkv') };
-    const matter: ShowItem = { ...stamp('tv_handlersmatter', '2026-11-19T10:00:00.000Z'), ...titled('Dark Matter', 2015, '#121212'), entity: 'tvshow' };
+    const knight: MovieItem = {
+      ...stamp('mv_handlersknight', '2026-11-20T10:00:00.000Z'),
+      ...titled('The Dark Knight', 2008, '#101010'),
+      entity: 'movie',
+      files: file('The Dark Knight (2008).mkv'),
+    };
+    const heat: MovieItem = {
+      ...stamp('mv_handlersheat', '2026-11-21T10:00:00.000Z'),
+      ...titled('Heat', 1995, '#111111'),
+      entity: 'movie',
+      files: file('Heat (1995).mkv'),
+    };
+    const matter: ShowItem = {
+      ...stamp('tv_handlersmatter', '2026-11-19T10:00:00.000Z'),
+      ...titled('Dark Matter', 2015, '#121212'),
+      entity: 'tvshow',
+    };
     // A list entry as the contract shows it (written out here, not built by the code under test).
     const entry = (item: MovieItem | ShowItem) => ({
       id: item.id,
       type: item.entity,
       media: {
-        id: item.id, type: item.entity, title: item.title, originalTitle: null, year: item.year, overview: item.overview, genres: ['Drama'], rating: 7.5,
-        posterUrl: null, backdropUrl: null, meshGradientColors: item.meshGradientColors, addedAt: item.addedAt,
+        id: item.id,
+        type: item.entity,
+        title: item.title,
+        originalTitle: null,
+        year: item.year,
+        overview: item.overview,
+        genres: ['Drama'],
+        rating: 7.5,
+        posterUrl: null,
+        backdropUrl: null,
+        meshGradientColors: item.meshGradientColors,
+        addedAt: item.addedAt,
       },
       // Nothing watched yet by the household's profile.
       userData: { positionSeconds: 0, progress: 0, played: false, playCount: 0, lastPlayedAt: null },
@@ -264,7 +370,11 @@ describe('handlers with their sample events', () => {
       assert.deepEqual(bodyOf(nothing), { data: [], meta: { total: 0, nextCursor: null } }, 'an empty catalogue');
       // What a scan leaves: the library with its counts, the items, and the catalogue's version moved.
       await libraries.create(lib);
-      await libraries.recordScan(lib.id, { movies: 2, tvShows: 1, seasons: 0, episodes: 0, totalSizeBytes: 2_000 }, '2026-11-21T10:00:00.000Z');
+      await libraries.recordScan(
+        lib.id,
+        { movies: 2, tvShows: 1, seasons: 0, episodes: 0, totalSizeBytes: 2_000 },
+        '2026-11-21T10:00:00.000Z',
+      );
       await catalogue.put([knight, heat, matter]);
       await catalogue.bumpVersion();
 
@@ -274,16 +384,35 @@ describe('handlers with their sample events', () => {
       assert.deepEqual(bodyOf(await run(catalog.listShows, 'listShows')), { data: [entry(matter)], meta: { total: 1, nextCursor: null } });
       // A page of one: the total is still the library's, and the cursor leads to the rest.
       const first = bodyOf(await run(catalog.listMovies, 'listMovies', (e) => (e.queryStringParameters = { limit: '1' })));
-      assert.deepEqual({ ...first, meta: { ...first.meta, nextCursor: null } }, { data: [entry(heat)], meta: { total: 2, nextCursor: null } });
+      assert.deepEqual(
+        { ...first, meta: { ...first.meta, nextCursor: null } },
+        { data: [entry(heat)], meta: { total: 2, nextCursor: null } },
+      );
       assert.equal(typeof first.meta.nextCursor, 'string');
-      const rest = bodyOf(await run(catalog.listMovies, 'listMovies', (e) => (e.queryStringParameters = { limit: '1', cursor: first.meta.nextCursor })));
+      const rest = bodyOf(
+        await run(catalog.listMovies, 'listMovies', (e) => (e.queryStringParameters = { limit: '1', cursor: first.meta.nextCursor })),
+      );
       assert.deepEqual(rest, { data: [entry(knight)], meta: { total: 2, nextCursor: null } });
       // Sorted by title, "The Dark Knight" filed under D; the sample facets: Drama films of the 1990s.
-      const byTitle = bodyOf(await run(catalog.listMovies, 'listMovies', (e) => ((e.queryStringParameters = { sort: 'title' }), (e.rawQueryString = 'sort=title'))));
-      assert.deepEqual(byTitle.data.map((m: { id: string }) => m.id), [knight.id, heat.id]);
+      const byTitle = bodyOf(
+        await run(
+          catalog.listMovies,
+          'listMovies',
+          (e) => ((e.queryStringParameters = { sort: 'title' }), (e.rawQueryString = 'sort=title')),
+        ),
+      );
+      assert.deepEqual(
+        byTitle.data.map((m: { id: string }) => m.id),
+        [knight.id, heat.id],
+      );
       const facets = await run(catalog.movieFacets, 'movieFacets');
       assert.equal(facets.statusCode, 200, facets.body);
-      assert.deepEqual(bodyOf(facets).data, { total: 1, genres: [{ name: 'Drama', count: 1 }], years: [{ year: 1995, count: 1 }], letters: [{ letter: 'H', count: 1 }] });
+      assert.deepEqual(bodyOf(facets).data, {
+        total: 1,
+        genres: [{ name: 'Drama', count: 1 }],
+        years: [{ year: 1995, count: 1 }],
+        letters: [{ letter: 'H', count: 1 }],
+      });
       assert.equal(bodyOf(await run(catalog.showFacets, 'showFacets')).data.total, 0, 'Dark Matter files under D, not #');
       // No film here belongs to a collection: none listed, and the sample's collection is not known.
       assert.deepEqual(bodyOf(await run(collections.listCollections, 'listCollections')).data, []);
@@ -292,7 +421,10 @@ describe('handlers with their sample events', () => {
       // "dark kni": both words, the second as the start of one; Dark Matter has no word starting "kni".
       const hits = await run(search, 'search');
       assert.equal(hits.statusCode, 200, hits.body);
-      assert.deepEqual(bodyOf(hits), { data: [{ ...entry(knight), matchedOn: 'title', matchedText: 'The Dark Knight' }], meta: { total: 1, nextCursor: null } });
+      assert.deepEqual(bodyOf(hits), {
+        data: [{ ...entry(knight), matchedOn: 'title', matchedText: 'The Dark Knight' }],
+        meta: { total: 1, nextCursor: null },
+      });
 
       assert.equal((await run(catalog.getMovie, 'getMovie')).statusCode, 404);
       assert.equal((await run(catalog.getShow, 'getShow')).statusCode, 404);
@@ -306,10 +438,17 @@ describe('handlers with their sample events', () => {
     const res = await run(artwork, 'artwork');
     assert.equal(res.statusCode, 404);
     assert.equal(res.headers!['Content-Type'], 'application/problem+json');
-    assert.deepEqual({ ...JSON.parse(res.body!), requestId: undefined }, {
-      type: '/problems/not-found', title: 'Not found', status: 404, detail: 'Media mv_sample0000000000000000 was not found',
-      instance: '/api/v1/artwork/mv_sample0000000000000000/poster', requestId: undefined,
-    });
+    assert.deepEqual(
+      { ...JSON.parse(res.body!), requestId: undefined },
+      {
+        type: '/problems/not-found',
+        title: 'Not found',
+        status: 404,
+        detail: 'Media mv_sample0000000000000000 was not found',
+        instance: '/api/v1/artwork/mv_sample0000000000000000/poster',
+        requestId: undefined,
+      },
+    );
     assert.equal(res.headers!['Access-Control-Allow-Origin'], 'http://192.168.1.20:8080');
     assert.equal(res.headers!['RateLimit'], undefined);
     const wide = await run(artwork, 'artwork', (e) => (e.queryStringParameters = { w: '4001' }));
@@ -332,18 +471,26 @@ describe('handlers with their sample events', () => {
     // Oldest first, as the libraries are listed: one watched, one away (watched, and said to be offline), one not watched.
     // None is due, so the schedule starts nothing.
     const watched = aLibrary('2026-11-02T00:00:00.000Z', { nextScanAt: new Date(Date.now() + 3_600_000).toISOString() });
-    const away = aLibrary('2026-11-03T00:00:00.000Z', { status: { state: 'offline', reason: 'The folder is missing', since: '2026-11-04T00:00:00.000Z' } });
+    const away = aLibrary('2026-11-03T00:00:00.000Z', {
+      status: { state: 'offline', reason: 'The folder is missing', since: '2026-11-04T00:00:00.000Z' },
+    });
     const unwatched = aLibrary('2026-11-04T00:00:00.000Z', { monitoring: false, scanIntervalHours: 0 });
     try {
       for (const l of [unwatched, away, watched]) await libraries.create(l);
       const expected = {
-        watch: [{ libraryId: watched.id, path: watched.path, offline: false }, { libraryId: away.id, path: away.path, offline: true }],
+        watch: [
+          { libraryId: watched.id, path: watched.path, offline: false },
+          { libraryId: away.id, path: away.path, offline: true },
+        ],
         started: [],
         busy: [],
       };
       assert.deepEqual(await libraryUpkeep(sampleEvent('libraryUpkeep'), lambdaContext('libraryUpkeep')), expected);
       // An EventBridge schedule's own event is read as "nothing changed".
-      const scheduled = await libraryUpkeep({ 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} }, lambdaContext('libraryUpkeep'));
+      const scheduled = await libraryUpkeep(
+        { 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} },
+        lambdaContext('libraryUpkeep'),
+      );
       assert.deepEqual(scheduled, expected);
     } finally {
       for (const l of [watched, away, unwatched]) await libraries.remove(l);

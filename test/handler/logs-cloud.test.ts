@@ -25,7 +25,11 @@ after(() => server.close());
 describe('the logs function in the cloud', () => {
   it('is what GET /api/v1/logs reads in the cloud (LOG_GROUP set, no LOG_DIR)', async () => {
     const group = newGroup();
-    fake.append(group, 's', [...lambdaLines('h'), record(Date.now() - 2_000, 'info', 'from a function'), record(Date.now() - 1_000, 'debug', 'too chatty')]);
+    fake.append(group, 's', [
+      ...lambdaLines('h'),
+      record(Date.now() - 2_000, 'info', 'from a function'),
+      record(Date.now() - 1_000, 'debug', 'too chatty'),
+    ]);
     const script = `
       const { handler } = await import(${JSON.stringify(join(PROJECT_DIR, 'functions/logs/list.ts'))});
       const { sampleEvent, lambdaContext } = await import(${JSON.stringify(join(PROJECT_DIR, 'test/support/lambda.ts'))});
@@ -35,7 +39,12 @@ describe('the logs function in the cloud', () => {
       cwd: PROJECT_DIR,
       env: { ...env, LOG_GROUP: group, CLOUDWATCH_LOGS_ENDPOINT: server.url, AWS_ACCESS_KEY_ID: '', LOG_LEVEL: 'warn' },
     });
-    const result = JSON.parse(stdout.split('\n').find((l) => l.startsWith('RESULT '))!.slice('RESULT '.length));
+    const result = JSON.parse(
+      stdout
+        .split('\n')
+        .find((l) => l.startsWith('RESULT '))!
+        .slice('RESULT '.length),
+    );
     assert.equal(result.statusCode, 200, result.body);
     assert.deepEqual(msgs(JSON.parse(result.body).data), ['from a function'], 'the sample asks for info and up');
     assert.equal(fake.calls[0]!.logGroupName, group);

@@ -37,7 +37,10 @@ describe('scan and stream handlers with their sample events', () => {
     // The sample lists completed jobs: of this library's, exactly this one.
     const completed = bodyOf(await run(scans.jobs, 'listJobs')).data;
     assert.ok(completed.every((j: any) => j.status === 'completed'));
-    assert.deepEqual(completed.filter((j: any) => j.libraryId === libraryId), [finished]);
+    assert.deepEqual(
+      completed.filter((j: any) => j.libraryId === libraryId),
+      [finished],
+    );
     assert.equal((await run(scans.resume, 'resumeJob', withId)).statusCode, 409);
     assert.equal((await run(scans.cleanup, 'cleanupJobs')).statusCode, 200);
     // The sample worker event names a job that does not exist: the worker does nothing, and
@@ -53,8 +56,12 @@ describe('scan and stream handlers with their sample events', () => {
     for (let i = 0; i < size; i += 4096) bytes[i] = (i / 4096) & 0xff;
     const dir = tempDir('handler-stream');
     writeFileSync(join(dir, 'Inline Stream (2001).mp4'), bytes);
-    const job = await waitForJob(bodyOf(await run(scans.start, 'startScan', (e) => (e.body = JSON.stringify({ path: dir, mediaType: 'movie' })))).data.jobId);
-    const movie = bodyOf(await run(catalog.listMovies, 'listMovies', (e) => (e.queryStringParameters = { limit: '100' }))).data.find((m: any) => m.media.title === 'Inline Stream');
+    const job = await waitForJob(
+      bodyOf(await run(scans.start, 'startScan', (e) => (e.body = JSON.stringify({ path: dir, mediaType: 'movie' })))).data.jobId,
+    );
+    const movie = bodyOf(await run(catalog.listMovies, 'listMovies', (e) => (e.queryStringParameters = { limit: '100' }))).data.find(
+      (m: any) => m.media.title === 'Inline Stream',
+    );
     assert.equal(job.counts.added, 1);
     const withId = (range?: string) => (e: any) => {
       e.pathParameters.mediaId = movie.id;

@@ -42,18 +42,25 @@ describe('the artwork store in a bucket', () => {
   });
 
   it('keeps images only, under the type their bytes show', async () => {
-    await assert.rejects(store.put(sourceKey('mv_c', 'poster', 'e1'), Buffer.from('<svg/>'), 'image/jpeg'), /keeps images under their own type/);
+    await assert.rejects(
+      store.put(sourceKey('mv_c', 'poster', 'e1'), Buffer.from('<svg/>'), 'image/jpeg'),
+      /keeps images under their own type/,
+    );
     await assert.rejects(store.put(sourceKey('mv_c', 'poster', 'e1'), pngLike(100), 'image/jpeg'), /keeps images under their own type/);
     assert.equal(await store.get(sourceKey('mv_c', 'poster', 'e1')), undefined);
   });
 
   it("removes everything of one item and nothing of another's", async () => {
-    for (let i = 0; i < 3; i++) await store.put(variantKeyOf('mv_gone', 'poster', `e${i}`, { width: 320, format: 'jpeg' }), jpegLike(100, i), 'image/jpeg');
+    for (let i = 0; i < 3; i++)
+      await store.put(variantKeyOf('mv_gone', 'poster', `e${i}`, { width: 320, format: 'jpeg' }), jpegLike(100, i), 'image/jpeg');
     await store.put(sourceKey('mv_gone2', 'poster', 'e1'), jpegLike(100, 9), 'image/jpeg');
     await store.removeAll('mv_gone');
     await store.removeAll('mv_never_stored');
     const left = await keysIn();
-    assert.equal(left.some((k) => k?.startsWith('.cache/artwork/mv_gone/')), false);
+    assert.equal(
+      left.some((k) => k?.startsWith('.cache/artwork/mv_gone/')),
+      false,
+    );
     assert.ok(left.includes('.cache/artwork/mv_gone2/poster-e1/source'), 'a media id that starts like another is its own');
   });
 
@@ -79,8 +86,14 @@ describe('the artwork store in a bucket', () => {
   it('answers an image larger than a function answer carries with a redirect to it, a smaller one with its bytes', async () => {
     // A poster of noise: its PNG is some hundreds of KB, over the limit this test sets.
     const noise = randomBytes(400 * 600 * 3);
-    const png = await sharp(noise, { raw: { width: 400, height: 600, channels: 3 } }).png().toBuffer();
-    const item: Pictured = { id: 'mv_big', entity: 'movie', artwork: { poster: { etag: 'big1', contentType: 'image/png', width: 400, height: 600, source: 'local', from: 'poster.png' } } };
+    const png = await sharp(noise, { raw: { width: 400, height: 600, channels: 3 } })
+      .png()
+      .toBuffer();
+    const item: Pictured = {
+      id: 'mv_big',
+      entity: 'movie',
+      artwork: { poster: { etag: 'big1', contentType: 'image/png', width: 400, height: 600, source: 'local', from: 'poster.png' } },
+    };
     await store.put(sourceKey('mv_big', 'poster', 'big1'), png, 'image/png');
     const deps = { catalog: { get: async () => item }, store, log: rootLogger, redirect: { urlSeconds: 600, aboveBytes: 100_000 } };
     const request = { mediaId: 'mv_big', kind: 'poster' as const, accept: 'image/png' };
@@ -95,6 +108,6 @@ describe('the artwork store in a bucket', () => {
     const small = await serveArtwork(deps, { ...request, width: 160 });
     assert.equal(small.status, 200);
     assert.ok(small.body!.length < 100_000);
-    assert.equal((await sharp(small.body!).metadata()).width, 160);
+    assert.equal((await sharp(small.body).metadata()).width, 160);
   });
 });

@@ -22,13 +22,23 @@ let instance: Instance;
 let posterUrl: URL;
 let movieId: string;
 const api = (path: string, headers: Record<string, string> = {}) => call('GET', path, { headers, base: instance.url });
-const wall = (accept: string, extra: Record<string, string> = {}) => api(`${posterUrl.pathname}${posterUrl.search}&w=320`, { accept, ...extra });
-const artworkKeys = async () => ((await s3.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: ARTWORK }))).Contents ?? []).map((o) => o.Key!).sort();
+const wall = (accept: string, extra: Record<string, string> = {}) =>
+  api(`${posterUrl.pathname}${posterUrl.search}&w=320`, { accept, ...extra });
+const artworkKeys = async () =>
+  ((await s3.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: ARTWORK }))).Contents ?? []).map((o) => o.Key!).sort();
 const objectBytes = async (key: string) =>
   Buffer.from(await (await s3.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }))).Body!.transformToByteArray());
 
 before(async () => {
-  const poster = await paintedJpeg(detailedQuadrants([[200, 40, 40], [40, 200, 40], [40, 40, 200], [220, 220, 40]]), { noise: 10 });
+  const poster = await paintedJpeg(
+    detailedQuadrants([
+      [200, 40, 40],
+      [40, 200, 40],
+      [40, 40, 200],
+      [220, 220, 40],
+    ]),
+    { noise: 10 },
+  );
   s3 = await startS3([BUCKET]);
   await s3.put(BUCKET, 'movies/Heat (1995)/Heat (1995).mkv', Buffer.from('not really a film'));
   await s3.put(BUCKET, 'movies/Heat (1995)/poster.jpg', poster);
@@ -56,7 +66,11 @@ after(async () => {
 
 describe('artwork delivered by redirect', () => {
   it('renders and stores a missing variant, then redirects to a presigned URL of it that is cached less long than it lives', async () => {
-    assert.equal((await artworkKeys()).some((k) => k.endsWith('.webp')), false, 'no variant before the first request');
+    assert.equal(
+      (await artworkKeys()).some((k) => k.endsWith('.webp')),
+      false,
+      'no variant before the first request',
+    );
     const res = await wall('image/avif,image/webp,*/*');
     assert.equal(res.status, 302, res.text);
     assert.equal(res.text, '');
@@ -69,17 +83,26 @@ describe('artwork delivered by redirect', () => {
     assert.match(location.search, /X-Amz-Signature=/);
     assert.equal(location.searchParams.get('X-Amz-Expires'), String(URL_SECONDS));
     const variants = (await artworkKeys()).filter((k) => k.endsWith('.webp'));
-    assert.deepEqual(variants.map((k) => k.split('/').pop()), ['poster-w320-r1.webp']);
+    assert.deepEqual(
+      variants.map((k) => k.split('/').pop()),
+      ['poster-w320-r1.webp'],
+    );
     assert.equal(decodeURIComponent(location.pathname), `/${BUCKET}/${variants[0]}`);
 
     const again = await wall('image/avif,image/webp,*/*');
     assert.equal(again.status, 302);
     assert.equal(new URL(String(again.headers.location)).pathname, location.pathname, 'the stored variant, not a new one');
-    assert.deepEqual((await artworkKeys()).filter((k) => k.endsWith('.webp')), variants);
+    assert.deepEqual(
+      (await artworkKeys()).filter((k) => k.endsWith('.webp')),
+      variants,
+    );
   });
 
   it("serves the stored variant's bytes with its content type from the presigned URL, one format per Accept", async () => {
-    for (const [accept, type, format] of [['image/webp,*/*', 'image/webp', 'webp'], ['image/jpeg', 'image/jpeg', 'jpeg']] as const) {
+    for (const [accept, type, format] of [
+      ['image/webp,*/*', 'image/webp', 'webp'],
+      ['image/jpeg', 'image/jpeg', 'jpeg'],
+    ] as const) {
       const res = await wall(accept);
       assert.equal(res.status, 302, accept);
       const location = new URL(String(res.headers.location));
@@ -88,7 +111,10 @@ describe('artwork delivered by redirect', () => {
       assert.equal(image.headers.get('content-type'), type);
       assert.equal(image.headers.get('cache-control'), `private, max-age=${URL_SECONDS}, immutable`);
       const bytes = Buffer.from(await image.arrayBuffer());
-      assert.ok(bytes.equals(await objectBytes(decodeURIComponent(location.pathname).slice(`/${BUCKET}/`.length))), `${accept}: the stored bytes`);
+      assert.ok(
+        bytes.equals(await objectBytes(decodeURIComponent(location.pathname).slice(`/${BUCKET}/`.length))),
+        `${accept}: the stored bytes`,
+      );
       const meta = await sharp(bytes).metadata();
       assert.equal(meta.format, format);
       assert.equal(meta.width, 320);

@@ -28,21 +28,43 @@ const fetchBytes = (path: string, headers: Record<string, string> = {}) =>
   });
 
 const image = (width: number, height: number, format: 'jpeg' | 'png') =>
-  sharp({ create: { width, height, channels: 3, background: { r: 180, g: 40, b: 60 } } })[format]().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: { r: 180, g: 40, b: 60 } } })
+    [format]()
+    .toBuffer();
 
 const etagOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex').slice(0, 32);
 
 const stored = (bytes: Buffer, contentType: string, width: number, height: number): StoredArtwork => ({
-  etag: etagOf(bytes), contentType, width, height, source: 'provider', from: '/poster.jpg',
+  etag: etagOf(bytes),
+  contentType,
+  width,
+  height,
+  source: 'provider',
+  from: '/poster.jpg',
 });
 
 const uniq = () => randomUUID().replaceAll('-', '');
 // Long ago, so these items sort last in the recent lists other test files read.
 const LONG_AGO = '2000-01-01T00:00:00.000Z';
-const stamp = (id: string) => ({ id, libraryId: `lib_art${uniq()}`, addedAt: LONG_AGO, updatedAt: LONG_AGO, lastJob: 'job_art', lastChange: 'added' as const });
+const stamp = (id: string) => ({
+  id,
+  libraryId: `lib_art${uniq()}`,
+  addedAt: LONG_AGO,
+  updatedAt: LONG_AGO,
+  lastJob: 'job_art',
+  lastChange: 'added' as const,
+});
 const movie = (id: string, title: string, artwork?: MovieItem['artwork']): MovieItem => ({
-  ...stamp(id), entity: 'movie', title, originalTitle: null, year: 2001, overview: null, genres: [], rating: null,
-  meshGradientColors: ['#112233', '#445566', '#778899', '#aabbcc'], tmdbId: null,
+  ...stamp(id),
+  entity: 'movie',
+  title,
+  originalTitle: null,
+  year: 2001,
+  overview: null,
+  genres: [],
+  rating: null,
+  meshGradientColors: ['#112233', '#445566', '#778899', '#aabbcc'],
+  tmdbId: null,
   files: [{ relPath: `${title} (2001).mkv`, size: 1, mtimeMs: 1, part: null }],
   ...(artwork ? { artwork } : {}),
 });
@@ -63,8 +85,16 @@ describe('artwork', () => {
     const corrupt = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2000, 0x42)]);
     const corruptArt = stored(corrupt, 'image/jpeg', 500, 750);
     const episode: EpisodeItem = {
-      ...stamp(ids.episode), entity: 'episode', showId: `tv_art${uniq()}`, seasonNumber: 1, episodeNumber: 2, title: null, overview: null,
-      airDate: null, files: [{ relPath: 'Show/Season 1/Show S01E02.mkv', size: 1, mtimeMs: 1, part: null }], artwork: { still: stillArt },
+      ...stamp(ids.episode),
+      entity: 'episode',
+      showId: `tv_art${uniq()}`,
+      seasonNumber: 1,
+      episodeNumber: 2,
+      title: null,
+      overview: null,
+      airDate: null,
+      files: [{ relPath: 'Show/Season 1/Show S01E02.mkv', size: 1, mtimeMs: 1, part: null }],
+      artwork: { still: stillArt },
     };
     await catalogStore.put([
       movie(ids.poster, 'Zzartwork Fixture', { poster: art }),
@@ -97,7 +127,11 @@ describe('artwork', () => {
   });
 
   it('snaps a requested width up to the next rendered size, keeping the aspect ratio', async () => {
-    for (const [w, width, height] of [[300, 320, 480], [1, 160, 240], [480, 480, 720]] as const) {
+    for (const [w, width, height] of [
+      [300, 320, 480],
+      [1, 160, 240],
+      [480, 480, 720],
+    ] as const) {
       const res = await fetchBytes(`${url}?w=${w}`);
       assert.equal(res.status, 200, `w=${w}`);
       const meta = await sharp(res.body).metadata();
@@ -163,7 +197,9 @@ describe('artwork', () => {
     assert.ok(existsSync(onDisk), 'the variant is stored');
     assert.deepEqual((await store.get(key))?.bytes, first.body);
     // Replace the stored variant with other bytes: a second request sends those, not a new render.
-    const marker = await sharp({ create: { width: 7, height: 9, channels: 3, background: '#00ff00' } }).png().toBuffer();
+    const marker = await sharp({ create: { width: 7, height: 9, channels: 3, background: '#00ff00' } })
+      .png()
+      .toBuffer();
     await store.put(key, marker, 'image/png');
     const second = await fetchBytes(`${url}?w=400`, { Accept: 'image/png' });
     assert.equal(second.status, 200);
@@ -214,7 +250,10 @@ describe('artwork', () => {
       const res = await call('GET', path);
       assert.equal(res.status, 400, path);
       assert.equal(res.json.type, '/problems/invalid-request', path);
-      assert.ok(res.json.errors.some((e: { field: string }) => e.field === field), `${path}: ${JSON.stringify(res.json.errors)}`);
+      assert.ok(
+        res.json.errors.some((e: { field: string }) => e.field === field),
+        `${path}: ${JSON.stringify(res.json.errors)}`,
+      );
     }
   });
 
@@ -240,10 +279,15 @@ describe('artwork', () => {
     assert.equal(res.json.type, '/problems/internal');
     assert.equal(res.json.detail, 'An unexpected error occurred');
     // The operator learns what went wrong from the log, with the item and the reason.
-    const record = await waitFor('the render failure in the log', async () => {
-      const logs = await call('GET', `/api/v1/logs?level=error&q=${ids.corrupt}&limit=5`);
-      return logs.json.data.find((r: any) => r.msg === 'stored artwork could not be rendered');
-    }, 15_000, 200);
+    const record = await waitFor(
+      'the render failure in the log',
+      async () => {
+        const logs = await call('GET', `/api/v1/logs?level=error&q=${ids.corrupt}&limit=5`);
+        return logs.json.data.find((r: any) => r.msg === 'stored artwork could not be rendered');
+      },
+      15_000,
+      200,
+    );
     assert.deepEqual([record.mediaId, record.kind, record.requestId], [ids.corrupt, 'poster', res.json.requestId]);
     assert.match(record.reason, /^(corrupt|not-an-image)$/);
   });

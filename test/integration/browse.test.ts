@@ -51,8 +51,23 @@ const FILMS: Film[] = [
 
 /** As people look for them: the article, accents and case do not count; digits and other scripts under # (after Z). */
 const BY_TITLE = [
-  'Amélie', 'Annie Hall', "L'Avventura", 'Das Boot', 'Édith', 'Elf', 'Heat', 'El Laberinto del Fauno', 'De Lift', 'Mad Max', 'The Matrix',
-  'Les Misérables', 'Il Postino', 'Theo', 'Der Untergang', '(500) Days of Summer', '2001: A Space Odyssey',
+  'Amélie',
+  'Annie Hall',
+  "L'Avventura",
+  'Das Boot',
+  'Édith',
+  'Elf',
+  'Heat',
+  'El Laberinto del Fauno',
+  'De Lift',
+  'Mad Max',
+  'The Matrix',
+  'Les Misérables',
+  'Il Postino',
+  'Theo',
+  'Der Untergang',
+  '(500) Days of Summer',
+  '2001: A Space Odyssey',
 ];
 
 const fake = new FakeTmdb({ keys: [KEY] });
@@ -63,7 +78,8 @@ const more = tempDir('browse-more');
 const shows = tempDir('browse-shows');
 let libraries: { main: string; more: string };
 
-const api = (method: string, path: string, body?: unknown) => call(method, path, { ...(body === undefined ? {} : jsonBody(body)), base: instance.url });
+const api = (method: string, path: string, body?: unknown) =>
+  call(method, path, { ...(body === undefined ? {} : jsonBody(body)), base: instance.url });
 const get = async (path: string) => {
   const res = await api('GET', path);
   assert.equal(res.status, 200, `${path}: ${res.text}`);
@@ -91,10 +107,21 @@ const nfo = (f: Film) =>
 
 before(async () => {
   for (const [i, f] of FILMS.entries()) {
-    if (f.released) fake.addMovie({ id: 100 + i, title: f.title, releaseDate: f.released, genres: f.genres, voteAverage: f.rating!, poster: null, backdrop: null });
+    if (f.released)
+      fake.addMovie({
+        id: 100 + i,
+        title: f.title,
+        releaseDate: f.released,
+        genres: f.genres,
+        voteAverage: f.rating!,
+        poster: null,
+        backdrop: null,
+      });
   }
   tmdb = await fake.start();
-  instance = await startInstance({ env: { TMDB_API_KEY: KEY, TMDB_API_BASE_URL: tmdb.apiBaseUrl, TMDB_IMAGE_BASE_URL: tmdb.imageBaseUrl } });
+  instance = await startInstance({
+    env: { TMDB_API_KEY: KEY, TMDB_API_BASE_URL: tmdb.apiBaseUrl, TMDB_IMAGE_BASE_URL: tmdb.imageBaseUrl },
+  });
   for (const f of FILMS) {
     const root = f.elsewhere ? more : movies;
     const name = `${f.file ?? f.title} (${f.year})`;
@@ -102,9 +129,22 @@ before(async () => {
     // The fake describes its own films; the others have an NFO when there is more than a title to tell.
     if (!f.released && (f.genres.length || f.file)) writeFileSync(join(root, `${name}.nfo`), nfo(f));
   }
-  makeTree(shows, ['The Wire/Season 1/The Wire S01E01.mkv', 'The Wire/Season 1/The Wire S01E02.mkv', 'Deadwood/Season 1/Deadwood S01E01.mkv', 'Élite/Season 1/Élite S01E01.mkv'], 4096);
+  makeTree(
+    shows,
+    [
+      'The Wire/Season 1/The Wire S01E01.mkv',
+      'The Wire/Season 1/The Wire S01E02.mkv',
+      'Deadwood/Season 1/Deadwood S01E01.mkv',
+      'Élite/Season 1/Élite S01E01.mkv',
+    ],
+    4096,
+  );
   const scanned: string[] = [];
-  for (const [path, mediaType] of [[movies, 'movie'], [more, 'movie'], [shows, 'tvshow']] as const) {
+  for (const [path, mediaType] of [
+    [movies, 'movie'],
+    [more, 'movie'],
+    [shows, 'tvshow'],
+  ] as const) {
     const job = await scan({ path, mediaType }, instance.url);
     assert.equal(job.status, 'completed', JSON.stringify(job));
     scanned.push(job.libraryId);
@@ -123,9 +163,9 @@ describe('browsing the whole library', () => {
     const first = await get('/api/v1/movies?limit=5');
     assert.equal(first.meta.total, FILMS.length);
     const cursor = JSON.parse(Buffer.from(first.meta.nextCursor, 'base64url').toString('utf8'));
-    assert.deepEqual(Object.keys(cursor).sort(), ['gsi1pk', 'gsi1sk', 'pk', 'sk'], 'the recent index\'s own cursor');
+    assert.deepEqual(Object.keys(cursor).sort(), ['gsi1pk', 'gsi1sk', 'pk', 'sk'], "the recent index's own cursor");
     const all = [...first.data];
-    for (let next = first.meta.nextCursor; next; ) {
+    for (let next = first.meta.nextCursor; next;) {
       const page = await get(`/api/v1/movies?limit=5&cursor=${encodeURIComponent(next)}`);
       all.push(...page.data);
       next = page.meta.nextCursor;
@@ -133,7 +173,10 @@ describe('browsing the whole library', () => {
     // The recent index's order: its sort key `<addedAt>#<id>`, descending, by code unit.
     const key = (e: any) => `${e.media.addedAt}#${e.id}`;
     const newestFirst = [...all].sort((a, b) => (key(a) < key(b) ? 1 : -1));
-    assert.deepEqual(all.map((e) => e.id), newestFirst.map((e) => e.id));
+    assert.deepEqual(
+      all.map((e) => e.id),
+      newestFirst.map((e) => e.id),
+    );
     assert.deepEqual(Object.keys(all[0]).sort(), ['id', 'media', 'type', 'userData']);
     // `matched` alone is an old parameter too.
     const unmatched = await get('/api/v1/movies?matched=false&limit=100');
@@ -195,10 +238,14 @@ describe('browsing the whole library', () => {
       for (const order of ['asc', 'desc']) {
         const whole = titles(await get(`/api/v1/movies?sort=${sort}&order=${order}&limit=100`));
         assert.equal(whole.length, FILMS.length);
-        for (const limit of [2, 3]) assert.deepEqual(await allTitles('/api/v1/movies', `sort=${sort}&order=${order}`, limit), whole, `${sort} ${order} by ${limit}`);
+        for (const limit of [2, 3])
+          assert.deepEqual(await allTitles('/api/v1/movies', `sort=${sort}&order=${order}`, limit), whole, `${sort} ${order} by ${limit}`);
       }
     }
-    assert.deepEqual(await allTitles('/api/v1/movies', 'sort=rating&genre=Drama', 2), titles(await get('/api/v1/movies?sort=rating&genre=Drama&limit=100')));
+    assert.deepEqual(
+      await allTitles('/api/v1/movies', 'sort=rating&genre=Drama', 2),
+      titles(await get('/api/v1/movies?sort=rating&genre=Drama&limit=100')),
+    );
   });
 
   it('counts genres, years and letters of what the filters keep', async () => {
@@ -206,14 +253,44 @@ describe('browsing the whole library', () => {
     assert.equal(all.total, FILMS.length);
     const genreCounts = new Map<string, number>();
     for (const f of FILMS) for (const g of f.genres) genreCounts.set(g, (genreCounts.get(g) ?? 0) + 1);
-    assert.deepEqual(all.genres, [...genreCounts].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : 1)));
-    assert.deepEqual(all.years, [...new Set(FILMS.map((f) => f.year))].sort((a, b) => b - a).map((year) => ({ year, count: FILMS.filter((f) => f.year === year).length })));
+    assert.deepEqual(
+      all.genres,
+      [...genreCounts].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : 1)),
+    );
+    assert.deepEqual(
+      all.years,
+      [...new Set(FILMS.map((f) => f.year))]
+        .sort((a, b) => b - a)
+        .map((year) => ({ year, count: FILMS.filter((f) => f.year === year).length })),
+    );
     assert.deepEqual(all.letters, [
-      { letter: 'A', count: 3 }, { letter: 'B', count: 1 }, { letter: 'E', count: 2 }, { letter: 'H', count: 1 }, { letter: 'L', count: 2 },
-      { letter: 'M', count: 3 }, { letter: 'P', count: 1 }, { letter: 'T', count: 1 }, { letter: 'U', count: 1 }, { letter: '#', count: 2 },
+      { letter: 'A', count: 3 },
+      { letter: 'B', count: 1 },
+      { letter: 'E', count: 2 },
+      { letter: 'H', count: 1 },
+      { letter: 'L', count: 2 },
+      { letter: 'M', count: 3 },
+      { letter: 'P', count: 1 },
+      { letter: 'T', count: 1 },
+      { letter: 'U', count: 1 },
+      { letter: '#', count: 2 },
     ]);
     const war = (await get('/api/v1/movies/facets?genre=War')).data;
-    assert.deepEqual(war, { total: 2, genres: [{ name: 'Drama', count: 2 }, { name: 'War', count: 2 }], years: [{ year: 2004, count: 1 }, { year: 1981, count: 1 }], letters: [{ letter: 'B', count: 1 }, { letter: 'U', count: 1 }] });
+    assert.deepEqual(war, {
+      total: 2,
+      genres: [
+        { name: 'Drama', count: 2 },
+        { name: 'War', count: 2 },
+      ],
+      years: [
+        { year: 2004, count: 1 },
+        { year: 1981, count: 1 },
+      ],
+      letters: [
+        { letter: 'B', count: 1 },
+        { letter: 'U', count: 1 },
+      ],
+    });
     const shows = (await get('/api/v1/tvshows/facets?letter=E')).data;
     assert.deepEqual([shows.total, shows.letters], [1, [{ letter: 'E', count: 1 }]]);
   });
@@ -227,9 +304,16 @@ describe('browsing the whole library', () => {
     assert.deepEqual([played.meta.total, titles(played)], [2, ['Amélie', 'Das Boot']]);
     assert.ok(played.data.every((e: any) => e.userData.played));
     const unplayed = await get('/api/v1/movies?played=false&sort=title&limit=100');
-    assert.deepEqual(titles(unplayed), BY_TITLE.filter((t) => t !== 'Amélie' && t !== 'Das Boot'));
+    assert.deepEqual(
+      titles(unplayed),
+      BY_TITLE.filter((t) => t !== 'Amélie' && t !== 'Das Boot'),
+    );
     assert.deepEqual(titles(await get('/api/v1/movies?sort=lastPlayed&limit=3')), ['Das Boot', 'Amélie', 'Heat'], 'most recently first');
-    assert.deepEqual(titles(await get('/api/v1/movies?sort=lastPlayed&order=asc&limit=3')), ['Heat', 'Amélie', 'Das Boot'], 'the others after them either way');
+    assert.deepEqual(
+      titles(await get('/api/v1/movies?sort=lastPlayed&order=asc&limit=3')),
+      ['Heat', 'Amélie', 'Das Boot'],
+      'the others after them either way',
+    );
     assert.equal((await get('/api/v1/movies/facets?played=true')).data.total, 2);
 
     const other = (await api('POST', '/api/v1/profiles', { name: 'Browser' })).json.data.id;
@@ -251,7 +335,10 @@ describe('browsing the whole library', () => {
       assert.equal(res.status, 400, `${path}: ${res.text}`);
       assert.equal(res.headers['content-type'], 'application/problem+json');
       assert.equal(res.json.type, '/problems/invalid-request');
-      assert.ok(res.json.errors.some((e: any) => e.field === field), `${path}: ${JSON.stringify(res.json.errors)}`);
+      assert.ok(
+        res.json.errors.some((e: any) => e.field === field),
+        `${path}: ${JSON.stringify(res.json.errors)}`,
+      );
     };
     await refused('/api/v1/movies?sort=popularity', 'query.sort');
     await refused('/api/v1/movies?sort=title&order=up', 'query.order');
@@ -289,11 +376,15 @@ describe('browsing the whole library', () => {
     seen.push(...titles(first));
     makeTree(movies, ['Zulu (1964).mkv', 'Alien (1979).mkv', 'Marty (1955).mkv'], 4096);
     assert.equal((await scan({ path: movies, mediaType: 'movie' }, instance.url)).status, 'completed');
-    for (let cursor = first.meta.nextCursor; cursor; ) {
+    for (let cursor = first.meta.nextCursor; cursor;) {
       const page = await get(`/api/v1/movies?sort=title&limit=3&cursor=${encodeURIComponent(cursor)}`);
       seen.push(...titles(page));
       cursor = page.meta.nextCursor;
     }
-    assert.deepEqual(seen, [...BY_TITLE.slice(0, 10), 'Marty', ...BY_TITLE.slice(10, 15), 'Zulu', ...BY_TITLE.slice(15)], 'Alien came before the first page ended');
+    assert.deepEqual(
+      seen,
+      [...BY_TITLE.slice(0, 10), 'Marty', ...BY_TITLE.slice(10, 15), 'Zulu', ...BY_TITLE.slice(15)],
+      'Alien came before the first page ended',
+    );
   });
 });

@@ -16,10 +16,15 @@ describe('caches give their space back', () => {
   it('artwork: every rendered variant and stray temporary file goes, every source stays', async () => {
     const root = tempDir('reclaim-artwork');
     const store = localArtworkStore(root);
-    const jpeg = await sharp({ create: { width: 64, height: 96, channels: 3, background: '#405060' } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 64, height: 96, channels: 3, background: '#405060' } })
+      .jpeg()
+      .toBuffer();
     const webp = await sharp(jpeg).webp().toBuffer();
     const source = sourceKey('mv_one', 'poster', 'etag1');
-    const variants = [variantKeyOf('mv_one', 'poster', 'etag1', { width: 160, format: 'webp' }), variantKeyOf('mv_one', 'poster', 'etag1', { width: 320, format: 'webp' })];
+    const variants = [
+      variantKeyOf('mv_one', 'poster', 'etag1', { width: 160, format: 'webp' }),
+      variantKeyOf('mv_one', 'poster', 'etag1', { width: 320, format: 'webp' }),
+    ];
     await store.put(source, jpeg, 'image/jpeg');
     for (const key of variants) await store.put(key, webp, 'image/webp');
     await store.put(sourceKey('mv_two', 'backdrop', 'etag2'), jpeg, 'image/jpeg');

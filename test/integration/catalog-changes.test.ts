@@ -31,8 +31,18 @@ class CountingStore extends DynamoCatalogStore {
 }
 
 const base = (id: string, addedAt: string) => ({
-  id, libraryId: LIBRARY, addedAt, updatedAt: addedAt, lastJob: 'job_1', lastChange: 'added' as const,
-  originalTitle: null, year: 2001, overview: null, genres: [], rating: null, tmdbId: null,
+  id,
+  libraryId: LIBRARY,
+  addedAt,
+  updatedAt: addedAt,
+  lastJob: 'job_1',
+  lastChange: 'added' as const,
+  originalTitle: null,
+  year: 2001,
+  overview: null,
+  genres: [],
+  rating: null,
+  tmdbId: null,
   meshGradientColors: ['#101010', '#202020', '#303030', '#404040'] as [string, string, string, string],
 });
 
@@ -44,8 +54,19 @@ const film = (title: string, addedAt: string): MovieItem => {
 const show = (title: string, addedAt: string): ShowItem => ({ ...base(`tv_cc${uid()}`, addedAt), entity: 'tvshow', title });
 
 const episode = (showId: string): EpisodeItem => ({
-  id: `ep_cc${uid()}`, libraryId: LIBRARY, addedAt: '2020-01-01T00:00:00.000Z', updatedAt: '2020-01-01T00:00:00.000Z', lastJob: 'job_1', lastChange: 'added',
-  entity: 'episode', showId, seasonNumber: 1, episodeNumber: 1, title: 'Pilot', overview: null, airDate: null,
+  id: `ep_cc${uid()}`,
+  libraryId: LIBRARY,
+  addedAt: '2020-01-01T00:00:00.000Z',
+  updatedAt: '2020-01-01T00:00:00.000Z',
+  lastJob: 'job_1',
+  lastChange: 'added',
+  entity: 'episode',
+  showId,
+  seasonNumber: 1,
+  episodeNumber: 1,
+  title: 'Pilot',
+  overview: null,
+  airDate: null,
   files: [{ relPath: 'Show/S01E01.mkv', size: 1, mtimeMs: 1, part: null }],
 });
 
@@ -62,12 +83,19 @@ describe('the catalogue kept in memory', () => {
     const store = new CountingStore(table.db);
     const snapshot = new CatalogueSnapshot(store, 'lambda');
     const titledNow = () => snapshot.titled();
-    const [a, b, c] = [film('Alpha', '2020-01-02T00:00:00.000Z'), film('Bravo', '2020-01-03T00:00:00.000Z'), film('Charlie', '2020-01-01T00:00:00.000Z')];
+    const [a, b, c] = [
+      film('Alpha', '2020-01-02T00:00:00.000Z'),
+      film('Bravo', '2020-01-03T00:00:00.000Z'),
+      film('Charlie', '2020-01-01T00:00:00.000Z'),
+    ];
     const s = show('Delta', '2020-01-01T00:00:00.000Z');
     await store.put([a, b, c, s]);
     const first = await titledNow();
     assert.equal(store.wholeReads, 1);
-    assert.deepEqual(first.items.map((i) => i.title), ['Charlie', 'Alpha', 'Bravo', 'Delta']);
+    assert.deepEqual(
+      first.items.map((i) => i.title),
+      ['Charlie', 'Alpha', 'Bravo', 'Delta'],
+    );
 
     // A film added (earlier than all), one renamed, one removed, an episode written.
     const e = film('Echo', '2019-12-31T00:00:00.000Z');
@@ -77,7 +105,10 @@ describe('the catalogue kept in memory', () => {
     assert.equal(store.wholeReads, 1, 'the move was followed without a whole read');
     const whole = await wholeRead(store);
     assert.deepEqual(second.items, whole, 'the same items in the same order as a whole read');
-    assert.deepEqual(second.items.map((i) => i.title), ['Echo', 'Charlie', 'Alpha Renamed', 'Delta']);
+    assert.deepEqual(
+      second.items.map((i) => i.title),
+      ['Echo', 'Charlie', 'Alpha Renamed', 'Delta'],
+    );
     assert.equal(second.byId.get(a.id)?.title, 'Alpha Renamed');
     assert.equal(second.byId.has(b.id), false);
     assert.notEqual(second, first);
@@ -100,17 +131,19 @@ describe('the catalogue kept in memory', () => {
     const [one, two] = [new DynamoCatalogStore(table.db), new DynamoCatalogStore(table.db)];
     const from = await one.version();
     const films = Array.from({ length: 16 }, (_, i) => film(`Race ${i}`, '2021-01-01T00:00:00.000Z'));
-    await Promise.all(films.map(async (f, i) => {
-      const store = i % 2 ? one : two;
-      await store.put([f], { quiet: true });
-    }));
+    await Promise.all(
+      films.map(async (f, i) => {
+        const store = i % 2 ? one : two;
+        await store.put([f], { quiet: true });
+      }),
+    );
     const to = await one.version();
     assert.equal(to - from, 16, 'every move counted');
     assert.deepEqual((await one.changedBetween(from, to))?.sort(), films.map((f) => f.id).sort(), 'every film announced');
     await one.remove(films.map((f) => f.id));
   });
 
-  it('in a shared process, knows its own moves without reading the stamp, and another process\'s within a second', async () => {
+  it("in a shared process, knows its own moves without reading the stamp, and another process's within a second", async () => {
     const store = new CountingStore(table.db);
     let now = 0;
     const snapshot = new CatalogueSnapshot(store, 'shared-process', () => now);

@@ -59,13 +59,25 @@ before(async () => {
   instance = await startInstance({
     env: { TMDB_API_KEY: KEY, TMDB_API_BASE_URL: tmdb.apiBaseUrl, TMDB_IMAGE_BASE_URL: tmdb.imageBaseUrl, TMDB_TIMEOUT_MS: '1000' },
   });
-  makeTree(movies, ['The Godfather (1972)/The Godfather (1972).mkv', 'The Godfather Part II (1974)/The Godfather Part II (1974).mkv', 'Alien 3 (1992)/Alien 3 (1992).mkv', 'Heat (1995)/Heat (1995).mkv'], 4096);
+  makeTree(
+    movies,
+    [
+      'The Godfather (1972)/The Godfather (1972).mkv',
+      'The Godfather Part II (1974)/The Godfather Part II (1974).mkv',
+      'Alien 3 (1992)/Alien 3 (1992).mkv',
+      'Heat (1995)/Heat (1995).mkv',
+    ],
+    4096,
+  );
   writeFileSync(
     join(movies, 'Alien 3 (1992)', 'movie.nfo'),
     `<movie><title>Alien³</title><uniqueid type="tmdb" default="true">8077</uniqueid><set tmdbcolid="${ALIEN}"><name>Alien Collection</name><overview/></set></movie>`,
   );
   // A set by name alone: a collection of someone's own, not the provider's, so left out.
-  writeFileSync(join(movies, 'Heat (1995)', 'movie.nfo'), '<movie><title>Heat</title><uniqueid type="tmdb">949</uniqueid><set><name>Michael Mann</name></set></movie>');
+  writeFileSync(
+    join(movies, 'Heat (1995)', 'movie.nfo'),
+    '<movie><title>Heat</title><uniqueid type="tmdb">949</uniqueid><set><name>Michael Mann</name></set></movie>',
+  );
   fake.reset();
   await scanned();
 });
@@ -89,7 +101,7 @@ describe('film collections', () => {
     const godfather = await get(`/api/v1/movies/${await idOf('The Godfather')}`);
     assert.deepEqual(godfather.metadata.collection, { id: GODFATHER, name: 'The Godfather Collection' });
     const alien3 = await get(`/api/v1/movies/${await idOf('Alien³')}`);
-    assert.deepEqual(alien3.metadata.collection, { id: ALIEN, name: 'Alien Collection' }, 'the NFO\'s set, by its id');
+    assert.deepEqual(alien3.metadata.collection, { id: ALIEN, name: 'Alien Collection' }, "the NFO's set, by its id");
     const heat = await get(`/api/v1/movies/${await idOf('Heat')}`);
     assert.equal(heat.metadata.collection, null);
   });
@@ -116,11 +128,16 @@ describe('film collections', () => {
     assert.equal((await api('GET', '/api/v1/artwork/co_999999/poster')).status, 404);
   });
 
-  it('lists a collection\'s parts in release order, the missing one too', async () => {
+  it("lists a collection's parts in release order, the missing one too", async () => {
     const collection = await get(`/api/v1/collections/${GODFATHER}`);
     const [first, second] = [await idOf('The Godfather'), await idOf('The Godfather Part II')];
     assert.deepEqual(
-      { ...collection, posterUrl: typeof collection.posterUrl, backdropUrl: typeof collection.backdropUrl, parts: collection.parts.map(part) },
+      {
+        ...collection,
+        posterUrl: typeof collection.posterUrl,
+        backdropUrl: typeof collection.backdropUrl,
+        parts: collection.parts.map(part),
+      },
       {
         id: GODFATHER,
         name: 'The Godfather Collection',
@@ -163,9 +180,19 @@ describe('film collections', () => {
     const job = await scanned();
     assert.equal(job.counts.added, 1);
     assert.deepEqual(asked('/3/collection/'), {});
-    assert.deepEqual(Object.keys(asked('/t/p/')).filter((p) => p.includes('collection-')), []);
+    assert.deepEqual(
+      Object.keys(asked('/t/p/')).filter((p) => p.includes('collection-')),
+      [],
+    );
     const collection = await get(`/api/v1/collections/${GODFATHER}`);
-    assert.deepEqual(collection.parts.map((p: any) => [p.tmdbId, p.owned]), [[238, true], [240, true], [242, true]]);
+    assert.deepEqual(
+      collection.parts.map((p: any) => [p.tmdbId, p.owned]),
+      [
+        [238, true],
+        [240, true],
+        [242, true],
+      ],
+    );
     const summary = (await get('/api/v1/collections')).find((c: any) => c.id === GODFATHER);
     assert.deepEqual([summary.owned, summary.total], [3, 3]);
   });

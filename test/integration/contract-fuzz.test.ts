@@ -43,13 +43,21 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 // ---- the document --------------------------------------------------------------------------
 type Schema = { [key: string]: unknown };
-interface DocParameter { name: string; in: string; required?: boolean; schema?: Schema }
+interface DocParameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema?: Schema;
+}
 interface DocOperation {
   operationId: string;
   parameters?: DocParameter[];
   requestBody?: { required?: boolean; content?: Record<string, { schema?: Schema }> };
 }
-interface OpenApi { paths: Record<string, Record<string, unknown>>; components?: { schemas?: Record<string, Schema> } }
+interface OpenApi {
+  paths: Record<string, Record<string, unknown>>;
+  components?: { schemas?: Record<string, Schema> };
+}
 
 interface Operation {
   id: string;
@@ -101,14 +109,21 @@ const operations: Operation[] = Object.entries(doc.paths)
           pathParams: (o.parameters ?? []).filter((p) => p.in === 'path'),
           queryParams: (o.parameters ?? []).filter((p) => p.in === 'query'),
           ...(bodySchema
-            ? { body: { schema: bodySchema, required: Boolean(o.requestBody?.required), validate: ajv.compile(rebase(bodySchema) as object) } }
+            ? {
+                body: {
+                  schema: bodySchema,
+                  required: Boolean(o.requestBody?.required),
+                  validate: ajv.compile(rebase(bodySchema) as object),
+                },
+              }
             : {}),
         };
       }),
   );
 
 const templates = [...new Set(operations.map((o) => o.template))];
-const templateRegex = (template: string) => new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)')}$`);
+const templateRegex = (template: string) =>
+  new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)')}$`);
 const regexes = new Map(templates.map((t) => [t, templateRegex(t)]));
 
 /** The operation a method on a template reaches; HEAD is served by GET where there is no HEAD. */
@@ -214,7 +229,8 @@ const risk = (r: Pick<FuzzRequest, 'method' | 'path' | 'body'>): string | undefi
       continue;
     }
     if (!('value' in read) || !op.body.validate(read.value)) continue;
-    if (REFUSE_MISSING_PATH.has(op.id) && isPlainObject(read.value) && typeof read.value.path === 'string' && isNowhere(read.value.path)) continue;
+    if (REFUSE_MISSING_PATH.has(op.id) && isPlainObject(read.value) && typeof read.value.path === 'string' && isNowhere(read.value.path))
+      continue;
     return `${op.id} would accept the body`;
   }
   return undefined;
@@ -237,8 +253,26 @@ const RAW = (literal: string) => `\u0000raw:${literal}\u0000`;
 const toJsonText = (value: unknown) => (JSON.stringify(value) ?? 'null').replace(/"\\u0000raw:([^"\\]*)\\u0000"/g, '$1');
 
 const hostileScalar = fc.constantFrom<unknown>(
-  false, 0, 'x', null, true, 1e308, '', -1, 1.5, 2 ** 53 + 1, [], {}, '\u0000', '\ud800', 'a'.repeat(5000),
-  RAW('-0'), RAW('1e400'), RAW('-1e400'), RAW('1e-400'), RAW('123456789012345678901234567890'),
+  false,
+  0,
+  'x',
+  null,
+  true,
+  1e308,
+  '',
+  -1,
+  1.5,
+  2 ** 53 + 1,
+  [],
+  {},
+  '\u0000',
+  '\ud800',
+  'a'.repeat(5000),
+  RAW('-0'),
+  RAW('1e400'),
+  RAW('-1e400'),
+  RAW('1e-400'),
+  RAW('123456789012345678901234567890'),
 );
 
 const pathSegment = fc.oneof(
@@ -254,7 +288,8 @@ const nowherePath = fc
 const numberOr = (v: unknown, fallback: number) => (typeof v === 'number' ? v : fallback);
 
 const stringFor = (s: Schema): fc.Arbitrary<string> => {
-  if (s.format === 'date-time') return fc.date({ noInvalidDate: true, min: new Date(0), max: new Date(4_102_444_800_000) }).map((d) => d.toISOString());
+  if (s.format === 'date-time')
+    return fc.date({ noInvalidDate: true, min: new Date(0), max: new Date(4_102_444_800_000) }).map((d) => d.toISOString());
   const max = Math.min(numberOr(s.maxLength, 40), 40);
   if (typeof s.pattern === 'string') return fc.stringMatching(new RegExp(s.pattern)).map((v) => v.slice(0, Math.max(max, 1)));
   return fc.string({ unit: 'grapheme', minLength: Math.min(numberOr(s.minLength, 0), max), maxLength: max });
@@ -303,11 +338,28 @@ const guarded = (value: unknown): unknown => {
 };
 
 // ---- bodies ----------------------------------------------------------------------------------
-interface BodyCase { bytes?: Buffer; shape: string }
+interface BodyCase {
+  bytes?: Buffer;
+  shape: string;
+}
 const text = (shape: string, t: string): BodyCase => ({ shape, bytes: Buffer.from(t, 'utf8') });
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const BAD_UTF8 = [[0xff], [0xfe, 0xff], [0xc3], [0x80], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82]];
-const PRIMITIVES = ['false', '0', '"x"', 'null', 'true', '1e308', '-0', '1e400', '""', '123456789012345678901234567890', ' ', '\t\r\n', '"\\ud800"'];
+const PRIMITIVES = [
+  'false',
+  '0',
+  '"x"',
+  'null',
+  'true',
+  '1e308',
+  '-0',
+  '1e400',
+  '""',
+  '123456789012345678901234567890',
+  ' ',
+  '\t\r\n',
+  '"\\ud800"',
+];
 let bigBody: Buffer | undefined;
 /** Just over the service's 1 MiB limit (made once, on first use). */
 const big = () => (bigBody ??= Buffer.from(`{"${GUARD}":"${'x'.repeat(1024 * 1024)}"}`));
@@ -354,7 +406,15 @@ const bodyArb = (op: Operation | undefined, allowEmpty: boolean): fc.Arbitrary<B
   const cases: Array<fc.WeightedArbitrary<BodyCase>> = [
     { weight: 8, arbitrary: json.map((t) => text('json', t)) },
     { weight: 2, arbitrary: fc.constantFrom(...PRIMITIVES).map((t) => text('bare primitive', t)) },
-    { weight: 1, arbitrary: fc.oneof(fc.constant('[]'), json.map((t) => `[${t}]`)).map((t) => text('array for an object', t)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .oneof(
+          fc.constant('[]'),
+          json.map((t) => `[${t}]`),
+        )
+        .map((t) => text('array for an object', t)),
+    },
     {
       weight: 2,
       arbitrary: fc
@@ -375,7 +435,9 @@ const bodyArb = (op: Operation | undefined, allowEmpty: boolean): fc.Arbitrary<B
     },
     {
       weight: 1,
-      arbitrary: fc.tuple(json, fc.constantFrom(1, 2)).map(([t, n]) => ({ shape: `${n} BOM`, bytes: Buffer.concat([...Array(n).fill(BOM), Buffer.from(t)]) })),
+      arbitrary: fc
+        .tuple(json, fc.constantFrom(1, 2))
+        .map(([t, n]) => ({ shape: `${n} BOM`, bytes: Buffer.concat([...Array(n).fill(BOM), Buffer.from(t)]) })),
     },
     {
       weight: 2,
@@ -385,21 +447,24 @@ const bodyArb = (op: Operation | undefined, allowEmpty: boolean): fc.Arbitrary<B
     },
     {
       weight: 1,
-      arbitrary: fc.tuple(json, fc.nat(), fc.constantFrom('truncated', 'trailing garbage', 'single quotes', 'two values', 'NaN', 'comment')).map(([t, n, kind]) => {
-        const malformed: Record<string, string> = {
-          truncated: t.slice(0, Math.max(1, n % t.length)),
-          'trailing garbage': `${t} x`,
-          'single quotes': t.replaceAll('"', "'"),
-          'two values': `${t}{"${GUARD}":1}`,
-          NaN: `{"${GUARD}":NaN}`,
-          comment: `{/* c */"${GUARD}":true}`,
-        };
-        return text(`malformed: ${kind}`, malformed[kind]!);
-      }),
+      arbitrary: fc
+        .tuple(json, fc.nat(), fc.constantFrom('truncated', 'trailing garbage', 'single quotes', 'two values', 'NaN', 'comment'))
+        .map(([t, n, kind]) => {
+          const malformed: Record<string, string> = {
+            truncated: t.slice(0, Math.max(1, n % t.length)),
+            'trailing garbage': `${t} x`,
+            'single quotes': t.replaceAll('"', "'"),
+            'two values': `${t}{"${GUARD}":1}`,
+            NaN: `{"${GUARD}":NaN}`,
+            comment: `{/* c */"${GUARD}":true}`,
+          };
+          return text(`malformed: ${kind}`, malformed[kind]!);
+        }),
     },
     { weight: 1, arbitrary: fc.constant(0).map(() => ({ shape: 'over 1 MiB', bytes: big() })) },
   ];
-  if (allowEmpty) cases.push({ weight: 1, arbitrary: fc.constantFrom<BodyCase>({ shape: 'empty', bytes: Buffer.alloc(0) }, { shape: 'none' }) });
+  if (allowEmpty)
+    cases.push({ weight: 1, arbitrary: fc.constantFrom<BodyCase>({ shape: 'empty', bytes: Buffer.alloc(0) }, { shape: 'none' }) });
   return fc.oneof(...cases);
 };
 
@@ -407,7 +472,10 @@ const NO_BODY: BodyCase = { shape: 'none' };
 const bodyFor = (target: Operation | undefined, method: string): fc.Arbitrary<BodyCase> => {
   // cleanup without a body would run for real; a required body answers 400 when missing.
   if (target?.body) return bodyArb(target, target.body.required);
-  return fc.oneof({ weight: MUTATING.has(method) ? 3 : 7, arbitrary: fc.constant(NO_BODY) }, { weight: 1, arbitrary: bodyArb(undefined, true) });
+  return fc.oneof(
+    { weight: MUTATING.has(method) ? 3 : 7, arbitrary: fc.constant(NO_BODY) },
+    { weight: 1, arbitrary: bodyArb(undefined, true) },
+  );
 };
 
 // ---- headers, paths, queries ---------------------------------------------------------------
@@ -436,9 +504,36 @@ const contentTypeArb = fc.oneof(
 // node:http writes the request line as latin1, so '\u00e9' goes out as the lone byte E9 and
 // '\u00c3\u00a9' as the UTF-8 bytes of "é" unencoded, as some clients send them.
 const HOSTILE_IDS = [
-  '..%2F..%2Fetc%2Fpasswd', '%2e%2e', '%2E%2E%2F%2E%2E%2Fetc%2Fpasswd', '%2e', '.', '..', '%00', 'a%00b', 'a'.repeat(10_000),
-  '%C3%A9t%C3%A9', '%F0%9F%8E%AC', '%ED%A0%80', '%ff', '%zz', '%', '\u00e9', '\u00c3\u00a9', '\u007f', '%20', '+', ';x=1', 'a%2Fb', '%252e%252e',
-  'x'.repeat(129), '__proto__', 'constructor', '%7B%7D', 'null', '-', '~',
+  '..%2F..%2Fetc%2Fpasswd',
+  '%2e%2e',
+  '%2E%2E%2F%2E%2E%2Fetc%2Fpasswd',
+  '%2e',
+  '.',
+  '..',
+  '%00',
+  'a%00b',
+  'a'.repeat(10_000),
+  '%C3%A9t%C3%A9',
+  '%F0%9F%8E%AC',
+  '%ED%A0%80',
+  '%ff',
+  '%zz',
+  '%',
+  '\u00e9',
+  '\u00c3\u00a9',
+  '\u007f',
+  '%20',
+  '+',
+  ';x=1',
+  'a%2Fb',
+  '%252e%252e',
+  'x'.repeat(129),
+  '__proto__',
+  'constructor',
+  '%7B%7D',
+  'null',
+  '-',
+  '~',
 ];
 const notRealId = (id: string) => !/^[0-9a-f]{32}$/i.test(id);
 const segmentFor = (param: DocParameter): fc.Arbitrary<string> => {
@@ -451,35 +546,92 @@ const segmentFor = (param: DocParameter): fc.Arbitrary<string> => {
     { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }).map(encodeURIComponent).filter(notRealId) },
   );
 };
-const pathSuffix = fc.oneof({ weight: 12, arbitrary: fc.constant('') }, { weight: 1, arbitrary: fc.constantFrom('/', '/.', '/..', '//', ';x', '%2F', '/%2e%2e') });
+const pathSuffix = fc.oneof(
+  { weight: 12, arbitrary: fc.constant('') },
+  { weight: 1, arbitrary: fc.constantFrom('/', '/.', '/..', '//', ';x', '%2F', '/%2e%2e') },
+);
 
 const HOSTILE_QUERY_VALUES = [
-  '-1', '0', '1.5', 'NaN', 'Infinity', '-0', '1e999', '0x10', '%201', '+1', '', '%zz', '%', '%c3%28', '%00', 'a'.repeat(10_000),
-  encodeURIComponent('ß😀'), '\u00c3\u009f', 'true', 'null', '%5B%5D', '%2e%2e%2f', '99999999999999999999',
+  '-1',
+  '0',
+  '1.5',
+  'NaN',
+  'Infinity',
+  '-0',
+  '1e999',
+  '0x10',
+  '%201',
+  '+1',
+  '',
+  '%zz',
+  '%',
+  '%c3%28',
+  '%00',
+  'a'.repeat(10_000),
+  encodeURIComponent('ß😀'),
+  '\u00c3\u009f',
+  'true',
+  'null',
+  '%5B%5D',
+  '%2e%2e%2f',
+  '99999999999999999999',
 ];
-const RAW_QUERY_PARTS = ['%zz', '%', '%c3%28', '=', '', '?', 'a=%', '%00=1', '__proto__[x]=1', 'constructor=1', 'limit[]=1', 'a[b]=c', `${'k'.repeat(10_000)}=1`];
+const RAW_QUERY_PARTS = [
+  '%zz',
+  '%',
+  '%c3%28',
+  '=',
+  '',
+  '?',
+  'a=%',
+  '%00=1',
+  '__proto__[x]=1',
+  'constructor=1',
+  'limit[]=1',
+  'a[b]=c',
+  `${'k'.repeat(10_000)}=1`,
+];
 
 const queryValue = (param: DocParameter): fc.Arbitrary<string> => {
   const s = resolve(param.schema);
-  return validFor(s, 0, '').map((v) => encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v) ?? ''));
+  return validFor(s, 0, '').map((v) => encodeURIComponent(typeof v === 'string' ? v : (JSON.stringify(v) ?? '')));
 };
 const queryArb = (params: DocParameter[]): fc.Arbitrary<string> => {
   const known = params.length ? fc.constantFrom(...params) : undefined;
   const parts: Array<fc.WeightedArbitrary<string[]>> = [
-    { weight: 1, arbitrary: fc.tuple(fc.stringMatching(/^[a-z_]{1,10}$/), fc.string({ maxLength: 10 })).map(([k, v]) => [`${k}=${encodeURIComponent(v)}`]) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.stringMatching(/^[a-z_]{1,10}$/), fc.string({ maxLength: 10 }))
+        .map(([k, v]) => [`${k}=${encodeURIComponent(v)}`]),
+    },
     { weight: 1, arbitrary: fc.constantFrom(...RAW_QUERY_PARTS).map((p) => [p]) },
   ];
   if (known) {
     parts.push(
       { weight: 4, arbitrary: known.chain((p) => queryValue(p).map((v) => [`${p.name}=${v}`])) },
       { weight: 2, arbitrary: fc.tuple(known, fc.constantFrom(...HOSTILE_QUERY_VALUES)).map(([p, v]) => [`${p.name}=${v}`]) },
-      { weight: 1, arbitrary: known.chain((p) => fc.tuple(queryValue(p), fc.constantFrom(...HOSTILE_QUERY_VALUES)).map(([a, b]) => [`${p.name}=${a}`, `${p.name}=${b}`])) },
+      {
+        weight: 1,
+        arbitrary: known.chain((p) =>
+          fc.tuple(queryValue(p), fc.constantFrom(...HOSTILE_QUERY_VALUES)).map(([a, b]) => [`${p.name}=${a}`, `${p.name}=${b}`]),
+        ),
+      },
     );
   }
   // Required parameters come first and mostly valid, so the rest of the request gets looked at.
   const required = params.filter((p) => p.required);
-  const first = fc.tuple(...required.map((p) => fc.option(queryValue(p).map((v) => `${p.name}=${v}`), { freq: 6, nil: undefined })));
-  return fc.tuple(first, fc.array(fc.oneof(...parts), { maxLength: 4 })).map(([req, rest]) => [...req.filter((x) => x !== undefined), ...rest.flat()].join('&'));
+  const first = fc.tuple(
+    ...required.map((p) =>
+      fc.option(
+        queryValue(p).map((v) => `${p.name}=${v}`),
+        { freq: 6, nil: undefined },
+      ),
+    ),
+  );
+  return fc
+    .tuple(first, fc.array(fc.oneof(...parts), { maxLength: 4 }))
+    .map(([req, rest]) => [...req.filter((x) => x !== undefined), ...rest.flat()].join('&'));
 };
 
 const OTHER_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -511,7 +663,13 @@ const requestArb = (op: Operation): fc.Arbitrary<FuzzRequest> =>
     });
 
 // ---- sending and judging -----------------------------------------------------------------------
-interface Answer { status: number; headers: IncomingHttpHeaders; body: Buffer; error?: string; ms: number }
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  error?: string;
+  ms: number;
+}
 
 let sent = 0;
 const statuses = new Map<number | string, number>();
@@ -537,17 +695,32 @@ const send = (r: FuzzRequest): Promise<Answer> => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => finish({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('aborted', () => finish({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), error: 'response cut off' }));
-        res.on('error', (err) => finish({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), error: err.message }));
+        res.on('aborted', () =>
+          finish({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), error: 'response cut off' }),
+        );
+        res.on('error', (err) =>
+          finish({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), error: err.message }),
+        );
       },
     );
-    req.on('error', (err) => finish({ status: 0, headers: {}, body: Buffer.alloc(0), error: `${(err as NodeJS.ErrnoException).code ?? ''} ${err.message}`.trim() }));
+    req.on('error', (err) =>
+      finish({
+        status: 0,
+        headers: {},
+        body: Buffer.alloc(0),
+        error: `${(err as NodeJS.ErrnoException).code ?? ''} ${err.message}`.trim(),
+      }),
+    );
     req.setTimeout(TIMEOUT_MS, () => req.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`)));
     req.end(r.body);
   });
 };
 
-const mediaType = (a: Answer) => String(a.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+const mediaType = (a: Answer) =>
+  String(a.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
 
 /** Every way the answer breaks the contract's rules; empty when it keeps them. */
 const verdict = (r: FuzzRequest, a: Answer): string[] => {
@@ -568,7 +741,8 @@ const verdict = (r: FuzzRequest, a: Answer): string[] => {
   if (!isPlainObject(problem)) return [...issues, 'body is not an object'];
   if (problem.status !== a.status) issues.push(`body status ${JSON.stringify(problem.status)}`);
   if (typeof problem.type !== 'string' || !problem.type.startsWith('/problems/')) issues.push(`type ${JSON.stringify(problem.type)}`);
-  if (typeof requestId === 'string' && requestId && problem.requestId !== requestId) issues.push(`requestId ${JSON.stringify(problem.requestId)} is not X-Request-Id`);
+  if (typeof requestId === 'string' && requestId && problem.requestId !== requestId)
+    issues.push(`requestId ${JSON.stringify(problem.requestId)} is not X-Request-Id`);
   return issues;
 };
 
@@ -578,11 +752,29 @@ const showAnswer = (a: Answer) =>
     : `${a.status} in ${a.ms} ms, content-type ${JSON.stringify(a.headers['content-type'] ?? null)}, X-Request-Id ${a.headers['x-request-id'] === undefined ? 'absent' : JSON.stringify(a.headers['x-request-id'])}, body ${elide(JSON.stringify(a.body.toString('utf8')), 600)}`;
 
 // In collect mode: one entry per distinct kind of failure, with its smallest request.
-interface Finding { issues: string[]; request: FuzzRequest; answer: Answer; count: number; ops: Set<string>; shapes: Set<string> }
+interface Finding {
+  issues: string[];
+  request: FuzzRequest;
+  answer: Answer;
+  count: number;
+  ops: Set<string>;
+  shapes: Set<string>;
+}
 const findings = new Map<string, Finding>();
 const signature = (r: FuzzRequest, a: Answer, issues: string[]) => {
-  const excerpt = a.body.toString('utf8').slice(0, 80).replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<uuid>').replace(/"instance":"[^"]*"/, '').replace(/\d+/g, '#');
-  return [issues.map((i) => i.replace(/"[^"]*"/g, '…')).join(' | '), a.status, mediaType(a), excerpt, r.method === 'HEAD' ? 'HEAD' : ''].join(' ~ ');
+  const excerpt = a.body
+    .toString('utf8')
+    .slice(0, 80)
+    .replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<uuid>')
+    .replace(/"instance":"[^"]*"/, '')
+    .replace(/\d+/g, '#');
+  return [
+    issues.map((i) => i.replace(/"[^"]*"/g, '…')).join(' | '),
+    a.status,
+    mediaType(a),
+    excerpt,
+    r.method === 'HEAD' ? 'HEAD' : '',
+  ].join(' ~ ');
 };
 const sizeOf = (r: FuzzRequest) => r.path.length + (r.body?.length ?? 0) + JSON.stringify(r.headers).length;
 const collect = (r: FuzzRequest, a: Answer, issues: string[]) => {
@@ -626,15 +818,23 @@ describe(`contract fuzz (MLS_FUZZ_SEED=${SEED}, MLS_FUZZ_RUNS=${RUNS}${COLLECT ?
         await fc.assert(property, { seed, numRuns: runsFor(op), includeErrorInReport: true });
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
-        throw new Error(`contract fuzz failed on ${op.id}: rerun with MLS_FUZZ_SEED=${SEED} MLS_FUZZ_RUNS=${RUNS} (this operation's seed: ${seed})\n${message}`, { cause: err });
+        throw new Error(
+          `contract fuzz failed on ${op.id}: rerun with MLS_FUZZ_SEED=${SEED} MLS_FUZZ_RUNS=${RUNS} (this operation's seed: ${seed})\n${message}`,
+          { cause: err },
+        );
       }
     });
   }
 
   it('leaves the service healthy', async (t) => {
     const res = await call('GET', '/api/v1/health', { from: FROM });
-    const byStatus = [...statuses.entries()].sort(([a], [b]) => String(a).localeCompare(String(b))).map(([s, n]) => `${s}: ${n}`).join(', ');
-    t.diagnostic(`${sent} requests in ${((Date.now() - started) / 1000).toFixed(1)} s (${byStatus}); ${neutralised} neutralised before sending`);
+    const byStatus = [...statuses.entries()]
+      .sort(([a], [b]) => String(a).localeCompare(String(b)))
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(', ');
+    t.diagnostic(
+      `${sent} requests in ${((Date.now() - started) / 1000).toFixed(1)} s (${byStatus}); ${neutralised} neutralised before sending`,
+    );
     assert.equal(res.status, 200, res.text);
     if (COLLECT && findings.size) {
       const list = [...findings.values()].map(

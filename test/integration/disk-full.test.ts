@@ -77,12 +77,14 @@ describe('a full disk', { skip: cannotMount }, () => {
   const timeline: string[] = [];
 
   const line = (label: string, res: Reply) =>
-    `${label} ${res.status} ${res.status === 200 ? JSON.stringify(res.json.data?.status ?? res.json.data?.length ?? '') : res.json?.type ?? res.text.slice(0, 80)}`;
+    `${label} ${res.status} ${res.status === 200 ? JSON.stringify(res.json.data?.status ?? res.json.data?.length ?? '') : (res.json?.type ?? res.text.slice(0, 80))}`;
   const look = async () => {
     const health = await call('GET', '/api/v1/health', { base: instance.url });
     const list = await call('GET', '/api/v1/movies?limit=5', { base: instance.url });
     const free = diskSpace(dataDir)?.freeBytes ?? 0;
-    timeline.push(`${new Date().toISOString().slice(11, 23)} free ${(free / 1024).toFixed(0)} KiB | ${line('health', health)} ${health.json?.data?.disk?.state ?? ''} | ${line('movies', list)}`);
+    timeline.push(
+      `${new Date().toISOString().slice(11, 23)} free ${(free / 1024).toFixed(0)} KiB | ${line('health', health)} ${health.json?.data?.disk?.state ?? ''} | ${line('movies', list)}`,
+    );
     return { health, list };
   };
 
@@ -114,17 +116,29 @@ describe('a full disk', { skip: cannotMount }, () => {
     const base = instance.url;
     const first = await call('POST', '/api/v1/scan/path', { ...jsonBody({ path: join(media, 'first'), mediaType: 'movie' }), base });
     assert.equal(first.status, 202, first.text);
-    await waitFor('the first scan', async () => ((await getJob(first.json.data.jobId, base)).status === 'completed' ? true : undefined), 120_000);
+    await waitFor(
+      'the first scan',
+      async () => ((await getJob(first.json.data.jobId, base)).status === 'completed' ? true : undefined),
+      120_000,
+    );
 
     // The downloads land: 200 KiB left. Health says so, and reads go on.
     fill(disk, 'downloads-1', LEFT_KIB);
-    const low = await waitFor('health to say the disk is low', async () => {
-      const { health } = await look();
-      return health.json.data.disk?.state === 'low' ? health : undefined;
-    }, 20_000, 250);
+    const low = await waitFor(
+      'health to say the disk is low',
+      async () => {
+        const { health } = await look();
+        return health.json.data.disk?.state === 'low' ? health : undefined;
+      },
+      20_000,
+      250,
+    );
     assert.equal(low.status, 200, 'a low disk is degraded, not down: the database answers');
     assert.equal(low.json.data.status, 'degraded');
-    assert.deepEqual(low.json.data.reasons.map((r: { code: string }) => r.code), ['disk-low']);
+    assert.deepEqual(
+      low.json.data.reasons.map((r: { code: string }) => r.code),
+      ['disk-low'],
+    );
     assert.match(low.json.data.reasons[0].message, /free on the disk holding/);
     await ws.next((m) => m.type === 'system:status' && m.status === 'degraded' && m.disk?.state === 'low', 20_000);
     if (page) {
@@ -134,15 +148,21 @@ describe('a full disk', { skip: cannotMount }, () => {
 
     // A scan started now cannot write its items: it pauses (a start refused for space is a 507 first).
     let started = await call('POST', '/api/v1/scan/path', { ...jsonBody({ path: join(media, 'more'), mediaType: 'movie' }), base });
-    if (started.status === 507) started = await call('POST', '/api/v1/scan/path', { ...jsonBody({ path: join(media, 'more'), mediaType: 'movie' }), base });
+    if (started.status === 507)
+      started = await call('POST', '/api/v1/scan/path', { ...jsonBody({ path: join(media, 'more'), mediaType: 'movie' }), base });
     assert.equal(started.status, 202, started.text);
     const jobId = started.json.data.jobId as string;
-    const paused = await waitFor('the scan to pause', async () => {
-      await look();
-      const job = await getJob(jobId, base);
-      assert.notEqual(job.status, 'completed', 'the scan found room for every film on a full disk');
-      return job.status === 'interrupted' ? job : undefined;
-    }, 60_000, 250);
+    const paused = await waitFor(
+      'the scan to pause',
+      async () => {
+        await look();
+        const job = await getJob(jobId, base);
+        assert.notEqual(job.status, 'completed', 'the scan found room for every film on a full disk');
+        return job.status === 'interrupted' ? job : undefined;
+      },
+      60_000,
+      250,
+    );
     assert.equal(paused.error.code, 'disk-full', JSON.stringify(paused));
     assert.match(paused.error.message, /is full: the scan is paused/);
     await ws.next((m) => m.type === 'scan:error' && m.jobId === jobId && m.error.code === 'disk-full');
@@ -171,11 +191,16 @@ describe('a full disk', { skip: cannotMount }, () => {
 
     // Space back: the scan goes on by itself and ends with every film exactly once.
     for (const file of downloads(disk)) rmSync(join(disk, file));
-    const done = await waitFor('the scan to complete', async () => {
-      await look();
-      const job = await getJob(jobId, base);
-      return job.status === 'completed' ? job : undefined;
-    }, 120_000, 250);
+    const done = await waitFor(
+      'the scan to complete',
+      async () => {
+        await look();
+        const job = await getJob(jobId, base);
+        return job.status === 'completed' ? job : undefined;
+      },
+      120_000,
+      250,
+    );
     assert.equal(done.counts.added, MORE, JSON.stringify(done.counts));
     await ws.next((m) => m.type === 'system:status' && m.status === 'ok' && m.disk?.state === 'ok', 20_000);
     const healthy = await call('GET', '/api/v1/health', { base });

@@ -28,7 +28,10 @@ describe('docs', () => {
     const bundle = await call('GET', '/api/docs/swagger-ui-bundle.js');
     assert.match(String(bundle.headers['content-type']), /javascript/);
     assert.ok(bundle.headers.etag);
-    assert.equal((await call('GET', '/api/docs/swagger-ui-bundle.js', { headers: { 'if-none-match': String(bundle.headers.etag) } })).status, 304);
+    assert.equal(
+      (await call('GET', '/api/docs/swagger-ui-bundle.js', { headers: { 'if-none-match': String(bundle.headers.etag) } })).status,
+      304,
+    );
     assert.equal((await call('GET', '/api/docs/..%2Fpackage.json')).status, 400);
     assert.equal((await call('GET', '/api/docs/secret.txt')).status, 404);
   });
@@ -44,14 +47,24 @@ describe('docs', () => {
     assert.ok(doc.components.schemas.Media.properties.meshGradientColors);
     // Lists and search answer one entry shape; a search hit adds what it matched.
     const entries = (path: string) => doc.paths[path].get.responses['200'].content['application/json'].schema.properties.data;
-    for (const path of ['/api/v1/movies', '/api/v1/tvshows']) assert.deepEqual(entries(path), { type: 'array', items: { $ref: '#/components/schemas/MediaEntry' } }, path);
+    for (const path of ['/api/v1/movies', '/api/v1/tvshows'])
+      assert.deepEqual(entries(path), { type: 'array', items: { $ref: '#/components/schemas/MediaEntry' } }, path);
     assert.deepEqual(entries('/api/v1/search'), { type: 'array', items: { $ref: '#/components/schemas/SearchHit' } });
     assert.deepEqual(doc.components.schemas.SearchHit.allOf[0], { $ref: '#/components/schemas/MediaEntry' });
     assert.deepEqual(Object.keys(doc.components.schemas.SearchHit.allOf[1].properties), ['matchedOn', 'matchedText']);
     // No empty component section (an empty securitySchemes shows an "Authorize" button that does nothing).
-    for (const [section, value] of Object.entries(doc.components)) assert.ok(Object.keys(value as object).length > 0, `components.${section} is empty`);
+    for (const [section, value] of Object.entries(doc.components))
+      assert.ok(Object.keys(value as object).length > 0, `components.${section} is empty`);
     // Every code the service sends, over HTTP or as a job's error, is in the catalogue.
-    for (const code of ['library-gone', 'path-not-found', 'path-outside-library', 'worker-unavailable', 'dependency-unavailable', 'internal', 'gateway-timeout']) {
+    for (const code of [
+      'library-gone',
+      'path-not-found',
+      'path-outside-library',
+      'worker-unavailable',
+      'dependency-unavailable',
+      'internal',
+      'gateway-timeout',
+    ]) {
       assert.ok(doc['x-problem-types'][`/problems/${code}`], code);
     }
     assert.deepEqual(doc['x-problem-types']['/problems/library-gone'].sentIn, ['job']);
@@ -112,7 +125,15 @@ console.log(JSON.stringify({ status, resume, themed: typeof theme, logs: logs.da
     writeFileSync(
       join(dir, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', skipLibCheck: true, types: ['node'] },
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'ES2022',
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          skipLibCheck: true,
+          types: ['node'],
+        },
         files: ['client.ts', 'api.d.ts'],
       }),
     );
@@ -120,7 +141,19 @@ console.log(JSON.stringify({ status, resume, themed: typeof theme, logs: logs.da
     // Type-checks (the @ts-expect-error line fails the build if the types were loose) ...
     execFileSync(process.execPath, [join(PROJECT_DIR, 'node_modules/typescript/bin/tsc'), '-p', dir], { cwd: PROJECT_DIR, stdio: 'pipe' });
     // ... and runs against the service.
-    const out = execFileSync(process.execPath, ['--import', 'tsx', join(dir, 'client.ts'), stack.url], { cwd: PROJECT_DIR, encoding: 'utf8' });
-    assert.deepEqual(JSON.parse(out), { status: 'ok', resume: true, themed: 'string', logs: 3, badStatus: 400, badType: '/problems/invalid-request', labelled: true, matched: true });
+    const out = execFileSync(process.execPath, ['--import', 'tsx', join(dir, 'client.ts'), stack.url], {
+      cwd: PROJECT_DIR,
+      encoding: 'utf8',
+    });
+    assert.deepEqual(JSON.parse(out), {
+      status: 'ok',
+      resume: true,
+      themed: 'string',
+      logs: 3,
+      badStatus: 400,
+      badType: '/problems/invalid-request',
+      labelled: true,
+      matched: true,
+    });
   });
 });

@@ -56,7 +56,14 @@ describe('request ids', () => {
 
 describe('routing', () => {
   // `/` and the web client's other addresses are its page (test/integration/web.test.ts).
-  for (const path of ['/favicon.ico', '/index.html', '/search/deeper', '/api/v1/nope', '/api/v2/health', '/2015-03-31/functions/health/invocations']) {
+  for (const path of [
+    '/favicon.ico',
+    '/index.html',
+    '/search/deeper',
+    '/api/v1/nope',
+    '/api/v2/health',
+    '/2015-03-31/functions/health/invocations',
+  ]) {
     it(`answers ${path} with the service's own 404 problem`, async () => {
       const res = await call('GET', path);
       assertProblem(res, 404, 'route-not-found');
@@ -92,17 +99,28 @@ describe('request bodies', () => {
 
   it('rejects a body over 1 MiB with 413', async () => {
     const body = JSON.stringify({ preferences: { theme: 'x'.repeat(1024 * 1024) } });
-    assertProblem(await call('PATCH', '/api/v1/settings', { headers: { 'content-type': 'application/json' }, body }), 413, 'body-too-large');
+    assertProblem(
+      await call('PATCH', '/api/v1/settings', { headers: { 'content-type': 'application/json' }, body }),
+      413,
+      'body-too-large',
+    );
   });
 
   it('rejects a body over the gateway limit before it reaches a function', async () => {
     const body = Buffer.alloc(11 * 1024 * 1024, 'a');
-    assertProblem(await call('PATCH', '/api/v1/settings', { headers: { 'content-type': 'application/json' }, body }), 413, 'body-too-large');
+    assertProblem(
+      await call('PATCH', '/api/v1/settings', { headers: { 'content-type': 'application/json' }, body }),
+      413,
+      'body-too-large',
+    );
   });
 
   it('rejects an oversize chunked body too', async () => {
     const body = Buffer.alloc(11 * 1024 * 1024, 'a');
-    const res = await call('PATCH', '/api/v1/settings', { headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, body });
+    const res = await call('PATCH', '/api/v1/settings', {
+      headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      body,
+    });
     assertProblem(res, 413, 'body-too-large');
   });
 });
@@ -150,7 +168,10 @@ describe('same-origin requests (production mode)', () => {
   const port = new URL(stack.url).port;
   // A POST whose body is refused for its content: a 422, not the 403 of the origin rule.
   const post = (headers: Record<string, string>) =>
-    call('POST', '/api/v1/library', { headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ name: 'x', path: '/nowhere/at/all', mediaType: 'movie' }) });
+    call('POST', '/api/v1/library', {
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ name: 'x', path: '/nowhere/at/all', mediaType: 'movie' }),
+    });
 
   for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
     it(`accepts a POST from the box's own page at http://${host}, as a browser sends it`, async () => {
@@ -159,7 +180,7 @@ describe('same-origin requests (production mode)', () => {
     });
   }
 
-  it('accepts a host name configured as the box\'s own, and refuses one that is not', async () => {
+  it("accepts a host name configured as the box's own, and refuses one that is not", async () => {
     // The stack starts with ALLOWED_HOSTS=media-box.test (test/support/instance.ts).
     assertProblem(await post({ origin: `http://media-box.test:${port}`, host: `media-box.test:${port}` }), 422, 'path-not-usable');
     assertProblem(await post({ origin: `http://other-box.test:${port}`, host: `other-box.test:${port}` }), 403, 'origin-not-allowed');
@@ -175,7 +196,11 @@ describe('same-origin requests (production mode)', () => {
     assertProblem(await post({ origin: `http://localhost:${Number(port) + 1}`, host: `localhost:${port}` }), 403, 'origin-not-allowed');
   });
 
-  it('ignores a client\'s own X-Forwarded-Host: the front door sets it from Host', async () => {
-    assertProblem(await post({ origin: 'http://evil.example', host: 'evil.example', 'x-forwarded-host': `127.0.0.1:${port}` }), 403, 'origin-not-allowed');
+  it("ignores a client's own X-Forwarded-Host: the front door sets it from Host", async () => {
+    assertProblem(
+      await post({ origin: 'http://evil.example', host: 'evil.example', 'x-forwarded-host': `127.0.0.1:${port}` }),
+      403,
+      'origin-not-allowed',
+    );
   });
 });

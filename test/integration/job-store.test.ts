@@ -11,7 +11,8 @@ import { ownTable } from '../support/own-table';
 const store = new DynamoScanJobStore(ownTable('job-store').db);
 const T0 = Date.parse('2026-11-22T12:00:00Z');
 const aPath = () => `/media/${randomUUID()}`;
-const job = (path: string, now = T0) => newJob({ jobId: randomUUID().replaceAll('-', ''), libraryId: path.replace(/[^A-Za-z0-9]/g, '_'), path, mediaType: 'movie' }, now);
+const job = (path: string, now = T0) =>
+  newJob({ jobId: randomUUID().replaceAll('-', ''), libraryId: path.replace(/[^A-Za-z0-9]/g, '_'), path, mediaType: 'movie' }, now);
 const is409 = (code: string) => (err: unknown) => err instanceof AppError && err.status === 409 && err.code === code;
 
 describe('scan job store', () => {
@@ -53,7 +54,6 @@ describe('scan job store', () => {
     await assert.rejects(store.save(cleanupView, interrupt(cleanupView.value, T0 + 3)), is409('job-state-conflict'));
     assert.equal((await store.get(created.value.jobId))!.value.phase, 'analyzing');
   });
-
 });
 
 describe('scan job store: listing', () => {

@@ -43,7 +43,8 @@ const get = async (path: string, base?: string) => {
 };
 
 /** A short ranged read of a media item: 206 while its file can be read. */
-const stream = (id: string, base?: string) => call('GET', `/api/v1/stream/${id}`, { headers: { range: 'bytes=0-15' }, ...(base ? { base } : {}) });
+const stream = (id: string, base?: string) =>
+  call('GET', `/api/v1/stream/${id}`, { headers: { range: 'bytes=0-15' }, ...(base ? { base } : {}) });
 
 const assertOfflineStream = (res: Reply, what: string) => {
   assert.equal(res.status, 503, `${what}: ${res.status} ${res.text}`);
@@ -51,7 +52,8 @@ const assertOfflineStream = (res: Reply, what: string) => {
   assert.ok(res.headers['retry-after'], `${what}: a Retry-After header`);
 };
 
-const assertStreams = (res: Reply, what: string) => assert.ok(res.status === 200 || res.status === 206, `${what}: ${res.status} ${res.text}`);
+const assertStreams = (res: Reply, what: string) =>
+  assert.ok(res.status === 200 || res.status === 206, `${what}: ${res.status} ${res.text}`);
 
 const startScan = async (body: Record<string, unknown>, base?: string) => {
   const res = await call('POST', '/api/v1/scan/path', { ...jsonBody(body), ...(base ? { base } : {}) });
@@ -73,11 +75,17 @@ const scanOn = async (path: string, mediaType: 'movie' | 'tvshow', libraryId?: s
   const from = ws.messages.length;
   const job = await waitForJob(await startScan({ path, mediaType, ...(libraryId ? { libraryId } : {}) }));
   let updated: any;
-  if (job.status === 'completed') updated = await eventAfter(from, 'library:updated', (m) => m.type === 'library:updated' && m.libraryId === job.libraryId);
+  if (job.status === 'completed')
+    updated = await eventAfter(from, 'library:updated', (m) => m.type === 'library:updated' && m.libraryId === job.libraryId);
   return { job, updated, from };
 };
 
-const changes = (job: any) => ({ added: job.counts.added, updated: job.counts.updated, moved: job.counts.moved, removed: job.counts.removed });
+const changes = (job: any) => ({
+  added: job.counts.added,
+  updated: job.counts.updated,
+  moved: job.counts.moved,
+  removed: job.counts.removed,
+});
 
 before(async () => {
   ws = await WsClient.open(stack.ws);
@@ -93,7 +101,10 @@ describe('a library whose folder goes offline', () => {
   const movies = join(root, 'movies');
   const aside = join(root, 'aside');
   const FILMS = ['Alien (1979)', 'Brazil (1985)', 'Heat (1995)', 'Ronin (1998)', 'Tron (1982)'];
-  makeTree(movies, FILMS.map((f) => `${f}/${f}.mkv`));
+  makeTree(
+    movies,
+    FILMS.map((f) => `${f}/${f}.mkv`),
+  );
   let libraryId: string;
   /** Title -> the movie's detail as first scanned. */
   const first = new Map<string, any>();
@@ -182,7 +193,10 @@ describe('a library whose folder goes offline', () => {
       const lib = await library();
       assert.equal(lib.status, 'offline');
       assert.ok(lib.statusReason.length > 0);
-      assert.equal((await eventAfter(from, 'library:status offline', (m) => m.type === 'library:status' && m.libraryId === libraryId)).status, 'offline');
+      assert.equal(
+        (await eventAfter(from, 'library:status offline', (m) => m.type === 'library:status' && m.libraryId === libraryId)).status,
+        'offline',
+      );
       await allStillListed();
     } finally {
       renameSync(away, movies);
@@ -289,7 +303,8 @@ describe('movies moved and renamed keep their identity', () => {
     assert.deepEqual(changes(job), { added: 0, updated: 0, moved: 0, removed: 0 });
     const lib = await get(`/api/v1/library/${libraryId}`);
     assert.equal(lib.itemCount, 3);
-    for (const [title, before] of first) assert.equal((await get(`/api/v1/movies/${before.id}`)).media.addedAt, before.media.addedAt, title);
+    for (const [title, before] of first)
+      assert.equal((await get(`/api/v1/movies/${before.id}`)).media.addedAt, before.media.addedAt, title);
   });
 });
 
@@ -297,7 +312,11 @@ describe('movies moved and renamed keep their identity', () => {
 
 describe('TV: an episode moved between seasons and a show folder renamed keep their identity', () => {
   const tv = tempDir('upkeep-tv');
-  makeTree(tv, ['Doctor Who/Season 1/Doctor Who S01E01.mkv', 'Doctor Who/Season 1/Doctor Who S01E02.mkv', 'Doctor Who/Season 2/Doctor Who S02E01.mkv']);
+  makeTree(tv, [
+    'Doctor Who/Season 1/Doctor Who S01E01.mkv',
+    'Doctor Who/Season 1/Doctor Who S01E02.mkv',
+    'Doctor Who/Season 2/Doctor Who S02E01.mkv',
+  ]);
   let libraryId: string;
   let showId: string;
   /** "S01E02" -> episode id, as first scanned. */
@@ -307,7 +326,9 @@ describe('TV: an episode moved between seasons and a show folder renamed keep th
   const episodesOf = async (id: string) => {
     const detail = await get(`/api/v1/tvshows/${id}`);
     return new Map<string, any>(
-      detail.seasons.flatMap((s: any) => s.episodes.map((e: any) => [`S${String(e.seasonNumber).padStart(2, '0')}E${String(e.episodeNumber).padStart(2, '0')}`, e])),
+      detail.seasons.flatMap((s: any) =>
+        s.episodes.map((e: any) => [`S${String(e.seasonNumber).padStart(2, '0')}E${String(e.episodeNumber).padStart(2, '0')}`, e]),
+      ),
     );
   };
 
@@ -386,7 +407,9 @@ describe('a moved film is not looked up again at the provider', () => {
     fake.addMovie({ id: 603, title: 'The Matrix', releaseDate: '1999-03-30', overview: 'A hacker learns the truth.' });
     fake.addMovie({ id: 949, title: 'Heat', releaseDate: '1995-12-15', overview: 'A bank robbery goes wrong.' });
     tmdb = await fake.start();
-    instance = await startInstance({ env: { TMDB_API_BASE_URL: tmdb.apiBaseUrl, TMDB_IMAGE_BASE_URL: tmdb.imageBaseUrl, TMDB_TIMEOUT_MS: '2000' } });
+    instance = await startInstance({
+      env: { TMDB_API_BASE_URL: tmdb.apiBaseUrl, TMDB_IMAGE_BASE_URL: tmdb.imageBaseUrl, TMDB_TIMEOUT_MS: '2000' },
+    });
     const set = await call('PATCH', '/api/v1/settings', { ...jsonBody({ metadata: { tmdbApiKey: KEY } }), base: instance.url });
     assert.equal(set.status, 200, set.text);
   });
@@ -412,7 +435,11 @@ describe('a moved film is not looked up again at the provider', () => {
     const job = await waitForJob(await startScan({ path: movies, mediaType: 'movie' }, instance.url), instance.url);
     assert.equal(job.status, 'completed', JSON.stringify(job.error));
     assert.deepEqual(changes(job), { added: 0, updated: 0, moved: 1, removed: 0 });
-    assert.equal(fake.stats.requests, requests, `no provider request for a moved film: ${JSON.stringify(fake.stats.log.slice(requests).map((r) => r.path))}`);
+    assert.equal(
+      fake.stats.requests,
+      requests,
+      `no provider request for a moved film: ${JSON.stringify(fake.stats.log.slice(requests).map((r) => r.path))}`,
+    );
     assert.deepEqual({ matched: job.counts.matched, artwork: job.counts.artwork }, { matched: 0, artwork: 0 });
 
     const now = await get(`/api/v1/movies/${heatId}`, instance.url);
@@ -435,7 +462,11 @@ describe('a moved film is not looked up again at the provider', () => {
     const back = await waitForJob(await startScan({ path: movies, mediaType: 'movie' }, instance.url), instance.url);
     assert.equal(back.status, 'completed', JSON.stringify(back.error));
     assert.deepEqual(changes(back), { added: 0, updated: 0, moved: 0, removed: 0 });
-    assert.equal(fake.stats.requests, requests, `no provider request for returning films: ${JSON.stringify(fake.stats.log.slice(requests).map((r) => r.path))}`);
+    assert.equal(
+      fake.stats.requests,
+      requests,
+      `no provider request for returning films: ${JSON.stringify(fake.stats.log.slice(requests).map((r) => r.path))}`,
+    );
     const after = (await get('/api/v1/movies?limit=100', instance.url)).map((e: any) => e.media);
     const view = (list: any[]) => list.map((m) => [m.id, m.addedAt, m.posterUrl]).sort();
     assert.deepEqual(view(after), view(before));

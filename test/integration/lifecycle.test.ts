@@ -33,10 +33,14 @@ describe('lifecycle of an instance', () => {
 
     // npm itself dies by the signal, as it does in a terminal; what matters is what is left.
     await instance.stop('SIGINT');
-    await waitFor('the WebSocket to be closed by the stop', async () => (ws.socket.readyState === ws.socket.CLOSED ? true : undefined), 15_000);
+    await waitFor(
+      'the WebSocket to be closed by the stop',
+      async () => (ws.socket.readyState === ws.socket.CLOSED ? true : undefined),
+      15_000,
+    );
     await waitFor('every process to end', async () => (processesMentioning(dataDir).length === 0 ? true : undefined), 15_000);
-    assert.equal(isAlive(processes.dynamodb!), false);
-    assert.equal(isAlive(processes.offline!), false);
+    assert.equal(isAlive(processes.dynamodb), false);
+    assert.equal(isAlive(processes.offline), false);
   });
 
   it('Ctrl-C while it is still starting stops what it had already started', async () => {
@@ -48,14 +52,19 @@ describe('lifecycle of an instance', () => {
     });
     const exited = new Promise<number | null>((resolve) => runner.once('exit', resolve));
     // The database is started (and recorded) well before the handlers are up.
-    const state = await waitFor('the database to be started', async () => {
-      try {
-        const s = JSON.parse(readFileSync(join(dir, 'runner.json'), 'utf8')) as RunnerState;
-        return s.processes.dynamodb ? s : undefined;
-      } catch {
-        return undefined;
-      }
-    }, 60_000, 20);
+    const state = await waitFor(
+      'the database to be started',
+      async () => {
+        try {
+          const s = JSON.parse(readFileSync(join(dir, 'runner.json'), 'utf8')) as RunnerState;
+          return s.processes.dynamodb ? s : undefined;
+        } catch {
+          return undefined;
+        }
+      },
+      60_000,
+      20,
+    );
     runner.kill('SIGINT');
     assert.equal(await exited, 0);
     await waitFor('every process to end', async () => (processesMentioning(dir).length === 0 ? true : undefined), 15_000);
@@ -69,11 +78,19 @@ describe('lifecycle of an instance', () => {
       assert.equal((await call('GET', '/api/v1/settings', { base })).json.data.preferences.theme, 'dark');
 
       process.kill(instance.state().processes.dynamodb!, 'SIGKILL');
-      const degraded = await waitFor('health to say degraded', async () => {
-        const res = await call('GET', '/api/v1/health', { base });
-        return res.status === 503 ? res : undefined;
-      }, 10_000, 50);
-      assert.deepEqual({ status: degraded.json.data.status, database: degraded.json.data.database }, { status: 'degraded', database: 'down' });
+      const degraded = await waitFor(
+        'health to say degraded',
+        async () => {
+          const res = await call('GET', '/api/v1/health', { base });
+          return res.status === 503 ? res : undefined;
+        },
+        10_000,
+        50,
+      );
+      assert.deepEqual(
+        { status: degraded.json.data.status, database: degraded.json.data.database },
+        { status: 'degraded', database: 'down' },
+      );
 
       const started = Date.now();
       const failed = await call('GET', '/api/v1/settings', { base });
@@ -82,7 +99,12 @@ describe('lifecycle of an instance', () => {
       assert.ok(Date.now() - started < 5_000, 'a request fails fast instead of hanging');
 
       // The runner restarts the embedded database; nothing else is restarted.
-      await waitFor('health to recover', async () => ((await call('GET', '/api/v1/health', { base })).status === 200 ? true : undefined), 60_000, 200);
+      await waitFor(
+        'health to recover',
+        async () => ((await call('GET', '/api/v1/health', { base })).status === 200 ? true : undefined),
+        60_000,
+        200,
+      );
       assert.equal((await call('GET', '/api/v1/settings', { base })).json.data.preferences.theme, 'dark');
     } finally {
       assert.equal(await instance.stop('SIGTERM'), 0);
@@ -133,7 +155,12 @@ describe('lifecycle of an instance', () => {
       await stopGroup(db.pid!);
 
       // Health answers from a probe at most a second old (it is not paid by every request).
-      await waitFor('health to say the database is down', async () => ((await call('GET', '/api/v1/health', { base })).status === 503 ? true : undefined), 3_000, 100);
+      await waitFor(
+        'health to say the database is down',
+        async () => ((await call('GET', '/api/v1/health', { base })).status === 503 ? true : undefined),
+        3_000,
+        100,
+      );
       const started = Date.now();
       const failed = await call('PATCH', '/api/v1/settings', { ...jsonBody({ preferences: { pageSize: 34 } }), base });
       assert.equal(failed.status, 503);
@@ -141,7 +168,12 @@ describe('lifecycle of an instance', () => {
       assert.ok(Date.now() - started < 5_000, 'a request fails fast instead of hanging');
 
       db = await startDb(); // nothing in the service is restarted
-      await waitFor('health to recover', async () => ((await call('GET', '/api/v1/health', { base })).status === 200 ? true : undefined), 30_000, 200);
+      await waitFor(
+        'health to recover',
+        async () => ((await call('GET', '/api/v1/health', { base })).status === 200 ? true : undefined),
+        30_000,
+        200,
+      );
       assert.equal((await call('GET', '/api/v1/settings', { base })).json.data.preferences.pageSize, 33);
     } finally {
       await instance.stop();

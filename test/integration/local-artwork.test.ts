@@ -10,7 +10,10 @@ import { tempDir } from '../support/instance';
 import { makeTree, mediaOf, scan } from '../support/media';
 import { call } from '../support/stack';
 
-const picture = (width: number, height: number, background: string) => sharp({ create: { width, height, channels: 3, background } }).jpeg().toBuffer();
+const picture = (width: number, height: number, background: string) =>
+  sharp({ create: { width, height, channels: 3, background } })
+    .jpeg()
+    .toBuffer();
 
 it('a poster and a backdrop beside a film are stored and served with no provider', async () => {
   const root = tempDir('local-artwork');

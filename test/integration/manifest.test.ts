@@ -13,7 +13,9 @@ const entries = (n: number, tag: string): IndexEntry[] =>
     id: `mv_${tag}${randomUUID()}`,
     entity: 'movie',
     addedAt: '2026-11-22T12:00:00.000Z',
-    files: [{ relPath: `Film ${i} (2001)/Film ${i} (2001) ${randomUUID()}.mkv`, size: i * 1000, mtimeMs: 1_700_000_000_000 + i, part: null }],
+    files: [
+      { relPath: `Film ${i} (2001)/Film ${i} (2001) ${randomUUID()}.mkv`, size: i * 1000, mtimeMs: 1_700_000_000_000 + i, part: null },
+    ],
   }));
 
 describe('library manifest', () => {
@@ -23,12 +25,36 @@ describe('library manifest', () => {
   it('reads back what was written, across several parts', async () => {
     const library = randomUUID();
     assert.equal(await store.read(library), undefined);
-    const tech = { durationSeconds: 42.5, container: 'matroska', bitrate: null, video: null, audio: [{ codec: 'aac', channels: 2, language: 'en' }], subtitles: [] };
+    const tech = {
+      durationSeconds: 42.5,
+      container: 'matroska',
+      bitrate: null,
+      video: null,
+      audio: [{ codec: 'aac', channels: 2, language: 'en' }],
+      subtitles: [],
+    };
     const written: IndexEntry[] = [
       ...entries(300, 'a'),
       { id: 'tv_x', entity: 'tvshow', addedAt: 'then', enrich: 'done' },
-      { id: 'ep_x', entity: 'episode', addedAt: 'then', showId: 'tv_x', seasonNumber: 0, enrich: 'artwork', localStamp: 'still:S/Specials/x-thumb.jpg@2', files: [{ relPath: 'S/Specials/x.mkv', size: 1, mtimeMs: 2, part: null, tech }] },
-      { id: 'ep_y', entity: 'episode', addedAt: 'then', showId: 'tv_x', seasonNumber: 0, enrich: 'local', files: [{ relPath: 'S/Specials/y.mkv', size: 1, mtimeMs: 2, part: null, tech: null }] },
+      {
+        id: 'ep_x',
+        entity: 'episode',
+        addedAt: 'then',
+        showId: 'tv_x',
+        seasonNumber: 0,
+        enrich: 'artwork',
+        localStamp: 'still:S/Specials/x-thumb.jpg@2',
+        files: [{ relPath: 'S/Specials/x.mkv', size: 1, mtimeMs: 2, part: null, tech }],
+      },
+      {
+        id: 'ep_y',
+        entity: 'episode',
+        addedAt: 'then',
+        showId: 'tv_x',
+        seasonNumber: 0,
+        enrich: 'local',
+        files: [{ relPath: 'S/Specials/y.mkv', size: 1, mtimeMs: 2, part: null, tech: null }],
+      },
     ];
     await store.write(library, 'job1', written);
     assert.deepEqual(await store.read(library), written);

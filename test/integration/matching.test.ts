@@ -43,7 +43,10 @@ const idOf = async (type: 'movies' | 'tvshows', title: string) => {
   return found[0].id as string;
 };
 /** API requests to the fake since the last reset, by path ("/3/search/movie"). */
-const asked = (prefix: string) => Object.entries(fake.stats.byPath).filter(([path]) => path.startsWith(prefix)).reduce((n, [, count]) => n + count, 0);
+const asked = (prefix: string) =>
+  Object.entries(fake.stats.byPath)
+    .filter(([path]) => path.startsWith(prefix))
+    .reduce((n, [, count]) => n + count, 0);
 const apiRequests = () => fake.stats.apiRequests;
 const scanned = async (path: string, mediaType: 'movie' | 'tvshow') => {
   const job = await scan({ path, mediaType }, instance.url);
@@ -53,12 +56,40 @@ const scanned = async (path: string, mediaType: 'movie' | 'tvshow') => {
 
 before(async () => {
   fake = new FakeTmdb({ keys: [KEY] });
-  fake.addMovie({ id: OLD, title: 'RoboCop', releaseDate: '1987-07-17', overview: 'Detroit, a police officer rebuilt.', popularity: 40, genres: ['Action'] });
-  fake.addMovie({ id: REMAKE, title: 'RoboCop', releaseDate: '2014-01-30', overview: 'In 2028 OmniCorp builds a cyborg.', popularity: 12, genres: ['Science Fiction'] });
+  fake.addMovie({
+    id: OLD,
+    title: 'RoboCop',
+    releaseDate: '1987-07-17',
+    overview: 'Detroit, a police officer rebuilt.',
+    popularity: 40,
+    genres: ['Action'],
+  });
+  fake.addMovie({
+    id: REMAKE,
+    title: 'RoboCop',
+    releaseDate: '2014-01-30',
+    overview: 'In 2028 OmniCorp builds a cyborg.',
+    popularity: 12,
+    genres: ['Science Fiction'],
+  });
   fake.addMovie({ id: 949, title: 'Heat', releaseDate: '1995-12-15', overview: 'A bank robbery goes wrong.' });
   const season = (names: string[]) => [{ seasonNumber: 1, episodes: names.map((name, i) => ({ episodeNumber: i + 1, name })) }];
-  fake.addShow({ id: UK, name: 'Shameless', firstAirDate: '2004-01-13', overview: 'The Gallaghers of Manchester.', popularity: 8, seasons: season(['Frank Gallagher', 'Lip', 'Fiona']) });
-  fake.addShow({ id: US, name: 'Shameless', firstAirDate: '2011-01-09', overview: 'The Gallaghers of Chicago.', popularity: 60, seasons: season(['Pilot', 'Frank the Plank', 'Aunt Ginger']) });
+  fake.addShow({
+    id: UK,
+    name: 'Shameless',
+    firstAirDate: '2004-01-13',
+    overview: 'The Gallaghers of Manchester.',
+    popularity: 8,
+    seasons: season(['Frank Gallagher', 'Lip', 'Fiona']),
+  });
+  fake.addShow({
+    id: US,
+    name: 'Shameless',
+    firstAirDate: '2011-01-09',
+    overview: 'The Gallaghers of Chicago.',
+    popularity: 60,
+    seasons: season(['Pilot', 'Frank the Plank', 'Aunt Ginger']),
+  });
   tmdb = await fake.start();
   await start();
   makeTree(movies, ['Robocop.mkv', 'Zzq Unknown Film (2001).mkv'], 4096);
@@ -77,13 +108,23 @@ describe('fixing a wrong match', () => {
   it('lists the titles the provider could not describe, apart from those it did', async () => {
     robocop = await idOf('movies', 'RoboCop');
     const automatic = await get(`/api/v1/movies/${robocop}`);
-    assert.deepEqual([automatic.metadata.tmdbId, automatic.media.year, automatic.metadata.matchLocked], [OLD, 1987, false], 'the automatic match is the wrong one');
+    assert.deepEqual(
+      [automatic.metadata.tmdbId, automatic.media.year, automatic.metadata.matchLocked],
+      [OLD, 1987, false],
+      'the automatic match is the wrong one',
+    );
     const unmatched = await api('GET', '/api/v1/movies?matched=false');
     assert.equal(unmatched.status, 200);
-    assert.deepEqual(unmatched.json.data.map((e: any) => e.media.title), ['Zzq Unknown Film']);
+    assert.deepEqual(
+      unmatched.json.data.map((e: any) => e.media.title),
+      ['Zzq Unknown Film'],
+    );
     assert.equal(unmatched.json.meta.total, 1);
     const matched = await get('/api/v1/movies?matched=true');
-    assert.deepEqual(matched.map((e: any) => e.media.title), ['RoboCop']);
+    assert.deepEqual(
+      matched.map((e: any) => e.media.title),
+      ['RoboCop'],
+    );
     assert.equal((await api('GET', '/api/v1/movies?matched=maybe')).status, 400);
   });
 
@@ -92,7 +133,10 @@ describe('fixing a wrong match', () => {
     const candidates = await get(`/api/v1/movies/${robocop}/candidates`);
     assert.equal(apiRequests(), 1, JSON.stringify(fake.stats.byPath));
     assert.equal(asked('/3/search/movie'), 1);
-    assert.deepEqual(candidates.map((c: any) => [c.tmdbId, c.title, c.year]).sort(), [[OLD, 'RoboCop', 1987], [REMAKE, 'RoboCop', 2014]]);
+    assert.deepEqual(candidates.map((c: any) => [c.tmdbId, c.title, c.year]).sort(), [
+      [OLD, 'RoboCop', 1987],
+      [REMAKE, 'RoboCop', 2014],
+    ]);
     const remake = candidates.find((c: any) => c.tmdbId === REMAKE);
     assert.equal(remake.overview, 'In 2028 OmniCorp builds a cyborg.');
     assert.equal(remake.originalTitle, 'RoboCop');
@@ -107,7 +151,10 @@ describe('fixing a wrong match', () => {
     assert.equal(fake.stats.imageRequests, 1, 'kept a while: asked of the provider once');
     // An edited query and a year narrow it.
     const narrowed = await get(`/api/v1/movies/${robocop}/candidates?query=RoboCop&year=2014`);
-    assert.deepEqual(narrowed.map((c: any) => c.tmdbId), [REMAKE]);
+    assert.deepEqual(
+      narrowed.map((c: any) => c.tmdbId),
+      [REMAKE],
+    );
     assert.equal((await api('GET', '/api/v1/movies/mv_nosuchmovie/candidates')).status, 404);
     assert.equal((await api('GET', `/api/v1/tvshows/${robocop}/candidates`)).status, 404, 'a movie is not a show');
     assert.equal((await api('GET', '/api/v1/provider-images/..%2Fetc%2Fpasswd')).status, 400);
@@ -128,7 +175,10 @@ describe('fixing a wrong match', () => {
     const res = await api('PUT', `/api/v1/movies/${robocop}/match`, jsonBody({ tmdbId: REMAKE }));
     assert.equal(res.status, 200, res.text);
     const movie = res.json.data;
-    assert.deepEqual([movie.metadata.tmdbId, movie.media.year, movie.media.overview, movie.metadata.matchLocked, movie.metadata.matched], [REMAKE, 2014, 'In 2028 OmniCorp builds a cyborg.', true, true]);
+    assert.deepEqual(
+      [movie.metadata.tmdbId, movie.media.year, movie.media.overview, movie.metadata.matchLocked, movie.metadata.matched],
+      [REMAKE, 2014, 'In 2028 OmniCorp builds a cyborg.', true, true],
+    );
     assert.deepEqual(movie.media.genres, ['Science Fiction']);
     assert.ok(movie.poster, 'its poster');
     assert.ok(apiRequests() <= 2, `${apiRequests()} provider requests: ${JSON.stringify(fake.stats.byPath)}`);
@@ -142,15 +192,25 @@ describe('fixing a wrong match', () => {
     fake.reset();
     await scanned(movies, 'movie');
     renameSync(join(movies, 'Robocop.mkv'), join(movies, `Robocop Directors Cut [tmdbid-${OLD}].mkv`));
-    writeFileSync(join(movies, `Robocop Directors Cut [tmdbid-${OLD}].nfo`), `<movie><title>RoboCop</title><year>1987</year><tmdbid>${OLD}</tmdbid></movie>`);
+    writeFileSync(
+      join(movies, `Robocop Directors Cut [tmdbid-${OLD}].nfo`),
+      `<movie><title>RoboCop</title><year>1987</year><tmdbid>${OLD}</tmdbid></movie>`,
+    );
     const job = await scanned(movies, 'movie');
     assert.equal(job.counts.removed, 0, 'a rename is a move');
     let movie = await get(`/api/v1/movies/${robocop}`);
-    assert.deepEqual([movie.metadata.tmdbId, movie.media.year, movie.metadata.matchLocked, movie.media.title], [REMAKE, 2014, true, 'RoboCop']);
+    assert.deepEqual(
+      [movie.metadata.tmdbId, movie.media.year, movie.metadata.matchLocked, movie.media.title],
+      [REMAKE, 2014, true, 'RoboCop'],
+    );
     assert.equal(asked('/3/search'), 0, `no search: ${JSON.stringify(fake.stats.byPath)}`);
     assert.equal(asked(`/3/movie/${OLD}`), 0, 'nor the id in its name or NFO');
     // Nor anything else: not its own record, not a picture (the films around it unchanged too).
-    assert.equal(fake.stats.requests, 0, `nothing asked of the provider by two rescans, one after a rename: ${JSON.stringify(fake.stats.byPath)}`);
+    assert.equal(
+      fake.stats.requests,
+      0,
+      `nothing asked of the provider by two rescans, one after a rename: ${JSON.stringify(fake.stats.byPath)}`,
+    );
 
     const refreshed = await api('POST', `/api/v1/movies/${robocop}/refresh`);
     assert.equal(refreshed.status, 202, refreshed.text);
@@ -196,14 +256,23 @@ describe('fixing a wrong match', () => {
     const res = await api('PUT', `/api/v1/tvshows/${id}/match`, jsonBody({ tmdbId: UK }));
     assert.equal(res.status, 200, res.text);
     const show = res.json.data;
-    assert.deepEqual([show.metadata.tmdbId, show.media.year, show.media.overview, show.metadata.matchLocked], [UK, 2004, 'The Gallaghers of Manchester.', true]);
-    assert.deepEqual(show.seasons[0].episodes.map((e: any) => e.title), ['Frank Gallagher', 'Lip']);
+    assert.deepEqual(
+      [show.metadata.tmdbId, show.media.year, show.media.overview, show.metadata.matchLocked],
+      [UK, 2004, 'The Gallaghers of Manchester.', true],
+    );
+    assert.deepEqual(
+      show.seasons[0].episodes.map((e: any) => e.title),
+      ['Frank Gallagher', 'Lip'],
+    );
 
     fake.reset();
     makeTree(shows, ['Shameless/Season 1/Shameless.S01E03.mkv'], 4096);
     await scanned(shows, 'tvshow');
     const later = await get(`/api/v1/tvshows/${id}`);
-    assert.deepEqual(later.seasons[0].episodes.map((e: any) => e.title), ['Frank Gallagher', 'Lip', 'Fiona']);
+    assert.deepEqual(
+      later.seasons[0].episodes.map((e: any) => e.title),
+      ['Frank Gallagher', 'Lip', 'Fiona'],
+    );
     assert.deepEqual([later.metadata.tmdbId, later.metadata.matchLocked], [UK, true]);
     assert.equal(asked('/3/search'), 0);
   });

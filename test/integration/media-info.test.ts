@@ -38,18 +38,36 @@ describe('technical info from the files', { skip }, () => {
   it('movie details carry duration, container and codecs; a truncated file does not fail the scan', async () => {
     const job = await scan({ path: movies, mediaType: 'movie' });
     assert.equal(job.status, 'completed', JSON.stringify(job.error));
-    assert.deepEqual({ probed: job.counts.probed, probeFailed: job.counts.probeFailed, failed: job.counts.failed, added: job.counts.added }, { probed: 2, probeFailed: 1, failed: 0, added: 3 });
+    assert.deepEqual(
+      { probed: job.counts.probed, probeFailed: job.counts.probeFailed, failed: job.counts.failed, added: job.counts.added },
+      { probed: 2, probeFailed: 1, failed: 0, added: 3 },
+    );
 
     const clip = (await detail('Probe Clip')).file;
     assert.ok(Math.abs(clip.durationSeconds - 3) < 0.2, `duration ${clip.durationSeconds}`);
     assert.equal(clip.container, 'mp4');
-    assert.deepEqual({ codec: clip.video.codec, width: clip.video.width, height: clip.video.height }, { codec: 'h264', width: 320, height: 240 });
-    assert.deepEqual(clip.audio.map((a: any) => [a.codec, a.language]), [['aac', 'en']]);
+    assert.deepEqual(
+      { codec: clip.video.codec, width: clip.video.width, height: clip.video.height },
+      { codec: 'h264', width: 320, height: 240 },
+    );
+    assert.deepEqual(
+      clip.audio.map((a: any) => [a.codec, a.language]),
+      [['aac', 'en']],
+    );
 
     const many = (await detail('Probe Many Tracks')).file;
     assert.equal(many.container, 'matroska');
-    assert.deepEqual(many.audio.map((a: any) => [a.codec, a.language]), [['ac3', 'en'], ['aac', 'fr']]);
-    assert.deepEqual(many.subtitles.map((s: any) => s.language), ['de']);
+    assert.deepEqual(
+      many.audio.map((a: any) => [a.codec, a.language]),
+      [
+        ['ac3', 'en'],
+        ['aac', 'fr'],
+      ],
+    );
+    assert.deepEqual(
+      many.subtitles.map((s: any) => s.language),
+      ['de'],
+    );
 
     const truncated = (await detail('Probe Truncated')).file;
     assert.equal(truncated.durationSeconds, null);
@@ -70,7 +88,10 @@ describe('technical info from the files', { skip }, () => {
     const file = show.seasons[0].episodes[0].file;
     assert.equal(file.container, 'webm');
     assert.equal(file.video.codec, 'vp9');
-    assert.deepEqual(file.audio.map((a: any) => a.codec), ['opus']);
+    assert.deepEqual(
+      file.audio.map((a: any) => a.codec),
+      ['opus'],
+    );
     assert.ok(Math.abs(file.durationSeconds - 2) < 0.2);
     const stats = (await call('GET', '/api/v1/library/stats')).json.data;
     assert.ok(stats.totalDurationSeconds >= 7, `total ${stats.totalDurationSeconds}`);

@@ -25,10 +25,18 @@ const assertColors = (got: string[], want: string[], what: string) => {
 
 /** A 500x750 JPEG with four flat quarters. */
 const quadrantPoster = async (colors: string[]) => {
-  const quarter = (hex: string) => sharp({ create: { width: 250, height: 375, channels: 3, background: hex } }).png().toBuffer();
+  const quarter = (hex: string) =>
+    sharp({ create: { width: 250, height: 375, channels: 3, background: hex } })
+      .png()
+      .toBuffer();
   const [tl, tr, bl, br] = await Promise.all(colors.map(quarter));
   return sharp({ create: { width: 500, height: 750, channels: 3, background: '#000000' } })
-    .composite([{ input: tl!, left: 0, top: 0 }, { input: tr!, left: 250, top: 0 }, { input: bl!, left: 0, top: 375 }, { input: br!, left: 250, top: 375 }])
+    .composite([
+      { input: tl!, left: 0, top: 0 },
+      { input: tr!, left: 250, top: 0 },
+      { input: bl!, left: 0, top: 375 },
+      { input: br!, left: 250, top: 375 },
+    ])
     .jpeg()
     .toBuffer();
 };
@@ -52,10 +60,22 @@ const movieByTitle = async (title: string) => {
 before(async () => {
   fake = new FakeTmdb({ keys: [KEY] });
   fake.addMovie({
-    id: 603, title: 'The Matrix', releaseDate: '1999-03-30', overview: 'A hacker learns the truth.', tagline: 'Welcome to the Real World.',
-    runtime: 136, genres: ['Action', 'Science Fiction'], voteAverage: 8.2, imdbId: 'tt0133093',
-    cast: [{ name: 'Keanu Reeves', character: 'Neo' }], crew: [{ name: 'Lana Wachowski', job: 'Director' }],
-    alternativeTitles: [{ country: 'US', title: 'The Matrix' }, { country: 'PT', title: 'Matrix: O Despertar' }, { country: 'US', title: 'Matrix Genesis', type: 'working title' }],
+    id: 603,
+    title: 'The Matrix',
+    releaseDate: '1999-03-30',
+    overview: 'A hacker learns the truth.',
+    tagline: 'Welcome to the Real World.',
+    runtime: 136,
+    genres: ['Action', 'Science Fiction'],
+    voteAverage: 8.2,
+    imdbId: 'tt0133093',
+    cast: [{ name: 'Keanu Reeves', character: 'Neo' }],
+    crew: [{ name: 'Lana Wachowski', job: 'Director' }],
+    alternativeTitles: [
+      { country: 'US', title: 'The Matrix' },
+      { country: 'PT', title: 'Matrix: O Despertar' },
+      { country: 'US', title: 'Matrix Genesis', type: 'working title' },
+    ],
     poster: { quadrants: MATRIX_QUADRANTS },
   });
   fake.addMovie({ id: 949, title: 'Heat', releaseDate: '1995-12-15', overview: 'A bank robbery goes wrong.', genres: ['Crime'] });
@@ -64,11 +84,37 @@ before(async () => {
   fake.addMovie({ id: 680, title: 'Pulp Fiction', releaseDate: '1994-09-10', overview: 'Intertwined stories.' });
   fake.addMovie({ id: 155, title: 'The Dark Knight', releaseDate: '2008-07-16', overview: 'Batman.' });
   fake.addMovie({ id: 13, title: 'Forrest Gump', releaseDate: '1994-06-23', overview: 'Life is like a box.' });
-  fake.addMovie({ id: 68, title: 'Brazil', releaseDate: '1985-02-20', overview: 'A bureaucrat dreams.', poster: { file: '/huge-brazil.jpg' }, backdrop: null });
-  fake.addMovie({ id: 11, title: 'Star Wars', releaseDate: '1977-05-25', overview: 'A long time ago.', poster: { file: '/broken-star-wars.jpg' } });
+  fake.addMovie({
+    id: 68,
+    title: 'Brazil',
+    releaseDate: '1985-02-20',
+    overview: 'A bureaucrat dreams.',
+    poster: { file: '/huge-brazil.jpg' },
+    backdrop: null,
+  });
+  fake.addMovie({
+    id: 11,
+    title: 'Star Wars',
+    releaseDate: '1977-05-25',
+    overview: 'A long time ago.',
+    poster: { file: '/broken-star-wars.jpg' },
+  });
   fake.addShow({
-    id: 57243, name: 'Doctor Who', firstAirDate: '2005-03-26', overview: 'A Time Lord travels.', genres: ['Drama'], creators: ['Russell T Davies'],
-    seasons: [{ seasonNumber: 1, episodes: [{ episodeNumber: 1, name: 'Rose', airDate: '2005-03-26' }, { episodeNumber: 2, name: 'The End of the World', airDate: '2005-04-02' }] }],
+    id: 57243,
+    name: 'Doctor Who',
+    firstAirDate: '2005-03-26',
+    overview: 'A Time Lord travels.',
+    genres: ['Drama'],
+    creators: ['Russell T Davies'],
+    seasons: [
+      {
+        seasonNumber: 1,
+        episodes: [
+          { episodeNumber: 1, name: 'Rose', airDate: '2005-03-26' },
+          { episodeNumber: 2, name: 'The End of the World', airDate: '2005-04-02' },
+        ],
+      },
+    ],
   });
   tmdb = await fake.start();
   instance = await startInstance({
@@ -87,7 +133,10 @@ describe('metadata and artwork from the provider', () => {
     makeTree(movies, ['The Matrix (1999)/The Matrix (1999).mkv', 'Heat (1995).mkv', 'Zzyzx Nowhere Road (2031).mkv'], 4096);
     const job = await scan({ path: movies, mediaType: 'movie' }, instance.url);
     assert.equal(job.status, 'completed', JSON.stringify(job.error));
-    assert.deepEqual({ matched: job.counts.matched, unmatched: job.counts.unmatched, failed: job.counts.failed }, { matched: 2, unmatched: 1, failed: 0 });
+    assert.deepEqual(
+      { matched: job.counts.matched, unmatched: job.counts.unmatched, failed: job.counts.failed },
+      { matched: 2, unmatched: 1, failed: 0 },
+    );
     assert.ok(job.counts.artwork >= 4, `artwork ${job.counts.artwork}`);
     assert.deepEqual(job.warnings, []);
 
@@ -119,15 +168,32 @@ describe('metadata and artwork from the provider', () => {
   });
 
   it('asks once per film for what browsing shows, and for the details only once every poster is in', async () => {
-    const films = ['Harbour Lights', 'Quiet Meridian', 'Salt Road', 'Winter Orchard'].map((title, i) => ({ id: 91_001 + i, title, year: 2011 + i }));
+    const films = ['Harbour Lights', 'Quiet Meridian', 'Salt Road', 'Winter Orchard'].map((title, i) => ({
+      id: 91_001 + i,
+      title,
+      year: 2011 + i,
+    }));
     for (const f of films) {
       fake.addMovie({
-        id: f.id, title: f.title, releaseDate: `${f.year}-05-01`, overview: `${f.title}, told slowly.`, genres: ['Drama', 'Mystery'], voteAverage: 6.5,
-        runtime: 101, tagline: `The ${f.title} tagline.`, cast: [{ name: `Lead of ${f.title}`, character: 'Lead' }], poster: { quadrants: LOCAL_QUADRANTS }, backdrop: null,
+        id: f.id,
+        title: f.title,
+        releaseDate: `${f.year}-05-01`,
+        overview: `${f.title}, told slowly.`,
+        genres: ['Drama', 'Mystery'],
+        voteAverage: 6.5,
+        runtime: 101,
+        tagline: `The ${f.title} tagline.`,
+        cast: [{ name: `Lead of ${f.title}`, character: 'Lead' }],
+        poster: { quadrants: LOCAL_QUADRANTS },
+        backdrop: null,
       });
     }
     const root = tempDir('meta-brief');
-    makeTree(root, films.map((f) => `${f.title} (${f.year}).mkv`), 4096);
+    makeTree(
+      root,
+      films.map((f) => `${f.title} (${f.year}).mkv`),
+      4096,
+    );
     const from = fake.stats.log.length;
     const job = await scan({ path: root, mediaType: 'movie' }, instance.url);
     assert.equal(job.status, 'completed', JSON.stringify(job.error));
@@ -141,7 +207,7 @@ describe('metadata and artwork from the provider', () => {
     assert.equal(searches.length, 4, 'one search each (with the year, which finds them)');
     assert.ok(asked.filter((p) => p === '/3/genre/movie/list').length <= 1, 'the genre names once at most (kept since)');
     assert.equal(posters.length, 4);
-    assert.equal(details.length, 4, 'then each one\'s details');
+    assert.equal(details.length, 4, "then each one's details");
     assert.ok(Math.max(...posters) < Math.min(...details), `every poster before any details: ${asked.join(' ')}`);
 
     const described = await movieByTitle('Salt Road');
@@ -182,7 +248,11 @@ describe('metadata and artwork from the provider', () => {
     const job = await scan({ path: movies, mediaType: 'movie' }, instance.url);
     assert.equal(job.status, 'completed');
     assert.equal(fake.stats.apiRequests, before);
-    assert.deepEqual({ matched: job.counts.matched, unmatched: job.counts.unmatched, artwork: job.counts.artwork }, { matched: 0, unmatched: 0, artwork: 0 }, 'no item enriched again');
+    assert.deepEqual(
+      { matched: job.counts.matched, unmatched: job.counts.unmatched, artwork: job.counts.artwork },
+      { matched: 0, unmatched: 0, artwork: 0 },
+      'no item enriched again',
+    );
   });
 
   it('a poster put beside an unchanged movie is taken up by the next scan', async () => {
@@ -201,7 +271,7 @@ describe('metadata and artwork from the provider', () => {
     const back = await movieByTitle('Heat');
     assert.ok(back.media.posterUrl);
     assert.notEqual(back.media.posterUrl, heat.media.posterUrl);
-    assert.ok(distance(back.media.meshGradientColors[0], LOCAL_QUADRANTS[0]) > 40, 'not the local poster\'s colours');
+    assert.ok(distance(back.media.meshGradientColors[0], LOCAL_QUADRANTS[0]) > 40, "not the local poster's colours");
   });
 
   it('an NFO and local artwork win over the provider', async () => {
@@ -237,7 +307,13 @@ describe('metadata and artwork from the provider', () => {
     assert.deepEqual([byCreator.media.title, byCreator.matchedOn, byCreator.matchedText], ['Doctor Who', 'person', 'Russell T Davies']);
     assert.ok(show.media.posterUrl);
     const episodes = show.seasons[0].episodes;
-    assert.deepEqual(episodes.map((e: any) => [e.episodeNumber, e.title, e.airDate]), [[1, 'Rose', '2005-03-26'], [2, 'The End of the World', '2005-04-02']]);
+    assert.deepEqual(
+      episodes.map((e: any) => [e.episodeNumber, e.title, e.airDate]),
+      [
+        [1, 'Rose', '2005-03-26'],
+        [2, 'The End of the World', '2005-04-02'],
+      ],
+    );
     for (const e of episodes) {
       assert.ok(e.stillUrl, `a still for episode ${e.episodeNumber}`);
       assert.equal((await fetch(e.stillUrl)).status, 200);

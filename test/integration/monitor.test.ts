@@ -58,7 +58,10 @@ describe('the folder monitor and the schedule', () => {
     writeFileSync(join(films, 'Heat (1995)', 'Subs', 'English.srt'), '1\n00:00:01,000 --> 00:00:02,000\nHi\n');
     await ws.next((m) => m.type === 'library:updated' && m.libraryId === libraryId && m.items.updated.includes(heat.id), 15_000);
     const detail = (await call('GET', `/api/v1/movies/${heat.id}`, base())).json.data;
-    assert.deepEqual(detail.subtitles.map((t: any) => t.label), ['English']);
+    assert.deepEqual(
+      detail.subtitles.map((t: any) => t.label),
+      ['English'],
+    );
   });
 
   it('a file written in chunks over several seconds is indexed once, when it is complete', async () => {
@@ -73,19 +76,31 @@ describe('the folder monitor and the schedule', () => {
     }
     closeSync(fd);
     const size = 8 * chunk.length;
-    const movie = await waitFor('Ran to appear', async () => (await allPages('/api/v1/movies', instance.url)).find((m) => m.title === 'Ran'), 15_000, 200);
+    const movie = await waitFor(
+      'Ran to appear',
+      async () => (await allPages('/api/v1/movies', instance.url)).find((m) => m.title === 'Ran'),
+      15_000,
+      200,
+    );
     const detail = (await call('GET', `/api/v1/movies/${movie.id}`, base())).json.data;
     assert.equal(detail.file.size, size, 'indexed at its final size');
     // Listed as soon as written; told when its scan completes.
     await ws.next((m) => m.type === 'library:updated' && m.items.added.includes(movie.id), 15_000);
     const ranJobs = ws.messages.filter((m) => m.type === 'library:updated' && m.items.added.includes(movie.id));
     assert.equal(ranJobs.length, 1, `added once: ${JSON.stringify(ws.messages.filter((m) => m.type === 'library:updated'))}`);
-    assert.equal(ws.messages.filter((m) => m.type === 'library:updated' && m.items.updated.includes(movie.id)).length, 0, 'never updated afterwards');
+    assert.equal(
+      ws.messages.filter((m) => m.type === 'library:updated' && m.items.updated.includes(movie.id)).length,
+      0,
+      'never updated afterwards',
+    );
   });
 
   it('500 files copied at once are one job', async () => {
     const before = new Set((await jobs()).map((j) => j.jobId));
-    const names = Array.from({ length: 500 }, (_, i) => `Batch Film ${String(i).padStart(3, '0')} (2001)/Batch Film ${String(i).padStart(3, '0')} (2001).mkv`);
+    const names = Array.from(
+      { length: 500 },
+      (_, i) => `Batch Film ${String(i).padStart(3, '0')} (2001)/Batch Film ${String(i).padStart(3, '0')} (2001).mkv`,
+    );
     makeTree(join(films, 'Batch'), names, 1024);
     const event = await ws.next((m) => m.type === 'library:updated' && m.libraryId === libraryId && m.changes.added === 500, 60_000);
     assert.equal(event.items.added.length, 100, 'at most 100 ids of a kind');
@@ -104,7 +119,9 @@ describe('the folder monitor and the schedule', () => {
     makeTree(join(films, 'Sci-Fi', 'Blade Runner (1982)'), ['Dune (1984).mkv'], 1024);
     await waitFor('Dune to appear', async () => (await titles()).includes('Dune') || undefined, 15_000, 200).catch(async (err: Error) => {
       const log = await call('GET', '/api/v1/logs?limit=30&level=info&q=watch', base());
-      throw new Error(`${err.message}; jobs ${JSON.stringify((await jobs()).slice(0, 4).map((j) => [j.trigger, j.status, j.path]))}; log ${log.text.slice(0, 3000)}`);
+      throw new Error(
+        `${err.message}; jobs ${JSON.stringify((await jobs()).slice(0, 4).map((j) => [j.trigger, j.status, j.path]))}; log ${log.text.slice(0, 3000)}`,
+      );
     });
   });
 
@@ -130,9 +147,16 @@ describe('the folder monitor and the schedule', () => {
     const patched = await call('PATCH', `/api/v1/library/${libraryId}`, { ...base(), ...jsonBody({ scanIntervalHours: 0.001 }) });
     assert.equal(patched.status, 200, patched.text);
     assert.equal(patched.json.data.scanIntervalHours, 0.001);
-    const scheduled = await waitFor('a scheduled scan', async () => (await jobs()).find((j) => !before.has(j.jobId) && j.trigger === 'schedule'), 20_000, 250).catch(async (err: Error) => {
+    const scheduled = await waitFor(
+      'a scheduled scan',
+      async () => (await jobs()).find((j) => !before.has(j.jobId) && j.trigger === 'schedule'),
+      20_000,
+      250,
+    ).catch(async (err: Error) => {
       const log = await call('GET', '/api/v1/logs?limit=40&level=info', base());
-      throw new Error(`${err.message}; jobs ${JSON.stringify((await jobs()).slice(0, 5).map((j) => [j.trigger, j.status, j.path]))}; log ${log.text.slice(0, 4000)}`);
+      throw new Error(
+        `${err.message}; jobs ${JSON.stringify((await jobs()).slice(0, 5).map((j) => [j.trigger, j.status, j.path]))}; log ${log.text.slice(0, 4000)}`,
+      );
     });
     assert.equal(scheduled.path, films);
     const off = await call('PATCH', `/api/v1/library/${libraryId}`, { ...base(), ...jsonBody({ scanIntervalHours: 0 }) });

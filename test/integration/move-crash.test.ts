@@ -63,7 +63,8 @@ describe('a move of a whole library survives the service being killed mid-scan',
     return paths;
   };
 
-  const libraryMovies = async (libraryId: string) => (await call('GET', `/api/v1/library/${libraryId}`, { base: instance.url })).json.data.stats.movies;
+  const libraryMovies = async (libraryId: string) =>
+    (await call('GET', `/api/v1/library/${libraryId}`, { base: instance.url })).json.data.stats.movies;
 
   it('keeps every id and addedAt, lands every film under Archive/ and counts every move', async (t) => {
     const first = await waitForJob(await startScan(), instance.url, 600_000, DONE);
@@ -80,12 +81,17 @@ describe('a move of a whole library survives the service being killed mid-scan',
 
     const jobId = await startScan();
     // waitFor swallows a probe's errors, so a scan that got too far is returned, then refused.
-    const caught = await waitFor('the move scan to have written some of its moves', async () => {
-      const j = await getJob(jobId, instance.url);
-      if (j.status !== 'running' && j.status !== 'queued') return j;
-      if (j.phase !== 'analyzing' && j.phase !== 'discovering' && j.phase !== null) return j;
-      return j.counts.moved > 0 ? j : undefined;
-    }, 300_000, 25);
+    const caught = await waitFor(
+      'the move scan to have written some of its moves',
+      async () => {
+        const j = await getJob(jobId, instance.url);
+        if (j.status !== 'running' && j.status !== 'queued') return j;
+        if (j.phase !== 'analyzing' && j.phase !== 'discovering' && j.phase !== null) return j;
+        return j.counts.moved > 0 ? j : undefined;
+      },
+      300_000,
+      25,
+    );
     assert.equal(caught.status, 'running', `the scan ended before it could be killed: ${JSON.stringify(caught)}`);
     assert.equal(caught.phase, 'analyzing', `the scan was past writing before it could be killed: ${JSON.stringify(caught)}`);
     assert.ok(caught.counts.moved < FILMS, `the scan had written every move before it could be killed: ${JSON.stringify(caught.counts)}`);
@@ -97,18 +103,25 @@ describe('a move of a whole library survives the service being killed mid-scan',
     instance = await startInstance({ dataDir, env: ENV, ownDatabase: true });
 
     let resumedByHand = false;
-    const done = await waitFor('the move scan to finish after the restart', async () => {
-      const j = await getJob(jobId, instance.url);
-      // Auto-resume is on by default; should the job be left interrupted, resume it by hand.
-      if (j.status === 'interrupted' && Date.now() - Date.parse(j.updatedAt) > 5_000) {
-        const res = await call('POST', `/api/v1/scan/jobs/${jobId}/resume`, { base: instance.url });
-        assert.equal(res.status, 202, res.text);
-        resumedByHand = true;
-        return undefined;
-      }
-      return DONE.has(j.status) ? j : undefined;
-    }, 600_000, 200);
-    t.diagnostic(`killed at ${JSON.stringify(caught.counts)}; resumed ${resumedByHand ? 'by hand' : 'by itself'}; finished with ${JSON.stringify(done.counts)}`);
+    const done = await waitFor(
+      'the move scan to finish after the restart',
+      async () => {
+        const j = await getJob(jobId, instance.url);
+        // Auto-resume is on by default; should the job be left interrupted, resume it by hand.
+        if (j.status === 'interrupted' && Date.now() - Date.parse(j.updatedAt) > 5_000) {
+          const res = await call('POST', `/api/v1/scan/jobs/${jobId}/resume`, { base: instance.url });
+          assert.equal(res.status, 202, res.text);
+          resumedByHand = true;
+          return undefined;
+        }
+        return DONE.has(j.status) ? j : undefined;
+      },
+      600_000,
+      200,
+    );
+    t.diagnostic(
+      `killed at ${JSON.stringify(caught.counts)}; resumed ${resumedByHand ? 'by hand' : 'by itself'}; finished with ${JSON.stringify(done.counts)}`,
+    );
     assert.equal(done.status, 'completed', JSON.stringify(done));
     assert.ok(Date.parse(done.finishedAt) > restartedAt, `the job finished after the restart: ${done.finishedAt}`);
     // One job for the whole move: the resumed run counts what the killed one wrote.
@@ -128,7 +141,8 @@ describe('a move of a whole library survives the service being killed mid-scan',
 
     const rescan = await waitForJob(await startScan(), instance.url, 600_000, DONE);
     assert.equal(rescan.status, 'completed', JSON.stringify(rescan));
-    for (const k of ['added', 'updated', 'moved', 'removed'] as const) assert.equal(rescan.counts[k], 0, `a rescan ${k} nothing: ${JSON.stringify(rescan.counts)}`);
+    for (const k of ['added', 'updated', 'moved', 'removed'] as const)
+      assert.equal(rescan.counts[k], 0, `a rescan ${k} nothing: ${JSON.stringify(rescan.counts)}`);
     const again = await catalogue();
     assert.deepEqual([...again].sort(), [...afterMove].sort(), 'a rescan leaves every id and addedAt as they are');
     assert.equal(await libraryMovies(rescan.libraryId), FILMS);

@@ -24,16 +24,31 @@ import { hasFfmpeg, makeMp4 } from '../support/videos';
 
 const skip = hasFfmpeg() || process.env.MLS_REQUIRE_BROWSER ? false : 'needs ffmpeg (apt-get install ffmpeg)';
 const plan = (mediaId = 'mv_a'): SessionPlan => ({
-  mediaId, part: 1, version: '1-1', audioTrack: 0, video: 'copy', audio: 'convert', maxHeight: 1080, prerollS: 0,
-  segments: [{ start: 0, end: 6, videoEnd: 5.9 }, { start: 6, end: 9 }], input: '/films/A (2001).mkv',
+  mediaId,
+  part: 1,
+  version: '1-1',
+  audioTrack: 0,
+  video: 'copy',
+  audio: 'convert',
+  maxHeight: 1080,
+  prerollS: 0,
+  segments: [
+    { start: 0, end: 6, videoEnd: 5.9 },
+    { start: 6, end: 9 },
+  ],
+  input: '/films/A (2001).mkv',
 });
 
 /** A two-hour film's remux plan: keyframes 2-5 s apart (xorshift, the same every run), about 2,000 segments. */
 const longPlan = (): SessionPlan => {
   const keyframes: [number, number][] = [];
-  for (let t = 0, x = 0x9e3779b9; t < 7200; ) {
+  for (let t = 0, x = 0x9e3779b9; t < 7200;) {
     keyframes.push([t + 0.041708, t]);
-    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
     t += 2 + (x % 3000) / 1000;
   }
   return { ...plan('mv_long'), segments: remuxPlan({ durationS: 7200, startS: 0, frameS: 1 / 23.976, keyframes }) };
@@ -42,19 +57,22 @@ const longPlan = (): SessionPlan => {
 /** The database calls a client makes and the bytes they answer with (as sent: Content-Length). */
 const wire = (db: Db) => {
   const tally = { calls: 0, bytes: 0 };
-  db.raw.middlewareStack.add((next) => async (args) => {
-    const out = await next(args);
-    tally.calls++;
-    tally.bytes += Number((out.response as { headers: Record<string, string | undefined> }).headers['content-length'] ?? 0);
-    return out;
-  }, { step: 'deserialize' });
+  db.raw.middlewareStack.add(
+    (next) => async (args) => {
+      const out = await next(args);
+      tally.calls++;
+      tally.bytes += Number((out.response as { headers: Record<string, string | undefined> }).headers['content-length'] ?? 0);
+      return out;
+    },
+    { step: 'deserialize' },
+  );
   return { read: () => ({ ...tally }), reset: () => Object.assign(tally, { calls: 0, bytes: 0 }) };
 };
 
 describe('playback sessions in the table', () => {
   const table = ownTable('playback-sessions');
 
-  it('costs a request of a two-hour film\'s player one write of a small item; its plan is read apart, once', async () => {
+  it("costs a request of a two-hour film's player one write of a small item; its plan is read apart, once", async () => {
     const db = createDb({ ...config.db, tableName: table.name });
     const measured = wire(db);
     const store = new DynamoSessionStore(() => db);
@@ -71,7 +89,9 @@ describe('playback sessions in the table', () => {
     assert.equal(touch.calls, 1);
     assert.ok(touch.bytes < 1024, `a touch answers ${touch.bytes} bytes`);
     assert.ok(read.bytes > 100 * 1024, `the plan of ${long.segments.length} segments is ${read.bytes} bytes, read once per process`);
-    process.stdout.write(`# ${long.segments.length} segments: a touch ${touch.bytes} bytes in ${touch.calls} call; the plan ${read.bytes} bytes\n`);
+    process.stdout.write(
+      `# ${long.segments.length} segments: a touch ${touch.bytes} bytes in ${touch.calls} call; the plan ${read.bytes} bytes\n`,
+    );
     assert.equal(await store.end(session.id), true);
     db.raw.destroy();
   });
@@ -85,7 +105,12 @@ describe('the segment cache', () => {
     const cache = new SegmentCache({ dir: tempDir('segments'), perSession: 3, maxBytes: 1 << 30 });
     await cache.seen(id(0));
     for (let i = 0; i < 5; i++) await cache.segment(id(0), i, write(10));
-    assert.deepEqual(readdirSync(cache.sessionDir(id(0))).filter((n) => n.endsWith('.ts')).sort(), ['2.ts', '3.ts', '4.ts']);
+    assert.deepEqual(
+      readdirSync(cache.sessionDir(id(0)))
+        .filter((n) => n.endsWith('.ts'))
+        .sort(),
+      ['2.ts', '3.ts', '4.ts'],
+    );
     // Asked for again: made once, then served from the cache.
     let made = 0;
     await cache.segment(id(0), 3, async (out) => void (made++, writeFileSync(out, 'x')));
@@ -113,7 +138,10 @@ describe('the segment cache', () => {
     await cache.seen(id(6));
     await cache.remove(id(6));
     let made = 0;
-    await assert.rejects(cache.segment(id(6), 0, async (out) => void (made++, writeFileSync(out, 'x'))), SessionEnded);
+    await assert.rejects(
+      cache.segment(id(6), 0, async (out) => void (made++, writeFileSync(out, 'x'))),
+      SessionEnded,
+    );
     assert.equal(made, 0);
     assert.equal(existsSync(cache.sessionDir(id(6))), false);
   });
@@ -153,7 +181,13 @@ describe('the segment cache', () => {
 });
 
 const ffprobe = (path: string) =>
-  JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,channels:format=format_name,duration', '-of', 'json', path], { encoding: 'utf8' })) as {
+  JSON.parse(
+    execFileSync(
+      'ffprobe',
+      ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,channels:format=format_name,duration', '-of', 'json', path],
+      { encoding: 'utf8' },
+    ),
+  ) as {
     streams: { codec_type: string; codec_name: string; channels?: number }[];
     format: { format_name: string; duration: string };
   };
@@ -167,14 +201,18 @@ describe('playback through the stack', { skip }, () => {
     makePlaybackLibrary(dir, { seconds: 8 });
     makeMp4(join(dir, 'Pb Plain Mp4 (2012).mp4'), { seconds: 4 });
     assert.equal((await scan({ path: dir, mediaType: 'movie' })).status, 'completed');
-    for (const m of mediaOf((await call('GET', '/api/v1/movies?limit=100')).json.data)) if (m.title.startsWith('Pb ')) ids.set(m.title, m.id);
+    for (const m of mediaOf((await call('GET', '/api/v1/movies?limit=100')).json.data))
+      if (m.title.startsWith('Pb ')) ids.set(m.title, m.id);
   });
 
   it('answers direct for a file the client plays: the stream URL, no session', async () => {
     const answer = await post(ids.get('Pb Plain Mp4')!);
     assert.equal(answer.status, 200);
     const data = answer.json.data;
-    assert.deepEqual({ method: data.method, sessionId: data.sessionId, reasons: data.reasons }, { method: 'direct', sessionId: null, reasons: [] });
+    assert.deepEqual(
+      { method: data.method, sessionId: data.sessionId, reasons: data.reasons },
+      { method: 'direct', sessionId: null, reasons: [] },
+    );
     assert.match(data.url, /\/api\/v1\/stream\//);
     assert.equal(data.mimeType, 'video/mp4');
     // A client that names what it plays is believed: Matroska with AC-3 plays on a TV that says so.
@@ -187,7 +225,10 @@ describe('playback through the stack', { skip }, () => {
     assert.equal(answer.status, 200);
     const data = answer.json.data;
     assert.equal(data.method, 'remux');
-    assert.deepEqual(data.reasons.map((r: { code: string }) => r.code), ['container', 'audio-codec']);
+    assert.deepEqual(
+      data.reasons.map((r: { code: string }) => r.code),
+      ['container', 'audio-codec'],
+    );
     assert.equal(data.mimeType, 'application/vnd.apple.mpegurl');
     const list = await call('GET', new URL(data.url).pathname);
     assert.equal(list.status, 200);
@@ -197,7 +238,10 @@ describe('playback through the stack', { skip }, () => {
     const durations = [...list.text.matchAll(/#EXTINF:([\d.]+),/g)].map((m) => Number(m[1]));
     assert.ok(Math.abs(durations.reduce((a, b) => a + b, 0) - data.durationSeconds) < 0.1, 'the playlist covers the whole film');
     // A keyframe every 2 s (a few ms after each mark) and 2 s segments at the start: every keyframe, the last one too, opens one.
-    assert.deepEqual(durations.map((d) => d.toFixed(1)), Array(Math.round(data.durationSeconds / 2)).fill('2.0'));
+    assert.deepEqual(
+      durations.map((d) => d.toFixed(1)),
+      Array(Math.round(data.durationSeconds / 2)).fill('2.0'),
+    );
     const base = new URL(data.url).pathname.replace(/index\.m3u8$/, '');
     const response = await fetch(`${stack.url}${base}segments/1.ts`);
     assert.equal(response.status, 200);
@@ -208,7 +252,10 @@ describe('playback through the stack', { skip }, () => {
     assert.equal(probed.format.format_name, 'mpegts');
     assert.deepEqual(probed.streams.map((s) => `${s.codec_type}:${s.codec_name}`).sort(), ['audio:aac', 'video:h264']);
     assert.equal(probed.streams.find((s) => s.codec_type === 'audio')?.channels, 2);
-    assert.ok(Math.abs(Number(probed.format.duration) - durations[1]!) < 0.3, `segment 1 lasts ${probed.format.duration} s, listed ${durations[1]}`);
+    assert.ok(
+      Math.abs(Number(probed.format.duration) - durations[1]!) < 0.3,
+      `segment 1 lasts ${probed.format.duration} s, listed ${durations[1]}`,
+    );
     assert.equal((await call('GET', `${base}segments/${durations.length}.ts`)).status, 404, 'past the end');
 
     const folder = join(stack.dataDir, 'playback', data.sessionId);
@@ -231,7 +278,10 @@ describe('playback through the stack', { skip }, () => {
     const folder = join(stack.dataDir, 'playback', data.sessionId);
     const made = () => (existsSync(folder) ? readdirSync(folder).filter((f) => /^\d+\.ts$/.test(f)) : []);
     await waitFor(`segment ${index} made unasked`, async () => made().includes(`${index}.ts`) || undefined, 30_000);
-    assert.ok(made().every((f) => Number.parseInt(f, 10) >= index), `nothing before the start: ${made().join(', ')}`);
+    assert.ok(
+      made().every((f) => Number.parseInt(f, 10) >= index),
+      `nothing before the start: ${made().join(', ')}`,
+    );
     assert.equal((await call('DELETE', `/api/v1/playback/sessions/${data.sessionId}`)).status, 204);
   });
 
@@ -257,7 +307,10 @@ describe('playback through the stack', { skip }, () => {
   it('copies the audio the client plays: a remux of Matroska with AAC carries that AAC as it is, its segments meeting exactly', async () => {
     const data = (await post(ids.get('Pb Mkv Aac')!)).json.data;
     assert.equal(data.method, 'remux');
-    assert.deepEqual(data.reasons.map((r: { code: string }) => r.code), ['container']);
+    assert.deepEqual(
+      data.reasons.map((r: { code: string }) => r.code),
+      ['container'],
+    );
     const base = new URL(data.url).pathname.replace(/index\.m3u8$/, '');
     const dir = tempDir('copied');
     const audioOf = async (index: number) => {
@@ -265,9 +318,21 @@ describe('playback through the stack', { skip }, () => {
       assert.equal(response.status, 200);
       const file = join(dir, `${index}.ts`);
       writeFileSync(file, Buffer.from(await response.arrayBuffer()));
-      const [stream] = JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'a', '-show_entries', 'stream=codec_name,channels,sample_rate', '-of', 'json', file], { encoding: 'utf8' })).streams;
-      const packets = execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'a', '-show_entries', 'packet=pts_time,duration_time', '-of', 'csv=p=0', file], { encoding: 'utf8' })
-        .split('\n').filter(Boolean).map((l) => l.split(',').map(Number) as [number, number]);
+      const [stream] = JSON.parse(
+        execFileSync(
+          'ffprobe',
+          ['-v', 'error', '-select_streams', 'a', '-show_entries', 'stream=codec_name,channels,sample_rate', '-of', 'json', file],
+          { encoding: 'utf8' },
+        ),
+      ).streams;
+      const packets = execFileSync(
+        'ffprobe',
+        ['-v', 'error', '-select_streams', 'a', '-show_entries', 'packet=pts_time,duration_time', '-of', 'csv=p=0', file],
+        { encoding: 'utf8' },
+      )
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(',').map(Number) as [number, number]);
       return { stream, first: packets[0]![0], end: packets.at(-1)![0] + packets.at(-1)![1] };
     };
     const [one, two] = [await audioOf(1), await audioOf(2)];
@@ -285,11 +350,15 @@ describe('playback through the stack', { skip }, () => {
     assert.equal(chosen.audioTrack, 1, 'the AC-3 track is marked default');
     const aac = (await post(id, { audioTrack: 0 })).json.data;
     assert.equal(aac.audioTrack, 0);
-    assert.deepEqual(aac.reasons.map((r: { code: string }) => r.code), ['container'], 'AAC plays: only the container changes');
+    assert.deepEqual(
+      aac.reasons.map((r: { code: string }) => r.code),
+      ['container'],
+      'AAC plays: only the container changes',
+    );
     for (const s of [chosen, aac]) await call('DELETE', `/api/v1/playback/sessions/${s.sessionId}`);
   });
 
-  it('says a damaged file cannot be played, in words and without the server\'s paths', async () => {
+  it("says a damaged file cannot be played, in words and without the server's paths", async () => {
     const answer = await post(ids.get('Pb Damaged')!);
     assert.equal(answer.status, 422);
     assert.equal(answer.json.type, '/problems/unplayable');
@@ -321,7 +390,9 @@ describe('a session nobody asks for ends by itself; a restart clears what a kill
     const dir = tempDir('playback-idle-media');
     makePlaybackLibrary(dir, { seconds: 8 });
     assert.equal((await scan({ path: dir, mediaType: 'movie' }, instance.url)).status, 'completed');
-    const id = mediaOf((await call('GET', '/api/v1/movies?limit=100', { base: instance.url })).json.data).find((m) => m.title === 'Pb Avi Xvid')!.id;
+    const id = mediaOf((await call('GET', '/api/v1/movies?limit=100', { base: instance.url })).json.data).find(
+      (m) => m.title === 'Pb Avi Xvid',
+    )!.id;
     const data = (await call('POST', `/api/v1/playback/${id}`, { ...jsonBody({}), base: instance.url })).json.data;
     assert.equal(data.method, 'transcode');
     const base = new URL(data.url).pathname.replace(/index\.m3u8$/, '');
@@ -343,7 +414,6 @@ describe('a session nobody asks for ends by itself; a restart clears what a kill
   });
 });
 
-
 describe('a session goes on after the service restarts: its plan is in the table', { skip }, () => {
   let instance: Instance;
   const dataDir = tempDir('playback-restart');
@@ -359,7 +429,9 @@ describe('a session goes on after the service restarts: its plan is in the table
     const dir = tempDir('playback-restart-media');
     makePlaybackLibrary(dir, { seconds: 8 });
     assert.equal((await scan({ path: dir, mediaType: 'movie' }, instance.url)).status, 'completed');
-    const id = mediaOf((await call('GET', '/api/v1/movies?limit=100', { base: instance.url })).json.data).find((m) => m.title === 'Pb Mkv Aac')!.id;
+    const id = mediaOf((await call('GET', '/api/v1/movies?limit=100', { base: instance.url })).json.data).find(
+      (m) => m.title === 'Pb Mkv Aac',
+    )!.id;
     const data = (await call('POST', `/api/v1/playback/${id}`, { ...jsonBody({}), base: instance.url })).json.data;
     const base = new URL(data.url).pathname.replace(/index\.m3u8$/, '');
     const before = (await call('GET', new URL(data.url).pathname, { base: instance.url })).text;
@@ -372,7 +444,12 @@ describe('a session goes on after the service restarts: its plan is in the table
     assert.equal(response.status, 200);
     const file = join(tempDir('segment-after-restart'), '2.ts');
     writeFileSync(file, Buffer.from(await response.arrayBuffer()));
-    assert.deepEqual(ffprobe(file).streams.map((s) => `${s.codec_type}:${s.codec_name}`).sort(), ['audio:aac', 'video:h264']);
+    assert.deepEqual(
+      ffprobe(file)
+        .streams.map((s) => `${s.codec_type}:${s.codec_name}`)
+        .sort(),
+      ['audio:aac', 'video:h264'],
+    );
     assert.equal((await call('DELETE', `/api/v1/playback/sessions/${data.sessionId}`, { base: instance.url })).status, 204);
   });
 });

@@ -17,7 +17,12 @@ let a: Instance;
 let b: Instance;
 
 before(async () => {
-  const env = { DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT!, RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_MS: String(WINDOW_MS), NODE_ENV: 'development' };
+  const env = {
+    DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT!,
+    RATE_LIMIT_MAX: '5',
+    RATE_LIMIT_WINDOW_MS: String(WINDOW_MS),
+    NODE_ENV: 'development',
+  };
   [a, b] = await Promise.all([startInstance({ env }), startInstance({ env })]);
 });
 after(() => Promise.all([a?.stop(), b?.stop()]));
@@ -97,7 +102,11 @@ describe('rate limit at the edge (an instance on its own embedded database)', ()
       assert.match(String(res.headers.ratelimit), new RegExp(`^"default";r=${4 - i};t=\\d+$`));
     }
     assert.equal((await call('GET', '/api/v1/health', { base: solo.url, from })).status, 200, 'health is not counted');
-    const limited = await call('POST', '/api/v1/library', { ...jsonBody({ name: 'x', path: '/nowhere', mediaType: 'movie' }), base: solo.url, from });
+    const limited = await call('POST', '/api/v1/library', {
+      ...jsonBody({ name: 'x', path: '/nowhere', mediaType: 'movie' }),
+      base: solo.url,
+      from,
+    });
     assert.equal(limited.status, 429);
     assert.equal(limited.headers['content-type'], 'application/problem+json');
     assert.equal(limited.json.type, '/problems/rate-limited');
@@ -111,7 +120,12 @@ describe('rate limit at the edge (an instance on its own embedded database)', ()
     assert.match(String(other.headers.ratelimit), /^"default";r=4;t=\d+$/);
 
     // No counter item in the instance's database: counting cost no write.
-    const { doc, tableName } = createDb({ tableName: 'media', endpoint: solo.state().dynamodbEndpoint, region: 'us-east-1', localCredentials: LOCAL_CREDENTIALS });
+    const { doc, tableName } = createDb({
+      tableName: 'media',
+      endpoint: solo.state().dynamodbEndpoint,
+      region: 'us-east-1',
+      localCredentials: LOCAL_CREDENTIALS,
+    });
     const item = await doc.send(new GetCommand({ TableName: tableName, Key: keys.rateLimit(from, start) }));
     assert.equal(item.Item, undefined);
   });

@@ -36,12 +36,30 @@ before(async () => {
   fake.addMovie({ id: HEAT, title: 'Heat', releaseDate: '1995-12-15', overview: 'A bank robbery goes wrong.' });
   fake.addMovie({ id: 5548, title: 'RoboCop', releaseDate: '1987-07-17', overview: 'Detroit, a police officer rebuilt.', popularity: 40 });
   fake.addMovie({ id: REMAKE, title: 'RoboCop', releaseDate: '2014-01-30', overview: 'In 2028 OmniCorp builds a cyborg.', popularity: 12 });
-  fake.addShow({ id: 1396, name: 'Breaking Bad', firstAirDate: '2008-01-20', seasons: [{ seasonNumber: 1, episodes: [{ episodeNumber: 1, name: 'Pilot' }, { episodeNumber: 2, name: "Cat's in the Bag..." }] }] });
+  fake.addShow({
+    id: 1396,
+    name: 'Breaking Bad',
+    firstAirDate: '2008-01-20',
+    seasons: [
+      {
+        seasonNumber: 1,
+        episodes: [
+          { episodeNumber: 1, name: 'Pilot' },
+          { episodeNumber: 2, name: "Cat's in the Bag..." },
+        ],
+      },
+    ],
+  });
   tmdb = await fake.start();
-  instance = await startInstance({ env: { TMDB_API_KEY: KEY, TMDB_API_BASE_URL: tmdb.apiBaseUrl, TMDB_IMAGE_BASE_URL: tmdb.imageBaseUrl } });
+  instance = await startInstance({
+    env: { TMDB_API_KEY: KEY, TMDB_API_BASE_URL: tmdb.apiBaseUrl, TMDB_IMAGE_BASE_URL: tmdb.imageBaseUrl },
+  });
   makeTree(movies, ['Heat (1995).mkv', 'Robocop.mkv'], 4096);
   makeTree(shows, ['Breaking Bad/Season 1/Breaking.Bad.S01E01.mkv', 'Breaking Bad/Season 1/Breaking.Bad.S01E02.mkv'], 4096);
-  for (const [path, mediaType] of [[movies, 'movie'], [shows, 'tvshow']] as const) {
+  for (const [path, mediaType] of [
+    [movies, 'movie'],
+    [shows, 'tvshow'],
+  ] as const) {
     const job = await scan({ path, mediaType }, instance.url);
     assert.equal(job.status, 'completed', JSON.stringify(job.error));
   }
@@ -76,7 +94,10 @@ describe('a write, then at once reads through other handlers', () => {
     const sorted = await ok('GET', '/api/v1/movies?sort=title&played=true');
     const [after, rows] = await Promise.all([ok('GET', `/api/v1/movies/${heat}`), ok('GET', '/api/v1/continue')]);
     assert.deepEqual([after.userData.played, after.userData.playCount, after.userData.positionSeconds], [true, 1, 0]);
-    assert.ok(sorted.some((e: any) => e.id === heat), 'the played filter of a sorted list');
+    assert.ok(
+      sorted.some((e: any) => e.id === heat),
+      'the played filter of a sorted list',
+    );
     assert.ok(!rows.some((e: any) => e.id === heat), 'no longer in Continue watching');
   });
 

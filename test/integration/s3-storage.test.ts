@@ -23,7 +23,9 @@ let instance: Instance;
 const api = (method: string, path: string, opts: Parameters<typeof call>[2] = {}) => call(method, path, { ...opts, base: instance.url });
 
 before(async () => {
-  POSTER = await sharp({ create: { width: 60, height: 90, channels: 3, background: '#803020' } }).jpeg().toBuffer();
+  POSTER = await sharp({ create: { width: 60, height: 90, channels: 3, background: '#803020' } })
+    .jpeg()
+    .toBuffer();
   s3 = await startS3([BUCKET, 'elsewhere']);
   await Promise.all([
     s3.put(BUCKET, 'movies/Heat (1995)/Heat (1995).mkv', HEAT),
@@ -38,7 +40,13 @@ before(async () => {
     s3.put('elsewhere', 'movies/Other (2002).mkv', Buffer.from('x')),
   ]);
   instance = await startInstance({
-    env: { MEDIA_STORAGE: 's3', S3_ENDPOINT: s3.endpoint, MEDIA_BUCKET: BUCKET, AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey },
+    env: {
+      MEDIA_STORAGE: 's3',
+      S3_ENDPOINT: s3.endpoint,
+      MEDIA_BUCKET: BUCKET,
+      AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+    },
   });
 });
 after(async () => {
@@ -78,14 +86,23 @@ describe('media in a bucket', () => {
 
   it('lists subtitle objects beside the video and in Subs/, and serves them as WebVTT through the storage port', async () => {
     const { subtitles } = (await api('GET', `/api/v1/movies/${heatId}`)).json.data;
-    assert.deepEqual(subtitles.map((t: any) => [t.label, t.source, t.url !== null]), [['English (SDH)', 'external', true], ['French', 'external', true]]);
+    assert.deepEqual(
+      subtitles.map((t: any) => [t.label, t.source, t.url !== null]),
+      [
+        ['English (SDH)', 'external', true],
+        ['French', 'external', true],
+      ],
+    );
     const french = await api('GET', new URL(subtitles[1].url).pathname);
     assert.equal(french.status, 200, french.text);
     assert.equal(french.headers['content-type'], 'text/vtt; charset=utf-8');
     assert.equal(french.text, 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nUn café\n\n');
     const sdh = await api('GET', `${new URL(subtitles[0].url).pathname}?offsetMs=500`);
     assert.equal(sdh.text, 'WEBVTT\n\n00:00:03.500 --> 00:00:04.500\n[gunfire]\n\n');
-    assert.equal((await api('GET', new URL(subtitles[1].url).pathname, { headers: { 'If-None-Match': String(french.headers.etag) } })).status, 304);
+    assert.equal(
+      (await api('GET', new URL(subtitles[1].url).pathname, { headers: { 'If-None-Match': String(french.headers.etag) } })).status,
+      304,
+    );
   });
 
   it('keeps artwork in the bucket under .cache/artwork, never under DATA_DIR, and serves it from there', async () => {
@@ -94,8 +111,13 @@ describe('media in a bucket', () => {
     const poster = await api('GET', `${new URL(detail.poster).pathname}${new URL(detail.poster).search}`);
     assert.equal(poster.status, 200);
     assert.equal(poster.headers['content-type'], 'image/jpeg');
-    const keys = ((await s3.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: '.cache/artwork/' }))).Contents ?? []).map((o) => o.Key);
-    assert.ok(keys.some((k) => k?.startsWith(`.cache/artwork/${heatId}/poster-`) && k.endsWith('/source')), JSON.stringify(keys));
+    const keys = ((await s3.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: '.cache/artwork/' }))).Contents ?? []).map(
+      (o) => o.Key,
+    );
+    assert.ok(
+      keys.some((k) => k?.startsWith(`.cache/artwork/${heatId}/poster-`) && k.endsWith('/source')),
+      JSON.stringify(keys),
+    );
     assert.equal(existsSync(join(instance.dataDir, 'artwork')), false);
   });
 
@@ -109,7 +131,11 @@ describe('media in a bucket', () => {
     assert.match(location.search, /X-Amz-Expires=14400/);
 
     // Ranges are the S3 server's to answer (s3rver gets suffix ranges wrong, so none here).
-    const ranges: [string, number, number][] = [['bytes=0-99', 0, 99], ['bytes=150000-150099', 150_000, 150_099], ['bytes=299000-', 299_000, HEAT.length - 1]];
+    const ranges: [string, number, number][] = [
+      ['bytes=0-99', 0, 99],
+      ['bytes=150000-150099', 150_000, 150_099],
+      ['bytes=299000-', 299_000, HEAT.length - 1],
+    ];
     for (const [range, start, end] of ranges) {
       const bytes = await fetch(location, { headers: { range } });
       assert.equal(bytes.status, 206, range);
@@ -133,7 +159,10 @@ describe('media in a bucket', () => {
     assert.equal(res.json.type, '/problems/not-found');
     const job = await scan({ path: 's3://media/movies', mediaType: 'movie' }, instance.url);
     assert.equal(job.counts.removed, 1);
-    assert.deepEqual((await allPages('/api/v1/movies', instance.url)).map((m) => m.title), ['Heat']);
+    assert.deepEqual(
+      (await allPages('/api/v1/movies', instance.url)).map((m) => m.title),
+      ['Heat'],
+    );
   });
 
   it('unknown and odd ids are 400 or 404 and name no object', async () => {
@@ -144,10 +173,13 @@ describe('media in a bucket', () => {
     }
   });
 
-  it('wrote nothing under DATA_DIR from a handler: only the runner\'s database, its state and the log', () => {
+  it("wrote nothing under DATA_DIR from a handler: only the runner's database, its state and the log", () => {
     // The runner keeps DynamoDB Local's files (db, tmp/dynamodb), runner.json, the log collector's logs/ and the disk reserve.
     const entries = readdirSync(instance.dataDir).sort();
-    assert.deepEqual(entries.filter((e) => !['.space-reserve', 'db', 'logs', 'runner.json', 'tmp'].includes(e)), []);
+    assert.deepEqual(
+      entries.filter((e) => !['.space-reserve', 'db', 'logs', 'runner.json', 'tmp'].includes(e)),
+      [],
+    );
     // An instance on the test run's database has no DynamoDB Local of its own, nor its tmp/.
     const tmp = join(instance.dataDir, 'tmp');
     if (existsSync(tmp)) assert.deepEqual(readdirSync(tmp), ['dynamodb']);

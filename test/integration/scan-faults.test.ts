@@ -23,7 +23,11 @@ const FILES = 1_500;
 const ENV = { SCAN_SLICE_MS: '1', LOG_LEVEL: 'info', SCAN_MAX_ENTRIES: '20000' };
 
 const movieTree = (name: string) =>
-  makeTree(tempDir(name), Array.from({ length: FILES }, (_, i) => `${name} Film ${i} (${1950 + (i % 70)})/${name} Film ${i} (${1950 + (i % 70)}).mkv`), 1);
+  makeTree(
+    tempDir(name),
+    Array.from({ length: FILES }, (_, i) => `${name} Film ${i} (${1950 + (i % 70)})/${name} Film ${i} (${1950 + (i % 70)}).mkv`),
+    1,
+  );
 
 describe('a scan survives its worker or the whole service dying', () => {
   const dataDir = tempDir('faults');
@@ -43,10 +47,15 @@ describe('a scan survives its worker or the whole service dying', () => {
   /** Waits until the job has written part of its items, well before the end. */
   const midScan = async (jobId: string) => {
     // waitFor swallows a probe's errors, so a scan that finished too early is returned, then refused.
-    const job = await waitFor('the scan to be part-way', async () => {
-      const j = await getJob(jobId, instance.url);
-      return j.status === 'completed' || (j.status === 'running' && j.counts.added >= 200) ? j : undefined;
-    }, 60_000, 25);
+    const job = await waitFor(
+      'the scan to be part-way',
+      async () => {
+        const j = await getJob(jobId, instance.url);
+        return j.status === 'completed' || (j.status === 'running' && j.counts.added >= 200) ? j : undefined;
+      },
+      60_000,
+      25,
+    );
     assert.notEqual(job.status, 'completed', 'the scan finished before it could be interrupted');
     return job;
   };
@@ -55,7 +64,11 @@ describe('a scan survives its worker or the whole service dying', () => {
     const job = await waitForJob(jobId, instance.url, 180_000, DONE);
     assert.equal(job.status, 'completed', JSON.stringify(job));
     assert.equal(job.counts.added, FILES, 'every item counted once, including those written before the fault');
-    assert.equal(job.counts.probed + job.counts.probeFailed, FILES, `every file's header read and counted once: ${JSON.stringify(job.counts)}`);
+    assert.equal(
+      job.counts.probed + job.counts.probeFailed,
+      FILES,
+      `every file's header read and counted once: ${JSON.stringify(job.counts)}`,
+    );
     const movies = (await allPages('/api/v1/movies', instance.url)).filter((m) => m.title.startsWith(`${name} Film `));
     assert.equal(movies.length, FILES);
     assert.equal(new Set(movies.map((m) => m.id)).size, FILES, 'no duplicate ids');
@@ -90,31 +103,60 @@ describe('a scan survives its worker or the whole service dying', () => {
     await midScan(jobId);
     const dynamodb = instance.state().processes.dynamodb!;
     process.kill(dynamodb, 'SIGKILL');
-    await waitFor('DynamoDB Local to be restarted', async () => (instance.state().processes.dynamodb !== dynamodb ? true : undefined), 60_000, 100);
+    await waitFor(
+      'DynamoDB Local to be restarted',
+      async () => (instance.state().processes.dynamodb !== dynamodb ? true : undefined),
+      60_000,
+      100,
+    );
     await assertExactly(jobId, 'Kilo');
     // The runner writes what the handlers log a moment after they log it. A worker whose time
     // slice ran out while it waited (a slow restart of the database on a busy machine) hands the
     // wait to a fresh invocation instead, which goes on from the checkpoint just the same.
-    const waited = ['the database is back; the scan goes on from its checkpoint', 'still waiting for the database; continuing in a new invocation'];
-    await waitFor('the worker to log that it waited for the database', async () => {
-      const log = readFileSync(join(dataDir, 'logs', 'service.log'), 'utf8');
-      return waited.some((line) => log.includes(line)) || undefined;
-    }, 10_000, 200);
+    const waited = [
+      'the database is back; the scan goes on from its checkpoint',
+      'still waiting for the database; continuing in a new invocation',
+    ];
+    await waitFor(
+      'the worker to log that it waited for the database',
+      async () => {
+        const log = readFileSync(join(dataDir, 'logs', 'service.log'), 'utf8');
+        return waited.some((line) => log.includes(line)) || undefined;
+      },
+      10_000,
+      200,
+    );
   });
 
   it('a job that keeps stopping the service is not resumed forever: after 3 automatic resumes that got no further it stays failed', async () => {
     const dir = makeTree(tempDir('stuck'), ['Lima (2005).mkv']);
-    const library = (await call('POST', '/api/v1/library', { ...jsonBody({ name: 'Stuck', path: dir, mediaType: 'movie' }), base: instance.url })).json.data;
-    const store = new DynamoScanJobStore(() => createDb({ tableName: 'media', endpoint: instance.state().dynamodbEndpoint, region: 'us-east-1', localCredentials: LOCAL_CREDENTIALS }));
-    const queued = await store.create(newJob({ jobId: 'stuckjob' + Date.now(), libraryId: library.id, path: library.path, mediaType: 'movie' }, Date.now()));
+    const library = (
+      await call('POST', '/api/v1/library', { ...jsonBody({ name: 'Stuck', path: dir, mediaType: 'movie' }), base: instance.url })
+    ).json.data;
+    const store = new DynamoScanJobStore(() =>
+      createDb({
+        tableName: 'media',
+        endpoint: instance.state().dynamodbEndpoint,
+        region: 'us-east-1',
+        localCredentials: LOCAL_CREDENTIALS,
+      }),
+    );
+    const queued = await store.create(
+      newJob({ jobId: 'stuckjob' + Date.now(), libraryId: library.id, path: library.path, mediaType: 'movie' }, Date.now()),
+    );
     // As a restart leaves a job after its third automatic resume: running, no further than where that resume began.
     await store.save(queued, start({ ...queued.value, autoResumes: { count: MAX_AUTO_RESUMES, progress: 0 } }, Date.now()));
     process.kill(instance.state().processes.offline!, 'SIGKILL');
     // Recovery saves the job interrupted, then decides on its resume: a poll may see the first.
-    const failed = await waitFor('the job to be given up', async () => {
-      const job = await getJob(queued.value.jobId, instance.url);
-      return job.status !== 'running' && job.status !== 'interrupted' ? job : undefined;
-    }, 90_000, 200);
+    const failed = await waitFor(
+      'the job to be given up',
+      async () => {
+        const job = await getJob(queued.value.jobId, instance.url);
+        return job.status !== 'running' && job.status !== 'interrupted' ? job : undefined;
+      },
+      90_000,
+      200,
+    );
     assert.equal(failed.status, 'failed');
     assert.equal(failed.error.code, 'resume-limit');
     assert.match(failed.error.message, /4 times in a row/);
@@ -126,10 +168,15 @@ describe('a scan survives its worker or the whole service dying', () => {
     const jobId = await startScan(movieTree('Charlie'));
     await midScan(jobId);
     process.kill(instance.state().processes.offline!, 'SIGKILL');
-    const interrupted = await waitFor('the job to be marked interrupted', async () => {
-      const job = await getJob(jobId, instance.url);
-      return job.status === 'interrupted' ? job : undefined;
-    }, 60_000, 100);
+    const interrupted = await waitFor(
+      'the job to be marked interrupted',
+      async () => {
+        const job = await getJob(jobId, instance.url);
+        return job.status === 'interrupted' ? job : undefined;
+      },
+      60_000,
+      100,
+    );
     assert.ok(interrupted.progress > 10 && interrupted.progress < 60, `progress kept: ${interrupted.progress}`);
     const resumed = await call('POST', `/api/v1/scan/jobs/${jobId}/resume`, { base: instance.url });
     assert.equal(resumed.status, 202, resumed.text);
@@ -152,11 +199,22 @@ describe('a scan survives its worker or the whole service dying', () => {
 
   it('cleanup marks a running job with a stale heartbeat interrupted, and it resumes', async () => {
     const dir = makeTree(tempDir('stale'), ['Delta (2001)/Delta (2001).mkv', 'Echo (2002).mkv', 'Foxtrot (2003).mkv']);
-    const library = (await call('POST', '/api/v1/library', { ...jsonBody({ name: 'Stale', path: dir, mediaType: 'movie' }), base: instance.url })).json.data;
+    const library = (
+      await call('POST', '/api/v1/library', { ...jsonBody({ name: 'Stale', path: dir, mediaType: 'movie' }), base: instance.url })
+    ).json.data;
     // A job whose worker died without anyone noticing: running, last heard from ten minutes ago.
-    const store = new DynamoScanJobStore(() => createDb({ tableName: 'media', endpoint: instance.state().dynamodbEndpoint, region: 'us-east-1', localCredentials: LOCAL_CREDENTIALS }));
+    const store = new DynamoScanJobStore(() =>
+      createDb({
+        tableName: 'media',
+        endpoint: instance.state().dynamodbEndpoint,
+        region: 'us-east-1',
+        localCredentials: LOCAL_CREDENTIALS,
+      }),
+    );
     const tenMinutesAgo = Date.now() - 600_000;
-    const queued = await store.create(newJob({ jobId: 'stalejob' + Date.now(), libraryId: library.id, path: library.path, mediaType: 'movie' }, tenMinutesAgo));
+    const queued = await store.create(
+      newJob({ jobId: 'stalejob' + Date.now(), libraryId: library.id, path: library.path, mediaType: 'movie' }, tenMinutesAgo),
+    );
     await store.save(queued, start(queued.value, tenMinutesAgo));
 
     const fresh = await call('POST', '/api/v1/scan/cleanup', { ...jsonBody({ staleAfterSeconds: 3600 }), base: instance.url });
@@ -166,8 +224,12 @@ describe('a scan survives its worker or the whole service dying', () => {
     assert.equal(cleaned.json.data.interrupted, 1);
     // 0 is what a client sends after a crash: whatever is marked running now is stale.
     const other = makeTree(tempDir('stale-now'), ['Golf (2004).mkv']);
-    const otherLibrary = (await call('POST', '/api/v1/library', { ...jsonBody({ name: 'Now', path: other, mediaType: 'movie' }), base: instance.url })).json.data;
-    const justNow = await store.create(newJob({ jobId: 'nowjob' + Date.now(), libraryId: otherLibrary.id, path: otherLibrary.path, mediaType: 'movie' }, Date.now()));
+    const otherLibrary = (
+      await call('POST', '/api/v1/library', { ...jsonBody({ name: 'Now', path: other, mediaType: 'movie' }), base: instance.url })
+    ).json.data;
+    const justNow = await store.create(
+      newJob({ jobId: 'nowjob' + Date.now(), libraryId: otherLibrary.id, path: otherLibrary.path, mediaType: 'movie' }, Date.now()),
+    );
     await store.save(justNow, start(justNow.value, Date.now()));
     const zero = await call('POST', '/api/v1/scan/cleanup', { ...jsonBody({ staleAfterSeconds: 0 }), base: instance.url });
     assert.equal(zero.status, 200, zero.text);

@@ -15,7 +15,8 @@ const problem = (res: Reply, status: number, type: string) => {
   assert.equal(res.headers['content-type'], 'application/problem+json');
   assert.equal(res.json.type, `/problems/${type}`);
 };
-const post = (path: string, body: unknown) => call('POST', path, typeof body === 'string' ? { headers: { 'content-type': 'application/json' }, body } : jsonBody(body));
+const post = (path: string, body: unknown) =>
+  call('POST', path, typeof body === 'string' ? { headers: { 'content-type': 'application/json' }, body } : jsonBody(body));
 
 describe('bad input to libraries and scans', () => {
   const root = tempDir('input');
@@ -54,7 +55,10 @@ describe('bad input to libraries and scans', () => {
     for (const [endpoint, body, field] of cases) {
       const res = await post(endpoint, body);
       problem(res, 400, 'invalid-request');
-      assert.ok(res.json.errors.some((e: any) => e.field === field), `${endpoint} ${JSON.stringify(body)}: ${res.text}`);
+      assert.ok(
+        res.json.errors.some((e: any) => e.field === field),
+        `${endpoint} ${JSON.stringify(body)}: ${res.text}`,
+      );
     }
     problem(await post('/api/v1/scan/path', '{"path":'), 400, 'malformed-json');
     // A body that is valid JSON but not an object names the body; it is never a 500 or "not valid JSON".
@@ -62,7 +66,11 @@ describe('bad input to libraries and scans', () => {
       for (const body of ['false', '0', '"x"', 'null', 'true', '[]', '[{"path":"/"}]']) {
         const res = await post(endpoint, body);
         problem(res, 400, 'invalid-request');
-        assert.deepEqual(res.json.errors.map((e: any) => e.field), ['body'], `${endpoint} ${body}: ${res.text}`);
+        assert.deepEqual(
+          res.json.errors.map((e: any) => e.field),
+          ['body'],
+          `${endpoint} ${body}: ${res.text}`,
+        );
         assert.equal(res.json.status, 400);
         assert.equal(res.json.requestId, res.headers['x-request-id']);
       }
@@ -72,8 +80,16 @@ describe('bad input to libraries and scans', () => {
     problem(await post('/api/v1/library', '['.repeat(5_000) + ']'.repeat(5_000)), 400, 'invalid-request');
     // A byte-order mark before the JSON is read past.
     problem(await post('/api/v1/library', '\uFEFF{"name":"x","path":"relative","mediaType":"movie"}'), 422, 'path-not-usable');
-    problem(await call('POST', '/api/v1/library', { headers: { 'content-type': 'application/json; charset=utf-16' }, body: '{}' }), 415, 'unsupported-media-type');
-    problem(await call('POST', '/api/v1/scan/path', { headers: { 'content-type': 'text/plain' }, body: 'x' }), 415, 'unsupported-media-type');
+    problem(
+      await call('POST', '/api/v1/library', { headers: { 'content-type': 'application/json; charset=utf-16' }, body: '{}' }),
+      415,
+      'unsupported-media-type',
+    );
+    problem(
+      await call('POST', '/api/v1/scan/path', { headers: { 'content-type': 'text/plain' }, body: 'x' }),
+      415,
+      'unsupported-media-type',
+    );
   });
 
   it('the same folder twice, or one inside another library, is 409; a wrong media type or a path outside the named library is 422', async () => {
@@ -90,14 +106,22 @@ describe('bad input to libraries and scans', () => {
     problem(await post('/api/v1/library', { name: 'Link', path: join(root, 'link-to-lib'), mediaType: 'movie' }), 409, 'library-exists');
 
     problem(await post('/api/v1/scan/path', { path: dir, mediaType: 'tvshow' }), 422, 'media-type-mismatch');
-    problem(await post('/api/v1/scan/path', { path: join(root, 'elsewhere'), mediaType: 'movie', libraryId: created.json.data.id }), 422, 'path-not-usable');
+    problem(
+      await post('/api/v1/scan/path', { path: join(root, 'elsewhere'), mediaType: 'movie', libraryId: created.json.data.id }),
+      422,
+      'path-not-usable',
+    );
     problem(await post('/api/v1/scan/path', { path: dir, mediaType: 'movie', libraryId: 'f'.repeat(32) }), 404, 'not-found');
     assert.equal((await call('DELETE', `/api/v1/library/${created.json.data.id}`)).status, 204);
     problem(await call('DELETE', `/api/v1/library/${created.json.data.id}`), 404, 'not-found');
   });
 
   it('a second scan of a library while one runs is 409, and a finished job cannot be resumed or cancelled', async () => {
-    const dir = makeTree(join(root, 'busy'), Array.from({ length: 400 }, (_, i) => `Busy Movie ${i} (2001)/Busy Movie ${i} (2001).mkv`), 1);
+    const dir = makeTree(
+      join(root, 'busy'),
+      Array.from({ length: 400 }, (_, i) => `Busy Movie ${i} (2001)/Busy Movie ${i} (2001).mkv`),
+      1,
+    );
     const first = await post('/api/v1/scan/path', { path: dir, mediaType: 'movie' });
     assert.equal(first.status, 202);
     problem(await post('/api/v1/scan/path', { path: dir, mediaType: 'movie' }), 409, 'scan-already-running');
@@ -113,15 +137,24 @@ describe('bad input to libraries and scans', () => {
   /** A scan long enough to be caught running: three steps of writes. */
   const LONG = 3 * WRITE_CHUNK;
   const longScan = async (name: string) => {
-    const dir = makeTree(join(root, name), Array.from({ length: LONG }, (_, i) => `${name} ${i} (2001)/${name} ${i} (2001).mkv`), 1);
+    const dir = makeTree(
+      join(root, name),
+      Array.from({ length: LONG }, (_, i) => `${name} ${i} (2001)/${name} ${i} (2001).mkv`),
+      1,
+    );
     const res = await post('/api/v1/scan/path', { path: dir, mediaType: 'movie' });
     assert.equal(res.status, 202, res.text);
     const jobId = res.json.data.jobId as string;
-    const running = await waitFor('the scan to have written something', async () => {
-      const job = (await call('GET', `/api/v1/scan/jobs/${jobId}`)).json.data;
-      const writing = job.status === 'running' && job.counts.added > 0;
-      return writing || !['queued', 'running'].includes(job.status) ? job : undefined;
-    }, 60_000, 20);
+    const running = await waitFor(
+      'the scan to have written something',
+      async () => {
+        const job = (await call('GET', `/api/v1/scan/jobs/${jobId}`)).json.data;
+        const writing = job.status === 'running' && job.counts.added > 0;
+        return writing || !['queued', 'running'].includes(job.status) ? job : undefined;
+      },
+      60_000,
+      20,
+    );
     assert.equal(running.status, 'running', 'the scan finished before it could be cancelled');
     return { dir, jobId, libraryId: res.json.data.libraryId as string };
   };
@@ -164,7 +197,6 @@ describe('bad input to libraries and scans', () => {
     await new Promise((r) => setTimeout(r, 1_500));
     assert.deepEqual((await call('GET', `/api/v1/search?query=${encodeURIComponent('delete me')}`)).json.data, []);
   });
-
 
   it('bad ids, cursors, limits and queries are 400 or 404', async () => {
     problem(await call('GET', '/api/v1/movies?cursor=not-a-cursor'), 400, 'invalid-request');

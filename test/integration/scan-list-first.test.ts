@@ -40,7 +40,10 @@ describe('a scan lists first', { skip }, () => {
 
   /** A scan of `root` by a worker in this process whose header reads wait for `headersAllowed`; each film's puts counted. */
   const scanHeld = async (root: string, jobId: string, enrichment?: () => Promise<Enrichment>) => {
-    const storage = localMediaStorage({ dataDir: tempDir('list-first-data'), limits: { maxEntries: config.scan.maxEntries, maxDepth: config.scan.maxDepth } });
+    const storage = localMediaStorage({
+      dataDir: tempDir('list-first-data'),
+      limits: { maxEntries: config.scan.maxEntries, maxDepth: config.scan.maxDepth },
+    });
     let release!: () => void;
     const headersAllowed = new Promise<void>((r) => (release = r));
     const reads = { count: 0 };
@@ -61,8 +64,13 @@ describe('a scan lists first', { skip }, () => {
     });
     const events: OutgoingEvent[] = [];
     const deps: WorkerDeps = {
-      catalog: counted, jobs, libraries, storage: held,
-      locks: new DynamoMatchLockStore(table.db), collections: new DynamoCollectionStore(table.db), manifests: new DynamoManifestStore(table.db),
+      catalog: counted,
+      jobs,
+      libraries,
+      storage: held,
+      locks: new DynamoMatchLockStore(table.db),
+      collections: new DynamoCollectionStore(table.db),
+      manifests: new DynamoManifestStore(table.db),
       events: { emit: async (e) => void events.push(e) },
       invoker: { invoke: async () => assert.fail('one run finishes this scan') },
       log: rootLogger.child({ test: 'list-first' }),
@@ -84,23 +92,43 @@ describe('a scan lists first', { skip }, () => {
 
   it('lists every film before any header is read, then reads each once and keeps what it read', async () => {
     const root = tempDir('list-first');
-    filmsIn(root, Array.from({ length: FILMS }, (_, i) => `List First ${String(i).padStart(2, '0')} (${1990 + (i % 30)}).mp4`));
+    filmsIn(
+      root,
+      Array.from({ length: FILMS }, (_, i) => `List First ${String(i).padStart(2, '0')} (${1990 + (i % 30)}).mp4`),
+    );
     writeFileSync(join(root, 'List First Broken (2001).mkv'), 'not a video at all');
     const job = { jobId: 'job_listfirst' };
     const { worker, release, reads, puts, events, library } = await scanHeld(root, job.jobId);
     try {
-      const listed = await waitFor('the whole list', async () => {
-        const page = await catalog.recent('movie', 100);
-        return page.items.length === FILMS + 1 ? page.items : undefined;
-      }, 60_000, 50);
+      const listed = await waitFor(
+        'the whole list',
+        async () => {
+          const page = await catalog.recent('movie', 100);
+          return page.items.length === FILMS + 1 ? page.items : undefined;
+        },
+        60_000,
+        50,
+      );
       assert.equal(reads.count, 0);
-      for (const item of listed) assert.ok(item.entity === 'movie' && item.files.every((f) => f.tech === undefined), `${item.title} is listed without its technical info`);
-      assert.ok(listed.some((m) => m.title === 'List First 07'), 'named from the file');
+      for (const item of listed)
+        assert.ok(
+          item.entity === 'movie' && item.files.every((f) => f.tech === undefined),
+          `${item.title} is listed without its technical info`,
+        );
+      assert.ok(
+        listed.some((m) => m.title === 'List First 07'),
+        'named from the file',
+      );
       // (The job is saved just after its chunk's items are written.)
-      const during = await waitFor('the job to count them', async () => {
-        const j = (await jobs.get(job.jobId))!.value;
-        return j.counts.added === FILMS + 1 ? j : undefined;
-      }, 60_000, 50);
+      const during = await waitFor(
+        'the job to count them',
+        async () => {
+          const j = (await jobs.get(job.jobId))!.value;
+          return j.counts.added === FILMS + 1 ? j : undefined;
+        },
+        60_000,
+        50,
+      );
       assert.equal(during.phase, 'analyzing');
       assert.equal(during.counts.probed + during.counts.probeFailed, 0);
       // The library counts them already (the lists' totals are its counts).
@@ -114,7 +142,10 @@ describe('a scan lists first', { skip }, () => {
 
     const done = (await jobs.get(job.jobId))!.value;
     assert.equal(done.status, 'completed', JSON.stringify(done.error));
-    assert.deepEqual({ probed: done.counts.probed, probeFailed: done.counts.probeFailed, failed: done.counts.failed }, { probed: FILMS, probeFailed: 1, failed: 0 });
+    assert.deepEqual(
+      { probed: done.counts.probed, probeFailed: done.counts.probeFailed, failed: done.counts.failed },
+      { probed: FILMS, probeFailed: 1, failed: 0 },
+    );
     assert.ok(Math.abs((await libraries.get(library.id))!.counts.totalDurationSeconds! - 2 * FILMS) < FILMS * 0.2);
     assert.equal(reads.count, FILMS + 1, 'each header read once');
     assert.deepEqual(new Set(puts.values()), new Set([2]), 'each film written twice: listed, then its technical info');
@@ -127,7 +158,10 @@ describe('a scan lists first', { skip }, () => {
     }
     // The bar never went back across the two passes of the phase.
     const bar = events.filter((e) => e.type === 'scan:progress').map((e) => (e as { progress: number }).progress);
-    assert.deepEqual(bar, [...bar].sort((a, b) => a - b));
+    assert.deepEqual(
+      bar,
+      [...bar].sort((a, b) => a - b),
+    );
     assert.equal(bar.at(-1), 100);
   });
 
@@ -136,18 +170,38 @@ describe('a scan lists first', { skip }, () => {
     const fake = new FakeTmdb({ keys: [KEY] });
     let server: FakeTmdbServer | undefined;
     before(async () => {
-      for (let i = 0; i < 6; i++) fake.addMovie({ id: 9100 + i, title: `Described Film ${i}`, releaseDate: `${2000 + i}-05-01`, overview: `Film ${i}.`, genres: ['Drama'] });
+      for (let i = 0; i < 6; i++)
+        fake.addMovie({
+          id: 9100 + i,
+          title: `Described Film ${i}`,
+          releaseDate: `${2000 + i}-05-01`,
+          overview: `Film ${i}.`,
+          genres: ['Drama'],
+        });
       server = await fake.start();
     });
     after(() => server?.close());
 
-    it('lists first, then reads the headers beside the provider\'s answers and writes both at once', async () => {
+    it("lists first, then reads the headers beside the provider's answers and writes both at once", async () => {
       const root = tempDir('list-first-provider');
-      filmsIn(root, Array.from({ length: 6 }, (_, i) => `Described Film ${i} (${2000 + i}).mp4`));
+      filmsIn(
+        root,
+        Array.from({ length: 6 }, (_, i) => `Described Film ${i} (${2000 + i}).mp4`),
+      );
       const provider = createTmdbClient({ apiKey: KEY, baseUrl: server!.apiBaseUrl, requestsPerSecond: 1000 });
-      const { worker, release, reads, puts } = await scanHeld(root, 'job_listfirst_provider', async () => ({ provider, artwork: false, meshGradients: false }));
+      const { worker, release, reads, puts } = await scanHeld(root, 'job_listfirst_provider', async () => ({
+        provider,
+        artwork: false,
+        meshGradients: false,
+      }));
       try {
-        await waitFor('the list', async () => ((await catalog.recent('movie', 100)).items.filter((m) => m.title.startsWith('Described Film')).length === 6 ? true : undefined), 60_000, 50);
+        await waitFor(
+          'the list',
+          async () =>
+            (await catalog.recent('movie', 100)).items.filter((m) => m.title.startsWith('Described Film')).length === 6 ? true : undefined,
+          60_000,
+          50,
+        );
         assert.equal(reads.count, 0);
       } finally {
         release();
@@ -157,10 +211,17 @@ describe('a scan lists first', { skip }, () => {
       assert.equal(done.status, 'completed', JSON.stringify(done.error));
       assert.deepEqual({ probed: done.counts.probed, matched: done.counts.matched }, { probed: 6, matched: 6 });
       assert.equal(reads.count, 6, 'each header read once');
-      assert.deepEqual(new Set(puts.values()), new Set([3]), 'each film written three times: listed, described from its search hit with its technical info, then its details');
+      assert.deepEqual(
+        new Set(puts.values()),
+        new Set([3]),
+        'each film written three times: listed, described from its search hit with its technical info, then its details',
+      );
       for (const m of (await catalog.recent('movie', 100)).items.filter((i) => i.title.startsWith('Described Film'))) {
         assert.ok(m.entity === 'movie' && m.metadata?.matched && m.overview, m.title);
-        assert.ok(m.entity === 'movie' && !m.metadata?.brief && m.enrich === 'artwork', `${m.title}: its details are in, its pictures wait for a scan that fetches them`);
+        assert.ok(
+          m.entity === 'movie' && !m.metadata?.brief && m.enrich === 'artwork',
+          `${m.title}: its details are in, its pictures wait for a scan that fetches them`,
+        );
         assert.ok(Math.abs((m.files[0]!.tech?.durationSeconds ?? 0) - 2) < 0.2, `${m.title} has its technical info`);
       }
     });

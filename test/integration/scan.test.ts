@@ -86,7 +86,12 @@ describe('scanning a movie tree and a TV tree', () => {
   before(async () => {
     ws = await WsClient.open(stack.ws);
     // A real picture: pictures beside a film are stored as its artwork, even with no provider.
-    writeFileSync(join(movies, 'Inception (2010)/poster.jpg'), await sharp({ create: { width: 60, height: 90, channels: 3, background: '#335577' } }).jpeg().toBuffer());
+    writeFileSync(
+      join(movies, 'Inception (2010)/poster.jpg'),
+      await sharp({ create: { width: 60, height: 90, channels: 3, background: '#335577' } })
+        .jpeg()
+        .toBuffer(),
+    );
     movieJob = await scan({ path: movies, mediaType: 'movie' });
     movieLibrary = movieJob.libraryId;
     movieJobs.push(movieJob);
@@ -99,7 +104,12 @@ describe('scanning a movie tree and a TV tree', () => {
   it('finds exactly the movies on disk: samples, extras, trailers, hidden and ignored folders skipped, parts counted once', async () => {
     assert.equal(movieJob.status, 'completed', JSON.stringify(movieJob.error));
     assert.deepEqual(
-      { discovered: movieJob.counts.discovered, added: movieJob.counts.added, removed: movieJob.counts.removed, failed: movieJob.counts.failed },
+      {
+        discovered: movieJob.counts.discovered,
+        added: movieJob.counts.added,
+        removed: movieJob.counts.removed,
+        failed: movieJob.counts.failed,
+      },
       { discovered: 6, added: 5, removed: 0, failed: 0 },
     );
     const library = (await call('GET', `/api/v1/library/${movieLibrary}`)).json.data;
@@ -123,17 +133,38 @@ describe('scanning a movie tree and a TV tree', () => {
       cursor = [...ours].every((id) => seen.some((m) => m.id === id)) ? null : page.json.meta.nextCursor;
     }
     const recent = { json: { data: seen } };
-    assert.deepEqual(seen.filter((m) => ours.has(m.id)), ourMovies, 'the first pages show ours as the whole list does');
+    assert.deepEqual(
+      seen.filter((m) => ours.has(m.id)),
+      ourMovies,
+      'the first pages show ours as the whole list does',
+    );
     assert.deepEqual(ourMovies.map((m) => m.title).sort(), MOVIES, 'each of our five once');
     assert.deepEqual(ourMovies, [...ourMovies].sort(newestFirst), 'newest first');
     // Whole, but for what the scan computed (ids, times, colours); the poster beside Inception is its artwork.
     const inception = ourMovies.find((m) => m.title === 'Inception');
     assert.match(inception.posterUrl, new RegExp(`^${stack.url}/api/v1/artwork/${inception.id}/poster\\?v=[^&]+$`));
-    const film = (title: string, year: number, posterUrl: string | null = null) =>
-      ({ type: 'movie', title, originalTitle: null, year, overview: null, genres: [], rating: null, posterUrl, backdropUrl: null });
+    const film = (title: string, year: number, posterUrl: string | null = null) => ({
+      type: 'movie',
+      title,
+      originalTitle: null,
+      year,
+      overview: null,
+      genres: [],
+      rating: null,
+      posterUrl,
+      backdropUrl: null,
+    });
     assert.deepEqual(
-      [...ourMovies].sort((a, b) => a.title.localeCompare(b.title)).map(({ id: _id, addedAt: _at, meshGradientColors: _colors, ...rest }) => rest),
-      [film('Amélie', 2001), film('Heat', 1995), film('Inception', 2010, inception.posterUrl), film('Kill Bill', 2003), film('The Dark Knight', 2008)],
+      [...ourMovies]
+        .sort((a, b) => a.title.localeCompare(b.title))
+        .map(({ id: _id, addedAt: _at, meshGradientColors: _colors, ...rest }) => rest),
+      [
+        film('Amélie', 2001),
+        film('Heat', 1995),
+        film('Inception', 2010, inception.posterUrl),
+        film('Kill Bill', 2003),
+        film('The Dark Knight', 2008),
+      ],
     );
     const killBill = ourMovies.find((m: any) => m.title === 'Kill Bill');
     const detail = (await call('GET', `/api/v1/movies/${killBill.id}`)).json.data;
@@ -180,7 +211,11 @@ describe('scanning a movie tree and a TV tree', () => {
     const all = await allPages('/api/v1/movies', undefined, 2);
     assert.equal(new Set(all.map((m) => m.id)).size, all.length, 'no movie twice across pages');
     const ours = new Set(ourMovies.map((m) => m.id));
-    assert.deepEqual(all.filter((m) => ours.has(m.id)), ourMovies, 'our five as they were, in the same order');
+    assert.deepEqual(
+      all.filter((m) => ours.has(m.id)),
+      ourMovies,
+      'our five as they were, in the same order',
+    );
   });
 
   it('a deleted file leaves the catalogue, a changed one is updated, a lost part shrinks the stack', async () => {
@@ -196,13 +231,22 @@ describe('scanning a movie tree and a TV tree', () => {
     rmSync(join(movies, 'Kill Bill (2003)/Kill Bill (2003) - cd2.avi'));
     const job = await scan({ path: movies, mediaType: 'movie' });
     movieJobs.push(job);
-    assert.deepEqual({ added: job.counts.added, updated: job.counts.updated, removed: job.counts.removed }, { added: 0, updated: 2, removed: 1 });
+    assert.deepEqual(
+      { added: job.counts.added, updated: job.counts.updated, removed: job.counts.removed },
+      { added: 0, updated: 2, removed: 1 },
+    );
     const changed = await changedBy(job);
-    assert.deepEqual({ ...changed, updated: sorted(changed.updated) }, { ...NO_CHANGES, updated: sorted([inception.id, killBill.id]), removed: [heat.id] });
+    assert.deepEqual(
+      { ...changed, updated: sorted(changed.updated) },
+      { ...NO_CHANGES, updated: sorted([inception.id, killBill.id]), removed: [heat.id] },
+    );
     assert.equal((await call('GET', `/api/v1/movies/${heat.id}`)).status, 404);
     assert.equal((await call('GET', `/api/v1/movies/${killBill.id}`)).json.data.file.parts, 1);
     // The other four are listed as they were: an update keeps an item's place and what the list shows of it.
-    assert.deepEqual(await listedOf('/api/v1/movies', ours), ourMovies.filter((m) => m.id !== heat.id));
+    assert.deepEqual(
+      await listedOf('/api/v1/movies', ours),
+      ourMovies.filter((m) => m.id !== heat.id),
+    );
     const library = (await call('GET', `/api/v1/library/${movieLibrary}`)).json.data;
     assert.equal(library.stats.movies, 4);
     assert.equal(library.stats.totalSizeBytes, (3 + 1 + 1 + 1) * 1024 * 1024);
@@ -226,7 +270,10 @@ describe('scanning a movie tree and a TV tree', () => {
     const none = (await call('GET', '/api/v1/search?query=zzzzzz')).json;
     assert.deepEqual(none.data, []);
     // A removed movie is no longer found.
-    assert.deepEqual((await call('GET', '/api/v1/search?query=heat&type=movie')).json.data.filter((h: any) => h.media.title === 'Heat'), []);
+    assert.deepEqual(
+      (await call('GET', '/api/v1/search?query=heat&type=movie')).json.data.filter((h: any) => h.media.title === 'Heat'),
+      [],
+    );
   });
 
   describe('TV', () => {
@@ -249,9 +296,21 @@ describe('scanning a movie tree and a TV tree', () => {
       assert.deepEqual({ ...changed, added: [] }, NO_CHANGES);
       assert.equal(new Set(changed.added).size, 8, JSON.stringify(changed.added));
       assert.deepEqual(ourShows, [...ourShows].sort(newestFirst), 'newest first');
-      const series = (title: string, year: number | null) => ({ type: 'tvshow', title, originalTitle: null, year, overview: null, genres: [], rating: null, posterUrl: null, backdropUrl: null });
+      const series = (title: string, year: number | null) => ({
+        type: 'tvshow',
+        title,
+        originalTitle: null,
+        year,
+        overview: null,
+        genres: [],
+        rating: null,
+        posterUrl: null,
+        backdropUrl: null,
+      });
       assert.deepEqual(
-        [...ourShows].sort((a, b) => a.title.localeCompare(b.title)).map(({ id: _id, addedAt: _at, meshGradientColors: _colors, ...rest }) => rest),
+        [...ourShows]
+          .sort((a, b) => a.title.localeCompare(b.title))
+          .map(({ id: _id, addedAt: _at, meshGradientColors: _colors, ...rest }) => rest),
         [series('Breaking Bad', null), series('Doctor Who', 2005)],
       );
       const shows = ourShows;
@@ -261,14 +320,21 @@ describe('scanning a movie tree and a TV tree', () => {
       const detail = (await call('GET', `/api/v1/tvshows/${who.id}`)).json.data;
       assert.deepEqual(
         detail.seasons.map((s: any) => [s.seasonNumber, s.name, s.episodes.map((e: any) => e.episodeNumber)]),
-        [[0, 'Specials', [1]], [1, 'Season 1', [1, 2, 3]], [2, 'Season 2', [1]]],
+        [
+          [0, 'Specials', [1]],
+          [1, 'Season 1', [1, 2, 3]],
+          [2, 'Season 2', [1]],
+        ],
       );
       assert.equal(detail.seasons[1].episodeCount, 3);
       const [e2, e3] = [detail.seasons[1].episodes[1], detail.seasons[1].episodes[2]];
       assert.notEqual(e2.id, e3.id);
       assert.equal(e2.streamUrl, `${stack.url}/api/v1/stream/${e2.id}`);
       const stats = (await call('GET', `/api/v1/library/${tvJob.libraryId}`)).json.data.stats;
-      assert.deepEqual({ tvShows: stats.tvShows, seasons: stats.seasons, episodes: stats.episodes }, { tvShows: 2, seasons: 4, episodes: 6 });
+      assert.deepEqual(
+        { tvShows: stats.tvShows, seasons: stats.seasons, episodes: stats.episodes },
+        { tvShows: 2, seasons: 4, episodes: 6 },
+      );
       // The added ids are exactly the shows and the episodes their details list.
       const breakingDetail = (await call('GET', `/api/v1/tvshows/${show('Breaking Bad').id}`)).json.data;
       const episodeIds = [detail, breakingDetail].flatMap((d: any) => d.seasons.flatMap((s: any) => s.episodes.map((e: any) => e.id)));
@@ -277,12 +343,18 @@ describe('scanning a movie tree and a TV tree', () => {
       const hits = (await call('GET', '/api/v1/search?query=doctor&type=tvshow')).json.data;
       assert.equal(hits[0].media.title, 'Doctor Who');
       assert.ok(hits.every((h: any) => h.type === 'tvshow'));
-      assert.deepEqual(hits.filter((h: any) => ourShows.some((s) => s.id === h.id)), [{ id: who.id, type: 'tvshow', media: who, userData: NOT_WATCHED, matchedOn: 'title', matchedText: 'Doctor Who' }]);
+      assert.deepEqual(
+        hits.filter((h: any) => ourShows.some((s) => s.id === h.id)),
+        [{ id: who.id, type: 'tvshow', media: who, userData: NOT_WATCHED, matchedOn: 'title', matchedText: 'Doctor Who' }],
+      );
     });
 
-    it('a rescan changes nothing; removing a show\'s last episode removes the show', async () => {
+    it("a rescan changes nothing; removing a show's last episode removes the show", async () => {
       const again = await scan({ path: tv, mediaType: 'tvshow' });
-      assert.deepEqual({ added: again.counts.added, updated: again.counts.updated, removed: again.counts.removed }, { added: 0, updated: 0, removed: 0 });
+      assert.deepEqual(
+        { added: again.counts.added, updated: again.counts.updated, removed: again.counts.removed },
+        { added: 0, updated: 0, removed: 0 },
+      );
       assert.deepEqual(await changedBy(again), NO_CHANGES);
       const ids = new Set<string>(ourShows.map((s) => s.id));
       assert.deepEqual(await listedOf('/api/v1/tvshows', ids), ourShows, 'both shows as they were');
@@ -320,9 +392,19 @@ describe('scanning a movie tree and a TV tree', () => {
     assert.ok(stats.lastScanAt);
     // Of this file's libraries (under its own folder) only the movie library is left, listed as it reads alone.
     const { stats: own, ...movieView } = (await call('GET', `/api/v1/library/${movieLibrary}`)).json.data;
-    assert.deepEqual(libraries.data.filter((l: any) => l.path.startsWith(`${root}/`)), [movieView]);
+    assert.deepEqual(
+      libraries.data.filter((l: any) => l.path.startsWith(`${root}/`)),
+      [movieView],
+    );
     assert.deepEqual(own, {
-      libraries: 1, movies: 4, tvShows: 0, seasons: 0, episodes: 0, totalSizeBytes: 6 * 1024 * 1024, totalDurationSeconds: 0, lastScanAt: movieView.lastScannedAt,
+      libraries: 1,
+      movies: 4,
+      tvShows: 0,
+      seasons: 0,
+      episodes: 0,
+      totalSizeBytes: 6 * 1024 * 1024,
+      totalDurationSeconds: 0,
+      lastScanAt: movieView.lastScannedAt,
     });
   });
 

@@ -12,7 +12,8 @@ before(async () => {
 after(async () => {
   await instance?.stop();
 });
-const call = (method: string, path: string, opts: Parameters<typeof stackCall>[2] = {}) => stackCall(method, path, { ...opts, base: instance.url });
+const call = (method: string, path: string, opts: Parameters<typeof stackCall>[2] = {}) =>
+  stackCall(method, path, { ...opts, base: instance.url });
 
 const KEY = 'tmdbkey-0123456789-wxyz';
 
@@ -37,7 +38,11 @@ describe('settings', () => {
   });
 
   it('names every unknown key and wrong type in one 400', async () => {
-    const res = await call('PATCH', '/api/v1/settings', jsonBody({ metadata: { language: 'english', colour: 'red' }, features: { artwork: 'yes' }, extra: 1 }));
+    const res = await call(
+      'PATCH',
+      '/api/v1/settings',
+      jsonBody({ metadata: { language: 'english', colour: 'red' }, features: { artwork: 'yes' }, extra: 1 }),
+    );
     assert.equal(res.status, 400);
     assert.equal(res.json.type, '/problems/invalid-request');
     const fields = res.json.errors.map((e: { field: string }) => e.field).sort();

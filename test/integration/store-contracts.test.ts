@@ -25,13 +25,13 @@ import { watchContract } from '../contracts/watch';
 import { fakeClock } from '../support/fake-clock';
 import { ownTable } from '../support/own-table';
 
-
 // Each on a table of its own, made before its tests and deleted after them.
 describe('CatalogStore contract: DynamoCatalogStore', () => catalogContract(new DynamoCatalogStore(ownTable('catalog-contract').db)));
 describe('LibraryStore contract: DynamoLibraryStore', () => libraryContract(new DynamoLibraryStore(ownTable('library-contract').db)));
 describe('ManifestStore contract: DynamoManifestStore', () => manifestContract(new DynamoManifestStore(ownTable('manifest-contract').db)));
 // Small parts, so the same contract holds when a manifest takes many items.
-describe('ManifestStore contract: DynamoManifestStore in 2 KB parts', () => manifestContract(new DynamoManifestStore(ownTable('manifest-contract-2kb').db, 2_000)));
+describe('ManifestStore contract: DynamoManifestStore in 2 KB parts', () =>
+  manifestContract(new DynamoManifestStore(ownTable('manifest-contract-2kb').db, 2_000)));
 describe('WatchStore contract: DynamoProfileStore and DynamoWatchStore', () => {
   const { db } = ownTable('watch-contract');
   watchContract(new DynamoProfileStore(db), new DynamoWatchStore(db));
@@ -52,11 +52,21 @@ describe('DynamoLibraryStore: a library stored before status and schedules exist
     const id = `lib_sc${uid()}`;
     const createdAt = '2025-03-01T10:00:00.000Z';
     const legacy = {
-      id, name: `Legacy ${uid().slice(0, 6)}`, path: `/media/contract/${uid()}`, mediaType: 'movie' as const, createdAt, lastScannedAt,
+      id,
+      name: `Legacy ${uid().slice(0, 6)}`,
+      path: `/media/contract/${uid()}`,
+      mediaType: 'movie' as const,
+      createdAt,
+      lastScannedAt,
       counts: { movies: 2, tvShows: 0, seasons: 0, episodes: 0, totalSizeBytes: 20 },
     };
     const { doc, tableName } = table.db();
-    await doc.send(new PutCommand({ TableName: tableName, Item: { ...keys.library(id), ...keys.librariesByAge(createdAt, id), entity: 'library', ...legacy } }));
+    await doc.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: { ...keys.library(id), ...keys.librariesByAge(createdAt, id), entity: 'library', ...legacy },
+      }),
+    );
     return legacy;
   };
   const remove = (legacy: { id: string; path: string }) => store.remove({ id: legacy.id, path: legacy.path } as Library);
@@ -91,7 +101,10 @@ describe('DynamoLibraryStore: a library stored before status and schedules exist
     const legacy = await storeLegacy('2025-03-02T08:30:00.000Z');
     try {
       const updated = await store.update(legacy.id, { monitoring: false });
-      assert.deepEqual([updated?.monitoring, updated?.scanIntervalHours, updated?.status.state, updated?.nextScanAt], [false, 12, 'online', '2025-03-02T20:30:00.000Z']);
+      assert.deepEqual(
+        [updated?.monitoring, updated?.scanIntervalHours, updated?.status.state, updated?.nextScanAt],
+        [false, 12, 'online', '2025-03-02T20:30:00.000Z'],
+      );
       const offline = { state: 'offline' as const, reason: 'The folder is missing', since: '2025-03-03T00:00:00.000Z' };
       assert.equal(await store.setStatus(legacy.id, offline), true, 'a library with no status stored takes one');
       assert.deepEqual((await store.get(legacy.id))?.status, offline);

@@ -51,7 +51,8 @@ describe('streaming', () => {
     const job = await scan({ path: root, mediaType: 'movie' });
     assert.equal(job.status, 'completed');
     const movies = mediaOf((await call('GET', '/api/v1/movies?limit=100')).json.data);
-    for (const title of ['Stream Test', 'Clip Test', 'Web Test', 'Parted Test', 'Vanishing Test']) ids[title] = movies.find((m: any) => m.title === title).id;
+    for (const title of ['Stream Test', 'Clip Test', 'Web Test', 'Parted Test', 'Vanishing Test'])
+      ids[title] = movies.find((m: any) => m.title === title).id;
     mkv = files['Stream Test (2011)/Stream Test (2011).mkv']!;
     url = (await call('GET', `/api/v1/movies/${ids['Stream Test']}`)).json.data.streamUrl;
     url = new URL(url).pathname;
@@ -142,8 +143,14 @@ describe('streaming', () => {
   });
 
   it('unknown, odd and traversal ids are 400 or 404, and a file deleted after the scan is a 404', async () => {
-    for (const id of ['mv_unknown000000000000000', 'tv_unknown000000000000000']) assert.equal((await fetchBytes(`/api/v1/stream/${id}`)).status, 404, id);
-    for (const path of ['/api/v1/stream/..%2F..%2Fetc%2Fpasswd', '/api/v1/stream/%2Fetc%2Fpasswd', '/api/v1/stream/a.b', '/api/v1/stream/..']) {
+    for (const id of ['mv_unknown000000000000000', 'tv_unknown000000000000000'])
+      assert.equal((await fetchBytes(`/api/v1/stream/${id}`)).status, 404, id);
+    for (const path of [
+      '/api/v1/stream/..%2F..%2Fetc%2Fpasswd',
+      '/api/v1/stream/%2Fetc%2Fpasswd',
+      '/api/v1/stream/a.b',
+      '/api/v1/stream/..',
+    ]) {
       const res = await fetchBytes(path);
       assert.ok([400, 404].includes(res.status), `${path}: ${res.status}`);
       assert.ok(!res.body.toString().includes('root:'), path);

@@ -20,15 +20,25 @@ const VIDEO = `${FOLDER}/Amélie (2001).mkv`;
 /** Windows-1252: é is 0xE9, and ’ is 0x92, which Latin-1 would read as a control character. */
 const cp1252 = (text: string) => Buffer.from([...text].map((c) => (c === '’' ? 0x92 : c.charCodeAt(0))));
 
-const FRENCH = '1\r\n00:00:01,000 --> 00:00:02,500\r\nC’est un café à Montmartre.\r\n\r\n2\r\n00:00:03,000 --> 00:00:04,000\r\n<i>Amélie</i>\r\n';
-const FORCED = '\uFEFF1\n00:00:05,000 --> 00:00:06,000\nOnly the sign on the wall\n\nnot a cue at all\n\n3\n00:00:07,000 --> 00:00:08,000\nStill read after a broken one\n';
+const FRENCH =
+  '1\r\n00:00:01,000 --> 00:00:02,500\r\nC’est un café à Montmartre.\r\n\r\n2\r\n00:00:03,000 --> 00:00:04,000\r\n<i>Amélie</i>\r\n';
+const FORCED =
+  '\uFEFF1\n00:00:05,000 --> 00:00:06,000\nOnly the sign on the wall\n\nnot a cue at all\n\n3\n00:00:07,000 --> 00:00:08,000\nStill read after a broken one\n';
 const COMMENTARY = [
-  '[Script Info]', 'ScriptType: v4.00+', '', '[V4+ Styles]', 'Format: Name, Fontname, Fontsize', 'Style: Default,Arial,20', '',
-  '[Events]', 'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',
+  '[Script Info]',
+  'ScriptType: v4.00+',
+  '',
+  '[V4+ Styles]',
+  'Format: Name, Fontname, Fontsize',
+  'Style: Default,Arial,20',
+  '',
+  '[Events]',
+  'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',
   'Dialogue: 0,0:00:01.00,0:00:03.00,Default,,0,0,0,,{\\an8\\c&H00FFFF&}We shot this{\\i1} in Paris{\\i0}\\Nin the spring',
 ].join('\n');
 
-const get = (path: string, headers: Record<string, string> = {}) => call('GET', new URL(path, stack.url).pathname + new URL(path, stack.url).search, { headers });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  call('GET', new URL(path, stack.url).pathname + new URL(path, stack.url).search, { headers });
 
 describe('subtitles', () => {
   const root = tempDir('subtitles');
@@ -50,7 +60,10 @@ describe('subtitles', () => {
     writeFileSync(join(root, FOLDER, 'Subs', 'Commentary.en.ass'), COMMENTARY);
     writeFileSync(join(root, FOLDER, 'Amélie (2001).es.sup'), Buffer.from('PG not really a picture'));
     // "Привет" in Windows-1251, which the name's language picks.
-    writeFileSync(join(root, FOLDER, 'Amélie (2001).rus.srt'), Buffer.concat([Buffer.from('1\n00:00:01,000 --> 00:00:02,000\n'), Buffer.from([0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2])]));
+    writeFileSync(
+      join(root, FOLDER, 'Amélie (2001).rus.srt'),
+      Buffer.concat([Buffer.from('1\n00:00:01,000 --> 00:00:02,000\n'), Buffer.from([0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2])]),
+    );
     writeFileSync(join(root, FOLDER, 'notes.txt'), 'not a subtitle');
     // A subtitle name that leads out of the library: listed by name, never read.
     const outside = join(tempDir('subtitles-outside'), 'secret.srt');
@@ -88,13 +101,23 @@ describe('subtitles', () => {
     assert.match(String(res.headers.etag), /^"[0-9a-f]+-[0-9a-f]+-0-r1"$/);
     assert.equal(res.headers['cache-control'], 'private, no-cache');
     assert.equal(res.headers.ratelimit, undefined);
-    assert.equal(res.text, 'WEBVTT\n\n00:00:01.000 --> 00:00:02.500\nC’est un café à Montmartre.\n\n00:00:03.000 --> 00:00:04.000\n<i>Amélie</i>\n\n');
-    assert.equal((await get(byLabel('Russian').url)).text, 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nПривет\n\n', 'a Russian file in its own code page');
+    assert.equal(
+      res.text,
+      'WEBVTT\n\n00:00:01.000 --> 00:00:02.500\nC’est un café à Montmartre.\n\n00:00:03.000 --> 00:00:04.000\n<i>Amélie</i>\n\n',
+    );
+    assert.equal(
+      (await get(byLabel('Russian').url)).text,
+      'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nПривет\n\n',
+      'a Russian file in its own code page',
+    );
   });
 
   it('reads a BOM and CRLF, skips a broken cue and keeps the rest; ASS styling goes, \\N and italics stay', async () => {
     const forced = await get(byLabel('English (forced)').url);
-    assert.equal(forced.text, 'WEBVTT\n\n00:00:05.000 --> 00:00:06.000\nOnly the sign on the wall\n\n00:00:07.000 --> 00:00:08.000\nStill read after a broken one\n\n');
+    assert.equal(
+      forced.text,
+      'WEBVTT\n\n00:00:05.000 --> 00:00:06.000\nOnly the sign on the wall\n\n00:00:07.000 --> 00:00:08.000\nStill read after a broken one\n\n',
+    );
     const commentary = await get(byLabel('English (Commentary)').url);
     assert.equal(commentary.text, 'WEBVTT\n\n00:00:01.000 --> 00:00:03.000\nWe shot this<i> in Paris</i>\nin the spring\n\n');
   });
@@ -141,7 +164,17 @@ describe('subtitles', () => {
     const german = tracks.find((t) => t.source === 'embedded');
     assert.deepEqual(
       { ...german, url: undefined },
-      { id: 'emb-0', source: 'embedded', format: 'srt', language: 'de', label: 'German', forced: false, default: false, hearingImpaired: false, url: undefined },
+      {
+        id: 'emb-0',
+        source: 'embedded',
+        format: 'srt',
+        language: 'de',
+        label: 'German',
+        forced: false,
+        default: false,
+        hearingImpaired: false,
+        url: undefined,
+      },
     );
     assert.ok(german.url);
     const res = await get(german.url);
@@ -170,8 +203,14 @@ describe('subtitles', () => {
     assert.equal(job.status, 'completed');
     const show = mediaOf((await call('GET', '/api/v1/tvshows?limit=100')).json.data).find((m: any) => m.title === 'Dark');
     const [e1, e2] = (await call('GET', `/api/v1/tvshows/${show.id}`)).json.data.seasons[0].episodes;
-    assert.deepEqual(e1.subtitles.map((t: any) => t.label), ['German']);
-    assert.deepEqual(e2.subtitles.map((t: any) => t.label), ['English', 'German']);
+    assert.deepEqual(
+      e1.subtitles.map((t: any) => t.label),
+      ['German'],
+    );
+    assert.deepEqual(
+      e2.subtitles.map((t: any) => t.label),
+      ['English', 'German'],
+    );
     assert.equal((await get(e2.subtitles[0].url)).text, 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nSecond episode\n\n');
     assert.equal((await get(e1.subtitles[0].url)).text, 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nWo ist Mikkel?\n\n');
   });
@@ -187,7 +226,10 @@ describe('subtitles', () => {
     assert.equal(job.status, 'completed');
     assert.equal(job.counts.updated, 1, 'the movie, updated for its subtitles');
     tracks = (await details()).subtitles;
-    assert.equal(tracks.some((t: any) => t.label === 'French'), false);
+    assert.equal(
+      tracks.some((t: any) => t.label === 'French'),
+      false,
+    );
     const portuguese = byLabel('Brazilian Portuguese (SDH)');
     assert.deepEqual([portuguese.language, portuguese.hearingImpaired], ['pt-BR', true]);
     assert.equal((await get(portuguese.url)).text, 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nOlá\n\n');

@@ -22,8 +22,16 @@ describe("a TV library whose root is a show's own folder", () => {
   let job: any;
 
   before(async () => {
-    makeTree(root, EPISODES.map((e) => e.path));
-    writeFileSync(join(root, 'poster.jpg'), await sharp({ create: { width: 60, height: 90, channels: 3, background: '#446688' } }).jpeg().toBuffer());
+    makeTree(
+      root,
+      EPISODES.map((e) => e.path),
+    );
+    writeFileSync(
+      join(root, 'poster.jpg'),
+      await sharp({ create: { width: 60, height: 90, channels: 3, background: '#446688' } })
+        .jpeg()
+        .toBuffer(),
+    );
     const created = await call('POST', '/api/v1/library', jsonBody({ name: 'Some Show', path: root, mediaType: 'tvshow' }));
     assert.equal(created.status, 201, created.text);
     library = created.json.data;
@@ -42,8 +50,14 @@ describe("a TV library whose root is a show's own folder", () => {
       { discovered: 3, added: 4, failed: 0 }, // one show and three episodes
     );
     const stats = (await call('GET', `/api/v1/library/${library.id}`)).json.data.stats;
-    assert.deepStrictEqual({ tvShows: stats.tvShows, seasons: stats.seasons, episodes: stats.episodes }, { tvShows: 1, seasons: 2, episodes: 3 });
-    assert.deepStrictEqual((await someShows()).map((s: any) => ({ title: s.title, year: s.year })), [{ title: 'Some Show', year: 2019 }]);
+    assert.deepStrictEqual(
+      { tvShows: stats.tvShows, seasons: stats.seasons, episodes: stats.episodes },
+      { tvShows: 1, seasons: 2, episodes: 3 },
+    );
+    assert.deepStrictEqual(
+      (await someShows()).map((s: any) => ({ title: s.title, year: s.year })),
+      [{ title: 'Some Show', year: 2019 }],
+    );
   });
 
   it('lists seasons 1 and 2 holding exactly the three files, the loose one in season 2', async () => {
@@ -52,9 +66,14 @@ describe("a TV library whose root is a show's own folder", () => {
     assert.deepStrictEqual({ title: detail.media.title, year: detail.media.year }, { title: 'Some Show', year: 2019 });
     assert.deepStrictEqual(
       detail.seasons.map((s: any) => ({ seasonNumber: s.seasonNumber, name: s.name, episodeCount: s.episodeCount })),
-      [{ seasonNumber: 1, name: 'Season 1', episodeCount: 2 }, { seasonNumber: 2, name: 'Season 2', episodeCount: 1 }],
+      [
+        { seasonNumber: 1, name: 'Season 1', episodeCount: 2 },
+        { seasonNumber: 2, name: 'Season 2', episodeCount: 1 },
+      ],
     );
-    const episodes = detail.seasons.flatMap((s: any) => s.episodes.map((e: any) => ({ path: e.file.path, season: e.seasonNumber, episode: e.episodeNumber })));
+    const episodes = detail.seasons.flatMap((s: any) =>
+      s.episodes.map((e: any) => ({ path: e.file.path, season: e.seasonNumber, episode: e.episodeNumber })),
+    );
     assert.deepStrictEqual(episodes, EPISODES);
   });
 
@@ -71,9 +90,19 @@ describe("a TV library whose root is a show's own folder", () => {
     const [first] = await someShows();
     const again = await scan({ path: root, mediaType: 'tvshow', libraryId: library.id });
     assert.deepStrictEqual(
-      { status: again.status, added: again.counts.added, updated: again.counts.updated, moved: again.counts.moved, removed: again.counts.removed, failed: again.counts.failed },
+      {
+        status: again.status,
+        added: again.counts.added,
+        updated: again.counts.updated,
+        moved: again.counts.moved,
+        removed: again.counts.removed,
+        failed: again.counts.failed,
+      },
       { status: 'completed', added: 0, updated: 0, moved: 0, removed: 0, failed: 0 },
     );
-    assert.deepStrictEqual((await someShows()).map((s: any) => [s.id, s.title, s.year]), [[first.id, 'Some Show', 2019]]);
+    assert.deepStrictEqual(
+      (await someShows()).map((s: any) => [s.id, s.title, s.year]),
+      [[first.id, 'Some Show', 2019]],
+    );
   });
 });

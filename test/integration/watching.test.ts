@@ -26,7 +26,8 @@ const movies = tempDir('watching-movies');
 const shows = tempDir('watching-shows');
 let instance: Instance;
 
-const api = (method: string, path: string, body?: unknown) => call(method, path, { ...(body === undefined ? {} : jsonBody(body)), base: instance.url });
+const api = (method: string, path: string, body?: unknown) =>
+  call(method, path, { ...(body === undefined ? {} : jsonBody(body)), base: instance.url });
 const ok = async (method: string, path: string, body?: unknown) => {
   const res = await api(method, path, body);
   assert.ok(res.status >= 200 && res.status < 300, `${method} ${path}: ${res.status} ${res.text}`);
@@ -49,12 +50,16 @@ const learnIds = async () => {
   }
 };
 const entries = async (path: string, profile = 'default') => (await ok('GET', `${path}?profileId=${profile}`)) as any[];
-const labels = (list: any[]) => list.map((e) => (e.episode ? `${e.media.title} ${e.episode.seasonNumber}x${e.episode.episodeNumber}` : e.media.title));
+const labels = (list: any[]) =>
+  list.map((e) => (e.episode ? `${e.media.title} ${e.episode.seasonNumber}x${e.episode.episodeNumber}` : e.media.title));
 const start = async () => {
   instance = await startInstance({ dataDir, env: { TMDB_API_KEY: '' } });
 };
 const rescan = async () => {
-  for (const [path, mediaType] of [[movies, 'movie'], [shows, 'tvshow']] as const) {
+  for (const [path, mediaType] of [
+    [movies, 'movie'],
+    [shows, 'tvshow'],
+  ] as const) {
     const job = await scan({ path, mediaType }, instance.url);
     assert.equal(job.status, 'completed', JSON.stringify(job.error));
   }
@@ -63,12 +68,19 @@ const rescan = async () => {
 before(async () => {
   await start();
   makeTree(movies, ['Alpha (2001).mkv', 'Beta (2002).mkv', 'Gamma (2003).mkv'], 4096);
-  makeTree(shows, [
-    'Show A/Season 1/Show A S01E01.mkv', 'Show A/Season 1/Show A S01E02.mkv',
-    'Show A/Season 2/Show A S02E01.mkv', 'Show A/Season 2/Show A S02E02.mkv',
-    'Show A/Specials/Show A S00E01.mkv',
-    'Show B/Season 1/Show B S01E01.mkv', 'Show B/Season 1/Show B S01E02.mkv',
-  ], 4096);
+  makeTree(
+    shows,
+    [
+      'Show A/Season 1/Show A S01E01.mkv',
+      'Show A/Season 1/Show A S01E02.mkv',
+      'Show A/Season 2/Show A S02E01.mkv',
+      'Show A/Season 2/Show A S02E02.mkv',
+      'Show A/Specials/Show A S00E01.mkv',
+      'Show B/Season 1/Show B S01E01.mkv',
+      'Show B/Season 1/Show B S01E02.mkv',
+    ],
+    4096,
+  );
   await rescan();
   await learnIds();
 });
@@ -80,7 +92,10 @@ describe('watch state', () => {
   let ada: string;
 
   it('has the household profile always, and others by unique names', async () => {
-    assert.deepEqual((await ok('GET', '/api/v1/profiles')).map((p: any) => [p.id, p.name]), [['default', 'Household']]);
+    assert.deepEqual(
+      (await ok('GET', '/api/v1/profiles')).map((p: any) => [p.id, p.name]),
+      [['default', 'Household']],
+    );
     const created = await api('POST', '/api/v1/profiles', { name: 'Ada' });
     assert.equal(created.status, 201);
     ada = created.json.data.id;
@@ -93,7 +108,10 @@ describe('watch state', () => {
     const renamed = await ok('PATCH', '/api/v1/profiles/default', { name: 'The Smiths' });
     assert.equal(renamed.name, 'The Smiths');
     assert.equal((await api('POST', '/api/v1/profiles', { name: 'Household' })).status, 201, 'the old name is free again');
-    assert.deepEqual((await ok('GET', '/api/v1/profiles')).map((p: any) => p.name), ['The Smiths', 'Ada', 'Household']);
+    assert.deepEqual(
+      (await ok('GET', '/api/v1/profiles')).map((p: any) => p.name),
+      ['The Smiths', 'Ada', 'Household'],
+    );
   });
 
   it('keeps a position between the thresholds, nothing before, and marks played past the end, once per viewing', async () => {
@@ -130,7 +148,12 @@ describe('watch state', () => {
 
   it('writes a report over what another process wrote meanwhile, not over what it wrote last', async () => {
     // Another process on the same table (a second container in the cloud), which marks the film played.
-    const db = createDb({ ...config.db, tableName: instance.tableName, endpoint: instance.state().dynamodbEndpoint, localCredentials: LOCAL_CREDENTIALS });
+    const db = createDb({
+      ...config.db,
+      tableName: instance.tableName,
+      endpoint: instance.state().dynamodbEndpoint,
+      localCredentials: LOCAL_CREDENTIALS,
+    });
     const elsewhere = new WatchingService({
       profiles: new DynamoProfileStore(() => db),
       store: new DynamoWatchStore(() => db),
@@ -221,7 +244,10 @@ describe('watch state', () => {
     const away = `${movies}-away`;
     renameSync(movies, away);
     try {
-      const job = await scan({ path: movies, mediaType: 'movie' }, instance.url).catch((err: Error) => ({ status: 'refused', error: err.message }));
+      const job = await scan({ path: movies, mediaType: 'movie' }, instance.url).catch((err: Error) => ({
+        status: 'refused',
+        error: err.message,
+      }));
       assert.notEqual(job.status, 'completed', 'the folder is gone: nothing is removed');
     } finally {
       renameSync(away, movies);
@@ -244,8 +270,19 @@ describe('watch state', () => {
     await progress(idOf('Alpha'), 2500, ada);
     assert.equal((await api('DELETE', `/api/v1/profiles/${ada}`)).status, 204);
     assert.equal((await api('GET', `/api/v1/continue?profileId=${ada}`)).status, 404);
-    const db = createDb({ ...config.db, tableName: instance.tableName, endpoint: instance.state().dynamodbEndpoint, localCredentials: LOCAL_CREDENTIALS });
-    const left = await db.doc.send(new QueryCommand({ TableName: db.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `userdata#${ada}` } }));
+    const db = createDb({
+      ...config.db,
+      tableName: instance.tableName,
+      endpoint: instance.state().dynamodbEndpoint,
+      localCredentials: LOCAL_CREDENTIALS,
+    });
+    const left = await db.doc.send(
+      new QueryCommand({
+        TableName: db.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `userdata#${ada}` },
+      }),
+    );
     assert.equal(left.Count, 0, 'nothing of the profile is left in the table');
   });
 });
@@ -265,7 +302,10 @@ describe("a player's reports under a low rate limit", () => {
     assert.equal((await scan({ path: root, mediaType: 'movie' }, limited.url)).status, 'completed');
     const [delta] = await allPages('/api/v1/movies', limited.url);
     for (let i = 0; i < 60; i++) {
-      const res = await call('PUT', `/api/v1/progress/${delta.id}`, { ...jsonBody({ positionSeconds: 600 + i * 10, durationSeconds: 6000 }), base: limited.url });
+      const res = await call('PUT', `/api/v1/progress/${delta.id}`, {
+        ...jsonBody({ positionSeconds: 600 + i * 10, durationSeconds: 6000 }),
+        base: limited.url,
+      });
       assert.equal(res.status, 200, `report ${i}: ${res.status} ${res.text}`);
     }
     let refused = false;

@@ -14,13 +14,18 @@ const page = async (path: string) => {
 
 const assetsOf = (html: string) => [...html.matchAll(/(?:src|href)="(\/assets\/[\w-]+\.(?:js|css))"/g)].map((m) => m[1]!);
 
-describe('the web client\'s files', () => {
-  it('serves the page at the client\'s own addresses, never cached, loading only from the box', async () => {
+describe("the web client's files", () => {
+  it("serves the page at the client's own addresses, never cached, loading only from the box", async () => {
     const home = await page('/');
     assert.equal(home.headers['cache-control'], 'no-cache');
     assert.match(String(home.headers['content-security-policy']), /default-src 'self'/);
     assert.equal(home.headers['x-content-type-options'], 'nosniff');
-    assert.deepEqual(assetsOf(home.text).map((a) => a.replace(/-[A-Z0-9]+\./, '-HASH.')).sort(), ['/assets/app-HASH.css', '/assets/app-HASH.js']);
+    assert.deepEqual(
+      assetsOf(home.text)
+        .map((a) => a.replace(/-[A-Z0-9]+\./, '-HASH.'))
+        .sort(),
+      ['/assets/app-HASH.css', '/assets/app-HASH.js'],
+    );
     assert.doesNotMatch(home.text, /https?:\/\//, 'no other host named');
     for (const path of ['/search?q=heat', '/movies/mv_anything', '/shows/tv_anything', '/play/mv_anything?t=30', '/shows/tv_a/play/ep_b']) {
       assert.equal((await page(path)).text, home.text, path);
@@ -47,8 +52,15 @@ describe('the web client\'s files', () => {
     }
   });
 
-  it('keeps the service\'s 404 problem for every other address and method', async () => {
-    for (const [method, path] of [['GET', '/assets/app-NOSUCHFILE.js'], ['GET', '/nothing'], ['GET', '/movies/extra/depth'], ['GET', '/assets/../package.json'], ['POST', '/'], ['DELETE', '/search']]) {
+  it("keeps the service's 404 problem for every other address and method", async () => {
+    for (const [method, path] of [
+      ['GET', '/assets/app-NOSUCHFILE.js'],
+      ['GET', '/nothing'],
+      ['GET', '/movies/extra/depth'],
+      ['GET', '/assets/../package.json'],
+      ['POST', '/'],
+      ['DELETE', '/search'],
+    ]) {
       const res = await call(method!, path!);
       assert.equal(res.status, 404, `${method} ${path}`);
       assert.match(String(res.headers['content-type']), /application\/problem\+json/, `${method} ${path}`);

@@ -34,13 +34,19 @@ describe('websocket', () => {
 
   it('accepts a LAN origin and refuses a foreign one', async () => {
     await connect({ Origin: 'http://192.168.0.10:8080' });
-    await assert.rejects(connect({ Origin: 'https://evil.example' }), (err: { status?: number }) => err.status !== undefined && err.status >= 400);
+    await assert.rejects(
+      connect({ Origin: 'https://evil.example' }),
+      (err: { status?: number }) => err.status !== undefined && err.status >= 400,
+    );
   });
 
-  it('accepts the box\'s own page (same origin) and refuses a DNS-rebinding one', async () => {
+  it("accepts the box's own page (same origin) and refuses a DNS-rebinding one", async () => {
     const host = new URL(stack.ws).host;
     await connect({ Origin: `http://${host}` });
-    await assert.rejects(connect({ Origin: 'http://evil.example', Host: 'evil.example' }), (err: { status?: number }) => err.status !== undefined && err.status >= 400);
+    await assert.rejects(
+      connect({ Origin: 'http://evil.example', Host: 'evil.example' }),
+      (err: { status?: number }) => err.status !== undefined && err.status >= 400,
+    );
   });
 
   it('refuses upgrades on other paths', async () => {
@@ -61,7 +67,10 @@ describe('websocket', () => {
     assert.deepEqual(await b.next((m) => m.type === 'library:created' && m.libraryId === event.libraryId), event);
     assert.ok(result.delivered >= 2);
     assert.ok(result.dropped >= 1);
-    assert.equal((await connectionStore.list()).some((c) => c.connectionId === ghost), false);
+    assert.equal(
+      (await connectionStore.list()).some((c) => c.connectionId === ghost),
+      false,
+    );
   });
 
   it('forgets a connection when it closes', async () => {
@@ -69,6 +78,8 @@ describe('websocket', () => {
     const c = await connect();
     const mine = await waitFor('the new connection', async () => (await connectionStore.list()).find((x) => !before.has(x.connectionId)));
     await c.close();
-    await waitFor('the connection to go', async () => ((await connectionStore.list()).some((x) => x.connectionId === mine.connectionId) ? undefined : true));
+    await waitFor('the connection to go', async () =>
+      (await connectionStore.list()).some((x) => x.connectionId === mine.connectionId) ? undefined : true,
+    );
   });
 });

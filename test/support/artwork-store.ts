@@ -3,8 +3,10 @@
 import assert from 'node:assert/strict';
 import { sourceKey, variantKeyOf, type ArtworkStore } from '../../lib/artwork/store';
 
-export const jpegLike = (size: number, fill: number) => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(size - 4, fill)]);
-export const pngLike = (size: number) => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(size - 8, 7)]);
+export const jpegLike = (size: number, fill: number) =>
+  Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(size - 4, fill)]);
+export const pngLike = (size: number) =>
+  Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(size - 8, 7)]);
 
 /** A source and a variant of item `mediaId` put and read back with their types; keys never put read as nothing. */
 export const assertRoundTrip = async (store: ArtworkStore, mediaId = 'mv_a') => {

@@ -13,13 +13,24 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const browserMissing = [!existsSync(CHROMIUM) && `Chromium (${CHROMIUM})`, !hasFfmpeg() && 'ffmpeg'].filter(Boolean).join(' and ');
 
 /** node:test's `skip` for such a test: the reason, unless CI requires the browser. */
-export const browserSkip: string | false = browserMissing && !process.env.MLS_REQUIRE_BROWSER ? `needs ${browserMissing} (apt-get install chromium ffmpeg)` : false;
+export const browserSkip: string | false =
+  browserMissing && !process.env.MLS_REQUIRE_BROWSER ? `needs ${browserMissing} (apt-get install chromium ffmpeg)` : false;
 
 export const launchChromium = (): Promise<Browser> => {
   if (browserMissing) throw new Error(`the browser test needs ${browserMissing}`);
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--autoplay-policy=no-user-gesture-required',
+    ],
   });
 };
 
@@ -32,7 +43,12 @@ export const SIZES = { phone: { width: 390, height: 844 }, tv: { width: 1920, he
  * analytics): every other request is aborted and noted in `blocked`, and every answer of 400 or
  * more is noted in `failed` as "<status> <method> <url>".
  */
-export const pageOnlyFor = async (browser: Browser, base: string, viewport: { width: number; height: number }, notes: { blocked: string[]; failed: string[] }) => {
+export const pageOnlyFor = async (
+  browser: Browser,
+  base: string,
+  viewport: { width: number; height: number },
+  notes: { blocked: string[]; failed: string[] },
+) => {
   const context = await browser.newContext({ viewport });
   const own = new URL(base).host;
   await context.route('**/*', (route) => {

@@ -129,7 +129,14 @@ const compileRoute = (key: string, functionName: string): Route => {
     names.push(param[1]!);
     return '([^/]+)';
   });
-  return { key, method, pattern: new RegExp(`^${segments.join('/')}$`), names, staticSegments: segments.filter((s) => s !== '([^/]+)').length, functionName };
+  return {
+    key,
+    method,
+    pattern: new RegExp(`^${segments.join('/')}$`),
+    names,
+    staticSegments: segments.filter((s) => s !== '([^/]+)').length,
+    functionName,
+  };
 };
 
 const TEXT = /^(text\/|application\/(json|[\w.+-]*\+json|xml|x-www-form-urlencoded|javascript))/i;
@@ -161,7 +168,13 @@ const httpEvent = (req: IncomingMessage, body: Buffer, route: Route, pathParamet
       apiId: 'cloudshaped',
       domainName: headers.host ?? 'localhost',
       domainPrefix: (headers.host ?? 'localhost').split('.')[0],
-      http: { method: req.method, path: url.pathname, protocol: `HTTP/${req.httpVersion}`, sourceIp: (req.socket.remoteAddress ?? '').replace(/^::ffff:/, ''), userAgent: headers['user-agent'] ?? '' },
+      http: {
+        method: req.method,
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: (req.socket.remoteAddress ?? '').replace(/^::ffff:/, ''),
+        userAgent: headers['user-agent'] ?? '',
+      },
       requestId: randomUUID(),
       routeKey: route.key,
       stage: '$default',
@@ -220,8 +233,18 @@ export const startCloud = async (options: CloudOptions): Promise<Cloud> => {
       const codeDir = join(options.root, 'task', p.FunctionName);
       extractZip(join(options.packageDir, basename(p.Code.S3Key)), codeDir);
       protect(codeDir, sandboxed);
-      const environment = Object.fromEntries(Object.entries(p.Environment?.Variables ?? {}).map(([k, v]) => [k, resolveValue(v, options.resources, region)]));
-      return { logicalId, name: p.FunctionName, handler: p.Handler, timeoutSeconds: p.Timeout ?? 3, memoryMb: p.MemorySize ?? 128, environment, codeDir };
+      const environment = Object.fromEntries(
+        Object.entries(p.Environment?.Variables ?? {}).map(([k, v]) => [k, resolveValue(v, options.resources, region)]),
+      );
+      return {
+        logicalId,
+        name: p.FunctionName,
+        handler: p.Handler,
+        timeoutSeconds: p.Timeout ?? 3,
+        memoryMb: p.MemorySize ?? 128,
+        environment,
+        codeDir,
+      };
     });
   const byName = new Map(functions.map((f) => [f.name, f]));
   const byLogicalId = new Map(functions.map((f) => [f.logicalId, f]));
@@ -290,10 +313,19 @@ export const startCloud = async (options: CloudOptions): Promise<Cloud> => {
       ...(sandboxed ? { uid: SANDBOX_USER, gid: SANDBOX_USER } : {}),
     });
     for (const output of [child.stdout!, child.stderr!]) createInterface({ input: output }).on('line', (line) => log(fn, stream, line));
-    const [message] = (await Promise.race([once(child, 'message'), once(child, 'exit').then(([code]) => [{ type: 'init-error', error: { errorMessage: `exited ${code}` } }])])) as [any];
-    if (message.type !== 'ready') throw new Error(`${fn.name} could not start: ${message.error.errorMessage}\n${(message.error.stack ?? []).join('\n')}`);
+    const [message] = (await Promise.race([
+      once(child, 'message'),
+      once(child, 'exit').then(([code]) => [{ type: 'init-error', error: { errorMessage: `exited ${code}` } }]),
+    ])) as [any];
+    if (message.type !== 'ready')
+      throw new Error(`${fn.name} could not start: ${message.error.errorMessage}\n${(message.error.stack ?? []).join('\n')}`);
     const environment = { child, tmp, busy: false };
-    child.once('exit', () => pools.set(fn.name, (pools.get(fn.name) ?? []).filter((e) => e !== environment)));
+    child.once('exit', () =>
+      pools.set(
+        fn.name,
+        (pools.get(fn.name) ?? []).filter((e) => e !== environment),
+      ),
+    );
     return environment;
   };
 
@@ -321,10 +353,17 @@ export const startCloud = async (options: CloudOptions): Promise<Cloud> => {
           if (m.requestId !== requestId) return;
           finish(m.type === 'result' ? { payload: m.result, failed: false } : { payload: m.error, failed: true });
         };
-        const onExit = (code: number | null) => finish({ payload: { errorType: 'Runtime.ExitError', errorMessage: `RequestId: ${requestId} Error: Runtime exited with error: ${code}` }, failed: true });
+        const onExit = (code: number | null) =>
+          finish({
+            payload: { errorType: 'Runtime.ExitError', errorMessage: `RequestId: ${requestId} Error: Runtime exited with error: ${code}` },
+            failed: true,
+          });
         const timer = setTimeout(() => {
           child.kill('SIGKILL');
-          finish({ payload: { errorType: 'Sandbox.Timedout', errorMessage: `Task timed out after ${fn.timeoutSeconds.toFixed(2)} seconds` }, failed: true });
+          finish({
+            payload: { errorType: 'Sandbox.Timedout', errorMessage: `Task timed out after ${fn.timeoutSeconds.toFixed(2)} seconds` },
+            failed: true,
+          });
         }, deadline - started);
         const finish = (result: InvokeResult) => {
           clearTimeout(timer);
@@ -354,7 +393,9 @@ export const startCloud = async (options: CloudOptions): Promise<Cloud> => {
       const body = await readBody(req);
       const name = match ? decodeURIComponent(match[1]!).split(':').pop()! : '';
       if (req.method !== 'POST' || !byName.has(name)) {
-        return res.writeHead(404, { 'content-type': 'application/json', 'x-amzn-errortype': 'ResourceNotFoundException' }).end(JSON.stringify({ Type: 'User', Message: `Function not found: ${name}` }));
+        return res
+          .writeHead(404, { 'content-type': 'application/json', 'x-amzn-errortype': 'ResourceNotFoundException' })
+          .end(JSON.stringify({ Type: 'User', Message: `Function not found: ${name}` }));
       }
       const event = body.length ? JSON.parse(body.toString('utf8')) : {};
       if (req.headers['x-amz-invocation-type'] === 'Event') {
@@ -363,7 +404,9 @@ export const startCloud = async (options: CloudOptions): Promise<Cloud> => {
         return res.writeHead(202).end();
       }
       const result = await invoke(name, event);
-      res.writeHead(200, { 'content-type': 'application/json', ...(result.failed ? { 'x-amz-function-error': 'Unhandled' } : {}) }).end(JSON.stringify(result.payload));
+      res
+        .writeHead(200, { 'content-type': 'application/json', ...(result.failed ? { 'x-amz-function-error': 'Unhandled' } : {}) })
+        .end(JSON.stringify(result.payload));
     }),
   );
 
@@ -417,7 +460,10 @@ export const startCloud = async (options: CloudOptions): Promise<Cloud> => {
         server.closeAllConnections();
         server.close();
       }
-      const children = [...pools.values()].flat().map((e) => e.child).filter((c) => c.exitCode === null && c.signalCode === null);
+      const children = [...pools.values()]
+        .flat()
+        .map((e) => e.child)
+        .filter((c) => c.exitCode === null && c.signalCode === null);
       await Promise.all(children.map((c) => (c.kill(), once(c, 'exit'))));
       if (!sandboxed) for (const dir of [opt, runtimeDir, ...functions.map((f) => f.codeDir)]) unprotect(dir);
     },

@@ -33,24 +33,32 @@ const send = (res: ServerResponse, status: number, body: unknown) => {
 };
 
 /** Serves `answer(operation, input)` for each request whose target starts with `targetPrefix`. */
-export const serveAwsJson = async (targetPrefix: string, answer: (operation: string, input: Record<string, unknown>) => unknown): Promise<JsonService> => {
+export const serveAwsJson = async (
+  targetPrefix: string,
+  answer: (operation: string, input: Record<string, unknown>) => unknown,
+): Promise<JsonService> => {
   const server = createServer(
     asyncListener('fake service', async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const target = String(req.headers['x-amz-target'] ?? '');
       try {
-        if (req.method !== 'POST' || req.url !== '/') throw new ServiceError(404, 'UnknownOperationException', `No route ${req.method} ${req.url}`);
-        if (!/^AWS4-HMAC-SHA256 Credential=/.test(req.headers.authorization ?? '')) throw new ServiceError(400, 'MissingAuthenticationTokenException', 'Missing Authentication Token');
-        if (!String(req.headers['content-type'] ?? '').startsWith(JSON_1_1)) throw new ServiceError(400, 'SerializationException', `Expected ${JSON_1_1}`);
-        if (!target.startsWith(targetPrefix)) throw new ServiceError(400, 'UnknownOperationException', `Unknown target ${target || '(none)'}`);
+        if (req.method !== 'POST' || req.url !== '/')
+          throw new ServiceError(404, 'UnknownOperationException', `No route ${req.method} ${req.url}`);
+        if (!/^AWS4-HMAC-SHA256 Credential=/.test(req.headers.authorization ?? ''))
+          throw new ServiceError(400, 'MissingAuthenticationTokenException', 'Missing Authentication Token');
+        if (!String(req.headers['content-type'] ?? '').startsWith(JSON_1_1))
+          throw new ServiceError(400, 'SerializationException', `Expected ${JSON_1_1}`);
+        if (!target.startsWith(targetPrefix))
+          throw new ServiceError(400, 'UnknownOperationException', `Unknown target ${target || '(none)'}`);
         let input: unknown;
         try {
           input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
         } catch {
           throw new ServiceError(400, 'SerializationException', 'The body is not JSON');
         }
-        if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new ServiceError(400, 'SerializationException', 'The body is not a JSON object');
+        if (typeof input !== 'object' || input === null || Array.isArray(input))
+          throw new ServiceError(400, 'SerializationException', 'The body is not a JSON object');
         send(res, 200, answer(target.slice(targetPrefix.length), input as Record<string, unknown>));
       } catch (err) {
         if (!(err instanceof ServiceError)) throw err;

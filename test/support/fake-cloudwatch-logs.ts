@@ -57,7 +57,6 @@ interface PageToken {
   offset: number;
 }
 
-
 const invalid = (message: string) => new ServiceError(400, 'InvalidParameterException', message);
 
 const FAILURES: Record<CloudWatchFailure, ServiceError> = {
@@ -71,7 +70,8 @@ const parseLevelPattern = (pattern: string): Set<string> => {
   const body = /^\{\s*(.*?)\s*\}$/.exec(pattern.trim())?.[1];
   if (!body) throw invalid(`Invalid filter pattern (only the JSON level form is supported by the fake): ${pattern}`);
   const levels = body.split('||').map((term) => /^\(\$\.level = "([a-z]+)"\)$/.exec(term.trim())?.[1]);
-  if (levels.some((level) => level === undefined)) throw invalid(`Invalid filter pattern (only ($.level = "<label>") terms joined by || are supported by the fake): ${pattern}`);
+  if (levels.some((level) => level === undefined))
+    throw invalid(`Invalid filter pattern (only ($.level = "<label>") terms joined by || are supported by the fake): ${pattern}`);
   return new Set(levels as string[]);
 };
 
@@ -121,7 +121,14 @@ export class FakeCloudWatchLogs {
       const at = typeof timestamp === 'function' ? timestamp(line, index) : (timestamp ?? recordTime(line) ?? previous ?? Date.now());
       previous = at;
       const seq = this.seq++;
-      events.push({ logStreamName: streamName, timestamp: at, message: line, ingestionTime: Date.now(), eventId: String(seq).padStart(20, '0'), seq });
+      events.push({
+        logStreamName: streamName,
+        timestamp: at,
+        message: line,
+        ingestionTime: Date.now(),
+        eventId: String(seq).padStart(20, '0'),
+        seq,
+      });
     });
     return this;
   }
@@ -142,7 +149,8 @@ export class FakeCloudWatchLogs {
 
   async start(): Promise<FakeCloudWatchLogsServer> {
     return serveAwsJson(TARGET_PREFIX, (operation, input) => {
-      if (operation !== 'FilterLogEvents') throw new ServiceError(400, 'UnknownOperationException', `The fake answers FilterLogEvents only, not ${operation}`);
+      if (operation !== 'FilterLogEvents')
+        throw new ServiceError(400, 'UnknownOperationException', `The fake answers FilterLogEvents only, not ${operation}`);
       return this.filterLogEvents(input);
     });
   }
@@ -171,7 +179,8 @@ export class FakeCloudWatchLogs {
     if (this.failure) throw FAILURES[this.failure];
 
     const groupName = optionalString(input, 'logGroupName');
-    if (!groupName || optionalString(input, 'logGroupIdentifier') !== undefined) throw invalid('Give either logGroupName or logGroupIdentifier (the fake takes logGroupName)');
+    if (!groupName || optionalString(input, 'logGroupIdentifier') !== undefined)
+      throw invalid('Give either logGroupName or logGroupIdentifier (the fake takes logGroupName)');
     const startTime = optionalNumber(input, 'startTime');
     const endTime = optionalNumber(input, 'endTime');
     const limit = optionalNumber(input, 'limit') ?? MAX_LIMIT;
@@ -195,8 +204,16 @@ export class FakeCloudWatchLogs {
     call.events = page.length;
     const more = offset + page.length < matching.length;
     return {
-      events: page.map(({ logStreamName, timestamp, message, ingestionTime, eventId }) => ({ logStreamName, timestamp, message, ingestionTime, eventId })),
-      ...(more ? { nextToken: Buffer.from(JSON.stringify({ query, offset: offset + page.length } satisfies PageToken)).toString('base64') } : {}),
+      events: page.map(({ logStreamName, timestamp, message, ingestionTime, eventId }) => ({
+        logStreamName,
+        timestamp,
+        message,
+        ingestionTime,
+        eventId,
+      })),
+      ...(more
+        ? { nextToken: Buffer.from(JSON.stringify({ query, offset: offset + page.length } satisfies PageToken)).toString('base64') }
+        : {}),
     };
   }
 

@@ -22,7 +22,8 @@ export class FakeSsm {
 
   start(): Promise<JsonService> {
     return serveAwsJson('AmazonSSM.', (operation, input) => {
-      if (operation !== 'GetParameter') throw new ServiceError(400, 'UnknownOperationException', `The fake answers GetParameter only, not ${operation}`);
+      if (operation !== 'GetParameter')
+        throw new ServiceError(400, 'UnknownOperationException', `The fake answers GetParameter only, not ${operation}`);
       this.calls.push(input);
       if (this.throttling) throw new ServiceError(400, 'ThrottlingException', 'Rate exceeded');
       const name = input.Name;

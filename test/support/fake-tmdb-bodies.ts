@@ -64,7 +64,8 @@ export interface SeedAlternativeTitle {
   type?: string;
 }
 
-const alternativeTitles = (titles: SeedAlternativeTitle[] = []) => titles.map((t) => ({ iso_3166_1: t.country, title: t.title, type: t.type ?? '' }));
+const alternativeTitles = (titles: SeedAlternativeTitle[] = []) =>
+  titles.map((t) => ({ iso_3166_1: t.country, title: t.title, type: t.type ?? '' }));
 
 export interface SeedEpisode {
   episodeNumber: number;
@@ -109,16 +110,37 @@ export interface SeedShow {
 
 // TMDB's own genre ids, so bodies carry the numbers real clients see.
 const GENRE_IDS: Record<string, number> = {
-  Action: 28, Adventure: 12, Animation: 16, Comedy: 35, Crime: 80, Documentary: 99, Drama: 18,
-  Family: 10751, Fantasy: 14, History: 36, Horror: 27, Music: 10402, Mystery: 9648, Romance: 10749,
-  'Science Fiction': 878, 'TV Movie': 10770, Thriller: 53, War: 10752, Western: 37,
-  'Action & Adventure': 10759, Kids: 10762, News: 10763, Reality: 10764, 'Sci-Fi & Fantasy': 10765,
-  Soap: 10766, Talk: 10767, 'War & Politics': 10768,
+  Action: 28,
+  Adventure: 12,
+  Animation: 16,
+  Comedy: 35,
+  Crime: 80,
+  Documentary: 99,
+  Drama: 18,
+  Family: 10751,
+  Fantasy: 14,
+  History: 36,
+  Horror: 27,
+  Music: 10402,
+  Mystery: 9648,
+  Romance: 10749,
+  'Science Fiction': 878,
+  'TV Movie': 10770,
+  Thriller: 53,
+  War: 10752,
+  Western: 37,
+  'Action & Adventure': 10759,
+  Kids: 10762,
+  News: 10763,
+  Reality: 10764,
+  'Sci-Fi & Fantasy': 10765,
+  Soap: 10766,
+  Talk: 10767,
+  'War & Politics': 10768,
 };
 
 /** A stable number from a text: person ids, season ids and the like. */
-export const stableId = (text: string, max = 9_000_000) =>
-  (createHash('sha1').update(text).digest().readUInt32BE(0) % max) + 1;
+export const stableId = (text: string, max = 9_000_000) => (createHash('sha1').update(text).digest().readUInt32BE(0) % max) + 1;
 const hex24 = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 24);
 
 const genres = (names: string[] = []) => names.map((name) => ({ id: GENRE_IDS[name] ?? stableId(`genre:${name}`, 100_000), name }));
@@ -302,14 +324,25 @@ export const tvDetails = (s: SeedShow, append: Set<string>) => {
     ...(append.has('external_ids')
       ? {
           external_ids: {
-            imdb_id: s.imdbId ?? null, freebase_mid: null, freebase_id: null, tvdb_id: s.tvdbId ?? null,
-            tvrage_id: null, wikidata_id: null, facebook_id: null, instagram_id: null, twitter_id: null,
+            imdb_id: s.imdbId ?? null,
+            freebase_mid: null,
+            freebase_id: null,
+            tvdb_id: s.tvdbId ?? null,
+            tvrage_id: null,
+            wikidata_id: null,
+            facebook_id: null,
+            instagram_id: null,
+            twitter_id: null,
           },
         }
       : {}),
     ...(append.has('alternative_titles') ? { alternative_titles: { results: alternativeTitles(s.alternativeTitles) } } : {}),
     ...(append.has('content_ratings')
-      ? { content_ratings: { results: Object.entries(s.certifications ?? {}).map(([country, rating]) => ({ descriptors: [], iso_3166_1: country, rating })) } }
+      ? {
+          content_ratings: {
+            results: Object.entries(s.certifications ?? {}).map(([country, rating]) => ({ descriptors: [], iso_3166_1: country, rating })),
+          },
+        }
       : {}),
   };
 };
@@ -346,8 +379,45 @@ export const seasonDetails = (s: SeedShow, season: SeedSeason) => ({
 // --- Lists, configuration, errors ----------------------------------------------------------
 
 // TMDB's /genre/movie/list and /genre/tv/list name these; a seed's own genre is added to the list of its kind.
-const MOVIE_GENRES = ['Action', 'Adventure', 'Animation', 'Comedy', 'Crime', 'Documentary', 'Drama', 'Family', 'Fantasy', 'History', 'Horror', 'Music', 'Mystery', 'Romance', 'Science Fiction', 'TV Movie', 'Thriller', 'War', 'Western'];
-const TV_GENRES = ['Action & Adventure', 'Animation', 'Comedy', 'Crime', 'Documentary', 'Drama', 'Family', 'Kids', 'Mystery', 'News', 'Reality', 'Sci-Fi & Fantasy', 'Soap', 'Talk', 'War & Politics', 'Western'];
+const MOVIE_GENRES = [
+  'Action',
+  'Adventure',
+  'Animation',
+  'Comedy',
+  'Crime',
+  'Documentary',
+  'Drama',
+  'Family',
+  'Fantasy',
+  'History',
+  'Horror',
+  'Music',
+  'Mystery',
+  'Romance',
+  'Science Fiction',
+  'TV Movie',
+  'Thriller',
+  'War',
+  'Western',
+];
+const TV_GENRES = [
+  'Action & Adventure',
+  'Animation',
+  'Comedy',
+  'Crime',
+  'Documentary',
+  'Drama',
+  'Family',
+  'Kids',
+  'Mystery',
+  'News',
+  'Reality',
+  'Sci-Fi & Fantasy',
+  'Soap',
+  'Talk',
+  'War & Politics',
+  'Western',
+];
 
 /** The genre list of a kind: TMDB's own, and the seeds' genres that are not in it. */
 export const genreList = (kind: 'movie' | 'tv', seeds: Iterable<{ genres?: string[] }>) => {
@@ -374,16 +444,49 @@ export const IMAGE_SIZES = {
 };
 
 export const configuration = (imageBaseUrl: string) => ({
-  change_keys: ['adult', 'air_date', 'also_known_as', 'biography', 'cast', 'crew', 'genres', 'images', 'imdb_id', 'name', 'overview', 'poster_path', 'releases', 'runtime', 'season', 'title', 'tvdb_id'],
+  change_keys: [
+    'adult',
+    'air_date',
+    'also_known_as',
+    'biography',
+    'cast',
+    'crew',
+    'genres',
+    'images',
+    'imdb_id',
+    'name',
+    'overview',
+    'poster_path',
+    'releases',
+    'runtime',
+    'season',
+    'title',
+    'tvdb_id',
+  ],
   images: { base_url: `${imageBaseUrl}/`, secure_base_url: `${imageBaseUrl}/`, ...IMAGE_SIZES },
 });
 
 /** TMDB's error bodies: { status_code, status_message, success: false }. */
 export const ERRORS = {
-  invalidKey: { status: 401, body: { status_code: 7, status_message: 'Invalid API key: You must be granted a valid key.', success: false } },
+  invalidKey: {
+    status: 401,
+    body: { status_code: 7, status_message: 'Invalid API key: You must be granted a valid key.', success: false },
+  },
   notFound: { status: 404, body: { status_code: 34, status_message: 'The resource you requested could not be found.', success: false } },
-  rateLimited: { status: 429, body: { status_code: 25, status_message: 'Your request count (#) is over the allowed limit of (40).', success: false } },
-  internal: { status: 500, body: { status_code: 11, status_message: 'Internal error: Something went wrong, contact TMDb.', success: false } },
-  offline: { status: 503, body: { status_code: 9, status_message: 'Service offline: This service is temporarily offline, try again later.', success: false } },
-  backendTimeout: { status: 504, body: { status_code: 24, status_message: 'Your request to the backend server timed out. Try again.', success: false } },
+  rateLimited: {
+    status: 429,
+    body: { status_code: 25, status_message: 'Your request count (#) is over the allowed limit of (40).', success: false },
+  },
+  internal: {
+    status: 500,
+    body: { status_code: 11, status_message: 'Internal error: Something went wrong, contact TMDb.', success: false },
+  },
+  offline: {
+    status: 503,
+    body: { status_code: 9, status_message: 'Service offline: This service is temporarily offline, try again later.', success: false },
+  },
+  backendTimeout: {
+    status: 504,
+    body: { status_code: 24, status_message: 'Your request to the backend server timed out. Try again.', success: false },
+  },
 } as const;

@@ -98,7 +98,11 @@ export function createImageStore() {
         case 'garbage':
           return jpeg(200, Buffer.from(`not a jpeg at all: ${file}`.repeat(20)));
         case 'html':
-          return { status: 200, contentType: 'text/html; charset=utf-8', body: Buffer.from('<!doctype html><title>Oops</title><p>Something went wrong</p>') };
+          return {
+            status: 200,
+            contentType: 'text/html; charset=utf-8',
+            body: Buffer.from('<!doctype html><title>Oops</title><p>Something went wrong</p>'),
+          };
         case 'huge':
           return jpeg(200, await draw(`${file}|huge`, () => drawJpeg(image.spec, file, HUGE_IMAGE.width, HUGE_IMAGE.height)));
         case 'truncated': {

@@ -35,7 +35,10 @@ export { HUGE_IMAGE, type ImageFault } from './fake-tmdb-images';
 
 /** How a request is made to fail. */
 export type Failure =
-  | 500 | 502 | 503 | 504
+  | 500
+  | 502
+  | 503
+  | 504
   /** With `Retry-After` (retryAfterSeconds, 1 by default). */
   | 429
   /** TMDB's invalid-key answer, whatever the key. */
@@ -92,7 +95,15 @@ export interface FakeTmdbServer {
 
 type Answer = { status: number; body: unknown; headers?: Record<string, string> };
 
-const emptyStats = (): FakeTmdbStats => ({ requests: 0, apiRequests: 0, imageRequests: 0, byPath: {}, rateLimited: 0, maxPerSecond: 0, log: [] });
+const emptyStats = (): FakeTmdbStats => ({
+  requests: 0,
+  apiRequests: 0,
+  imageRequests: 0,
+  byPath: {},
+  rateLimited: 0,
+  maxPerSecond: 0,
+  log: [],
+});
 
 export class FakeTmdb {
   latencyMs: number;
@@ -362,7 +373,11 @@ export class FakeTmdb {
     const answer = await this.imageStore.answer(size, `/${rest.join('/')}`);
     await this.delay();
     entry.status = answer.status;
-    res.writeHead(answer.status, { 'content-type': answer.contentType, 'content-length': answer.body.length, 'cache-control': 'public, max-age=31536000' });
+    res.writeHead(answer.status, {
+      'content-type': answer.contentType,
+      'content-length': answer.body.length,
+      'cache-control': 'public, max-age=31536000',
+    });
     res.end(answer.body);
   }
 
@@ -375,7 +390,12 @@ export class FakeTmdb {
       return this.send(res, entry, { ...ERRORS.rateLimited, headers: { 'retry-after': String(options.retryAfterSeconds ?? 1) } });
     }
     if (failure === 401) return this.send(res, entry, ERRORS.invalidKey);
-    if (failure === 502) return this.send(res, entry, { status: 502, body: '<html><body><h1>502 Bad Gateway</h1></body></html>', headers: { 'content-type': 'text/html' } });
+    if (failure === 502)
+      return this.send(res, entry, {
+        status: 502,
+        body: '<html><body><h1>502 Bad Gateway</h1></body></html>',
+        headers: { 'content-type': 'text/html' },
+      });
     return this.send(res, entry, failure === 500 ? ERRORS.internal : failure === 503 ? ERRORS.offline : ERRORS.backendTimeout);
   }
 
@@ -398,4 +418,9 @@ export class FakeTmdb {
 
 /** Case, accents and punctuation do not matter to the search, roughly as on TMDB. */
 const fold = (text: string) =>
-  text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();

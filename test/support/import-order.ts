@@ -94,7 +94,8 @@ export const orderViolations = (imports: readonly Import[], order: readonly stri
     const [a, b] = [layer.get(from), layer.get(to)];
     if (a === undefined || b === undefined) continue;
     if (b > a) problems.push(`${at(i)} imports ${i.to}: lib/${to} sits above lib/${from} in the README's order`);
-    else if (b === a) problems.push(`${at(i)} imports ${i.to}: lib/${from} and lib/${to} share a line of the README's order, so neither imports the other`);
+    else if (b === a)
+      problems.push(`${at(i)} imports ${i.to}: lib/${from} and lib/${to} share a line of the README's order, so neither imports the other`);
   }
   for (const unit of unlisted) problems.push(`lib/${unit} is not in the README's order of lib/`);
   return problems;
@@ -140,7 +141,9 @@ export const folderCycles = (imports: readonly Import[]): string[] => {
   for (const v of [...edges.keys()].sort()) if (!index.has(v)) visit(v);
   return components.map((component) => {
     const inside = new Set(component);
-    const closing = component.flatMap((v) => [...(edges.get(v) ?? [])].filter(([w]) => inside.has(w)).map(([, i]) => `${at(i)} -> ${i.to}`));
+    const closing = component.flatMap((v) =>
+      [...(edges.get(v) ?? [])].filter(([w]) => inside.has(w)).map(([, i]) => `${at(i)} -> ${i.to}`),
+    );
     return `lib/ folders ${component.join(', ')} import each other: ${closing.join('; ')}`;
   });
 };

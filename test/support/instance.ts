@@ -63,27 +63,41 @@ export interface StartOptions {
 export const instanceEnv = (env: Record<string, string>, port: number, dataDir: string, ownDatabase = false): NodeJS.ProcessEnv => {
   const shared = !env.DYNAMODB_ENDPOINT && !ownDatabase && process.env.DYNAMODB_ENDPOINT;
   const childEnv: NodeJS.ProcessEnv = {
-    ...process.env, NODE_ENV: 'production', RATE_LIMIT_MAX: '100000', LIBRARY_MONITOR: 'off',
+    ...process.env,
+    NODE_ENV: 'production',
+    RATE_LIMIT_MAX: '100000',
+    LIBRARY_MONITOR: 'off',
     // A name the box answers on besides its addresses: same-origin requests to it pass (test/integration/http.test.ts).
     ALLOWED_HOSTS: 'media-box.test',
     // Alone on its table, it counts requests at its front door, as on its own database.
     ...(shared ? { TABLE_NAME: `instance-${basename(dataDir)}`, RATE_LIMIT_AT: 'edge' } : {}),
-    ...env, PORT: String(port), DATA_DIR: dataDir,
+    ...env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
   };
   if (!env.DYNAMODB_ENDPOINT && !shared) delete childEnv.DYNAMODB_ENDPOINT;
   for (const key of ['WS_MANAGEMENT_ENDPOINT', 'LOG_DIR']) delete childEnv[key];
   return childEnv;
 };
 
-export const startInstance = async ({ env = {}, dataDir = tempDir('data'), viaNpm = false, ownDatabase = false }: StartOptions = {}): Promise<Instance> => {
+export const startInstance = async ({
+  env = {},
+  dataDir = tempDir('data'),
+  viaNpm = false,
+  ownDatabase = false,
+}: StartOptions = {}): Promise<Instance> => {
   const port = Number(env.PORT ?? (await freePort()));
   let output = '';
   const childEnv = instanceEnv(env, port, dataDir, ownDatabase);
   const child = viaNpm
     ? spawn('npm', ['start', '--silent'], { cwd: PROJECT_DIR, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
-    : spawn(process.execPath, ['--import', 'tsx', join(PROJECT_DIR, 'infra/run.ts')], { cwd: PROJECT_DIR, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
+    : spawn(process.execPath, ['--import', 'tsx', join(PROJECT_DIR, 'infra/run.ts')], {
+        cwd: PROJECT_DIR,
+        env: childEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   const gone = new AbortController();

@@ -31,10 +31,15 @@ export const getJob = async (jobId: string, base?: string) => {
  * interrupted). A job being recovered passes through interrupted on its way back to running.
  */
 export const waitForJob = (jobId: string, base?: string, timeoutMs = 120_000, statuses: Set<string> = FINISHED) =>
-  waitFor(`scan job ${jobId} to finish`, async () => {
-    const job = await getJob(jobId, base);
-    return statuses.has(job.status) ? job : undefined;
-  }, timeoutMs, 100);
+  waitFor(
+    `scan job ${jobId} to finish`,
+    async () => {
+      const job = await getJob(jobId, base);
+      return statuses.has(job.status) ? job : undefined;
+    },
+    timeoutMs,
+    100,
+  );
 
 export const DONE = new Set(['completed', 'failed']);
 
@@ -52,7 +57,11 @@ export const scan = async (body: Record<string, unknown>, base?: string) => {
  */
 export const mediaOf = (entries: any[]): any[] =>
   entries.map((e) => {
-    assert.deepEqual(Object.keys(e).sort(), ['id', 'media', 'type', 'userData'], `a list entry is { id, type, media, userData }: ${JSON.stringify(e).slice(0, 200)}`);
+    assert.deepEqual(
+      Object.keys(e).sort(),
+      ['id', 'media', 'type', 'userData'],
+      `a list entry is { id, type, media, userData }: ${JSON.stringify(e).slice(0, 200)}`,
+    );
     assert.deepEqual(Object.keys(e.userData).sort(), ['lastPlayedAt', 'playCount', 'played', 'positionSeconds', 'progress']);
     assert.equal(e.media.id, e.id);
     assert.equal(e.media.type, e.type);

@@ -22,7 +22,8 @@ export interface OwnTable {
  * use the process's default table (lib/deps.ts): test/support/own-process-table.ts names it.
  */
 export const ownTable = (label: string, name = ownTableName(label)): OwnTable => {
-  if (!name.startsWith(OWN_TABLE_PREFIX)) throw new Error(`${name} is not a table of a test's own (import test/support/own-process-table.ts before lib/config)`);
+  if (!name.startsWith(OWN_TABLE_PREFIX))
+    throw new Error(`${name} is not a table of a test's own (import test/support/own-process-table.ts before lib/config)`);
   if (!config.db.endpoint) throw new Error('DYNAMODB_ENDPOINT is not set: run the tests through `npm test`');
   const db = createDb({ ...config.db, tableName: name });
   let created = false;

@@ -43,7 +43,9 @@ export const paintPixels = (paint: (x: number, y: number) => Rgb, options: Paint
 
 export const paintedJpeg = (paint: (x: number, y: number) => Rgb, options: PaintOptions = {}) => {
   const { data, width, height } = paintPixels(paint, options);
-  return sharp(data, { raw: { width, height, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
+  return sharp(data, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 85 })
+    .toBuffer();
 };
 
 /** Four flat quadrants. */

@@ -21,12 +21,16 @@ export interface LocalS3 {
 }
 
 export const startS3 = async (buckets: string[]): Promise<LocalS3> => {
-  const child = spawn(process.execPath, ['--openssl-legacy-provider', '--import', 'tsx', join(PROJECT_DIR, 'test/support/s3-server.ts'), tempDir('s3')], {
-    cwd: PROJECT_DIR,
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--openssl-legacy-provider', '--import', 'tsx', join(PROJECT_DIR, 'test/support/s3-server.ts'), tempDir('s3')],
+    {
+      cwd: PROJECT_DIR,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
+    child.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
     child.once('exit', (code) => reject(new Error(`s3rver exited (${code}) while starting`)));
   });
   const endpoint = `http://127.0.0.1:${port}`;
@@ -42,7 +46,7 @@ export const startS3 = async (buckets: string[]): Promise<LocalS3> => {
     close: async () => {
       client.destroy();
       const exited = once(child, 'exit');
-      child.stdin!.end();
+      child.stdin.end();
       await exited;
     },
   };

@@ -13,7 +13,9 @@ export class WsClient {
     return new Promise<WsClient>((resolve, reject) => {
       const socket = new WebSocket(url, { headers });
       socket.once('open', () => resolve(new WsClient(socket)));
-      socket.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`refused: ${res.statusCode}`), { status: res.statusCode })));
+      socket.once('unexpected-response', (_req, res) =>
+        reject(Object.assign(new Error(`refused: ${res.statusCode}`), { status: res.statusCode })),
+      );
       socket.once('error', reject);
     });
   }

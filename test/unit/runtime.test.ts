@@ -61,7 +61,15 @@ describe('runtime', () => {
 
   it('names each malformed variable and falls back to its default', () => {
     const issues: string[] = [];
-    const read = readRuntime({ STREAM_DELIVERY: 'carrier-pigeon', LAMBDA_ENDPOINT: 'offline', SERVICE_STARTED_AT: 'yesterday', DYNAMODB_ENDPOINT: 'http://127.0.0.1:8001/' }, issues);
+    const read = readRuntime(
+      {
+        STREAM_DELIVERY: 'carrier-pigeon',
+        LAMBDA_ENDPOINT: 'offline',
+        SERVICE_STARTED_AT: 'yesterday',
+        DYNAMODB_ENDPOINT: 'http://127.0.0.1:8001/',
+      },
+      issues,
+    );
     assert.equal(read.streamDelivery, 'inline');
     assert.equal(read.lambdaEndpoint, undefined);
     assert.equal(read.serviceStartedAt, undefined);

@@ -40,7 +40,7 @@ const SearchBox = ({ route }: { route: Route }) => {
       placeholder="Search films and shows"
       aria-label="Search films and shows"
       value={text}
-      onInput={(e) => onInput((e.currentTarget as HTMLInputElement).value)}
+      onInput={(e) => onInput(e.currentTarget.value)}
     />
   );
 };

@@ -79,8 +79,14 @@ export interface DynamoLocalCommand {
  * No hsperfdata file in the system's temporary folder either (jps and friends are not used).
  */
 export const JVM_OPTIONS = [
-  '-XX:+UseSerialGC', '-Xms16m', '-Xmx128m', '-XX:TieredStopAtLevel=1', '-Xss256k',
-  '-XX:ReservedCodeCacheSize=24m', '-XX:MaxMetaspaceSize=64m', '-XX:-UsePerfData',
+  '-XX:+UseSerialGC',
+  '-Xms16m',
+  '-Xmx128m',
+  '-XX:TieredStopAtLevel=1',
+  '-Xss256k',
+  '-XX:ReservedCodeCacheSize=24m',
+  '-XX:MaxMetaspaceSize=64m',
+  '-XX:-UsePerfData',
 ];
 
 /**
@@ -95,7 +101,8 @@ export const dynamoLocalCommand = (port: number, dbPath?: string, tmpDir = tmpdi
   const jvm = [...JVM_OPTIONS, `-Djava.io.tmpdir=${tmpDir}`, `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`];
   const jar = join(dir, 'DynamoDBLocal.jar');
   const compiled = compiledLauncher(dir);
-  if (compiled) return { command: 'java', args: [...jvm, '-cp', `${jar}:${compiled}`, LAUNCHER_CLASS, ...common], cwd: dir, loopbackOnly: true };
+  if (compiled)
+    return { command: 'java', args: [...jvm, '-cp', `${jar}:${compiled}`, LAUNCHER_CLASS, ...common], cwd: dir, loopbackOnly: true };
   if (javaCanRunSource()) return { command: 'java', args: [...jvm, '-cp', jar, LAUNCHER, ...common], cwd: dir, loopbackOnly: true };
   return { command: 'java', args: [...jvm, '-jar', join(dir, 'DynamoDBLocal.jar'), ...common], cwd: dir, loopbackOnly: false };
 };

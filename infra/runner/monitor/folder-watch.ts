@@ -17,7 +17,11 @@ export const watchFolder = async (path: string, onEvents: (err: Error | null, ev
 };
 
 /** The statfs type of the filesystem holding `path`, or undefined when it cannot be told. */
-export const filesystemType = (path: string): Promise<number | undefined> => statfs(path).then((s) => s.type, () => undefined);
+export const filesystemType = (path: string): Promise<number | undefined> =>
+  statfs(path).then(
+    (s) => s.type,
+    () => undefined,
+  );
 
 /** Folders below `roots` (at most 2,000 looked at) whose contents changed since `since`. */
 export const changedFolders = async (roots: string[], since: number): Promise<string[]> => {

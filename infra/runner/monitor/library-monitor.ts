@@ -11,7 +11,16 @@ import { stat } from 'node:fs/promises';
 import type { LambdaClient } from '@aws-sdk/client-lambda';
 import type { Log } from '../../../lib/log';
 import {
-  busyWait, changeMatters, nearestRemaining, networkShareProblem, PendingChanges, quietWait, RETRY_WATCH_MS, rootNeedsScan, stillWritten, watchProblem,
+  busyWait,
+  changeMatters,
+  nearestRemaining,
+  networkShareProblem,
+  PendingChanges,
+  quietWait,
+  RETRY_WATCH_MS,
+  rootNeedsScan,
+  stillWritten,
+  watchProblem,
 } from '../../../lib/scan/monitor-rules';
 import type { UpkeepInput, UpkeepResult } from '../../../lib/scan/upkeep';
 import { holdsEntries } from '../../../lib/storage/local-paths';
@@ -105,7 +114,15 @@ export class LibraryMonitor {
       if (wanted.get(w.libraryId)?.path !== w.path) await this.unwatch(w).then(() => this.watched.delete(w.libraryId));
     }
     for (const l of list) {
-      const w = this.watched.get(l.libraryId) ?? { libraryId: l.libraryId, path: l.path, offline: l.offline, problem: null, retryAt: 0, pending: new PendingChanges(l.path), queue: Promise.resolve() };
+      const w = this.watched.get(l.libraryId) ?? {
+        libraryId: l.libraryId,
+        path: l.path,
+        offline: l.offline,
+        problem: null,
+        retryAt: 0,
+        pending: new PendingChanges(l.path),
+        queue: Promise.resolve(),
+      };
       w.offline = l.offline;
       if (!this.watched.has(l.libraryId)) {
         this.watched.set(l.libraryId, w);
@@ -187,14 +204,27 @@ export class LibraryMonitor {
     const { quietMs } = this.options;
     const wait = quietWait(w.pending.lastAt, Date.now(), quietMs);
     if (wait > 0) return this.arm(w, wait);
-    const times = await Promise.all(w.pending.written().map((f) => stat(f).then((s) => s.mtimeMs, () => 0)));
+    const times = await Promise.all(
+      w.pending.written().map((f) =>
+        stat(f).then(
+          (s) => s.mtimeMs,
+          () => 0,
+        ),
+      ),
+    );
     if (stillWritten(times, Date.now(), quietMs)) return this.arm(w, quietMs);
-    const isFolder = (path: string) => stat(path).then((s) => s.isDirectory(), () => false);
+    const isFolder = (path: string) =>
+      stat(path).then(
+        (s) => s.isDirectory(),
+        () => false,
+      );
     // The watcher adds a watch for a new folder but does not list it, and never watches the
     // subfolders of one moved in: the scan walks them (it scans their parent), and watching
     // again takes them in.
     const created = w.pending.createdPaths();
-    const newFolders = (await Promise.all(created.map(async (p) => ((await isFolder(p)) ? p : undefined)))).filter((p): p is string => p !== undefined);
+    const newFolders = (await Promise.all(created.map(async (p) => ((await isFolder(p)) ? p : undefined)))).filter(
+      (p): p is string => p !== undefined,
+    );
     const folder = await nearestRemaining(w.path, w.pending.take(), isFolder);
     this.ready.push({ libraryId: w.libraryId, path: folder });
     this.requestTick();

@@ -9,7 +9,12 @@ export const BROWSE_LETTERS = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ', '#'] as const;
 
 /** common.ts's literals, with a description. */
 const oneOf = <T extends readonly string[]>(values: T, description?: string) =>
-  Type.Unsafe<T[number]>(Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {}));
+  Type.Unsafe<T[number]>(
+    Type.Union(
+      values.map((v) => Type.Literal(v)),
+      description ? { description } : {},
+    ),
+  );
 
 const Year = (description: string) => Type.Integer({ minimum: 0, maximum: 9999, description });
 
@@ -19,7 +24,8 @@ const filters = {
     Type.String({
       minLength: 1,
       maxLength: 1000,
-      description: 'Repeatable (`genre=Drama&genre=Crime`): titles with every one of these genres. Case and accents do not count; a genre no title has matches nothing',
+      description:
+        'Repeatable (`genre=Drama&genre=Crime`): titles with every one of these genres. Case and accents do not count; a genre no title has matches nothing',
     }),
   ),
   yearFrom: Type.Optional(Year('Released in this year or later (titles without a year are left out)')),
@@ -27,14 +33,18 @@ const filters = {
   letter: Type.Optional(
     oneOf(
       BROWSE_LETTERS,
-      'Titles filed under this letter: a leading article (the, a, an; le, la, les, l\'; der, die, das; el, los, las; il; de, het), accents and case do not count; `#` (sent as `%23`) for digits, symbols and other scripts',
+      "Titles filed under this letter: a leading article (the, a, an; le, la, les, l'; der, die, das; el, los, las; il; de, het), accents and case do not count; `#` (sent as `%23`) for digits, symbols and other scripts",
     ),
   ),
-  played: Type.Optional(Type.Boolean({ description: "true: only what `profileId` has played (a show: every episode); false: only what it has not" })),
+  played: Type.Optional(
+    Type.Boolean({ description: 'true: only what `profileId` has played (a show: every episode); false: only what it has not' }),
+  ),
   libraryId: Type.Optional(Id),
 };
 
-const collectionId = Type.Optional(Type.Integer({ minimum: 1, description: "Films of this collection (the provider's collection id, as `metadata.collection.id`)" }));
+const collectionId = Type.Optional(
+  Type.Integer({ minimum: 1, description: "Films of this collection (the provider's collection id, as `metadata.collection.id`)" }),
+);
 
 // The recent list's own parameters (limit, cursor, profileId, matched), then the sort.
 const paging = {
@@ -60,8 +70,12 @@ export const Facets = Type.Object(
   {
     total: Type.Integer({ minimum: 0, description: 'The titles the filters keep' }),
     genres: Type.Array(Type.Object({ name: Type.String(), count: Count }), { description: 'Most titles first, then by name' }),
-    years: Type.Array(Type.Object({ year: Type.Integer(), count: Count }), { description: 'Newest first; titles without a year are not counted here' }),
-    letters: Type.Array(Type.Object({ letter: oneOf(BROWSE_LETTERS), count: Count }), { description: 'A to Z, then #; letters no title files under are left out' }),
+    years: Type.Array(Type.Object({ year: Type.Integer(), count: Count }), {
+      description: 'Newest first; titles without a year are not counted here',
+    }),
+    letters: Type.Array(Type.Object({ letter: oneOf(BROWSE_LETTERS), count: Count }), {
+      description: 'A to Z, then #; letters no title files under are left out',
+    }),
   },
   { description: 'What the titles a filter keeps have, with how many of them have it' },
 );

@@ -3,7 +3,10 @@ import { Type } from '@sinclair/typebox';
 import { Nullable } from './common';
 import { Media } from './media';
 
-const Picture = (what: string) => Nullable(Type.String({ format: 'uri', description: `The collection's ${what} through the artwork endpoint; null when it has none (yet)` }));
+const Picture = (what: string) =>
+  Nullable(
+    Type.String({ format: 'uri', description: `The collection's ${what} through the artwork endpoint; null when it has none (yet)` }),
+  );
 
 export const CollectionSummary = Type.Object(
   {
@@ -19,7 +22,9 @@ export const CollectionSummary = Type.Object(
 
 export const CollectionPart = Type.Object(
   {
-    tmdbId: Nullable(Type.Integer({ minimum: 1 }), { description: "The film's provider id; null for a film here the provider has not described" }),
+    tmdbId: Nullable(Type.Integer({ minimum: 1 }), {
+      description: "The film's provider id; null for a film here the provider has not described",
+    }),
     title: Type.String(),
     year: Nullable(Type.Integer()),
     owned: Type.Boolean({ description: 'Whether the film is here' }),
@@ -42,6 +47,12 @@ export const CollectionDetail = Type.Object(
 );
 
 export const CollectionParams = Type.Object(
-  { collectionId: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: "The provider's collection id, as `metadata.collection.id` gives it" }) },
+  {
+    collectionId: Type.Integer({
+      minimum: 1,
+      maximum: 2_147_483_647,
+      description: "The provider's collection id, as `metadata.collection.id` gives it",
+    }),
+  },
   { additionalProperties: false },
 );

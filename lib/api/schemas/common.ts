@@ -4,7 +4,8 @@ import { Type, type TSchema } from '@sinclair/typebox';
 /** A union of string literals that keeps its literal type. */
 export const literals = <T extends readonly string[]>(values: T) => Type.Unsafe<T[number]>(Type.Union(values.map((v) => Type.Literal(v))));
 
-export const Nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) => Type.Union([schema, Type.Null()], options);
+export const Nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) =>
+  Type.Union([schema, Type.Null()], options);
 export const IsoTime = Type.String({ format: 'date-time' });
 const ID_PATTERN = '^[A-Za-z0-9_-]+$';
 const ID_MAX_LENGTH = 128;

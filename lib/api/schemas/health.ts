@@ -6,7 +6,10 @@ export const DiskStatus = Type.Object(
     path: Type.String({ description: 'The data folder (DATA_DIR)' }),
     freeBytes: Type.Integer({ minimum: 0 }),
     totalBytes: Type.Integer({ minimum: 0 }),
-    lowBelowBytes: Type.Integer({ minimum: 0, description: 'Free space below this is low: the smaller of DISK_LOW_PERCENT of the disk and DISK_LOW_MIB' }),
+    lowBelowBytes: Type.Integer({
+      minimum: 0,
+      description: 'Free space below this is low: the smaller of DISK_LOW_PERCENT of the disk and DISK_LOW_MIB',
+    }),
     state: Type.Union([Type.Literal('ok'), Type.Literal('low')]),
   },
   { description: "The disk holding the service's data; absent where the data is not on this box's disk (the cloud)" },

@@ -11,16 +11,25 @@ export const Library = Type.Object({
   lastScannedAt: Nullable(IsoTime),
   createdAt: IsoTime,
   status: Type.Union([Type.Literal('online'), Type.Literal('offline')], {
-    description: '`offline` while the folder is missing, unreadable or empty although the library holds items (an unmounted disk, a sleeping NAS): nothing is removed, items stay listed, streams answer 503 media-offline',
+    description:
+      '`offline` while the folder is missing, unreadable or empty although the library holds items (an unmounted disk, a sleeping NAS): nothing is removed, items stay listed, streams answer 503 media-offline',
   }),
-  statusReason: Nullable(Type.String({ description: 'Why it is offline; while online, what to know (e.g. its folder cannot be watched, so the schedule covers it)' })),
+  statusReason: Nullable(
+    Type.String({
+      description: 'Why it is offline; while online, what to know (e.g. its folder cannot be watched, so the schedule covers it)',
+    }),
+  ),
   statusSince: IsoTime,
   scanIntervalHours: Type.Number({ minimum: 0, description: 'Rescanned every so many hours (default 12); 0: never on a schedule' }),
   nextScanAt: Nullable(IsoTime),
   monitoring: Type.Boolean({ description: 'Whether the folder is watched for changes (with features.realtimeMonitoring on)' }),
 });
 
-const ScanIntervalHours = Type.Number({ minimum: 0, maximum: 24 * 365, description: 'Hours between scheduled rescans (fractions allowed: 0.5 is 30 min); 0: never rescan on a schedule' });
+const ScanIntervalHours = Type.Number({
+  minimum: 0,
+  maximum: 24 * 365,
+  description: 'Hours between scheduled rescans (fractions allowed: 0.5 is 30 min); 0: never rescan on a schedule',
+});
 
 export const LibraryCreate = Type.Object(
   {

@@ -15,9 +15,6 @@ export const LogsQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const LogRecord = Type.Object(
-  { time: IsoTime, level: LogLevelName, msg: Type.String() },
-  { additionalProperties: true },
-);
+export const LogRecord = Type.Object({ time: IsoTime, level: LogLevelName, msg: Type.String() }, { additionalProperties: true });
 
 export type LogRecordView = Static<typeof LogRecord>;

@@ -34,11 +34,16 @@ export const SearchHit = Type.Intersect(
   [
     MediaEntry,
     Type.Object({
-      matchedOn: Type.Union([Type.Literal('title'), Type.Literal('originalTitle'), Type.Literal('alternativeTitle'), Type.Literal('person')], {
-        description:
-          'What the query matched, the best of the item\'s matches: its title, its original title, another title the provider knows it by, or a person (a director, a show\'s creator, one of the first five billed cast)',
+      matchedOn: Type.Union(
+        [Type.Literal('title'), Type.Literal('originalTitle'), Type.Literal('alternativeTitle'), Type.Literal('person')],
+        {
+          description:
+            "What the query matched, the best of the item's matches: its title, its original title, another title the provider knows it by, or a person (a director, a show's creator, one of the first five billed cast)",
+        },
+      ),
+      matchedText: Type.String({
+        description: 'The title or name that matched, as the item has it ("Le Fabuleux Destin d\'Amélie Poulain", "Christopher Nolan")',
       }),
-      matchedText: Type.String({ description: 'The title or name that matched, as the item has it ("Le Fabuleux Destin d\'Amélie Poulain", "Christopher Nolan")' }),
     }),
   ],
   { description: 'A search hit: a list entry, and what it was found by' },
@@ -48,39 +53,80 @@ export const FileInfo = Type.Object(
   {
     size: Type.Integer({ minimum: 0 }),
     container: Nullable(Type.String()),
-    durationSeconds: Nullable(Type.Number({ description: 'Of all parts, read from the files\' headers; null when they could not be read' })),
+    durationSeconds: Nullable(Type.Number({ description: "Of all parts, read from the files' headers; null when they could not be read" })),
     path: Type.String({ description: "The (first) file's path relative to its library folder" }),
     parts: Type.Integer({ minimum: 1, description: 'Files of a stacked movie (cd1, cd2 ...), played in order' }),
     video: Nullable(
-      Type.Object({ codec: Type.String(), width: Nullable(Type.Integer()), height: Nullable(Type.Integer()), frameRate: Nullable(Type.Number()), bitDepth: Nullable(Type.Integer()), hdr: Nullable(Type.String()) }, { additionalProperties: true }),
+      Type.Object(
+        {
+          codec: Type.String(),
+          width: Nullable(Type.Integer()),
+          height: Nullable(Type.Integer()),
+          frameRate: Nullable(Type.Number()),
+          bitDepth: Nullable(Type.Integer()),
+          hdr: Nullable(Type.String()),
+        },
+        { additionalProperties: true },
+      ),
       { description: "The first part's first video stream (h264, hevc, vp9, av1 ...)" },
     ),
-    audio: Type.Array(Type.Object({ codec: Type.String(), channels: Nullable(Type.Integer()), language: Nullable(Type.String()), default: Type.Optional(Type.Boolean({ description: 'The track played unless a person picks another (Matroska\'s flag); absent on files scanned before it was kept' })) }, { additionalProperties: true }), {
-      description: 'Audio streams of the first part, in file order; languages as BCP 47 tags (en, de) or null',
-    }),
-    subtitles: Type.Array(Type.Object({ codec: Nullable(Type.String()), language: Nullable(Type.String()) }, { additionalProperties: true }), {
-      description: 'Embedded subtitle streams of the first part',
-    }),
+    audio: Type.Array(
+      Type.Object(
+        {
+          codec: Type.String(),
+          channels: Nullable(Type.Integer()),
+          language: Nullable(Type.String()),
+          default: Type.Optional(
+            Type.Boolean({
+              description: "The track played unless a person picks another (Matroska's flag); absent on files scanned before it was kept",
+            }),
+          ),
+        },
+        { additionalProperties: true },
+      ),
+      {
+        description: 'Audio streams of the first part, in file order; languages as BCP 47 tags (en, de) or null',
+      },
+    ),
+    subtitles: Type.Array(
+      Type.Object({ codec: Nullable(Type.String()), language: Nullable(Type.String()) }, { additionalProperties: true }),
+      {
+        description: 'Embedded subtitle streams of the first part',
+      },
+    ),
   },
   { additionalProperties: true },
 );
 
 export const SubtitleTrack = Type.Object(
   {
-    id: Type.String({ description: 'The track\'s id in the subtitle URL' }),
-    source: Type.Union([Type.Literal('external'), Type.Literal('embedded')], { description: 'A file beside the video, or a stream inside it' }),
-    format: Type.String({ description: 'srt, webvtt, ass, ssa, tx3g (MP4 text); pictures: pgs, vobsub, dvbsub; sub (a MicroDVD-style file)' }),
+    id: Type.String({ description: "The track's id in the subtitle URL" }),
+    source: Type.Union([Type.Literal('external'), Type.Literal('embedded')], {
+      description: 'A file beside the video, or a stream inside it',
+    }),
+    format: Type.String({
+      description: 'srt, webvtt, ass, ssa, tx3g (MP4 text); pictures: pgs, vobsub, dvbsub; sub (a MicroDVD-style file)',
+    }),
     language: Nullable(Type.String({ description: 'BCP 47 (en, pt-BR, zh-Hant)' })),
     label: Type.String({ description: 'For a menu: "French", "English (forced)", "English (Commentary, SDH)"' }),
-    forced: Type.Boolean({ description: 'Only the parts in another language than the film\'s' }),
+    forced: Type.Boolean({ description: "Only the parts in another language than the film's" }),
     default: Type.Boolean(),
     hearingImpaired: Type.Boolean({ description: 'SDH / CC: sounds and speakers too' }),
-    url: Nullable(Type.String({ format: 'uri', description: 'The track as WebVTT; null when it cannot be served as text (pictures, or a stream inside the video without ffmpeg)' })),
+    url: Nullable(
+      Type.String({
+        format: 'uri',
+        description: 'The track as WebVTT; null when it cannot be served as text (pictures, or a stream inside the video without ffmpeg)',
+      }),
+    ),
   },
   { description: 'A subtitle track. Lists put the default first, then forced tracks, then by language' },
 );
 
-const CastMember = Type.Object({ name: Type.String(), character: Type.String(), order: Type.Integer({ minimum: 0, description: 'Billing order, 0 first' }) });
+const CastMember = Type.Object({
+  name: Type.String(),
+  character: Type.String(),
+  order: Type.Integer({ minimum: 0, description: 'Billing order, 0 first' }),
+});
 
 /** What is known of an item beyond its file name (the provider's, an NFO's), shared by movies and shows. */
 const KnownFields = {
@@ -90,11 +136,14 @@ const KnownFields = {
   certification: Nullable(Type.String()),
   cast: Type.Array(CastMember),
   alternativeTitles: Type.Array(Type.String({ description: 'Other titles the provider knows it by' })),
-  matched: Type.Boolean({ description: 'Matched with confidence; when false the title is the file\'s' }),
+  matched: Type.Boolean({ description: "Matched with confidence; when false the title is the file's" }),
   matchLocked: Type.Boolean({
-    description: 'Described from a provider record someone chose (PUT .../match): no rescan, refresh, rename, NFO or id in the file name replaces it until it is unlocked (DELETE .../match)',
+    description:
+      'Described from a provider record someone chose (PUT .../match): no rescan, refresh, rename, NFO or id in the file name replaces it until it is unlocked (DELETE .../match)',
   }),
-  source: Type.Union([Type.Literal('provider'), Type.Literal('nfo'), Type.Literal('file')], { description: 'Where the fields come from: the provider, a local NFO (which wins field by field), or the file name alone' }),
+  source: Type.Union([Type.Literal('provider'), Type.Literal('nfo'), Type.Literal('file')], {
+    description: 'Where the fields come from: the provider, a local NFO (which wins field by field), or the file name alone',
+  }),
 };
 
 /** A film collection as a film names it; GET /api/v1/collections/{id} has the rest. */
@@ -107,9 +156,10 @@ export const MovieMetadata = Type.Object({
   ...KnownFields,
   directors: Type.Array(Type.String()),
   releaseDate: Nullable(Type.String({ description: 'YYYY-MM-DD' })),
-  runtime: Nullable(Type.Integer({ description: 'Minutes, as the provider or NFO says (the file\'s own length is file.durationSeconds)' })),
+  runtime: Nullable(Type.Integer({ description: "Minutes, as the provider or NFO says (the file's own length is file.durationSeconds)" })),
   collection: Nullable(CollectionRef, {
-    description: "The provider's `belongs_to_collection`, or an NFO's `<set>` that names the provider's collection id (one without an id is left out); null when it is in none",
+    description:
+      "The provider's `belongs_to_collection`, or an NFO's `<set>` that names the provider's collection id (one without an id is left out); null when it is in none",
   }),
 });
 

@@ -6,7 +6,19 @@ import { ListMeta, Problem } from './common';
 import { Health } from './health';
 import { Library, LibraryCreate, LibraryPatch, LibraryStats } from './library';
 import { LogRecord } from './logs';
-import { CollectionRef, Episode, FileInfo, Media, MediaEntry, MovieDetail, MovieMetadata, SearchHit, ShowDetail, ShowMetadata, SubtitleTrack } from './media';
+import {
+  CollectionRef,
+  Episode,
+  FileInfo,
+  Media,
+  MediaEntry,
+  MovieDetail,
+  MovieMetadata,
+  SearchHit,
+  ShowDetail,
+  ShowMetadata,
+  SubtitleTrack,
+} from './media';
 import { PlaybackInfo, PlaybackReason, PlaybackRequest } from './playback';
 import { JobErrorSchema, ScanJob, ScanRequest } from './scans';
 import { Features, Preferences, Settings, SettingsPatch } from './settings';

@@ -14,7 +14,10 @@ export const TitleListQuery = Type.Object(
     cursor: Type.Optional(Cursor),
     profileId: Type.Optional(ProfileId),
     matched: Type.Optional(
-      Type.Boolean({ description: 'false: only the titles the provider could not describe (no match with confidence), to fix by hand; true: only those it did' }),
+      Type.Boolean({
+        description:
+          'false: only the titles the provider could not describe (no match with confidence), to fix by hand; true: only those it did',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -29,7 +32,11 @@ export const SearchQuery = Type.Object(
   { additionalProperties: false },
 );
 export const StreamQuery = Type.Object(
-  { part: Type.Optional(Type.Integer({ minimum: 1, maximum: 99, default: 1, description: 'The part of a stacked movie (cd2 ...); 1 by default' })) },
+  {
+    part: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 99, default: 1, description: 'The part of a stacked movie (cd2 ...); 1 by default' }),
+    ),
+  },
   { additionalProperties: false },
 );
 export const JobsQuery = Type.Object({ status: Type.Optional(JobStatus) }, { additionalProperties: false });

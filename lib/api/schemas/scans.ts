@@ -8,7 +8,11 @@ export const ScanPhase = literals(['discovering', 'analyzing', 'metadata', 'artw
 
 export const ScanRequest = Type.Object(
   {
-    path: Type.String({ minLength: 1, maxLength: 4096, description: 'An absolute directory path on the server (with MEDIA_STORAGE=s3: `s3://bucket/prefix`)' }),
+    path: Type.String({
+      minLength: 1,
+      maxLength: 4096,
+      description: 'An absolute directory path on the server (with MEDIA_STORAGE=s3: `s3://bucket/prefix`)',
+    }),
     mediaType: MediaType,
     libraryId: Type.Optional(Id),
   },
@@ -19,7 +23,7 @@ export const ScanRequest = Type.Object(
 export const JobErrorSchema = Type.Object({ code: literals(JOB_ERROR_CODES), message: Type.String() });
 
 export const ScanTrigger = Type.Union([Type.Literal('manual'), Type.Literal('watch'), Type.Literal('schedule')], {
-  description: 'What started the job: a request (`manual`), the folder monitor (`watch`) or the library\'s schedule (`schedule`)',
+  description: "What started the job: a request (`manual`), the folder monitor (`watch`) or the library's schedule (`schedule`)",
 });
 
 export const ScanJob = Type.Object({
@@ -36,14 +40,21 @@ export const ScanJob = Type.Object({
     processed: Type.Integer(),
     added: Type.Integer(),
     updated: Type.Integer(),
-    moved: Type.Integer({ description: 'Items whose files moved or were renamed (same size and modification time): they keep their id, addedAt, metadata and artwork' }),
+    moved: Type.Integer({
+      description:
+        'Items whose files moved or were renamed (same size and modification time): they keep their id, addedAt, metadata and artwork',
+    }),
     removed: Type.Integer(),
     failed: Type.Integer({ description: 'Files whose names could not be read, and items whose metadata, NFO or artwork failed' }),
     matched: Type.Integer({ description: 'Items the metadata provider matched' }),
-    unmatched: Type.Integer({ description: 'Items the provider was asked about but did not match with confidence (they keep their file titles)' }),
+    unmatched: Type.Integer({
+      description: 'Items the provider was asked about but did not match with confidence (they keep their file titles)',
+    }),
     artwork: Type.Integer({ description: 'Pictures copied into the artwork cache' }),
     probed: Type.Integer({ description: 'Video files whose technical info (duration, codecs) was read' }),
-    probeFailed: Type.Integer({ description: 'Video files that could not be read for technical info (broken or truncated); they do not fail the scan' }),
+    probeFailed: Type.Integer({
+      description: 'Video files that could not be read for technical info (broken or truncated); they do not fail the scan',
+    }),
   }),
   warnings: Type.Array(Type.String(), { description: 'What to know about a scan that still completed, e.g. a refused TMDB key' }),
   startedAt: Nullable(IsoTime),
@@ -53,6 +64,14 @@ export const ScanJob = Type.Object({
 });
 
 export const CleanupRequest = Type.Object(
-  { staleAfterSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 * 30, description: '0 treats every running job as stale (what a client sends after a crash)' })) },
+  {
+    staleAfterSeconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 86_400 * 30,
+        description: '0 treats every running job as stale (what a client sends after a crash)',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );

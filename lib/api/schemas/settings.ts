@@ -12,15 +12,25 @@ export const Features = Type.Object(
     artwork: Type.Boolean({ description: 'Download and cache posters, backdrops and stills' }),
     meshGradients: Type.Boolean({ description: 'Compute poster colours for meshGradientColors' }),
     autoResumeScans: Type.Boolean({ description: 'Resume interrupted scans when the service starts' }),
-    realtimeMonitoring: Type.Boolean({ description: "Watch libraries' folders (those with `monitoring` on) and scan what changed a few seconds after it settles" }),
+    realtimeMonitoring: Type.Boolean({
+      description: "Watch libraries' folders (those with `monitoring` on) and scan what changed a few seconds after it settles",
+    }),
   },
   { additionalProperties: false },
 );
 
 const PlaybackPreferences = Type.Object(
   {
-    resumeMinPercent: Type.Number({ minimum: 0, maximum: 50, description: 'A position before this share of a film or an episode keeps nothing (default 5)' }),
-    playedAtPercent: Type.Number({ minimum: 50, maximum: 100, description: 'A position past this share marks it played and clears the position (default 90)' }),
+    resumeMinPercent: Type.Number({
+      minimum: 0,
+      maximum: 50,
+      description: 'A position before this share of a film or an episode keeps nothing (default 5)',
+    }),
+    playedAtPercent: Type.Number({
+      minimum: 50,
+      maximum: 100,
+      description: 'A position past this share marks it played and clears the position (default 90)',
+    }),
   },
   { additionalProperties: false },
 );
@@ -60,7 +70,9 @@ export const SettingsPatch = Type.Object(
       Type.Object(
         {
           tmdbApiKey: Type.Optional(
-            Nullable(Type.String({ minLength: 8, maxLength: 512, pattern: '^[A-Za-z0-9._-]+$', description: 'Set the key; null removes it' })),
+            Nullable(
+              Type.String({ minLength: 8, maxLength: 512, pattern: '^[A-Za-z0-9._-]+$', description: 'Set the key; null removes it' }),
+            ),
           ),
           language: Type.Optional(Language),
         },

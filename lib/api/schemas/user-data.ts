@@ -6,9 +6,16 @@ import { IsoTime, Nullable } from './common';
 export const UserData = Type.Object(
   {
     positionSeconds: Type.Number({ minimum: 0, description: 'Where to resume; 0 when there is nothing to resume' }),
-    progress: Type.Number({ minimum: 0, maximum: 1, description: 'positionSeconds over the length; for a show in a list, its played episodes over all of them' }),
+    progress: Type.Number({
+      minimum: 0,
+      maximum: 1,
+      description: 'positionSeconds over the length; for a show in a list, its played episodes over all of them',
+    }),
     played: Type.Boolean(),
-    playCount: Type.Integer({ minimum: 0, description: 'Viewings counted: each time the played mark was passed, or it was marked by hand' }),
+    playCount: Type.Integer({
+      minimum: 0,
+      description: 'Viewings counted: each time the played mark was passed, or it was marked by hand',
+    }),
     lastPlayedAt: Nullable(IsoTime),
   },
   { description: "A profile's state of a film, an episode or (in lists) a show" },
@@ -19,4 +26,3 @@ export const ShowUserData = Type.Object({
   totalEpisodes: Type.Integer({ minimum: 0 }),
   played: Type.Boolean({ description: 'Every episode played' }),
 });
-

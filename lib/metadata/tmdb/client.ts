@@ -71,7 +71,11 @@ export function createTmdbClient(input: TmdbConfig): TmdbClient {
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      throw new ProviderBadResponse(`TMDB answered ${request.shownUrl} with malformed JSON`, { url: request.shownUrl, status: response.status, attempts });
+      throw new ProviderBadResponse(`TMDB answered ${request.shownUrl} with malformed JSON`, {
+        url: request.shownUrl,
+        status: response.status,
+        attempts,
+      });
     }
   };
 
@@ -112,7 +116,9 @@ export function createTmdbClient(input: TmdbConfig): TmdbClient {
       value = options.map(body);
     } catch (err) {
       if (!(err instanceof ShapeError)) throw err;
-      throw new ProviderBadResponse(`TMDB answered ${request.shownUrl} with an unexpected shape: ${err.message}`, { url: request.shownUrl });
+      throw new ProviderBadResponse(`TMDB answered ${request.shownUrl} with an unexpected shape: ${err.message}`, {
+        url: request.shownUrl,
+      });
     }
     // Not awaited: the answer is here, and a cache write (which never throws) need not delay it.
     void cachePut(key, value, options.ttlSeconds);
@@ -140,55 +146,83 @@ export function createTmdbClient(input: TmdbConfig): TmdbClient {
 
   return {
     searchMovies: async (title: string, releaseYear?: number | null): Promise<MovieCandidate[]> =>
-      getJson('/search/movie', { query: title, include_adult: 'false', page: '1', ...year(releaseYear, 'year') }, {
-        ttlSeconds: TTL.search,
-        map: toMovieCandidates,
-      }),
+      getJson(
+        '/search/movie',
+        { query: title, include_adult: 'false', page: '1', ...year(releaseYear, 'year') },
+        {
+          ttlSeconds: TTL.search,
+          map: toMovieCandidates,
+        },
+      ),
 
     searchShows: async (name: string, firstAirYear?: number | null): Promise<ShowCandidate[]> =>
-      getJson('/search/tv', { query: name, include_adult: 'false', page: '1', ...year(firstAirYear, 'first_air_date_year') }, {
-        ttlSeconds: TTL.search,
-        map: toShowCandidates,
-      }),
+      getJson(
+        '/search/tv',
+        { query: name, include_adult: 'false', page: '1', ...year(firstAirYear, 'first_air_date_year') },
+        {
+          ttlSeconds: TTL.search,
+          map: toShowCandidates,
+        },
+      ),
 
     movieDetails: async (tmdbId: number): Promise<MovieDetails | null> =>
       nullIfNotFound(
-        getJson(`/movie/${id(tmdbId, 'movie id')}`, { append_to_response: 'credits,release_dates,external_ids,alternative_titles' }, {
-          ttlSeconds: TTL.details,
-          variant: config.region,
-          map: (body) => toMovieDetails(body, config.region),
-        }),
+        getJson(
+          `/movie/${id(tmdbId, 'movie id')}`,
+          { append_to_response: 'credits,release_dates,external_ids,alternative_titles' },
+          {
+            ttlSeconds: TTL.details,
+            variant: config.region,
+            map: (body) => toMovieDetails(body, config.region),
+          },
+        ),
       ),
 
     showDetails: async (tmdbId: number): Promise<ShowDetails | null> =>
       nullIfNotFound(
-        getJson(`/tv/${id(tmdbId, 'TV id')}`, { append_to_response: 'credits,external_ids,content_ratings,alternative_titles' }, {
-          ttlSeconds: TTL.details,
-          variant: config.region,
-          map: (body) => toShowDetails(body, config.region),
-        }),
+        getJson(
+          `/tv/${id(tmdbId, 'TV id')}`,
+          { append_to_response: 'credits,external_ids,content_ratings,alternative_titles' },
+          {
+            ttlSeconds: TTL.details,
+            variant: config.region,
+            map: (body) => toShowDetails(body, config.region),
+          },
+        ),
       ),
 
     seasonDetails: async (showTmdbId: number, seasonNumber: number): Promise<SeasonDetails | null> =>
       nullIfNotFound(
-        getJson(`/tv/${id(showTmdbId, 'TV id')}/season/${id(seasonNumber, 'season number')}`, {}, {
-          ttlSeconds: TTL.details,
-          map: (body) => toSeasonDetails(body, showTmdbId, seasonNumber),
-        }),
+        getJson(
+          `/tv/${id(showTmdbId, 'TV id')}/season/${id(seasonNumber, 'season number')}`,
+          {},
+          {
+            ttlSeconds: TTL.details,
+            map: (body) => toSeasonDetails(body, showTmdbId, seasonNumber),
+          },
+        ),
       ),
 
     findByImdbId: async (imdbId: string): Promise<ExternalIdMatches> =>
-      getJson(`/find/${encodeURIComponent(imdbId.trim().toLowerCase())}`, { external_source: 'imdb_id' }, {
-        ttlSeconds: TTL.details,
-        map: toExternalIdMatches,
-      }),
+      getJson(
+        `/find/${encodeURIComponent(imdbId.trim().toLowerCase())}`,
+        { external_source: 'imdb_id' },
+        {
+          ttlSeconds: TTL.details,
+          map: toExternalIdMatches,
+        },
+      ),
 
     collectionDetails: async (collectionId: number): Promise<CollectionDetails | null> =>
       nullIfNotFound(
-        getJson(`/collection/${id(collectionId, 'collection id')}`, {}, {
-          ttlSeconds: TTL.collection,
-          map: toCollectionDetails,
-        }),
+        getJson(
+          `/collection/${id(collectionId, 'collection id')}`,
+          {},
+          {
+            ttlSeconds: TTL.collection,
+            map: toCollectionDetails,
+          },
+        ),
       ),
 
     imageConfiguration: async (): Promise<ImageConfiguration> =>

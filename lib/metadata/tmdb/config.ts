@@ -75,5 +75,4 @@ export function resolveTmdbConfig(input: TmdbConfig): ResolvedTmdbConfig {
 /** A v4 read access token is a JWT (three dot-separated parts); a v3 key is 32 hex digits. */
 export const isReadAccessToken = (apiKey: string) => apiKey.split('.').length === 3;
 
-const definedOnly = <T extends object>(o: T) =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+const definedOnly = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;

@@ -37,7 +37,23 @@ import type {
   TmdbTvDetails,
   TmdbTvResult,
 } from './wire';
-import { ShapeError, objectBody, requireId, list, text, date, yearOf, number, positive, imagePath, genreNames, unique, imdbId, ids, rating } from './fields';
+import {
+  ShapeError,
+  objectBody,
+  requireId,
+  list,
+  text,
+  date,
+  yearOf,
+  number,
+  positive,
+  imagePath,
+  genreNames,
+  unique,
+  imdbId,
+  ids,
+  rating,
+} from './fields';
 
 /**
  * How many alternative titles are kept. Well-known films have dozens (one or more per country);
@@ -168,7 +184,11 @@ export const toMovieDetails = (body: unknown, region: string): MovieDetails => {
     rating: rating(m.vote_average, m.vote_count),
     certification: movieCertification(m.release_dates, region),
     cast: castOf(m.credits),
-    directors: unique(list(m.credits?.crew).filter((c) => c?.job === 'Director').map((c) => c.name)),
+    directors: unique(
+      list(m.credits?.crew)
+        .filter((c) => c?.job === 'Director')
+        .map((c) => c.name),
+    ),
     alternativeTitles: alternativeTitles(m.alternative_titles, candidate.title, candidate.originalTitle),
     posterPath: candidate.posterPath,
     backdropPath: candidate.backdropPath,
@@ -222,22 +242,26 @@ export const toShowDetails = (body: unknown, region: string): ShowDetails => {
     alternativeTitles: alternativeTitles(t.alternative_titles, candidate.name, candidate.originalName),
     posterPath: candidate.posterPath,
     backdropPath: candidate.backdropPath,
-    seasons: list(t.seasons).map(seasonSummary).filter((s): s is SeasonSummary => s !== null),
+    seasons: list(t.seasons)
+      .map(seasonSummary)
+      .filter((s): s is SeasonSummary => s !== null),
   };
 };
 
-const episode = (seasonNumber: number) => (e: TmdbEpisode): EpisodeDetails | null =>
-  typeof e?.episode_number === 'number'
-    ? {
-        seasonNumber: e.season_number ?? seasonNumber,
-        episodeNumber: e.episode_number,
-        name: e.name ?? `Episode ${e.episode_number}`,
-        overview: text(e.overview),
-        airDate: date(e.air_date),
-        runtimeMinutes: positive(e.runtime),
-        stillPath: imagePath(e.still_path),
-      }
-    : null;
+const episode =
+  (seasonNumber: number) =>
+  (e: TmdbEpisode): EpisodeDetails | null =>
+    typeof e?.episode_number === 'number'
+      ? {
+          seasonNumber: e.season_number ?? seasonNumber,
+          episodeNumber: e.episode_number,
+          name: e.name ?? `Episode ${e.episode_number}`,
+          overview: text(e.overview),
+          airDate: date(e.air_date),
+          runtimeMinutes: positive(e.runtime),
+          stillPath: imagePath(e.still_path),
+        }
+      : null;
 
 export const toSeasonDetails = (body: unknown, showTmdbId: number, asked: number): SeasonDetails => {
   const s = objectBody<TmdbSeasonDetails>(body, 'a season');
@@ -249,7 +273,9 @@ export const toSeasonDetails = (body: unknown, showTmdbId: number, asked: number
     overview: text(s.overview),
     airDate: date(s.air_date),
     posterPath: imagePath(s.poster_path),
-    episodes: list(s.episodes).map(episode(seasonNumber)).filter((e): e is EpisodeDetails => e !== null),
+    episodes: list(s.episodes)
+      .map(episode(seasonNumber))
+      .filter((e): e is EpisodeDetails => e !== null),
   };
 };
 

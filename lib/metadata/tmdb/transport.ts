@@ -154,7 +154,7 @@ export function createTransport(config: ResolvedTmdbConfig, stats: ProviderStats
 async function errorBody(response: Response): Promise<TmdbErrorBody> {
   try {
     const parsed: unknown = JSON.parse(await response.text());
-    return typeof parsed === 'object' && parsed !== null ? (parsed as TmdbErrorBody) : {};
+    return typeof parsed === 'object' && parsed !== null ? parsed : {};
   } catch {
     return {};
   }

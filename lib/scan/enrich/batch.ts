@@ -43,18 +43,24 @@ export const enrichBatch = async (
     if (!changed) return item;
     // Pictures from local files are read again (one may have been edited in place).
     const artwork = Object.fromEntries(Object.entries(item.artwork ?? {}).filter(([, a]) => a.source !== 'local'));
-    return { ...item, local: changed.local, localStamp: changed.localStamp, artwork } as CatalogItem;
+    return { ...item, local: changed.local, localStamp: changed.localStamp, artwork };
   });
   const byId = new Map(items.map((i) => [i.id, i]));
   const titles = items.filter((i) => i.entity !== 'episode');
   const locks = titles.length ? await deps.locks.getMany(titles.map((i) => i.id)) : new Map<string, MatchLock>();
   const described = new Map<string, CatalogItem>();
   const seasons: SeasonCache = new Map();
-  const showOf = async (id: string) => (described.get(id) ?? shows.get(id) ?? byId.get(id) ?? (await deps.catalog.get(id))) as ShowItem | undefined;
+  const showOf = async (id: string) =>
+    (described.get(id) ?? shows.get(id) ?? byId.get(id) ?? (await deps.catalog.get(id))) as ShowItem | undefined;
 
   const describeOne = async (item: CatalogItem) => {
     try {
-      described.set(item.id, item.entity === 'episode' ? await describeEpisode(session, item, await showOf(item.showId), seasons) : await describeTitle(session, item, locks.get(item.id)));
+      described.set(
+        item.id,
+        item.entity === 'episode'
+          ? await describeEpisode(session, item, await showOf(item.showId), seasons)
+          : await describeTitle(session, item, locks.get(item.id)),
+      );
     } catch (err) {
       // The provider failed for this item after its retries (or answered nonsense): it keeps what
       // it has and waits for the next scan that can ask.
@@ -65,9 +71,14 @@ export const enrichBatch = async (
   };
   // Shows before their episodes: an episode needs its show's provider id.
   await eachLimited(titles, CONCURRENCY, describeOne);
-  await eachLimited(items.filter((i) => i.entity === 'episode'), CONCURRENCY, describeOne);
+  await eachLimited(
+    items.filter((i) => i.entity === 'episode'),
+    CONCURRENCY,
+    describeOne,
+  );
   // Before the films are written: a scan cut short after that would describe them, and so ask
   // for their collections, no more.
-  if (deps.collections) await keepCollections({ ...deps, collections: deps.collections }, session, root, [...described.values()], known.collections);
+  if (deps.collections)
+    await keepCollections({ ...deps, collections: deps.collections }, session, root, [...described.values()], known.collections);
   return [...described.values()];
 };

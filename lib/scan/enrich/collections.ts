@@ -33,14 +33,20 @@ export type CollectionsSeen = Map<number, Promise<void>>;
 
 type Keeping = EnrichDeps & { collections: CollectionKeeping };
 
-const collectionsOf = (films: readonly CatalogItem[]) =>
-  [...new Set(films.flatMap((f) => (f.entity === 'movie' && f.metadata?.collection ? [f.metadata.collection.id] : [])))];
+const collectionsOf = (films: readonly CatalogItem[]) => [
+  ...new Set(films.flatMap((f) => (f.entity === 'movie' && f.metadata?.collection ? [f.metadata.collection.id] : []))),
+];
 
 const pathOf = (details: Pick<StoredCollection, 'posterPath' | 'backdropPath'>, kind: 'poster' | 'backdrop') =>
   kind === 'poster' ? details.posterPath : details.backdropPath;
 
 /** The pictures as the provider has them now: kept when the path is the same, fetched when it changed. */
-const picturesOf = async (c: Collecting | undefined, id: number, paths: Pick<StoredCollection, 'posterPath' | 'backdropPath'>, had: ArtworkSet) => {
+const picturesOf = async (
+  c: Collecting | undefined,
+  id: number,
+  paths: Pick<StoredCollection, 'posterPath' | 'backdropPath'>,
+  had: ArtworkSet,
+) => {
   const artwork: ArtworkSet = {};
   for (const kind of PICTURES) {
     const from = pathOf(paths, kind);
@@ -64,9 +70,16 @@ const picturesOf = async (c: Collecting | undefined, id: number, paths: Pick<Sto
 
 const isCurrent = (stored: StoredCollection, now: number) => now - Date.parse(stored.fetchedAt) < COLLECTION_TTL_SECONDS * 1000;
 
-const wantsPictures = (stored: StoredCollection) => PICTURES.some((kind) => pathOf(stored, kind) !== null && stored.artwork[kind]?.from !== pathOf(stored, kind));
+const wantsPictures = (stored: StoredCollection) =>
+  PICTURES.some((kind) => pathOf(stored, kind) !== null && stored.artwork[kind]?.from !== pathOf(stored, kind));
 
-const keepOne = async (deps: Keeping, session: EnrichSession, c: Collecting | undefined, id: number, stored: StoredCollection | undefined) => {
+const keepOne = async (
+  deps: Keeping,
+  session: EnrichSession,
+  c: Collecting | undefined,
+  id: number,
+  stored: StoredCollection | undefined,
+) => {
   const keeping = deps.collections;
   const now = (keeping.clock ?? Date.now)();
   if (stored && !keeping.refetch && isCurrent(stored, now)) {
@@ -103,10 +116,20 @@ export const keepCollections = async (
   const unseen = ids.filter((id) => !seen.has(id));
   if (unseen.length) {
     const c: Collecting | undefined = keeping.artworks
-      ? { storage: deps.storage, root, artworks: keeping.artworks, provider: deps.provider, meshGradients: false, log: deps.log, tally: { stored: 0, failed: 0 } }
+      ? {
+          storage: deps.storage,
+          root,
+          artworks: keeping.artworks,
+          provider: deps.provider,
+          meshGradients: false,
+          log: deps.log,
+          tally: { stored: 0, failed: 0 },
+        }
       : undefined;
     // Claimed before anything is awaited, so a batch running beside this one waits for it instead of asking too.
-    const work = keeping.store.getMany(unseen).then((stored) => eachLimited(unseen, CONCURRENCY, (id) => keepOne(deps, session, c, id, stored.get(id))));
+    const work = keeping.store
+      .getMany(unseen)
+      .then((stored) => eachLimited(unseen, CONCURRENCY, (id) => keepOne(deps, session, c, id, stored.get(id))));
     for (const id of unseen) seen.set(id, work);
   }
   // Every id is in `seen` by now: asked before, or just claimed above.

@@ -11,16 +11,26 @@ import { nextState, type EnrichSession } from './session';
 /** Seasons asked for in this batch, by `<show tmdb id>#<season>`. */
 export type SeasonCache = Map<string, Promise<SeasonDetails | null>>;
 
-export const describeEpisode = async (session: EnrichSession, item: EpisodeItem, show: ShowItem | undefined, seasons: SeasonCache): Promise<EpisodeItem> => {
+export const describeEpisode = async (
+  session: EnrichSession,
+  item: EpisodeItem,
+  show: ShowItem | undefined,
+  seasons: SeasonCache,
+): Promise<EpisodeItem> => {
   const nfo = await session.readNfo(item.local?.nfo);
-  const fields: NfoEpisodeFields | undefined = nfo?.kind === 'episode' ? pickEpisode(nfo.fields, item.seasonNumber, item.episodeNumber) : undefined;
+  const fields: NfoEpisodeFields | undefined =
+    nfo?.kind === 'episode' ? pickEpisode(nfo.fields, item.seasonNumber, item.episodeNumber) : undefined;
   // The provider was there to ask: an episode of a show it did not match is done all the same.
   const asked = session.canAsk();
   let season: SeasonDetails | null | undefined;
   const showTmdbId = show?.tmdbId;
   if (asked && showTmdbId != null) {
     const key = `${showTmdbId}#${item.seasonNumber}`;
-    if (!seasons.has(key)) seasons.set(key, session.ask((p) => p.seasonDetails(showTmdbId, item.seasonNumber)).then((s) => s ?? null));
+    if (!seasons.has(key))
+      seasons.set(
+        key,
+        session.ask((p) => p.seasonDetails(showTmdbId, item.seasonNumber)).then((s) => s ?? null),
+      );
     season = await seasons.get(key)!;
   }
   const found = season?.episodes.find((e) => e.episodeNumber === item.episodeNumber);

@@ -65,7 +65,8 @@ export const enrichSession = (deps: EnrichDeps, root: string, tally: EnrichTally
         return await call(p);
       } catch (err) {
         if (!(err instanceof ProviderAuthError)) throw err;
-        if (!tally.keyRefused) deps.log.warn({ status: err.status }, 'the metadata provider refused the API key; the scan goes on without it');
+        if (!tally.keyRefused)
+          deps.log.warn({ status: err.status }, 'the metadata provider refused the API key; the scan goes on without it');
         tally.keyRefused = true;
         return undefined;
       }

@@ -29,13 +29,38 @@ const briefFrom = async (session: EnrichSession, hit: MovieCandidate | ShowCandi
   const names = await session.ask((p) => p.genreNames(movie ? 'movie' : 'tv')).catch(() => undefined);
   if (!names) return undefined;
   const common = {
-    tmdbId: hit.tmdbId, imdbId: null, year: hit.year, overview: hit.overview ?? null, rating: hit.rating,
-    genres: hit.genreIds.flatMap((id) => names.get(id) ?? []), certification: null, cast: [], alternativeTitles: [],
-    posterPath: hit.posterPath, backdropPath: hit.backdropPath,
+    tmdbId: hit.tmdbId,
+    imdbId: null,
+    year: hit.year,
+    overview: hit.overview ?? null,
+    rating: hit.rating,
+    genres: hit.genreIds.flatMap((id) => names.get(id) ?? []),
+    certification: null,
+    cast: [],
+    alternativeTitles: [],
+    posterPath: hit.posterPath,
+    backdropPath: hit.backdropPath,
   };
   return movie
-    ? { ...common, title: hit.title, originalTitle: hit.originalTitle, releaseDate: hit.releaseDate, tagline: null, runtimeMinutes: null, directors: [], collection: null }
-    : { ...common, name: hit.name, originalName: hit.originalName, firstAirDate: hit.firstAirDate, tvdbId: null, creators: [], seasons: [] };
+    ? {
+        ...common,
+        title: hit.title,
+        originalTitle: hit.originalTitle,
+        releaseDate: hit.releaseDate,
+        tagline: null,
+        runtimeMinutes: null,
+        directors: [],
+        collection: null,
+      }
+    : {
+        ...common,
+        name: hit.name,
+        originalName: hit.originalName,
+        firstAirDate: hit.firstAirDate,
+        tvdbId: null,
+        creators: [],
+        seasons: [],
+      };
 };
 
 /**
@@ -43,9 +68,16 @@ const briefFrom = async (session: EnrichSession, hit: MovieCandidate | ShowCandi
  * searching is described from its search hit (`brief`): one request per title, so posters come
  * soon; the details phase asks for the rest later (lib/scan/phases/details.ts), by the id kept.
  */
-const lookUp = async (session: EnrichSession, item: MovieItem | ShowItem, fields: NfoTitleFields | undefined, ids: ProviderIds, lock: MatchLock | undefined) => {
+const lookUp = async (
+  session: EnrichSession,
+  item: MovieItem | ShowItem,
+  fields: NfoTitleFields | undefined,
+  ids: ProviderIds,
+  lock: MatchLock | undefined,
+) => {
   const movie = item.entity === 'movie';
-  const fetchDetails = (id: number) => session.ask<MovieDetails | ShowDetails | null>((p) => (movie ? p.movieDetails(id) : p.showDetails(id)));
+  const fetchDetails = (id: number) =>
+    session.ask<MovieDetails | ShowDetails | null>((p) => (movie ? p.movieDetails(id) : p.showDetails(id)));
   let tmdbId = lock?.tmdbId ?? ids.tmdb ?? item.tmdbId ?? undefined;
   if (tmdbId === undefined && ids.imdb) {
     const found = await session.ask((p) => p.findByImdbId(ids.imdb!));
@@ -59,7 +91,8 @@ const lookUp = async (session: EnrichSession, item: MovieItem | ShowItem, fields
   }
   const title = fields?.title ?? item.title;
   const year = fields?.year ?? item.year;
-  const search = async (y: number | null) => (await session.ask<Array<MovieCandidate | ShowCandidate>>((p) => (movie ? p.searchMovies(title, y) : p.searchShows(title, y)))) ?? [];
+  const search = async (y: number | null) =>
+    (await session.ask<Array<MovieCandidate | ShowCandidate>>((p) => (movie ? p.searchMovies(title, y) : p.searchShows(title, y)))) ?? [];
   // With the year first (TMDB filters by it exactly), then without, so a year one off still matches.
   let hits = await search(year);
   let result = chooseMatch({ title, year }, hits.map(asCandidate));
@@ -67,7 +100,7 @@ const lookUp = async (session: EnrichSession, item: MovieItem | ShowItem, fields
     hits = await search(null);
     result = chooseMatch({ title, year }, hits.map(asCandidate));
   }
-  const hit = result.match && hits.find((h) => h.tmdbId === result.match!.id);
+  const hit = result.match && hits.find((h) => h.tmdbId === result.match.id);
   if (!hit) return { details: null, confidence: result.confidence, brief: false };
   const brief = await briefFrom(session, hit);
   if (brief) return { details: brief, confidence: result.confidence, brief: true };
@@ -77,7 +110,7 @@ const lookUp = async (session: EnrichSession, item: MovieItem | ShowItem, fields
 export const describeTitle = async <T extends MovieItem | ShowItem>(session: EnrichSession, item: T, lock?: MatchLock): Promise<T> => {
   const nfo = lock ? undefined : await session.readNfo(item.local?.nfo);
   const fields: NfoTitleFields | undefined = nfo && (nfo.kind === 'movie' || nfo.kind === 'tvshow') ? nfo.fields : undefined;
-  const ids = nfo?.kind === 'link' ? nfo.fields.ids : fields?.ids ?? {};
+  const ids = nfo?.kind === 'link' ? nfo.fields.ids : (fields?.ids ?? {});
   const asked = session.canAsk();
   const { details, confidence, brief } = await lookUp(session, item, fields, ids, lock);
   const local = lock ? undefined : item.local;
@@ -92,8 +125,8 @@ export const describeTitle = async <T extends MovieItem | ShowItem>(session: Enr
     runtimeMinutes: fields?.runtimeMinutes ?? m?.runtimeMinutes ?? null,
     releaseDate: m?.releaseDate ?? s?.firstAirDate ?? null,
     certification: details?.certification ?? null,
-    cast: fields?.cast.length ? fields.cast : details?.cast ?? [],
-    directors: fields?.directors.length ? fields.directors : m?.directors ?? [],
+    cast: fields?.cast.length ? fields.cast : (details?.cast ?? []),
+    directors: fields?.directors.length ? fields.directors : (m?.directors ?? []),
     creators: s?.creators ?? [],
     alternativeTitles: details?.alternativeTitles ?? [],
     imdbId: ids.imdb ?? details?.imdbId ?? null,
@@ -104,8 +137,16 @@ export const describeTitle = async <T extends MovieItem | ShowItem>(session: Enr
     ...(item.entity === 'movie' ? { collection: fields?.collection ?? m?.collection ?? null } : {}),
   };
   const wanted: ArtworkWanted = {};
-  const poster = local?.poster ? { source: 'local' as const, from: local.poster } : details?.posterPath ? { source: 'provider' as const, from: details.posterPath } : undefined;
-  const backdrop = local?.backdrop ? { source: 'local' as const, from: local.backdrop } : details?.backdropPath ? { source: 'provider' as const, from: details.backdropPath } : undefined;
+  const poster = local?.poster
+    ? { source: 'local' as const, from: local.poster }
+    : details?.posterPath
+      ? { source: 'provider' as const, from: details.posterPath }
+      : undefined;
+  const backdrop = local?.backdrop
+    ? { source: 'local' as const, from: local.backdrop }
+    : details?.backdropPath
+      ? { source: 'provider' as const, from: details.backdropPath }
+      : undefined;
   if (poster) wanted.poster = poster;
   if (backdrop) wanted.backdrop = backdrop;
   const answered = asked && !session.tally.keyRefused;
@@ -117,7 +158,7 @@ export const describeTitle = async <T extends MovieItem | ShowItem>(session: Enr
     originalTitle: fields?.originalTitle ?? m?.originalTitle ?? s?.originalName ?? item.originalTitle,
     year: fields?.year ?? details?.year ?? item.year,
     overview: fields?.overview ?? details?.overview ?? item.overview,
-    genres: fields?.genres.length ? fields.genres : details?.genres ?? item.genres,
+    genres: fields?.genres.length ? fields.genres : (details?.genres ?? item.genres),
     rating: fields?.rating ?? details?.rating ?? item.rating,
     tmdbId: details?.tmdbId ?? lock?.tmdbId ?? ids.tmdb ?? item.tmdbId,
     // Title colours follow the title until a poster gives its own, and again once it has none.

@@ -92,16 +92,21 @@ export const collectArtwork = async (c: Collecting, item: CatalogItem): Promise<
   }
   // Done once the provider has been asked (its details may still be to come); else the item waits for a scan that can ask it.
   const enrich = !item.providerAsked ? 'local' : item.entity !== 'episode' && item.metadata?.brief ? 'details' : 'done';
-  return { ...item, artwork, ...(colors && item.entity !== 'episode' ? colors : {}), enrich } as CatalogItem;
+  return { ...item, artwork, ...(colors && item.entity !== 'episode' ? colors : {}), enrich };
 };
 
 /** What a scan's phases store pictures with; undefined when artwork is off. */
 export const scanCollecting = (ctx: ScanContext, keyRefused: boolean): Collecting | undefined =>
   ctx.enrichment.artwork && ctx.artworks
     ? {
-      storage: ctx.storage, root: ctx.library.path, artworks: ctx.artworks, provider: keyRefused ? null : ctx.enrichment.provider,
-      meshGradients: ctx.enrichment.meshGradients, log: ctx.log, tally: { stored: 0, failed: 0 },
-    }
+        storage: ctx.storage,
+        root: ctx.library.path,
+        artworks: ctx.artworks,
+        provider: keyRefused ? null : ctx.enrichment.provider,
+        meshGradients: ctx.enrichment.meshGradients,
+        log: ctx.log,
+        tally: { stored: 0, failed: 0 },
+      }
     : undefined;
 
 /** The items with their wanted pictures stored, CONCURRENCY at a time, in their order. */

@@ -41,7 +41,10 @@ export const details = async (ctx: ScanContext, planned: Planned, { keyRefused }
   const tally: EnrichTally = { matched: 0, unmatched: 0, failed: 0, keyRefused: false };
   const describeChunk = async (chunk: IndexEntry[]) => {
     const before = new Map((await ctx.catalog.getMany(chunk.map((e) => e.id))).filter(isBrief).map((i) => [i.id, i]));
-    const described = tally.keyRefused || before.size === 0 ? [] : await enrichBatch(deps, ctx.library.path, [...before.keys()], tally, { collections: seen, items: [...before.values()] });
+    const described =
+      tally.keyRefused || before.size === 0
+        ? []
+        : await enrichBatch(deps, ctx.library.path, [...before.keys()], tally, { collections: seen, items: [...before.values()] });
     return { before, described };
   };
   // The next chunk asks the provider while this one is written, as in the metadata phase.
@@ -50,9 +53,10 @@ export const details = async (ctx: ScanContext, planned: Planned, { keyRefused }
     const written: CatalogItem[] = [];
     for (const item of described) {
       const was = before.get(item.id)!;
-      if (detailed(item)) written.push(!c ? item : newPictures(item, was) ? await collectArtwork(c, item) : ({ ...item, enrich: 'done' } as CatalogItem));
-      else if (item.enrich === 'local') written.push(item); // the provider failed for it: the next scan asks again
-      else if (!tally.keyRefused) written.push({ ...was, enrich: was.enrich === 'details' ? 'done' : was.enrich } as CatalogItem); // the id is gone: the search's description stays
+      if (detailed(item)) written.push(!c ? item : newPictures(item, was) ? await collectArtwork(c, item) : { ...item, enrich: 'done' });
+      else if (item.enrich === 'local')
+        written.push(item); // the provider failed for it: the next scan asks again
+      else if (!tally.keyRefused) written.push({ ...was, enrich: was.enrich === 'details' ? 'done' : was.enrich }); // the id is gone: the search's description stays
       // (The key refused: it stays as it was, waiting for its details.)
     }
     await ctx.catalog.put(written, { quiet: true });

@@ -15,7 +15,8 @@ import { recordEnrichment, type Planned } from './plan';
 /** Items per metadata step: each costs a few provider requests, so a step stays well inside the time reserve. */
 const METADATA_CHUNK = 50;
 
-export const KEY_REFUSED_WARNING = 'The TMDB API key was refused (401): this scan added no provider metadata or artwork. Check the key in settings, then scan again.';
+export const KEY_REFUSED_WARNING =
+  'The TMDB API key was refused (401): this scan added no provider metadata or artwork. Check the key in settings, then scan again.';
 
 export interface Described {
   /** False when the slice ended first. */
@@ -44,7 +45,13 @@ export const metadata = async (ctx: ScanContext, planned: Planned, alreadyRead: 
   const describeBatch = async (chunk: IndexEntry[]) => {
     const own: EnrichTally = { matched: 0, unmatched: 0, failed: 0, keyRefused: tally.keyRefused };
     const probes: ProbeTally = { probed: 0, failed: 0 };
-    const described = await enrichBatch(deps, ctx.library.path, chunk.map((e) => e.id), own, { shows, sidecarChanges, collections: seen });
+    const described = await enrichBatch(
+      deps,
+      ctx.library.path,
+      chunk.map((e) => e.id),
+      own,
+      { shows, sidecarChanges, collections: seen },
+    );
     const found = await analyzeFiles(ctx, ctx.library.path, described, probes, alreadyRead);
     // Known before the next batch starts (it starts once this one is found).
     for (const item of found) if (item.entity === 'tvshow') shows.set(item.id, item);
@@ -56,7 +63,14 @@ export const metadata = async (ctx: ScanContext, planned: Planned, alreadyRead: 
     // The batch's pictures while the next batch asks the provider: posters fill in as its answers come.
     const c = scanCollecting(ctx, tally.keyRefused || own.keyRefused);
     if (c) {
-      const pictured = new Map((await collectAll(c, found.filter((i) => i.enrich === 'artwork'))).map((i) => [i.id, i]));
+      const pictured = new Map(
+        (
+          await collectAll(
+            c,
+            found.filter((i) => i.enrich === 'artwork'),
+          )
+        ).map((i) => [i.id, i]),
+      );
       found = found.map((i) => pictured.get(i.id) ?? i);
       counts.artwork += c.tally.stored;
       counts.failed += c.tally.failed;
@@ -69,7 +83,14 @@ export const metadata = async (ctx: ScanContext, planned: Planned, alreadyRead: 
     counts.matched += own.matched;
     counts.unmatched += own.unmatched;
     counts.failed += own.failed;
-    await ctx.step({ phase: 'metadata', processed: done, total: work.length, counts, after: chunk.at(-1)!.id, ...(tally.keyRefused ? { warning: KEY_REFUSED_WARNING } : {}) });
+    await ctx.step({
+      phase: 'metadata',
+      processed: done,
+      total: work.length,
+      counts,
+      after: chunk.at(-1)!.id,
+      ...(tally.keyRefused ? { warning: KEY_REFUSED_WARNING } : {}),
+    });
   });
   return { finished, keyRefused: tally.keyRefused };
 };

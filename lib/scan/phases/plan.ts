@@ -21,24 +21,47 @@ export interface Planned {
 
 const unreadableWarning = (folders: string[]): string | undefined => {
   if (folders.length === 0) return undefined;
-  const named = folders.slice(0, 3).map((f) => `"${f}"`).join(', ') + (folders.length > 3 ? ' ...' : '');
+  const named =
+    folders
+      .slice(0, 3)
+      .map((f) => `"${f}"`)
+      .join(', ') + (folders.length > 3 ? ' ...' : '');
   const [what, below] = folders.length === 1 ? ['A folder', 'it'] : [`${folders.length} folders`, 'them'];
   return `${what} could not be read (${named}): nothing below ${below} was removed. Check the permissions or the disk, then scan again.`;
 };
 
-const showsFirst = (a: IndexEntry, b: IndexEntry) => Number(b.entity === 'tvshow') - Number(a.entity === 'tvshow') || (a.id < b.id ? -1 : 1);
+const showsFirst = (a: IndexEntry, b: IndexEntry) =>
+  Number(b.entity === 'tvshow') - Number(a.entity === 'tvshow') || (a.id < b.id ? -1 : 1);
 
 export const plan = async (ctx: ScanContext, found: Discovered): Promise<Planned> => {
   const providerOn = ctx.enrichment.provider !== null;
   const plan = planScan({
-    libraryId: ctx.library.id, mediaType: ctx.library.mediaType, rootName: rootFolderName(ctx.library.path), jobId: ctx.job.jobId, now: new Date(ctx.clock()).toISOString(),
-    scope: ctx.scope, files: found.files, index: found.index, sidecars: found.sidecars, providerOn, partialIndex: !found.fromManifest, unreadable: found.unreadable,
+    libraryId: ctx.library.id,
+    mediaType: ctx.library.mediaType,
+    rootName: rootFolderName(ctx.library.path),
+    jobId: ctx.job.jobId,
+    now: new Date(ctx.clock()).toISOString(),
+    scope: ctx.scope,
+    files: found.files,
+    index: found.index,
+    sidecars: found.sidecars,
+    providerOn,
+    partialIndex: !found.fromManifest,
+    unreadable: found.unreadable,
   });
   const wantsMetadata = (e: IndexEntry) => e.enrich === 'metadata' || (providerOn && (e.enrich === 'local' || e.enrich === undefined));
   const metadataWork = plan.index.filter(wantsMetadata).sort(showsFirst);
   const { timing } = found;
   ctx.log.info(
-    { ...timing, plannedMs: ctx.clock() - timing.startedAt, files: found.files.length, indexed: found.index.length, fromManifest: found.fromManifest, writes: plan.writes.length, removals: plan.removals.length },
+    {
+      ...timing,
+      plannedMs: ctx.clock() - timing.startedAt,
+      files: found.files.length,
+      indexed: found.index.length,
+      fromManifest: found.fromManifest,
+      writes: plan.writes.length,
+      removals: plan.removals.length,
+    },
     'scan planned',
   );
   const artworkWaiting = ctx.enrichment.artwork && plan.index.some((e) => e.enrich === 'artwork');
@@ -59,8 +82,19 @@ export const plan = async (ctx: ScanContext, found: Discovered): Promise<Planned
     probeFailed: plan.carriedProbes.failed,
   });
   // (A resumed job noted the ids it carries when it wrote them.)
-  noteChanged(ctx.changedIds, 'updated', plan.sidecarChanges.map((c) => c.id));
-  await ctx.step({ phase: 'analyzing', processed: ctx.counts.processed, total: found.files.length, counts: ctx.counts, changedIds: ctx.changedIds, ...(warning ? { warning } : {}) });
+  noteChanged(
+    ctx.changedIds,
+    'updated',
+    plan.sidecarChanges.map((c) => c.id),
+  );
+  await ctx.step({
+    phase: 'analyzing',
+    processed: ctx.counts.processed,
+    total: found.files.length,
+    counts: ctx.counts,
+    changedIds: ctx.changedIds,
+    ...(warning ? { warning } : {}),
+  });
   return { plan, entries: new Map(plan.index.map((e) => [e.id, e])), metadataWork, changing, fromManifest: found.fromManifest };
 };
 

@@ -27,7 +27,9 @@ const firstPath = (e: IndexEntry) => e.files?.[0]?.relPath ?? '';
 export const technical = async (ctx: ScanContext, { plan, entries, metadataWork }: Planned, alreadyRead: HeadersRead): Promise<boolean> => {
   const { counts } = ctx;
   const described = new Set(metadataWork.map((e) => e.id));
-  const work = [...entries.values()].filter((e) => unread(e) && !described.has(e.id)).sort((a, b) => ascending(firstPath(a), firstPath(b)) || ascending(a.id, b.id));
+  const work = [...entries.values()]
+    .filter((e) => unread(e) && !described.has(e.id))
+    .sort((a, b) => ascending(firstPath(a), firstPath(b)) || ascending(a.id, b.id));
   // This run's own writes are at hand; anything else (an earlier run's, a stopped scan's) is read.
   const written = new Map(plan.writes.filter((w) => w.change !== 'moved').map((w) => [w.item.id, w.item]));
   const itemsOf = async (chunk: IndexEntry[]): Promise<CatalogItem[]> => {

@@ -74,7 +74,15 @@ const writeAll = async (ctx: ScanContext, { plan, entries }: Planned, reader: He
     // The job is saved after the counts, so a job that counts the chunk's items means the
     // library counts them too.
     await recordCounts();
-    await ctx.step({ phase: 'analyzing', processed: counts.processed, total, share: WRITES_SHARE, counts, changedIds: ctx.changedIds, after: chunk.at(-1)!.item.id });
+    await ctx.step({
+      phase: 'analyzing',
+      processed: counts.processed,
+      total,
+      share: WRITES_SHARE,
+      counts,
+      changedIds: ctx.changedIds,
+      after: chunk.at(-1)!.item.id,
+    });
   });
   if (!written) return false;
   return ctx.inSteps(plan.removals, WRITE_CHUNK, async (chunk) => {

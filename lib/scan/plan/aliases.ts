@@ -26,7 +26,8 @@ export const aliasesOf = (index: readonly IndexEntry[]): Aliases => {
 };
 
 /** A new item's id when its path gives the id of an item that moved away: stable, so a resumed scan finds it again. */
-const displaced = (id: string) => `${id.slice(0, 3)}${createHash('sha256').update(`${id}\u0000displaced`).digest('base64url').slice(0, 22)}`;
+const displaced = (id: string) =>
+  `${id.slice(0, 3)}${createHash('sha256').update(`${id}\u0000displaced`).digest('base64url').slice(0, 22)}`;
 
 /** The id of the item a path's id stands for. */
 export const resolveId = (aliases: Aliases, pathId: string): string => {

@@ -88,8 +88,15 @@ const episodesOf = (input: ItemsInput, stamp: Stamper): DesiredItems => {
     for (const episode of name.episodes) {
       const id = stamp.resolve(episodeId(input.libraryId, f.relPath, name.season, episode));
       const item: EpisodeItem = {
-        ...stamp.of(id), entity: 'episode', showId: show, seasonNumber: name.season, episodeNumber: episode,
-        title: null, overview: null, airDate: null, files: [ref(f, null)],
+        ...stamp.of(id),
+        entity: 'episode',
+        showId: show,
+        seasonNumber: name.season,
+        episodeNumber: episode,
+        title: null,
+        overview: null,
+        airDate: null,
+        files: [ref(f, null)],
       };
       items.set(id, item);
     }
@@ -100,7 +107,15 @@ const episodesOf = (input: ItemsInput, stamp: Stamper): DesiredItems => {
 /** Ids for the names read, through the aliases of moved items, and a new item's stamp. */
 interface Stamper {
   resolve(pathId: string): string;
-  of(id: string): { id: string; libraryId: string; addedAt: string; updatedAt: string; lastJob: string; lastChange: Change; pathKey?: string };
+  of(id: string): {
+    id: string;
+    libraryId: string;
+    addedAt: string;
+    updatedAt: string;
+    lastJob: string;
+    lastChange: Change;
+    pathKey?: string;
+  };
 }
 
 const stamperOf = (input: ItemsInput): Stamper => {
@@ -113,7 +128,12 @@ const stamperOf = (input: ItemsInput): Stamper => {
       return id;
     },
     of: (id) => ({
-      id, libraryId: input.libraryId, addedAt: input.now, updatedAt: input.now, lastJob: input.jobId, lastChange: 'added',
+      id,
+      libraryId: input.libraryId,
+      addedAt: input.now,
+      updatedAt: input.now,
+      lastJob: input.jobId,
+      lastChange: 'added',
       ...(pathKeys.has(id) ? { pathKey: pathKeys.get(id)! } : {}),
     }),
   };

@@ -43,7 +43,11 @@ export const splitUnchanged = (input: ItemsInput, index: IndexEntry[], { partial
   const { kept, keptPaths } = unchangedEntries(input.files, index);
   let skipped = keptPaths();
   let desired = desiredItems({ ...input, files: input.files.filter((f) => !skipped.has(f.relPath)) });
-  for (let merged = [...desired.items.keys()].filter((id) => kept.has(id)); merged.length; merged = [...desired.items.keys()].filter((id) => kept.has(id))) {
+  for (
+    let merged = [...desired.items.keys()].filter((id) => kept.has(id));
+    merged.length;
+    merged = [...desired.items.keys()].filter((id) => kept.has(id))
+  ) {
     merged.forEach((id) => kept.delete(id));
     skipped = keptPaths();
     desired = desiredItems({ ...input, files: input.files.filter((f) => !skipped.has(f.relPath)) });

@@ -11,7 +11,11 @@ import { nfc } from './items';
 import type { PlannedWrite } from './writes';
 
 /** Sizes and times, whatever the paths: what stays the same when a file is moved or renamed. */
-const fingerprint = (entity: string, files: readonly FileRef[]) => `${entity}|${files.map((f) => `${f.size}:${f.mtimeMs}`).sort().join('|')}`;
+const fingerprint = (entity: string, files: readonly FileRef[]) =>
+  `${entity}|${files
+    .map((f) => `${f.size}:${f.mtimeMs}`)
+    .sort()
+    .join('|')}`;
 
 const firstPath = (files: readonly FileRef[] | undefined) => files?.[0]?.relPath ?? '';
 
@@ -31,7 +35,11 @@ const oldName = (libraryId: string, entry: IndexEntry): string | undefined => {
 };
 
 const newName = (item: CatalogItem) =>
-  item.entity === 'movie' ? `${nfc(item.title).toLowerCase()}|${item.year ?? ''}` : item.entity === 'episode' ? `${item.seasonNumber}|${item.episodeNumber}` : '';
+  item.entity === 'movie'
+    ? `${nfc(item.title).toLowerCase()}|${item.year ?? ''}`
+    : item.entity === 'episode'
+      ? `${item.seasonNumber}|${item.episodeNumber}`
+      : '';
 
 /** Local files (NFO, artwork) stamped by name and time only: they moved along with the video when these are equal. */
 const localNames = (stamp: string | undefined) =>
@@ -89,7 +97,10 @@ export const pairMoves = ({ libraryId, writes, removals, index }: MoveInput): { 
   for (const [key, indices] of found) {
     const candidates = gone.get(key) ?? [];
     for (const i of indices) {
-      const from = candidates.length === 1 && indices.length === 1 ? candidates[0] : onlyOne(candidates.filter((e) => !paired.has(e.id) && oldName(libraryId, e) === newName(writes[i]!.item)));
+      const from =
+        candidates.length === 1 && indices.length === 1
+          ? candidates[0]
+          : onlyOne(candidates.filter((e) => !paired.has(e.id) && oldName(libraryId, e) === newName(writes[i]!.item)));
       if (!from) continue;
       paired.add(from.id);
       pairs.set(i, from);
@@ -100,10 +111,12 @@ export const pairMoves = ({ libraryId, writes, removals, index }: MoveInput): { 
     if (w.item.entity === 'tvshow') return w;
     // Renamed in place: the same id (a stack's folder), the same files under other names.
     const before = known.get(w.item.id);
-    if (w.change === 'updated' && before?.files && fingerprint(before.entity, before.files) === fingerprint(w.item.entity, w.item.files)) return moved(w, before);
+    if (w.change === 'updated' && before?.files && fingerprint(before.entity, before.files) === fingerprint(w.item.entity, w.item.files))
+      return moved(w, before);
     const from = pairs.get(i);
     if (!from) return w;
-    if (w.item.entity === 'episode' && from.showId && from.showId !== w.item.showId && !showMoves.has(w.item.showId)) showMoves.set(w.item.showId, from.showId);
+    if (w.item.entity === 'episode' && from.showId && from.showId !== w.item.showId && !showMoves.has(w.item.showId))
+      showMoves.set(w.item.showId, from.showId);
     return moved(w, from);
   });
 

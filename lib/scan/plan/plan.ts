@@ -50,11 +50,23 @@ export interface Plan extends Carried {
 
 export const planScan = (input: PlanInput): Plan => {
   const aliases = aliasesOf(input.index);
-  const { kept, skipped, items, failed, showDirs } = splitUnchanged({ ...input, aliases }, input.index, { partialIndex: input.partialIndex ?? false });
-  const sidecars = sidecarsOf({ mediaType: input.mediaType, files: input.files, sidecars: input.sidecars ?? [], index: input.index, showDirs, rootName: input.rootName });
+  const { kept, skipped, items, failed, showDirs } = splitUnchanged({ ...input, aliases }, input.index, {
+    partialIndex: input.partialIndex ?? false,
+  });
+  const sidecars = sidecarsOf({
+    mediaType: input.mediaType,
+    files: input.files,
+    sidecars: input.sidecars ?? [],
+    index: input.index,
+    showDirs,
+    rootName: input.rootName,
+  });
   const planned = planWrites(items, input.index, (item) => withLocalFiles(sidecars, input.providerOn ?? false, item));
   const { writes, removals } = pairMoves({
-    libraryId: input.libraryId, writes: planned.writes, removals: planRemovals(input.index, items, kept, input.scope, input.unreadable), index: input.index,
+    libraryId: input.libraryId,
+    writes: planned.writes,
+    removals: planRemovals(input.index, items, kept, input.scope, input.unreadable),
+    index: input.index,
   });
   const upToDateFiles = planned.upToDateFiles;
   const redone = new Set([...writes.map((w) => w.item.id), ...removals.map((e) => e.id)]);

@@ -9,7 +9,13 @@ export const inScope = (scope: string) => (relPath: string) => scope === '' || r
  * `unreadable`: folders the scan could not read (library-relative). A file below one was not
  * seen, which is not the same as gone: its item stays.
  */
-export const planRemovals = (index: IndexEntry[], items: Map<string, CatalogItem>, kept: Map<string, IndexEntry>, scope: string, unreadable: readonly string[] = []): IndexEntry[] => {
+export const planRemovals = (
+  index: IndexEntry[],
+  items: Map<string, CatalogItem>,
+  kept: Map<string, IndexEntry>,
+  scope: string,
+  unreadable: readonly string[] = [],
+): IndexEntry[] => {
   const scoped = inScope(scope);
   const unseen = (relPath: string) => unreadable.some((folder) => relPath.startsWith(`${folder}/`));
   const removals: IndexEntry[] = [];

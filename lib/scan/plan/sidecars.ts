@@ -4,7 +4,16 @@
 import type { ArtworkWanted } from '../../artwork/model';
 import type { CatalogItem, EnrichState, IndexEntry } from '../../catalog/model';
 import type { MediaKind } from '../../library/model';
-import { episodeLocalFiles, movieLocalFiles, ownNames, showLocalFiles, subtitlesByVideo, SUBS_FOLDERS, type LocalFiles, type SubsFolder } from '../../naming/sidecars';
+import {
+  episodeLocalFiles,
+  movieLocalFiles,
+  ownNames,
+  showLocalFiles,
+  subtitlesByVideo,
+  SUBS_FOLDERS,
+  type LocalFiles,
+  type SubsFolder,
+} from '../../naming/sidecars';
 import { parseEpisode, showDirOf } from '../../naming';
 import { lastSegment, parentPath, splitExtension } from '../../naming/path';
 import { DEFAULT_RULES } from '../../naming/rules';
@@ -47,7 +56,12 @@ const subsFoldersOf = (folders: ReadonlyMap<string, string[]>): Map<string, Subs
   const byVideoDir = new Map<string, SubsFolder[]>();
   for (const [dir, files] of folders) {
     const parent = parentPath(dir);
-    const at = isSubs(lastSegment(dir)) && dir !== '' ? { videoDir: parent, inner: null } : isSubs(lastSegment(parent)) && parent !== '' ? { videoDir: parentPath(parent), inner: lastSegment(dir) } : undefined;
+    const at =
+      isSubs(lastSegment(dir)) && dir !== ''
+        ? { videoDir: parent, inner: null }
+        : isSubs(lastSegment(parent)) && parent !== ''
+          ? { videoDir: parentPath(parent), inner: lastSegment(dir) }
+          : undefined;
     if (at) byVideoDir.set(at.videoDir, [...(byVideoDir.get(at.videoDir) ?? []), { dir, inner: at.inner, files }]);
   }
   return byVideoDir;
@@ -73,7 +87,10 @@ export const sidecarsOf = (input: SidecarInput): Sidecars => {
     if (list) list.push(...ownNames(base));
     else videoBases.set(parentPath(f.relPath), ownNames(base));
     if (input.mediaType === 'movie') {
-      movieNames.set(parentPath(f.relPath), (movieNames.get(parentPath(f.relPath)) ?? new Set()).add(splitPart(base, DEFAULT_RULES).name.trim().toLowerCase()));
+      movieNames.set(
+        parentPath(f.relPath),
+        (movieNames.get(parentPath(f.relPath)) ?? new Set()).add(splitPart(base, DEFAULT_RULES).name.trim().toLowerCase()),
+      );
     }
   }
   // A show's folder: from the files of this scan, else from its episodes in the index.
@@ -108,7 +125,12 @@ export const sidecarsOf = (input: SidecarInput): Sidecars => {
     const dir = parentPath(videoPath);
     // Nothing beside the video: nothing to look for (a third of a plan's time for 10,000 bare films).
     if (!folders.has(dir) && !subsFolders.has(dir)) return {};
-    const beside = { videoPath, folderFiles: folders.get(dir) ?? [], subsFolders: subsFolders.get(dir) ?? [], subtitlesIn: subtitlesIn(dir) };
+    const beside = {
+      videoPath,
+      folderFiles: folders.get(dir) ?? [],
+      subsFolders: subsFolders.get(dir) ?? [],
+      subtitlesIn: subtitlesIn(dir),
+    };
     if (item.entity === 'episode') return episodeLocalFiles(beside);
     return movieLocalFiles({ ...beside, moviesInFolder: movieNames.get(dir)?.size ?? 1 });
   };

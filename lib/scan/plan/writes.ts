@@ -18,12 +18,17 @@ const sameFiles = (a: FileRef[] | undefined, b: FileRef[]) =>
   a.length === b.length &&
   a.every((f, i) => f.relPath === b[i]!.relPath && f.size === b[i]!.size && f.mtimeMs === b[i]!.mtimeMs && (f.part ?? null) === b[i]!.part);
 
-const firstPath = (item: CatalogItem) => (item.entity === 'tvshow' ? '' : item.files[0]?.relPath ?? '');
+const firstPath = (item: CatalogItem) => (item.entity === 'tvshow' ? '' : (item.files[0]?.relPath ?? ''));
 
 const writeOrder = (a: CatalogItem, b: CatalogItem) =>
-  a.entity === 'tvshow' && b.entity !== 'tvshow' ? -1 : b.entity === 'tvshow' && a.entity !== 'tvshow' ? 1 : ascending(firstPath(a), firstPath(b)) || ascending(a.id, b.id);
+  a.entity === 'tvshow' && b.entity !== 'tvshow'
+    ? -1
+    : b.entity === 'tvshow' && a.entity !== 'tvshow'
+      ? 1
+      : ascending(firstPath(a), firstPath(b)) || ascending(a.id, b.id);
 
-const withColors = (item: CatalogItem): CatalogItem => (item.entity === 'episode' ? item : { ...item, meshGradientColors: titleColors(item.title) });
+const withColors = (item: CatalogItem): CatalogItem =>
+  item.entity === 'episode' ? item : { ...item, meshGradientColors: titleColors(item.title) };
 
 /**
  * The writes `items` call for against the index, and how many of their files are already up to

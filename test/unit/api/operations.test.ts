@@ -19,7 +19,15 @@ describe('matchRoute', () => {
   });
 
   it('knows nothing outside the contract', () => {
-    for (const path of ['/', '/api', '/api/v1', '/api/v1/', '/api/v2/health', '/api/v1/health/', '/2015-03-31/functions/health/invocations']) {
+    for (const path of [
+      '/',
+      '/api',
+      '/api/v1',
+      '/api/v1/',
+      '/api/v2/health',
+      '/api/v1/health/',
+      '/2015-03-31/functions/health/invocations',
+    ]) {
       assert.deepEqual(matchRoute('GET', path), { kind: 'none' }, path);
     }
   });

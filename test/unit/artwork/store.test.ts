@@ -10,7 +10,6 @@ import { ArtworkKeyError, localArtworkStore, sourceKey, variantKeyOf } from '../
 import type { ArtworkKind } from '../../../lib/artwork/model';
 import { assertRoundTrip, jpegLike, pngLike } from '../../support/artwork-store';
 
-
 const scratch = mkdtempSync(join(tmpdir(), 'mls-artwork-store-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 let n = 0;
@@ -23,7 +22,10 @@ describe('artwork keys', () => {
     const variant = variantKeyOf('mv_abc-1', 'poster', 'f00d', { width: 320, format: 'webp' });
     const original = variantKeyOf('ep_x', 'still', 'AbC_-9', { width: null, format: 'jpeg' });
     // Assess
-    assert.deepEqual([source, variant, original], ['mv_abc-1/poster-f00d/source', 'mv_abc-1/poster-f00d/poster-w320-r1.webp', 'ep_x/still-AbC_-9/still-original-r1.jpg']);
+    assert.deepEqual(
+      [source, variant, original],
+      ['mv_abc-1/poster-f00d/source', 'mv_abc-1/poster-f00d/poster-w320-r1.webp', 'ep_x/still-AbC_-9/still-original-r1.jpg'],
+    );
   });
 
   const refused: Array<[label: string, build: () => string]> = [
@@ -96,7 +98,7 @@ describe('localArtworkStore', () => {
     await assert.rejects(store.get('mv_crash/poster-e1/.0123456789ab.tmp'), ArtworkKeyError);
   });
 
-  it('removes a failed write\'s temporary file and leaves the key as it was', async () => {
+  it("removes a failed write's temporary file and leaves the key as it was", async () => {
     // Prepare: a folder where the file should go, so the rename fails.
     const root = freshRoot();
     const store = localArtworkStore(root);
@@ -115,13 +117,25 @@ describe('localArtworkStore', () => {
     mkdirSync(root, { recursive: true });
     const outside = join(root, '..', `outside-${n}.jpg`);
     writeFileSync(outside, jpegLike(10, 1));
-    const escaping = ['../outside.jpg', `mv_a/../../outside-${n}.jpg`, '/etc/passwd', 'mv_a/..', 'mv_a/./x', 'mv_a', '', 'mv_a//x', 'mv_a/x\\..\\..\\y', 'mv_a/x\u0000'];
+    const escaping = [
+      '../outside.jpg',
+      `mv_a/../../outside-${n}.jpg`,
+      '/etc/passwd',
+      'mv_a/..',
+      'mv_a/./x',
+      'mv_a',
+      '',
+      'mv_a//x',
+      'mv_a/x\\..\\..\\y',
+      'mv_a/x\u0000',
+    ];
     // Act, Assess
     for (const key of escaping) {
       await assert.rejects(store.get(key), ArtworkKeyError, `get ${JSON.stringify(key)}`);
       await assert.rejects(store.put(key, jpegLike(10, 2), 'image/jpeg'), ArtworkKeyError, `put ${JSON.stringify(key)}`);
     }
-    for (const mediaId of ['..', '.', '', '../x', '/', 'a/b']) await assert.rejects(store.removeAll(mediaId), ArtworkKeyError, `removeAll ${mediaId}`);
+    for (const mediaId of ['..', '.', '', '../x', '/', 'a/b'])
+      await assert.rejects(store.removeAll(mediaId), ArtworkKeyError, `removeAll ${mediaId}`);
     assert.ok(existsSync(outside));
     assert.ok(existsSync(root));
   });

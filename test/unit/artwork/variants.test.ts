@@ -16,7 +16,19 @@ import { ImageError } from '../../../lib/media/image-input';
 import { bilevelPng, detailedQuadrants, paintedJpeg } from '../../support/posters';
 
 const poster = (width: number, height: number) =>
-  paintedJpeg(detailedQuadrants([[200, 30, 40], [20, 60, 160], [30, 140, 70], [15, 15, 20]], width, height), { width, height, noise: 8 });
+  paintedJpeg(
+    detailedQuadrants(
+      [
+        [200, 30, 40],
+        [20, 60, 160],
+        [30, 140, 70],
+        [15, 15, 20],
+      ],
+      width,
+      height,
+    ),
+    { width, height, noise: 8 },
+  );
 
 describe('snapWidth', () => {
   const rows: Array<[requested: number | undefined, snapped: number | null]> = [
@@ -37,14 +49,14 @@ describe('snapWidth', () => {
     [Number.NaN, null],
     [Number.POSITIVE_INFINITY, null],
   ];
-  for (const [requested, snapped] of rows)
-    it(`snaps ${requested} to ${snapped}`, () => assert.equal(snapWidth(requested), snapped));
+  for (const [requested, snapped] of rows) it(`snaps ${requested} to ${snapped}`, () => assert.equal(snapWidth(requested), snapped));
 });
 
 describe('negotiateFormat', () => {
   const chrome = 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8';
   const firefox = 'image/avif,image/webp,image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5';
-  const safari = 'image/webp,image/avif,image/jxl,image/heic,image/heic-sequence,video/*;q=0.8,image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5';
+  const safari =
+    'image/webp,image/avif,image/jxl,image/heic,image/heic-sequence,video/*;q=0.8,image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5';
   const rows: Array<[accept: string | undefined, source: ImageFormat, expected: OutputFormat]> = [
     [chrome, 'jpeg', 'webp'], // both modern formats named at q=1: WebP first (encodes far faster)
     [firefox, 'jpeg', 'webp'],
@@ -134,20 +146,35 @@ describe('renderVariant', () => {
   it('never upscales, and gives the original size without a width', async () => {
     const small = await poster(300, 450);
     const wide = await renderVariant(small, { width: 780, format: 'webp' });
-    assert.deepEqual(await sharp(wide.body).metadata().then((m) => [m.width, m.height]), [300, 450]);
+    assert.deepEqual(
+      await sharp(wide.body)
+        .metadata()
+        .then((m) => [m.width, m.height]),
+      [300, 450],
+    );
     const original = await renderVariant(await poster(1000, 1500), { width: null, format: 'jpeg' });
-    assert.deepEqual(await sharp(original.body).metadata().then((m) => [m.width, m.height]), [1000, 1500]);
+    assert.deepEqual(
+      await sharp(original.body)
+        .metadata()
+        .then((m) => [m.width, m.height]),
+      [1000, 1500],
+    );
   });
 
   it('turns the image upright and strips its metadata', async () => {
-    const tagged = await sharp(await poster(500, 750)).withMetadata({ orientation: 6 }).jpeg().toBuffer();
+    const tagged = await sharp(await poster(500, 750))
+      .withMetadata({ orientation: 6 })
+      .jpeg()
+      .toBuffer();
     assert.equal((await sharp(tagged).metadata()).orientation, 6);
     const meta = await sharp((await renderVariant(tagged, { width: 480, format: 'jpeg' })).body).metadata();
     assert.deepEqual([meta.width, meta.height, meta.orientation, meta.exif, meta.icc], [480, 320, undefined, undefined, undefined]);
   });
 
   it('puts transparency on black in a JPEG and keeps it in WebP', async () => {
-    const clear = await sharp({ create: { width: 200, height: 300, channels: 4, background: { r: 255, g: 255, b: 255, alpha: 0 } } }).png().toBuffer();
+    const clear = await sharp({ create: { width: 200, height: 300, channels: 4, background: { r: 255, g: 255, b: 255, alpha: 0 } } })
+      .png()
+      .toBuffer();
     const jpeg = await renderVariant(clear, { width: 160, format: 'jpeg' });
     const { data } = await sharp(jpeg.body).raw().toBuffer({ resolveWithObject: true });
     assert.ok(Math.max(...data) < 8, 'black where it was transparent');
@@ -155,9 +182,16 @@ describe('renderVariant', () => {
   });
 
   it('throws ImageError for bytes that are not an image, or an image over the pixel limit', async () => {
-    await assert.rejects(renderVariant(Buffer.from('not an image'), { width: 320, format: 'webp' }), (error) =>
-      error instanceof ImageError && error.reason === 'not-an-image');
-    await assert.rejects(renderVariant(bilevelPng(10_000, 15_000, () => true), { width: null, format: 'png' }), (error) =>
-      error instanceof ImageError && error.reason === 'too-large');
+    await assert.rejects(
+      renderVariant(Buffer.from('not an image'), { width: 320, format: 'webp' }),
+      (error) => error instanceof ImageError && error.reason === 'not-an-image',
+    );
+    await assert.rejects(
+      renderVariant(
+        bilevelPng(10_000, 15_000, () => true),
+        { width: null, format: 'png' },
+      ),
+      (error) => error instanceof ImageError && error.reason === 'too-large',
+    );
   });
 });

@@ -6,7 +6,7 @@ import { decodeCursor, encodeCursor } from '../../../lib/browse/cursor';
 import type { BrowseIndex } from '../../../lib/browse/index';
 import type { Filters, Order, SortKey, SortPoint, Watched } from '../../../lib/browse/model';
 import type { MovieItem, ShowItem, TitledItem } from '../../../lib/catalog/model';
-import { AppError } from '../../../lib/errors';
+import { type AppError } from '../../../lib/errors';
 import { filing } from '../../../lib/text/sort-title';
 import { Pacer } from '../../../lib/util/pace';
 
@@ -23,13 +23,35 @@ interface Spec {
 
 let serial = 0;
 const movie = (title: string, spec: Spec = {}, id = `m${String(++serial).padStart(4, '0')}`): MovieItem => ({
-  id, entity: 'movie', libraryId: spec.library ?? 'lib1', addedAt: spec.added ?? `2026-01-01T00:00:${String(serial % 60).padStart(2, '0')}.000Z`,
-  updatedAt: '2026-01-01T00:00:00.000Z', lastJob: 'job', lastChange: 'added', files: [],
-  title, originalTitle: null, year: spec.year === undefined ? 2000 : spec.year, overview: null, genres: spec.genres ?? [], rating: spec.rating ?? null,
-  meshGradientColors: ['#000000', '#000000', '#000000', '#000000'], tmdbId: null,
+  id,
+  entity: 'movie',
+  libraryId: spec.library ?? 'lib1',
+  addedAt: spec.added ?? `2026-01-01T00:00:${String(serial % 60).padStart(2, '0')}.000Z`,
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  lastJob: 'job',
+  lastChange: 'added',
+  files: [],
+  title,
+  originalTitle: null,
+  year: spec.year === undefined ? 2000 : spec.year,
+  overview: null,
+  genres: spec.genres ?? [],
+  rating: spec.rating ?? null,
+  meshGradientColors: ['#000000', '#000000', '#000000', '#000000'],
+  tmdbId: null,
   metadata: {
-    source: 'file', matched: spec.matched ?? false, confidence: null, tagline: null, runtimeMinutes: null, releaseDate: spec.released ?? null,
-    certification: null, cast: [], directors: [], creators: [], imdbId: null, tvdbId: null,
+    source: 'file',
+    matched: spec.matched ?? false,
+    confidence: null,
+    tagline: null,
+    runtimeMinutes: null,
+    releaseDate: spec.released ?? null,
+    certification: null,
+    cast: [],
+    directors: [],
+    creators: [],
+    imdbId: null,
+    tvdbId: null,
     ...(spec.collection ? { collection: { id: spec.collection, name: `Collection ${spec.collection}` } } : {}),
   },
 });
@@ -41,7 +63,14 @@ const show = (title: string): ShowItem => {
 const build = (items: TitledItem[], type: 'movie' | 'tvshow' = 'movie') => buildBrowseIndex(items, type, new Pacer(7));
 
 /** Every title of a listing, a page of `limit` at a time through the cursors. */
-const allPages = (index: BrowseIndex, sort: SortKey, order: Order, limit: number, filters: Filters = {}, watched?: Map<string, Watched>) => {
+const allPages = (
+  index: BrowseIndex,
+  sort: SortKey,
+  order: Order,
+  limit: number,
+  filters: Filters = {},
+  watched?: Map<string, Watched>,
+) => {
   const seen: string[] = [];
   let after: SortPoint | undefined;
   for (let pages = 0; pages < 1_000; pages++) {
@@ -64,7 +93,14 @@ const shelf = [
   movie("L'Avventura", { year: 1960, rating: 7.8, genres: ['drama'] }),
   movie('Édith', { year: null, genres: ['Documentary'] }),
   movie('Amélie', { year: 2001, rating: 7.9, genres: ['Comedy', 'Romance'], released: '2001-04-25', matched: true, collection: 7 }),
-  movie('2001: A Space Odyssey', { year: 1968, rating: 8.1, genres: ['Science Fiction'], released: '1968-04-02', matched: true, collection: 7 }),
+  movie('2001: A Space Odyssey', {
+    year: 1968,
+    rating: 8.1,
+    genres: ['Science Fiction'],
+    released: '1968-04-02',
+    matched: true,
+    collection: 7,
+  }),
   movie('(500) Days of Summer', { year: 2009, rating: null, genres: ['Comedy', 'Drama'] }),
   movie('Das Boot', { year: 1981, rating: 8.3, genres: ['War', 'Drama'], library: 'lib2' }),
   movie('El Laberinto del Fauno', { year: 2006, rating: 8.2, genres: ['Fantasy', 'Drama'], library: 'lib2' }),
@@ -78,11 +114,27 @@ describe('the browse index', () => {
   it('files titles by their sort title, A to Z, then #', async () => {
     const index = await build(shelf);
     assert.deepEqual(titles(index, 'title', 'asc'), [
-      'Amélie', "L'Avventura", 'Das Boot', 'Édith', 'Heat', 'Heat', 'El Laberinto del Fauno', 'Mad Max', 'Matrix', 'The Matrix', 'Les Misérables', 'Il Postino',
-      '(500) Days of Summer', '2001: A Space Odyssey', 'Москва слезам не верит',
+      'Amélie',
+      "L'Avventura",
+      'Das Boot',
+      'Édith',
+      'Heat',
+      'Heat',
+      'El Laberinto del Fauno',
+      'Mad Max',
+      'Matrix',
+      'The Matrix',
+      'Les Misérables',
+      'Il Postino',
+      '(500) Days of Summer',
+      '2001: A Space Odyssey',
+      'Москва слезам не верит',
     ]);
     // Ties by year: the 1986 Heat, then the 1995 one; "Matrix" (1993) before "The Matrix" (1999).
-    const heats = index.page({ sort: 'title', order: 'asc', limit: 100 }, {}).items.filter((i) => i.title === 'Heat').map((i) => i.year);
+    const heats = index
+      .page({ sort: 'title', order: 'asc', limit: 100 }, {})
+      .items.filter((i) => i.title === 'Heat')
+      .map((i) => i.year);
     assert.deepEqual(heats, [1986, 1995]);
     assert.deepEqual(titles(index, 'title', 'desc'), titles(index, 'title', 'asc').reverse(), 'descending is ascending turned round');
   });
@@ -97,8 +149,20 @@ describe('the browse index', () => {
     assert.deepEqual(titles(index, 'rating', 'asc').slice(10, 13), ['Das Boot', 'Heat', 'The Matrix']);
     assert.equal(titles(index, 'year', 'asc').at(-1), 'Édith');
     assert.equal(titles(index, 'year', 'desc').at(-1), 'Édith');
-    assert.deepEqual(titles(index, 'released', 'desc').slice(0, 5), ['Les Misérables', 'Amélie', 'The Matrix', 'Mad Max', '2001: A Space Odyssey']);
-    assert.deepEqual(titles(index, 'released', 'asc').slice(0, 5), ['2001: A Space Odyssey', 'Mad Max', 'The Matrix', 'Amélie', 'Les Misérables']);
+    assert.deepEqual(titles(index, 'released', 'desc').slice(0, 5), [
+      'Les Misérables',
+      'Amélie',
+      'The Matrix',
+      'Mad Max',
+      '2001: A Space Odyssey',
+    ]);
+    assert.deepEqual(titles(index, 'released', 'asc').slice(0, 5), [
+      '2001: A Space Odyssey',
+      'Mad Max',
+      'The Matrix',
+      'Amélie',
+      'Les Misérables',
+    ]);
   });
 
   it('filters by letter, genres (all of them, any case), years, library, collection and match, and counts what it keeps', async () => {
@@ -124,7 +188,7 @@ describe('the browse index', () => {
     assert.equal(kept({ matched: false })[0], shelf.length - 4);
   });
 
-  it('filters and sorts by a profile\'s state', async () => {
+  it("filters and sorts by a profile's state", async () => {
     const index = await build(shelf);
     const id = (title: string) => shelf.find((m) => m.title === title)!.id;
     const watched = new Map<string, Watched>([
@@ -137,7 +201,11 @@ describe('the browse index', () => {
     assert.equal(index.page({ sort: 'title', order: 'asc', limit: 1 }, { played: false }, watched).total, shelf.length - 2);
     const recent = titles(index, 'lastPlayed', 'desc', {}, watched);
     assert.deepEqual(recent.slice(0, 3), ['Amélie', 'Heat', 'Das Boot']);
-    assert.deepEqual(titles(index, 'lastPlayed', 'asc', {}, watched).slice(0, 3), ['Das Boot', 'Heat', 'Amélie'], 'never played last either way');
+    assert.deepEqual(
+      titles(index, 'lastPlayed', 'asc', {}, watched).slice(0, 3),
+      ['Das Boot', 'Heat', 'Amélie'],
+      'never played last either way',
+    );
     assert.equal(recent.length, shelf.length);
     assert.deepEqual(allPages(index, 'lastPlayed', 'desc', 2, {}, watched), recent);
   });
@@ -146,14 +214,30 @@ describe('the browse index', () => {
     const index = await build(shelf);
     const facets = index.facets({ yearFrom: 1990 });
     assert.equal(facets.total, 8);
-    assert.deepEqual(facets.genres.slice(0, 3), [{ name: 'Drama', count: 6 }, { name: 'Comedy', count: 2 }, { name: 'Action', count: 1 }]);
-    assert.deepEqual(facets.years.map((y) => y.year), [2012, 2009, 2006, 2001, 1999, 1995, 1994, 1993]);
+    assert.deepEqual(facets.genres.slice(0, 3), [
+      { name: 'Drama', count: 6 },
+      { name: 'Comedy', count: 2 },
+      { name: 'Action', count: 1 },
+    ]);
+    assert.deepEqual(
+      facets.years.map((y) => y.year),
+      [2012, 2009, 2006, 2001, 1999, 1995, 1994, 1993],
+    );
     assert.deepEqual(facets.letters, [
-      { letter: 'A', count: 1 }, { letter: 'H', count: 1 }, { letter: 'L', count: 1 }, { letter: 'M', count: 3 }, { letter: 'P', count: 1 }, { letter: '#', count: 1 },
+      { letter: 'A', count: 1 },
+      { letter: 'H', count: 1 },
+      { letter: 'L', count: 1 },
+      { letter: 'M', count: 3 },
+      { letter: 'P', count: 1 },
+      { letter: '#', count: 1 },
     ]);
     const all = index.facets({});
     assert.equal(all.total, shelf.length);
-    assert.equal(all.years.reduce((n, y) => n + y.count, 0), shelf.length - 1, 'Édith has no year');
+    assert.equal(
+      all.years.reduce((n, y) => n + y.count, 0),
+      shelf.length - 1,
+      'Édith has no year',
+    );
     assert.equal(all.letters.at(-1)?.letter, '#');
     assert.deepEqual(index.facets({ genres: ['western'] }), { total: 0, genres: [], years: [], letters: [] });
   });
@@ -188,7 +272,8 @@ describe('paging while the catalogue changes', () => {
     released: fc.option(fc.constantFrom('1990-01-01', '1991-06-01', '1992-02-02'), { nil: null }),
     added: fc.constantFrom('2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z', '2026-01-03T00:00:00.000Z'),
   });
-  const items = (specs: Array<{ title: string } & Spec>, prefix: string) => specs.map((s, i) => movie(s.title, s, `${prefix}${String(i).padStart(3, '0')}`));
+  const items = (specs: Array<{ title: string } & Spec>, prefix: string) =>
+    specs.map((s, i) => movie(s.title, s, `${prefix}${String(i).padStart(3, '0')}`));
 
   /** The order the contract describes, written plainly: with a value by (value, year, id), then without by (year, id); desc turns each round. */
   const reference = (list: MovieItem[], sort: Exclude<SortKey, 'lastPlayed'>, order: Order) => {
@@ -216,7 +301,11 @@ describe('paging while the catalogue changes', () => {
         const index = await build(list);
         for (const sort of ['added', 'title', 'year', 'rating', 'released'] as const) {
           for (const order of ['asc', 'desc'] as const) {
-            assert.deepEqual(index.page({ sort, order, limit: 100 }, {}).items.map((i) => i.id), reference(list, sort, order), `${sort} ${order}`);
+            assert.deepEqual(
+              index.page({ sort, order, limit: 100 }, {}).items.map((i) => i.id),
+              reference(list, sort, order),
+              `${sort} ${order}`,
+            );
           }
         }
       }),
@@ -259,7 +348,10 @@ describe('cursors', () => {
     const good = encodeCursor('movie', 'title', 'asc', { key: 'Mmatrix', year: 1999, id: 'm1' });
     assert.deepEqual(decodeCursor(good, 'movie', 'title', 'asc'), { key: 'Mmatrix', year: 1999, id: 'm1' });
     const refused = (cursor: string, sort: SortKey = 'title', order: Order = 'asc', type: 'movie' | 'tvshow' = 'movie') =>
-      assert.throws(() => decodeCursor(cursor, type, sort, order), (err: AppError) => err.status === 400 && err.code === 'invalid-request');
+      assert.throws(
+        () => decodeCursor(cursor, type, sort, order),
+        (err: AppError) => err.status === 400 && err.code === 'invalid-request',
+      );
     refused(good, 'year');
     refused(good, 'title', 'desc');
     refused(good, 'title', 'asc', 'tvshow');

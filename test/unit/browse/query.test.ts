@@ -1,20 +1,35 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { filtersOf, isBrowsing, sortOf } from '../../../lib/browse/query';
-import { AppError } from '../../../lib/errors';
+import { type AppError } from '../../../lib/errors';
 
 describe("a list request's browsing parameters", () => {
-  it('leaves a request with only the recent list\'s parameters to the recent list', () => {
+  it("leaves a request with only the recent list's parameters to the recent list", () => {
     assert.equal(isBrowsing({ limit: 10, cursor: 'x', profileId: 'default', matched: false }), false);
-    for (const extra of [{ sort: 'added' as const }, { order: 'desc' as const }, { genre: 'Drama' }, { yearTo: 1999 }, { letter: 'M' as const }, { played: false }, { libraryId: 'l1' }, { collectionId: 10 }]) {
+    for (const extra of [
+      { sort: 'added' as const },
+      { order: 'desc' as const },
+      { genre: 'Drama' },
+      { yearTo: 1999 },
+      { letter: 'M' as const },
+      { played: false },
+      { libraryId: 'l1' },
+      { collectionId: 10 },
+    ]) {
       assert.equal(isBrowsing({ limit: 10, ...extra }), true, JSON.stringify(extra));
     }
   });
 
   it('reads every genre from the raw query string, commas and all, else splits the joined value', () => {
     // API Gateway's parsed parameters join a repeated one with commas.
-    assert.deepEqual(filtersOf({ genre: 'Drama,Action & Adventure' }, 'genre=Drama&genre=Action+%26+Adventure&limit=2').genres, ['Drama', 'Action & Adventure']);
-    assert.deepEqual(filtersOf({ genre: 'Drama,Comedy, Romance' }, 'genre=Drama&genre=Comedy%2C%20Romance').genres, ['Drama', 'Comedy, Romance']);
+    assert.deepEqual(filtersOf({ genre: 'Drama,Action & Adventure' }, 'genre=Drama&genre=Action+%26+Adventure&limit=2').genres, [
+      'Drama',
+      'Action & Adventure',
+    ]);
+    assert.deepEqual(filtersOf({ genre: 'Drama,Comedy, Romance' }, 'genre=Drama&genre=Comedy%2C%20Romance').genres, [
+      'Drama',
+      'Comedy, Romance',
+    ]);
     assert.deepEqual(filtersOf({ genre: 'Drama,Crime' }, undefined).genres, ['Drama', 'Crime']);
     assert.equal(filtersOf({}, 'limit=2').genres, undefined);
   });

@@ -7,7 +7,8 @@ import { describe, it } from 'node:test';
 import type { TitledItem } from '../../../lib/catalog/model';
 import { CatalogueSnapshot, derived, type SnapshotSource, type VersionState } from '../../../lib/catalog/snapshot';
 
-const film = (id: string, title: string) => ({ id, entity: 'movie', title, addedAt: `2026-01-01T00:00:0${id.length}.000Z` }) as unknown as TitledItem;
+const film = (id: string, title: string) =>
+  ({ id, entity: 'movie', title, addedAt: `2026-01-01T00:00:0${id.length}.000Z` }) as unknown as TitledItem;
 
 /** A store whose stamp and films the test sets; `changed` is what the journal names (undefined: read whole). */
 const standIn = () => {
@@ -106,7 +107,10 @@ describe('the catalogue snapshot', () => {
     for (const tell of moved) tell({ version: 2, quiet: false });
     for (const tell of moved) tell({ version: 3, quiet: true });
     assert.deepEqual(await snapshot.derive(titles, undefined), ['Alpha Fixed'], 'the fix is waited for');
-    assert.deepEqual((await snapshot.titled()).items.map((i) => i.title), ['Alpha Fixed']);
+    assert.deepEqual(
+      (await snapshot.titled()).items.map((i) => i.title),
+      ['Alpha Fixed'],
+    );
   });
 
   it('in a shared process asks the stamp once, then again at most once a second behind the readers', async () => {

@@ -65,7 +65,10 @@ describe('getBatches', () => {
     // Act
     const batches = getBatches(Array.from({ length: 250 }, (_, i) => key(i)));
     // Assess
-    assert.deepEqual(batches.map((b) => b.length), [100, 100, 50]);
+    assert.deepEqual(
+      batches.map((b) => b.length),
+      [100, 100, 50],
+    );
     assert.deepEqual(batches[1]![0], key(100));
     assert.deepEqual(batches[2]!.at(-1), key(249));
   });
@@ -75,7 +78,7 @@ describe('getBatches', () => {
     assert.deepEqual(batches, [[key(1), key(2), { pk: 'media#1', sk: 'other' }]]);
   });
 
-  it('sends only the table\'s key, whatever else the key builder adds', () => {
+  it("sends only the table's key, whatever else the key builder adds", () => {
     const batches = getBatches([{ ...key(1), entity: 'movie' } as ReturnType<typeof key>]);
     assert.deepEqual(batches, [[key(1)]]);
   });

@@ -41,18 +41,35 @@ const THIS_FILE = 'test/unit/docs/doc-references.test.ts';
 const git = (...args: string[]) => execFileSync('git', args, { cwd: PROJECT_DIR, encoding: 'utf8' });
 /** The repository's files, new ones not yet added included; what .gitignore names is not. */
 const files = git('ls-files', '--cached', '--others', '--exclude-standard').split('\n').filter(Boolean);
-const dirs = new Set(files.flatMap((f) => f.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+const dirs = new Set(
+  files.flatMap((f) =>
+    f
+      .split('/')
+      .slice(0, -1)
+      .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+  ),
+);
 const topLevel = new Set(files.map((f) => f.split('/')[0]!));
 const docs = files.filter((f) => f === 'README.md' || /^docs\/[^/]+\.md$/.test(f));
 
-const codeFiles = files.filter((f) => (CODE_DIRS.some((d) => f.startsWith(d)) || f === 'serverless.yml' || f === 'package.json') && f !== THIS_FILE);
-const codeText = new Map(codeFiles.filter((f) => !/\.(jpg|png|webp|avif|gz|mkv|mp4)$/.test(f)).map((f) => [f, readFileSync(join(PROJECT_DIR, f), 'utf8')]));
+const codeFiles = files.filter(
+  (f) => (CODE_DIRS.some((d) => f.startsWith(d)) || f === 'serverless.yml' || f === 'package.json') && f !== THIS_FILE,
+);
+const codeText = new Map(
+  codeFiles.filter((f) => !/\.(jpg|png|webp|avif|gz|mkv|mp4)$/.test(f)).map((f) => [f, readFileSync(join(PROJECT_DIR, f), 'utf8')]),
+);
 const words = new Set([...codeText.values()].flatMap((text) => text.match(/[A-Za-z_$][\w$]*/g) ?? []));
 const scripts = Object.keys((JSON.parse(readFileSync(join(PROJECT_DIR, 'package.json'), 'utf8')) as { scripts: object }).scripts);
 
 /** A path with placeholders (<key>, {id}, *) as a pattern over the repository's paths. */
 const pathPattern = (path: string) =>
-  new RegExp(`^${path.replace(/\/$/, '').split(/(<[^>]+>|\{[^}]+\}|\*)/).map((part, i) => (i % 2 ? '[^/]+' : part.replace(/[.+?^$()[\]\\|]/g, '\\$&'))).join('')}$`);
+  new RegExp(
+    `^${path
+      .replace(/\/$/, '')
+      .split(/(<[^>]+>|\{[^}]+\}|\*)/)
+      .map((part, i) => (i % 2 ? '[^/]+' : part.replace(/[.+?^$()[\]\\|]/g, '\\$&')))
+      .join('')}$`,
+  );
 /** Whether .gitignore names the path (or the folder it would be): something made at run time. */
 const ignored = (path: string) => {
   const concrete = path.replace(/<[^>]+>|\{[^}]+\}|\*/g, 'x').replace(/\/$/, '');
@@ -78,17 +95,23 @@ const checkPath = (raw: string): string | undefined => {
 
 /** The files declaring a type or value of that name. */
 const declaring = (name: string) =>
-  [...codeText].filter(([, text]) => new RegExp(`\\b(class|interface|type|const|function|enum)\\s+${name.replace(/\$/g, '\\$')}\\b`).test(text)).map(([f]) => f);
+  [...codeText]
+    .filter(([, text]) => new RegExp(`\\b(class|interface|type|const|function|enum)\\s+${name.replace(/\$/g, '\\$')}\\b`).test(text))
+    .map(([f]) => f);
 
 const checkSymbol = (symbol: string): string | undefined => {
-  const chain = symbol.replace(/^new\s+/, '').replace(/\(\)$/, '').split('.');
+  const chain = symbol
+    .replace(/^new\s+/, '')
+    .replace(/\(\)$/, '')
+    .split('.');
   const missing = chain.filter((part) => !words.has(part));
   if (missing.length) return `${missing.join(', ')} is not a name in the code`;
   const [owner, member] = chain;
   if (member && /^[A-Z]/.test(owner!)) {
     const where = declaring(owner!);
     if (!where.length) return `nothing declares ${owner}`;
-    if (!where.some((f) => new RegExp(`\\b${member.replace(/\$/g, '\\$')}\\b`).test(codeText.get(f)!))) return `${member} is not in ${where.join(', ')}, where ${owner} is declared`;
+    if (!where.some((f) => new RegExp(`\\b${member.replace(/\$/g, '\\$')}\\b`).test(codeText.get(f)!)))
+      return `${member} is not in ${where.join(', ')}, where ${owner} is declared`;
   }
   return undefined;
 };
@@ -125,7 +148,8 @@ const checkSpan = (span: string): string | undefined => {
   if (/\s/.test(text) || text.includes('://') || MEDIA_FILE.test(text)) return undefined;
   if (CODE_EXTENSION.test(text) || (text.includes('/') && !text.startsWith('/')) || text.startsWith('./')) return checkPath(text);
   const symbol = /^(new )?[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*(\(\))?$/.test(text);
-  const codeLike = /[a-z][A-Z]/.test(text) || /^(new )?[A-Z][a-z0-9]+[A-Z]/.test(text) || text.endsWith('()') || /(^|\.)[A-Z][\w$]*\./.test(text);
+  const codeLike =
+    /[a-z][A-Z]/.test(text) || /^(new )?[A-Z][a-z0-9]+[A-Z]/.test(text) || text.endsWith('()') || /(^|\.)[A-Z][\w$]*\./.test(text);
   if (symbol && codeLike) return checkSymbol(text);
   return undefined;
 };
@@ -161,7 +185,8 @@ const problems = (): Named[] =>
       const target = m[1]!.split('#')[0]!;
       if (!target || /^[a-z]+:/.test(target)) continue;
       const path = normalize(join(dirname(doc), target));
-      if (!files.includes(path) && !dirs.has(path.replace(/\/$/, ''))) found.push({ doc, line: lineOf(withoutCode, m.index), what: `link ${m[1]}`, problem: `no file ${path}` });
+      if (!files.includes(path) && !dirs.has(path.replace(/\/$/, '')))
+        found.push({ doc, line: lineOf(withoutCode, m.index), what: `link ${m[1]}`, problem: `no file ${path}` });
     }
     return found;
   });

@@ -54,11 +54,11 @@ describe('isSameOrigin', () => {
     ['http://localhost:3000', 'localhost:3000', true, 'the web client served at localhost'],
     ['http://127.0.0.1:3000', '127.0.0.1:3000', true, 'at the loopback address'],
     ['http://[::1]:3000', '[::1]:3000', true, 'at the IPv6 loopback'],
-    ['http://192.168.1.5:3000', '192.168.1.5:3000', true, 'at the box\'s LAN address'],
-    ['http://media-box:3000', 'media-box:3000', true, 'at one of the box\'s own names'],
+    ['http://192.168.1.5:3000', '192.168.1.5:3000', true, "at the box's LAN address"],
+    ['http://media-box:3000', 'media-box:3000', true, "at one of the box's own names"],
     ['http://media-box.local', 'MEDIA-BOX.LOCAL', true, 'Host in capitals is the same host'],
     ['http://evil.example', 'evil.example', false, 'a DNS-rebinding page'],
-    ['http://evil.example:3000', 'evil.example:3000', false, 'a DNS-rebinding page on the box\'s port'],
+    ['http://evil.example:3000', 'evil.example:3000', false, "a DNS-rebinding page on the box's port"],
     ['http://other-box:3000', 'other-box:3000', false, 'a name nobody configured'],
     ['http://localhost:3001', 'localhost:3000', false, 'another port is another origin'],
     ['https://localhost:3000', 'localhost:3000', true, 'the scheme is not in Host; TLS ends before the box'],
@@ -81,12 +81,15 @@ describe('isSameOrigin', () => {
     );
   });
 
-  it('lets the box\'s own page POST in production, and keeps the cross-origin rules for the rest', () => {
+  it("lets the box's own page POST in production, and keeps the cross-origin rules for the rest", () => {
     const policy = { mode: 'production' as const, boxHosts: box };
     assert.equal(originAccepted({ origin: 'http://localhost:3000', host: 'localhost:3000' }, policy), true);
     assert.equal(originAccepted({ origin: 'http://localhost:3000', host: 'example.net' }, policy), false);
     assert.equal(originAccepted({ origin: 'http://192.168.1.20:8080', host: 'localhost:3000' }, policy), true);
-    assert.equal(originAccepted({ origin: 'http://evil.example', 'x-forwarded-host': 'evil.example', host: '127.0.0.1:3000' }, policy), false);
+    assert.equal(
+      originAccepted({ origin: 'http://evil.example', 'x-forwarded-host': 'evil.example', host: '127.0.0.1:3000' }, policy),
+      false,
+    );
     assert.equal(originAccepted({ host: 'evil.example' }, policy), true, 'no Origin: curl, TV apps');
   });
 });

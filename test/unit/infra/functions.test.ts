@@ -63,13 +63,17 @@ describe("serverless.yml's functions", () => {
   it('route nothing else over HTTP but one catch-all, which answers 404 and 405 from the registry', () => {
     const operationIds = new Set(allOperations.map((o) => o.id));
     const others = Object.entries(cloud).filter(([name, fn]) => !operationIds.has(name) && httpRoutes(fn).length);
-    assert.deepEqual(others.map(([name, fn]) => [name, httpRoutes(fn)]), [['fallback', ['*']]]);
+    assert.deepEqual(
+      others.map(([name, fn]) => [name, httpRoutes(fn)]),
+      [['fallback', ['*']]],
+    );
   });
 
   it('point at handlers that exist: an export of a module under functions/', () => {
     const all = { ...home, ...cloud };
     const modules = [...new Set(Object.values(all).map((fn) => fn.handler.slice(0, fn.handler.lastIndexOf('.'))))];
-    for (const module of modules) assert.ok(module.startsWith('functions/') && existsSync(join(PROJECT_DIR, `${module}.ts`)), `no handler file ${module}.ts`);
+    for (const module of modules)
+      assert.ok(module.startsWith('functions/') && existsSync(join(PROJECT_DIR, `${module}.ts`)), `no handler file ${module}.ts`);
     const exported = exportsOf(modules);
     for (const [name, fn] of Object.entries(all)) {
       const dot = fn.handler.lastIndexOf('.');

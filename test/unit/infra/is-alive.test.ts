@@ -22,15 +22,20 @@ describe('isAlive', () => {
     // `exec sleep` keeps the shell's pid, so the short sleep's parent never reaps it.
     const parent = spawn('sh', ['-c', 'sleep 0.1 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
-      const [line] = (await once(parent.stdout!, 'data')) as [Buffer];
+      const [line] = (await once(parent.stdout, 'data')) as [Buffer];
       const pid = Number(line.toString().trim());
-      await waitFor('the short sleep to become a zombie', async () => {
-        try {
-          return /State:\s+Z/.test(readFileSync(`/proc/${pid}/status`, 'utf8')) ? true : undefined;
-        } catch {
-          return undefined;
-        }
-      }, 5_000, 20);
+      await waitFor(
+        'the short sleep to become a zombie',
+        async () => {
+          try {
+            return /State:\s+Z/.test(readFileSync(`/proc/${pid}/status`, 'utf8')) ? true : undefined;
+          } catch {
+            return undefined;
+          }
+        },
+        5_000,
+        20,
+      );
       assert.doesNotThrow(() => process.kill(pid, 0), 'the signal check alone still sees it');
       assert.equal(isAlive(pid), false);
     } finally {

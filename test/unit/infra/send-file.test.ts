@@ -55,13 +55,20 @@ const get = (path: string, start: number, end: number, opts: { abortAfter?: numb
       res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks), complete: res.complete }));
       res.on('error', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks), complete: false }));
     });
-    req.on('error', (err) => (opts.abortAfter !== undefined ? resolve({ status: 0, body: Buffer.alloc(0), complete: false }) : reject(err)));
+    req.on('error', (err) =>
+      opts.abortAfter !== undefined ? resolve({ status: 0, body: Buffer.alloc(0), complete: false }) : reject(err),
+    );
     req.end();
   });
 
 describe('front door byte sender', () => {
   it('sends exactly the named bytes, across chunk boundaries', async () => {
-    for (const [start, end] of [[0, content.a.length - 1], [MiB - 1, 2 * MiB], [12_345, 12_345], [4 * MiB + 3, content.a.length - 1]] as const) {
+    for (const [start, end] of [
+      [0, content.a.length - 1],
+      [MiB - 1, 2 * MiB],
+      [12_345, 12_345],
+      [4 * MiB + 3, content.a.length - 1],
+    ] as const) {
       const res = await get(files.a, start, end);
       assert.equal(res.status, 206);
       assert.ok(res.body.equals(content.a.subarray(start, end + 1)), `${start}-${end}`);

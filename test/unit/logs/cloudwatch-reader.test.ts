@@ -50,16 +50,23 @@ describe('CloudWatch Logs reader', () => {
   it('answers newest first across the streams of the group, skipping what Lambda writes itself', async () => {
     const group = newGroup();
     // Two warm instances of functions, each its own stream, writing in turn.
-    fake.append(group, '2026/06/15/[$LATEST]aaa', [record(NOW - 50_000, 'info', 'a1'), record(NOW - 30_000, 'info', 'a2'), record(NOW - 10_000, 'info', 'a3')]);
-    fake.append(group, '2026/06/15/[$LATEST]bbb', [...lambdaLines('b'), record(NOW - 40_000, 'info', 'b1'), record(NOW - 20_000, 'info', 'b2')], (line) =>
-      line.startsWith('{') ? Date.parse(JSON.parse(line).time) : NOW - 45_000,
+    fake.append(group, '2026/06/15/[$LATEST]aaa', [
+      record(NOW - 50_000, 'info', 'a1'),
+      record(NOW - 30_000, 'info', 'a2'),
+      record(NOW - 10_000, 'info', 'a3'),
+    ]);
+    fake.append(
+      group,
+      '2026/06/15/[$LATEST]bbb',
+      [...lambdaLines('b'), record(NOW - 40_000, 'info', 'b1'), record(NOW - 20_000, 'info', 'b2')],
+      (line) => (line.startsWith('{') ? Date.parse(JSON.parse(line).time) : NOW - 45_000),
     );
     const records = await readerFor(group).read({ limit: 100 });
     assert.deepEqual(msgs(records), ['a3', 'b2', 'a2', 'b1', 'a1']);
     assert.equal(fake.calls[0]!.filterPattern, undefined, 'every level wanted: no pattern, the non-JSON lines are skipped here');
   });
 
-  it('orders by the records\' own times when two functions\' lines reached CloudWatch a few ms apart the other way', async () => {
+  it("orders by the records' own times when two functions' lines reached CloudWatch a few ms apart the other way", async () => {
     const group = newGroup();
     // CloudWatch took c1 2 ms after c2, though c1 was written 2 ms before it.
     fake.append(group, 's1', [record(NOW - 1_000, 'info', 'c1')], () => NOW - 998);
@@ -72,14 +79,35 @@ describe('CloudWatch Logs reader', () => {
     const dir = tempDir('cw-logs');
     // Times from seconds to 20 days back, so reads cross windows and the 14-day bound.
     // Two fall exactly on the boundaries of the first windows (15 minutes, then 1 h 15 min back).
-    const ages = [20 * DAY, 13 * DAY, 6 * DAY, 2 * DAY, 30 * HOUR, 5 * HOUR, 3 * HOUR, 75 * MINUTE, 70 * MINUTE, 40 * MINUTE, 20 * MINUTE, 15 * MINUTE, 14 * MINUTE, 9 * MINUTE, 3 * MINUTE, 59_000, 2_000];
+    const ages = [
+      20 * DAY,
+      13 * DAY,
+      6 * DAY,
+      2 * DAY,
+      30 * HOUR,
+      5 * HOUR,
+      3 * HOUR,
+      75 * MINUTE,
+      70 * MINUTE,
+      40 * MINUTE,
+      20 * MINUTE,
+      15 * MINUTE,
+      14 * MINUTE,
+      9 * MINUTE,
+      3 * MINUTE,
+      59_000,
+      2_000,
+    ];
     const levels = ['info', 'debug', 'warn', 'error', 'trace', 'fatal'] as const;
     const lines: { at: number; line: string }[] = [];
     ages.forEach((age, i) => {
       const at = NOW - age;
       const level = levels[i % levels.length]!;
       lines.push({ at, line: lambdaLines(`req-${i}`)[0]! });
-      lines.push({ at, line: record(at, level, i % 4 === 0 ? `Scan COMPLETE ${i}` : `event ${i}`, { n: i, nested: { path: `/media/${i}` } }) });
+      lines.push({
+        at,
+        line: record(at, level, i % 4 === 0 ? `Scan COMPLETE ${i}` : `event ${i}`, { n: i, nested: { path: `/media/${i}` } }),
+      });
       // Two records of one millisecond: the later line comes first, as in the file.
       if (i % 5 === 3) lines.push({ at, line: record(at, level, `same millisecond ${i}`) });
       lines.push({ at: at + 1, line: i === 5 ? '{"level":"error", torn' : lambdaLines(`req-${i}`)[2]! });
@@ -122,13 +150,20 @@ describe('CloudWatch Logs reader', () => {
     assert.equal(levelPattern(LEVELS.trace), undefined);
     assert.equal(levelPattern(LEVELS.error), '{ ($.level = "error") || ($.level = "fatal") }');
     const group = newGroup();
-    fake.append(group, 's', [...lambdaLines('x'), record(NOW - 1000, 'warn', 'careful'), record(NOW - 900, 'error', 'broken'), record(NOW - 800, 'info', 'fine')]);
+    fake.append(group, 's', [
+      ...lambdaLines('x'),
+      record(NOW - 1000, 'warn', 'careful'),
+      record(NOW - 900, 'error', 'broken'),
+      record(NOW - 800, 'info', 'fine'),
+    ]);
     assert.deepEqual(msgs(await readerFor(group).read({ level: 'warn', limit: 10 })), ['broken', 'careful']);
     assert.equal(fake.calls[0]!.filterPattern, '{ ($.level = "warn") || ($.level = "error") || ($.level = "fatal") }');
     assert.equal(fake.calls[0]!.events, 2, 'the service, not the reader, left out the info record and the START/END/REPORT lines');
     // The fake knows that pattern form only, so the reader cannot come to rely on one it would get wrong.
     const client = cloudWatchLogsClient({ region: 'us-east-1', endpoint: server.url, localCredentials: LOCAL_CREDENTIALS });
-    await assert.rejects(client.send(new FilterLogEventsCommand({ logGroupName: group, filterPattern: 'ERROR' })), { name: 'InvalidParameterException' });
+    await assert.rejects(client.send(new FilterLogEventsCommand({ logGroupName: group, filterPattern: 'ERROR' })), {
+      name: 'InvalidParameterException',
+    });
   });
 
   it('pages through each window and walks windows back over days, each 4x longer, without overlap', async () => {
@@ -137,7 +172,11 @@ describe('CloudWatch Logs reader', () => {
     for (const age of ages) fake.append(group, `s-${age % 2}`, [record(NOW - age, 'info', `age ${age}`)]);
     fake.pageSize = 3;
     const records = await readerFor(group).read({ limit: 1000 });
-    assert.deepEqual(msgs(records), ages.map((age) => `age ${age}`), 'all of them, newest first');
+    assert.deepEqual(
+      msgs(records),
+      ages.map((age) => `age ${age}`),
+      'all of them, newest first',
+    );
 
     const windows = [...new Map(fake.calls.map((c) => [c.startTime, c])).values()];
     assert.equal(windows[0]!.endTime, undefined, 'the newest window is open at its end');
@@ -145,16 +184,26 @@ describe('CloudWatch Logs reader', () => {
     windows.slice(1).forEach((w, i) => {
       assert.equal(w.endTime, windows[i]!.startTime, 'each window ends where the newer one starts');
       const length = w.endTime! - w.startTime!;
-      assert.ok(length === 15 * MINUTE * 4 ** (i + 1) || w.startTime === NOW - 14 * DAY, `window ${i + 1} is 4x the one before (or reaches the bound)`);
+      assert.ok(
+        length === 15 * MINUTE * 4 ** (i + 1) || w.startTime === NOW - 14 * DAY,
+        `window ${i + 1} is 4x the one before (or reaches the bound)`,
+      );
     });
     assert.equal(windows.at(-1)!.startTime, NOW - 14 * DAY);
-    assert.ok(fake.calls.some((c) => c.nextToken), 'a window took several pages');
+    assert.ok(
+      fake.calls.some((c) => c.nextToken),
+      'a window took several pages',
+    );
     assert.ok(fake.calls.every((c) => c.status === 200));
   });
 
   it('stops once it has the limit: the newest window alone when it holds enough', async () => {
     const group = newGroup();
-    fake.append(group, 's', Array.from({ length: 120 }, (_, i) => record(NOW - (120 - i) * MINUTE, 'info', `minute ${120 - i}`)));
+    fake.append(
+      group,
+      's',
+      Array.from({ length: 120 }, (_, i) => record(NOW - (120 - i) * MINUTE, 'info', `minute ${120 - i}`)),
+    );
     const records = await readerFor(group).read({ limit: 5 });
     assert.deepEqual(msgs(records), ['minute 1', 'minute 2', 'minute 3', 'minute 4', 'minute 5']);
     assert.equal(fake.calls.length, 1);
@@ -162,7 +211,11 @@ describe('CloudWatch Logs reader', () => {
 
   it('reads no further back than since, 14 days, or the retention', async () => {
     const group = newGroup();
-    fake.append(group, 's', [record(NOW - 20 * DAY, 'info', '20 days'), record(NOW - 3 * DAY, 'info', '3 days'), record(NOW - HOUR, 'info', '1 hour')]);
+    fake.append(group, 's', [
+      record(NOW - 20 * DAY, 'info', '20 days'),
+      record(NOW - 3 * DAY, 'info', '3 days'),
+      record(NOW - HOUR, 'info', '1 hour'),
+    ]);
     assert.deepEqual(msgs(await readerFor(group).read({ limit: 10 })), ['1 hour', '3 days']);
     assert.ok(fake.calls.every((c) => c.startTime! >= NOW - 14 * DAY));
 
@@ -180,7 +233,11 @@ describe('CloudWatch Logs reader', () => {
   it('makes at most its cap of calls, then answers what the windows it finished found', async () => {
     const group = newGroup();
     // Windows back from now: 15 min, 1 h, 4 h, 16 h, 64 h, then down to 14 days, which holds the old ones.
-    fake.append(group, 's', Array.from({ length: 50 }, (_, i) => record(NOW - 4 * DAY + i * 1000, 'info', `old ${i}`)));
+    fake.append(
+      group,
+      's',
+      Array.from({ length: 50 }, (_, i) => record(NOW - 4 * DAY + i * 1000, 'info', `old ${i}`)),
+    );
     fake.append(group, 's', [record(NOW - MINUTE, 'warn', 'recent')]);
     fake.pageSize = 1;
     assert.deepEqual(await readerFor(group).read({ q: 'never there', limit: 10 }), []);
@@ -212,10 +269,12 @@ describe('CloudWatch Logs reader', () => {
     fake.append(group, 's', [record(NOW - 1000, 'info', 'x')]);
     for (const failure of ['unavailable', 'throttling', 'access-denied'] as const) {
       fake.reset().failWith(failure);
-      const err = await readerFor(group).read({ limit: 10 }).then(
-        () => assert.fail('the read should fail'),
-        (e: unknown) => e,
-      );
+      const err = await readerFor(group)
+        .read({ limit: 10 })
+        .then(
+          () => assert.fail('the read should fail'),
+          (e: unknown) => e,
+        );
       assert.ok(err instanceof AppError, failure);
       const problem = toProblem(err, '/api/v1/logs', 'req-1');
       assert.equal(problem.status, 503);
@@ -241,7 +300,10 @@ describe('CloudWatch Logs reader', () => {
       env: { ...process.env, LOG_LEVEL: 'info' },
     });
     fake.append(group, 's', [...lambdaLines('k'), ...stdout.trim().split('\n')]);
-    const [found] = (await readerFor(group, { now: Date.now }).read({ q: 'provider refused', limit: 10 })) as unknown as Record<string, any>[];
+    const [found] = (await readerFor(group, { now: Date.now }).read({ q: 'provider refused', limit: 10 })) as unknown as Record<
+      string,
+      any
+    >[];
     assert.equal(found!.apiKey, '[redacted]');
     assert.equal(found!.provider.tmdbApiKey, '[redacted]');
     assert.equal(found!.req.headers.authorization, '[redacted]');

@@ -20,21 +20,35 @@ describe('log collector and reader', () => {
     const all = await readLogs(dir, { limit: 1000 });
     const ns = all.map((r) => (r as unknown as { n: number }).n);
     assert.equal(ns[0], 59);
-    assert.deepEqual(ns, [...ns].sort((a, b) => b - a), 'newest first');
+    assert.deepEqual(
+      ns,
+      [...ns].sort((a, b) => b - a),
+      'newest first',
+    );
     assert.ok(ns.length < 60, 'the oldest generation was deleted');
   });
 
   it('filters by minimum level, time, text and limit', async () => {
     const dir = tempDir('logs');
     const collector = new LogCollector({ dir, pretty: false });
-    for (let n = 0; n < 30; n++) collector.record(line(n, n % 10 === 0 ? 'error' : n % 2 ? 'debug' : 'info', n === 7 ? 'Scan COMPLETE' : `event ${n}`));
+    for (let n = 0; n < 30; n++)
+      collector.record(line(n, n % 10 === 0 ? 'error' : n % 2 ? 'debug' : 'info', n === 7 ? 'Scan COMPLETE' : `event ${n}`));
     collector.record('{"level":"info", broken');
     collector.close();
 
-    assert.deepEqual((await readLogs(dir, { level: 'error', limit: 10 })).map((r) => r.msg), ['event 20', 'event 10', 'event 0']);
-    assert.deepEqual((await readLogs(dir, { q: 'scan complete', limit: 10 })).map((r) => r.msg), ['Scan COMPLETE']);
+    assert.deepEqual(
+      (await readLogs(dir, { level: 'error', limit: 10 })).map((r) => r.msg),
+      ['event 20', 'event 10', 'event 0'],
+    );
+    assert.deepEqual(
+      (await readLogs(dir, { q: 'scan complete', limit: 10 })).map((r) => r.msg),
+      ['Scan COMPLETE'],
+    );
     const since = new Date(Date.UTC(2026, 0, 1, 0, 0, 27)).toISOString();
-    assert.deepEqual((await readLogs(dir, { since, limit: 10 })).map((r) => r.msg), ['event 29', 'event 28', 'event 27']);
+    assert.deepEqual(
+      (await readLogs(dir, { since, limit: 10 })).map((r) => r.msg),
+      ['event 29', 'event 28', 'event 27'],
+    );
     assert.equal((await readLogs(dir, { limit: 4 })).length, 4);
     const first = (await readLogs(dir, { limit: 1 }))[0]!;
     assert.equal('pid' in first, false, 'process ids are left out');

@@ -32,9 +32,24 @@ const rgbRaw = (pixels: ReturnType<typeof paintPixels>) =>
   sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: 3 } });
 
 const palettes: QuadrantColours[] = [
-  [[200, 30, 40], [20, 60, 160], [30, 140, 70], [15, 15, 20]],
-  [[240, 180, 40], [90, 40, 120], [230, 230, 225], [60, 60, 60]],
-  [[10, 20, 45], [180, 90, 150], [110, 160, 200], [140, 100, 60]],
+  [
+    [200, 30, 40],
+    [20, 60, 160],
+    [30, 140, 70],
+    [15, 15, 20],
+  ],
+  [
+    [240, 180, 40],
+    [90, 40, 120],
+    [230, 230, 225],
+    [60, 60, 60],
+  ],
+  [
+    [10, 20, 45],
+    [180, 90, 150],
+    [110, 160, 200],
+    [140, 100, 60],
+  ],
 ];
 
 describe('poster colours', () => {
@@ -43,7 +58,7 @@ describe('poster colours', () => {
     assertClose(await posterColors(await paintedJpeg(flatQuadrants(palette!))), palette!, 12);
   });
 
-  it('find each quadrant\'s dominant colour through noise, a title stripe, credits, spots and a frame', async () => {
+  it("find each quadrant's dominant colour through noise, a title stripe, credits, spots and a frame", async () => {
     for (const [seed, palette] of palettes.entries()) {
       const poster = await paintedJpeg(detailedQuadrants(palette), { noise: 40, seed: seed + 1 });
       // Within 16, where a plain mean of each quadrant strays up to 41 on these posters.
@@ -55,13 +70,23 @@ describe('poster colours', () => {
     const red: Rgb = [210, 25, 30];
     const black: Rgb = [8, 8, 10];
     // Every quadrant is `share` red (columns on its left), the rest near-black.
-    const split = (share: number) => (x: number): Rgb => (x % (POSTER_WIDTH / 2) < (POSTER_WIDTH / 2) * share ? red : black);
+    const split =
+      (share: number) =>
+      (x: number): Rgb =>
+        x % (POSTER_WIDTH / 2) < (POSTER_WIDTH / 2) * share ? red : black;
     assertClose(await posterColors(await paintedJpeg(split(0.42), { noise: 10 })), [red, red, red, red]);
     assertClose(await posterColors(await paintedJpeg(split(0.2), { noise: 10 })), [black, black, black, black], 20);
   });
 
   it('flatten transparency on black', async () => {
-    const { data, width, height } = paintPixels(flatQuadrants([[0, 0, 0], [255, 0, 0], [30, 140, 70], [20, 60, 160]]));
+    const { data, width, height } = paintPixels(
+      flatQuadrants([
+        [0, 0, 0],
+        [255, 0, 0],
+        [30, 140, 70],
+        [20, 60, 160],
+      ]),
+    );
     const rgba = Buffer.alloc(width * height * 4);
     for (let p = 0; p < width * height; p++) {
       const [x, y] = [p % width, Math.floor(p / width)];
@@ -70,20 +95,42 @@ describe('poster colours', () => {
       rgba[p * 4 + 3] = y < height / 2 ? (x < width / 2 ? 0 : 128) : 255;
       if (y < height / 2 && x < width / 2) rgba.set([255, 255, 255], p * 4);
     }
-    const png = await sharp(rgba, { raw: { width, height, channels: 4 } }).png().toBuffer();
-    assertClose(await posterColors(png), [[0, 0, 0], [128, 0, 0], [30, 140, 70], [20, 60, 160]], 12);
+    const png = await sharp(rgba, { raw: { width, height, channels: 4 } })
+      .png()
+      .toBuffer();
+    assertClose(
+      await posterColors(png),
+      [
+        [0, 0, 0],
+        [128, 0, 0],
+        [30, 140, 70],
+        [20, 60, 160],
+      ],
+      12,
+    );
   });
 
   it('read greyscale posters as greys', async () => {
-    const greys: QuadrantColours = [[30, 30, 30], [90, 90, 90], [160, 160, 160], [230, 230, 230]];
-    const jpeg = await rgbRaw(paintPixels(flatQuadrants(greys), { noise: 20 })).toColourspace('b-w').jpeg().toBuffer();
+    const greys: QuadrantColours = [
+      [30, 30, 30],
+      [90, 90, 90],
+      [160, 160, 160],
+      [230, 230, 230],
+    ];
+    const jpeg = await rgbRaw(paintPixels(flatQuadrants(greys), { noise: 20 }))
+      .toColourspace('b-w')
+      .jpeg()
+      .toBuffer();
     assert.equal((await sharp(jpeg).metadata()).channels, 1);
     assertClose(await posterColors(jpeg), greys, 12);
   });
 
   it('convert CMYK posters to sRGB', async () => {
     const [, palette] = palettes;
-    const jpeg = await rgbRaw(paintPixels(flatQuadrants(palette!))).toColourspace('cmyk').jpeg().toBuffer();
+    const jpeg = await rgbRaw(paintPixels(flatQuadrants(palette!)))
+      .toColourspace('cmyk')
+      .jpeg()
+      .toBuffer();
     assert.equal((await sharp(jpeg).metadata()).space, 'cmyk');
     assertClose(await posterColors(jpeg), palette!);
   });
@@ -91,12 +138,17 @@ describe('poster colours', () => {
   it('apply EXIF orientation first, so the corners are those a viewer sees', async () => {
     const [a, b, c, d] = palettes[0]!;
     // Stored as drawn, tagged "rotate 90° clockwise to display" (orientation 6).
-    const tagged = await rgbRaw(paintPixels(flatQuadrants([a, b, c, d]))).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+    const tagged = await rgbRaw(paintPixels(flatQuadrants([a, b, c, d])))
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
     assertClose(await posterColors(tagged), [c, a, d, b], 12);
   });
 
-  it('give one pixel\'s colour four times for a 1x1 image', async () => {
-    const pixel = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#3366cc' } }).png().toBuffer();
+  it("give one pixel's colour four times for a 1x1 image", async () => {
+    const pixel = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#3366cc' } })
+      .png()
+      .toBuffer();
     assert.deepEqual(await posterColors(pixel), ['#3366cc', '#3366cc', '#3366cc', '#3366cc']);
   });
 
@@ -137,4 +189,3 @@ describe('poster colours', () => {
     assertClose(await posterColors(backdrop), palette!, 12);
   });
 });
-

@@ -6,13 +6,24 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileByteSource, probeFile, probeMedia, ProbeError, type ByteSource, type ProbeFailure, type TechnicalInfo } from '../../../lib/media/probe';
+import {
+  fileByteSource,
+  probeFile,
+  probeMedia,
+  ProbeError,
+  type ByteSource,
+  type ProbeFailure,
+  type TechnicalInfo,
+} from '../../../lib/media/probe';
 import { hasFfmpeg, hasHevcEncoder, makeMkv, makeMp4, makeWebm } from '../../support/videos';
 
 const skip = !hasFfmpeg() && !process.env.MLS_REQUIRE_BROWSER ? 'needs ffmpeg (apt-get install ffmpeg)' : false;
 const ENDLESS_LOOP = join(import.meta.dirname, '../../fixtures/media/mediainfo-endless-loop.mkv');
 
-const inMemory = (bytes: Uint8Array): ByteSource => ({ size: bytes.length, read: async (offset, length) => bytes.slice(offset, offset + length) });
+const inMemory = (bytes: Uint8Array): ByteSource => ({
+  size: bytes.length,
+  read: async (offset, length) => bytes.slice(offset, offset + length),
+});
 
 /** A source that counts the bytes read from it. */
 const counting = (bytes: Uint8Array) => {
@@ -37,7 +48,10 @@ const rejectsWith = (promise: Promise<unknown>, reason: ProbeFailure) =>
   });
 
 const assertDuration = (info: TechnicalInfo, seconds: number) =>
-  assert.ok(info.durationSeconds !== null && Math.abs(info.durationSeconds - seconds) <= 0.2, `duration ${info.durationSeconds}, expected ${seconds}`);
+  assert.ok(
+    info.durationSeconds !== null && Math.abs(info.durationSeconds - seconds) <= 0.2,
+    `duration ${info.durationSeconds}, expected ${seconds}`,
+  );
 
 describe('probing media files', { skip }, () => {
   let dir: string;
@@ -90,7 +104,10 @@ describe('probing media files', { skip }, () => {
 
     assertDuration(info, 3);
     assert.equal(info.container, 'webm');
-    assert.deepEqual({ codec: info.video?.codec, width: info.video?.width, height: info.video?.height }, { codec: 'vp9', width: 320, height: 240 });
+    assert.deepEqual(
+      { codec: info.video?.codec, width: info.video?.width, height: info.video?.height },
+      { codec: 'vp9', width: 320, height: 240 },
+    );
     // MediaInfoLib reports no default flag on this one track.
     assert.deepEqual(info.audio, [{ codec: 'opus', channels: 1, language: null, default: false }]);
   });
@@ -129,12 +146,18 @@ describe('probing media files', { skip }, () => {
     const info = await probeFile(cut);
 
     assertDuration(info, 3);
-    assert.deepEqual(info.audio.map((a) => a.language), ['en', 'fr']);
+    assert.deepEqual(
+      info.audio.map((a) => a.language),
+      ['en', 'fr'],
+    );
   });
 
   it('fails random bytes, a text file and an empty file', async () => {
     const random = join(dir, 'random.mkv');
-    writeFileSync(random, Uint8Array.from({ length: 64 * 1024 }, (_, i) => (i * 7919 + (i >> 3) * 104729) % 251));
+    writeFileSync(
+      random,
+      Uint8Array.from({ length: 64 * 1024 }, (_, i) => (i * 7919 + (i >> 3) * 104729) % 251),
+    );
     const text = join(dir, 'notes.mp4');
     writeFileSync(text, 'not a video, whatever the name says\n');
     const empty = join(dir, 'empty.mkv');

@@ -6,7 +6,12 @@ import { describe, it } from 'node:test';
 import { toTechnicalInfo, type MediaInfoReport, type ReportTrack } from '../../../lib/media/technical-info';
 
 const report = (...track: ReportTrack[]): MediaInfoReport => ({ media: { track } });
-const general = (fields: Record<string, unknown> = {}): ReportTrack => ({ '@type': 'General', Format: 'Matroska', Duration: '3.048', ...fields });
+const general = (fields: Record<string, unknown> = {}): ReportTrack => ({
+  '@type': 'General',
+  Format: 'Matroska',
+  Duration: '3.048',
+  ...fields,
+});
 const video = (fields: Record<string, unknown>): ReportTrack => ({ '@type': 'Video', Width: '1920', Height: '1080', ...fields });
 const audio = (fields: Record<string, unknown>): ReportTrack => ({ '@type': 'Audio', Channels: '2', ...fields });
 
@@ -15,7 +20,14 @@ describe('technical info from a MediaInfoLib report', () => {
     const info = toTechnicalInfo(
       report(
         general({ OverallBitRate: '242092.4' }),
-        video({ Format: 'HEVC', FrameRate: '23.976', BitDepth: '10', HDR_Format: 'SMPTE ST 2086', HDR_Format_Compatibility: 'HDR10', transfer_characteristics: 'PQ' }),
+        video({
+          Format: 'HEVC',
+          FrameRate: '23.976',
+          BitDepth: '10',
+          HDR_Format: 'SMPTE ST 2086',
+          HDR_Format_Compatibility: 'HDR10',
+          transfer_characteristics: 'PQ',
+        }),
         audio({ Format: 'E-AC-3', Channels: '6', Language: 'en' }),
         audio({ Format: 'MLP FBA', Channels: '8', Language: 'und', Default: 'Yes' }),
         { '@type': 'Text', Format: 'PGS', Language: 'pt-BR', StreamOrder: '3', Default: 'Yes', Forced: 'No' },
@@ -122,7 +134,10 @@ describe('technical info from a MediaInfoLib report', () => {
   ];
   for (const [fields, codec] of subtitleCodecs) {
     it(`names the subtitle codec ${JSON.stringify(fields)} ${codec}`, () => {
-      assert.equal(toTechnicalInfo(report(general(), video({ Format: 'AVC' }), { '@type': 'Text', ...fields }))?.subtitles[0]?.codec, codec);
+      assert.equal(
+        toTechnicalInfo(report(general(), video({ Format: 'AVC' }), { '@type': 'Text', ...fields }))?.subtitles[0]?.codec,
+        codec,
+      );
     });
   }
 
@@ -141,7 +156,9 @@ describe('technical info from a MediaInfoLib report', () => {
   }
 
   it('takes the longest stream when the container gives no duration (a raw stream)', () => {
-    const info = toTechnicalInfo(report(general({ Format: 'MPEG Audio', Duration: undefined }), audio({ Format: 'MPEG Audio', Duration: '2.037' })));
+    const info = toTechnicalInfo(
+      report(general({ Format: 'MPEG Audio', Duration: undefined }), audio({ Format: 'MPEG Audio', Duration: '2.037' })),
+    );
 
     assert.equal(info?.durationSeconds, 2.037);
     assert.equal(info?.video, null);

@@ -1,13 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  MATCH_THRESHOLD,
-  chooseMatch,
-  titleSimilarity,
-  yearAgreement,
-  type Candidate,
-  type MatchQuery,
-} from '../../../lib/metadata/match';
+import { MATCH_THRESHOLD, chooseMatch, titleSimilarity, yearAgreement, type Candidate, type MatchQuery } from '../../../lib/metadata/match';
 
 // Search results as TMDB returns them for these titles (ids and popularity rounded from real ones).
 const matrix: Candidate[] = [
@@ -35,12 +28,8 @@ const doctorWho: Candidate[] = [
 const bicycleThieves: Candidate[] = [
   { id: 5156, title: 'Bicycle Thieves', originalTitle: 'Ladri di biciclette', year: 1948, popularity: 15 },
 ];
-const lobster: Candidate[] = [
-  { id: 254320, title: 'The Lobster', originalTitle: 'The Lobster', year: 2015, popularity: 20 },
-];
-const leon: Candidate[] = [
-  { id: 101, title: 'Léon: The Professional', originalTitle: 'Léon', year: 1994, popularity: 40 },
-];
+const lobster: Candidate[] = [{ id: 254320, title: 'The Lobster', originalTitle: 'The Lobster', year: 2015, popularity: 20 }];
+const leon: Candidate[] = [{ id: 101, title: 'Léon: The Professional', originalTitle: 'Léon', year: 1994, popularity: 40 }];
 const homeVideos: Candidate[] = [
   { id: 771, title: 'Home Alone', originalTitle: 'Home Alone', year: 1990, popularity: 50 },
   { id: 4032, title: 'My Girl', originalTitle: 'My Girl', year: 1991, popularity: 20 },
@@ -69,24 +58,42 @@ const rows: Row[] = [
   ['an article left out', { title: 'Lobster', year: 2015 }, lobster, { id: 254320, confidence: 1 }],
   ['a year off by two is a different film', { title: 'The Lobster', year: 2017 }, lobster, { id: null, confidence: 0.55 }],
   ['a short title with the same year', { title: 'Leon', year: 1994 }, leon, { id: 101, confidence: 1 }], // its original title
-  ['a short title, original title aside', { title: 'Leon', year: 1994 }, [{ ...leon[0]!, originalTitle: null }], { id: 101, confidence: 0.675 }],
+  [
+    'a short title, original title aside',
+    { title: 'Leon', year: 1994 },
+    [{ ...leon[0]!, originalTitle: null }],
+    { id: 101, confidence: 0.675 },
+  ],
   ['a title that matches nothing close', { title: 'My Home Videos', year: 2019 }, homeVideos, { id: null, confidence: 0.115 }],
   ['"Heat" 1995 against a 2013 "The Heat"', { title: 'Heat', year: 1995 }, heat, { id: 949, confidence: 1 }],
   ['"The Heat" 2013 against "Heat" 1995', { title: 'The Heat', year: 2013 }, heat, { id: 136795, confidence: 1 }],
   ['"Heat" 1995 with only the 2013 film listed', { title: 'Heat', year: 1995 }, [heat[0]!], { id: null, confidence: 0.35 }],
   ['a revived show by its first year', { title: 'Doctor Who', year: 2005 }, doctorWho, { id: 57243, confidence: 1 }],
   ['the classic show by its first year', { title: 'Doctor Who', year: 1963 }, doctorWho, { id: 121, confidence: 1 }],
-  ['another part of a series is not a near match', { title: 'Harry Potter and the Deathly Hallows Part 2', year: 2011 }, hallows, { id: null, confidence: 0.425 }],
-  ['"&" and "and" are one word', { title: 'Fast and Furious', year: 2009 }, [{ id: 13804, title: 'Fast & Furious', originalTitle: null, year: 2009 }], { id: 13804, confidence: 1 }],
-  ['spaces aside, as in search', { title: 'Spiderman', year: 2002 }, [{ id: 557, title: 'Spider-Man', originalTitle: 'Spider-Man', year: 2002 }], { id: 557, confidence: 1 }],
+  [
+    'another part of a series is not a near match',
+    { title: 'Harry Potter and the Deathly Hallows Part 2', year: 2011 },
+    hallows,
+    { id: null, confidence: 0.425 },
+  ],
+  [
+    '"&" and "and" are one word',
+    { title: 'Fast and Furious', year: 2009 },
+    [{ id: 13804, title: 'Fast & Furious', originalTitle: null, year: 2009 }],
+    { id: 13804, confidence: 1 },
+  ],
+  [
+    'spaces aside, as in search',
+    { title: 'Spiderman', year: 2002 },
+    [{ id: 557, title: 'Spider-Man', originalTitle: 'Spider-Man', year: 2002 }],
+    { id: 557, confidence: 1 },
+  ],
   ['no candidates', { title: 'Anything', year: 2000 }, [], { id: null, confidence: 0 }],
   ['a title without words', { title: '!!!', year: 2000 }, matrix, { id: null, confidence: 0 }],
 ];
 
 const outcome = (result: ReturnType<typeof chooseMatch>): Expected =>
-  result.match === null
-    ? { id: null, confidence: result.confidence }
-    : { id: result.match.id, confidence: result.confidence };
+  result.match === null ? { id: null, confidence: result.confidence } : { id: result.match.id, confidence: result.confidence };
 
 describe('chooseMatch', () => {
   for (const [why, query, candidates, expected] of rows) {

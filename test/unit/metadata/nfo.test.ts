@@ -105,7 +105,10 @@ const MATRIX = movie({
   genres: ['Action', 'Science Fiction'],
   rating: 8.22,
   directors: ['Lana Wachowski', 'Lilly Wachowski'],
-  cast: [{ name: 'Keanu Reeves', character: 'Neo', order: 0 }, { name: 'Laurence Fishburne', character: 'Morpheus', order: 1 }],
+  cast: [
+    { name: 'Keanu Reeves', character: 'Neo', order: 0 },
+    { name: 'Laurence Fishburne', character: 'Morpheus', order: 1 },
+  ],
   ids: { tmdb: 603, imdb: 'tt0133093' },
 });
 
@@ -117,7 +120,14 @@ const rows: Row[] = [
     'an older movie NFO: bare <rating>, <id> from the IMDb scraper, year from <premiered>, outline for plot',
     `<movie><title>Heat</title><rating>8.2</rating><year>0</year><premiered>1995-12-15</premiered>
      <outline>A group of high-end professional thieves.</outline><id>tt0113277</id><genre>Action / Crime / Drama</genre></movie>`,
-    movie({ title: 'Heat', year: 1995, rating: 8.2, overview: 'A group of high-end professional thieves.', genres: ['Action', 'Crime', 'Drama'], ids: { imdb: 'tt0113277' } }),
+    movie({
+      title: 'Heat',
+      year: 1995,
+      rating: 8.2,
+      overview: 'A group of high-end professional thieves.',
+      genres: ['Action', 'Crime', 'Drama'],
+      ids: { imdb: 'tt0113277' },
+    }),
   ],
   [
     'a <set> with the provider’s collection id as a tmdbcolid attribute, Kodi’s <name> and <overview> inside',
@@ -175,26 +185,14 @@ const rows: Row[] = [
     '<movie><ratings><rating name="metacritic" max="100" default="true"><value>73</value></rating></ratings></movie>',
     movie({ rating: 7.3 }),
   ],
-  [
-    'Kodi’s zeros mean "none": rating, runtime, year',
-    '<movie><rating>0</rating><runtime>0</runtime><year>0</year></movie>',
-    movie({}),
-  ],
-  [
-    'a runtime with its unit',
-    '<movie><runtime>142 min</runtime></movie>',
-    movie({ runtimeMinutes: 142 }),
-  ],
+  ['Kodi’s zeros mean "none": rating, runtime, year', '<movie><rating>0</rating><runtime>0</runtime><year>0</year></movie>', movie({})],
+  ['a runtime with its unit', '<movie><runtime>142 min</runtime></movie>', movie({ runtimeMinutes: 142 })],
   [
     'entities and character references decoded, whitespace trimmed and collapsed',
     '<movie><title>  Tom &amp; Jerry:\n   the &#x4D;ovie </title><originaltitle>Am&#233;lie</originaltitle><tagline><![CDATA[Cats & mice]]></tagline></movie>',
     movie({ title: 'Tom & Jerry: the Movie', originalTitle: 'Amélie', tagline: 'Cats & mice' }),
   ],
-  [
-    'a plot keeps its paragraphs',
-    '<movie><plot>\n  First.\r\n\r\nSecond.  \n</plot></movie>',
-    movie({ overview: 'First.\n\nSecond.' }),
-  ],
+  ['a plot keeps its paragraphs', '<movie><plot>\n  First.\r\n\r\nSecond.  \n</plot></movie>', movie({ overview: 'First.\n\nSecond.' })],
   [
     'empty elements are absent, and the first non-empty one counts',
     '<movie><title></title><title/><title>  </title><title>Real</title><genre></genre><genre> / Drama /</genre></movie>',
@@ -208,7 +206,13 @@ const rows: Row[] = [
   [
     'people as other tools write them: directors joined with " / ", actors without an order or a role, an actor without a name left out',
     '<movie><director>Joel Coen / Ethan Coen</director><director>joel coen</director><actor><name>Frances McDormand</name></actor><actor><role>Extra</role></actor><actor><name>William H. Macy</name><order>x</order></actor></movie>',
-    movie({ directors: ['Joel Coen', 'Ethan Coen'], cast: [{ name: 'Frances McDormand', character: '', order: 0 }, { name: 'William H. Macy', character: '', order: 2 }] }),
+    movie({
+      directors: ['Joel Coen', 'Ethan Coen'],
+      cast: [
+        { name: 'Frances McDormand', character: '', order: 0 },
+        { name: 'William H. Macy', character: '', order: 2 },
+      ],
+    }),
   ],
   [
     'hand-written tags in any case',
@@ -236,11 +240,7 @@ const rows: Row[] = [
     '<tvshow><title>House</title><id>73255</id></tvshow>',
     show({ title: 'House' }),
   ],
-  [
-    'a show titled only by <showtitle>',
-    '<tvshow><showtitle>House</showtitle></tvshow>',
-    show({ title: 'House' }),
-  ],
+  ['a show titled only by <showtitle>', '<tvshow><showtitle>House</showtitle></tvshow>', show({ title: 'House' })],
   [
     'an episode',
     `<episodedetails><title>Rose</title><showtitle>Doctor Who</showtitle><season>1</season><episode>1</episode>
@@ -291,11 +291,7 @@ const rows: Row[] = [
     'http://m.imdb.com/de/title/tt0133093/?ref_=fn_al_tt_1',
     { ok: true, kind: 'link', fields: { ids: { imdb: 'tt0133093' }, tmdbType: null } },
   ],
-  [
-    'a TVDB link',
-    'http://thetvdb.com/?tab=series&id=78804',
-    { ok: true, kind: 'link', fields: { ids: { tvdb: 78804 }, tmdbType: null } },
-  ],
+  ['a TVDB link', 'http://thetvdb.com/?tab=series&id=78804', { ok: true, kind: 'link', fields: { ids: { tvdb: 78804 }, tmdbType: null } }],
   [
     'a release NFO of plain text with an IMDb link',
     '   ░▒▓ SOME.GROUP ▓▒░\r\n Title....: The Matrix\r\n IMDb.....: http://www.imdb.com/title/tt0133093/\r\n\u001a',
@@ -339,17 +335,31 @@ const rows: Row[] = [
   [
     'a multi-episode file with a broken entry',
     '<episodedetails><title>A</title></episodedetails>\n<episodedetails><title>B</episodedetails>',
-    { ok: false, reason: "bad XML: Expected closing tag 'title' (opened in line 2, col 17) instead of closing tag 'episodedetails'. (line 2)" },
+    {
+      ok: false,
+      reason: "bad XML: Expected closing tag 'title' (opened in line 2, col 17) instead of closing tag 'episodedetails'. (line 2)",
+    },
   ],
-  ['a music video NFO', '<musicvideo><title>x</title></musicvideo>', { ok: false, reason: 'root <musicvideo> is not <movie>, <tvshow>, <episodedetails>' }],
-  ['an HTML page saved as .nfo', '<html><body>404</body></html>', { ok: false, reason: 'root <html> is not <movie>, <tvshow>, <episodedetails>' }],
+  [
+    'a music video NFO',
+    '<musicvideo><title>x</title></musicvideo>',
+    { ok: false, reason: 'root <musicvideo> is not <movie>, <tvshow>, <episodedetails>' },
+  ],
+  [
+    'an HTML page saved as .nfo',
+    '<html><body>404</body></html>',
+    { ok: false, reason: 'root <html> is not <movie>, <tvshow>, <episodedetails>' },
+  ],
   ['a movie and a show in one file', '<movie/><tvshow/>', { ok: false, reason: 'several root elements: <movie>, <tvshow>' }],
   ['two movies in one file', '<movie/><movie/>', { ok: false, reason: 'several <movie> elements' }],
   ['only a comment', '<!-- nothing here -->', { ok: false, reason: 'bad XML: Start tag expected. (line 1)' }],
   [
     'an element name the parser refuses to make a key of',
     '<movie><constructor>x</constructor></movie>',
-    { ok: false, reason: 'bad XML: [SECURITY] Invalid name: "constructor" is a reserved JavaScript keyword that could cause prototype pollution' },
+    {
+      ok: false,
+      reason: 'bad XML: [SECURITY] Invalid name: "constructor" is a reserved JavaScript keyword that could cause prototype pollution',
+    },
   ],
 ];
 
@@ -421,10 +431,29 @@ describe('parseNfo', () => {
   });
 
   it('never throws, whatever the input', () => {
-    const xmlish = fc.array(
-      fc.constantFrom('<movie>', '</movie>', '<title>', '</title>', '<episodedetails>', '</episodedetails>', '<!DOCTYPE', '&amp;', '&#', '<![CDATA[', ']]>', '<?xml ?>', 'tt0133093', 'themoviedb.org/movie/1', '/', ' '),
-      { maxLength: 30 },
-    ).map((parts) => parts.join(''));
+    const xmlish = fc
+      .array(
+        fc.constantFrom(
+          '<movie>',
+          '</movie>',
+          '<title>',
+          '</title>',
+          '<episodedetails>',
+          '</episodedetails>',
+          '<!DOCTYPE',
+          '&amp;',
+          '&#',
+          '<![CDATA[',
+          ']]>',
+          '<?xml ?>',
+          'tt0133093',
+          'themoviedb.org/movie/1',
+          '/',
+          ' ',
+        ),
+        { maxLength: 30 },
+      )
+      .map((parts) => parts.join(''));
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), xmlish, fc.uint8Array()), (input) => {
         const result = parseNfo(input);

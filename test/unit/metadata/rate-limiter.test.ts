@@ -22,8 +22,7 @@ const virtualTime = (oversleep: (ms: number) => number = () => 0) => {
 const releaseTimes = async (limiter: { acquire(): Promise<void> }, clock: () => number, count: number) =>
   Promise.all(Array.from({ length: count }, () => limiter.acquire().then(clock)));
 
-const mostInAnySecond = (times: number[]) =>
-  Math.max(...times.map((start) => times.filter((t) => t >= start && t < start + 1000).length));
+const mostInAnySecond = (times: number[]) => Math.max(...times.map((start) => times.filter((t) => t >= start && t < start + 1000).length));
 
 describe('TMDB rate limiter', () => {
   it('lets 200 concurrent callers out one by one, evenly spaced, at most the rate in any second', async () => {
@@ -84,7 +83,12 @@ describe('TMDB rate limiter', () => {
     const time = virtualTime();
     const limiter = createRateLimiter({ requestsPerSecond: 40, ...time });
     await limiter.acquire();
-    const waiting = Array.from({ length: 3 }, () => limiter.acquire().then(() => 'let through', (err: Error) => err.message));
+    const waiting = Array.from({ length: 3 }, () =>
+      limiter.acquire().then(
+        () => 'let through',
+        (err: Error) => err.message,
+      ),
+    );
 
     limiter.failWaiting(new Error('key refused'));
 

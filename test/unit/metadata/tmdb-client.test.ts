@@ -5,12 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { inspect } from 'node:util';
 import sharp from 'sharp';
-import {
-  ProviderAuthError,
-  ProviderBadResponse,
-  ProviderUnavailable,
-  type ProviderCache,
-} from '../../../lib/metadata/provider';
+import { ProviderAuthError, ProviderBadResponse, ProviderUnavailable, type ProviderCache } from '../../../lib/metadata/provider';
 import { createTmdbClient } from '../../../lib/metadata/tmdb/client';
 import type { TmdbConfig, TmdbLog } from '../../../lib/metadata/tmdb/config';
 import { FakeTmdb, HUGE_IMAGE, type FakeTmdbServer } from '../../support/fake-tmdb';
@@ -34,8 +29,16 @@ const fake = new FakeTmdb({ keys: [KEY, TOKEN] })
     voteAverage: 8.2,
     popularity: 80,
     imdbId: 'tt0133093',
-    cast: [{ name: 'Keanu Reeves', character: 'Thomas A. Anderson / Neo' }, { name: 'Laurence Fishburne', character: 'Morpheus' }, ...castOf(23)],
-    crew: [{ name: 'Lana Wachowski', job: 'Director' }, { name: 'Lilly Wachowski', job: 'Director' }, { name: 'Joel Silver', job: 'Producer', department: 'Production' }],
+    cast: [
+      { name: 'Keanu Reeves', character: 'Thomas A. Anderson / Neo' },
+      { name: 'Laurence Fishburne', character: 'Morpheus' },
+      ...castOf(23),
+    ],
+    crew: [
+      { name: 'Lana Wachowski', job: 'Director' },
+      { name: 'Lilly Wachowski', job: 'Director' },
+      { name: 'Joel Silver', job: 'Producer', department: 'Production' },
+    ],
     certifications: { US: 'R', DE: '16' },
     // The title itself, a repeat in another case, an empty one, then more than are kept.
     alternativeTitles: [
@@ -128,15 +131,30 @@ describe('TMDB client: requests and mapping', () => {
     // Assess
     assert.deepEqual(found, [
       {
-        tmdbId: 603, title: 'The Matrix', originalTitle: 'The Matrix', releaseDate: '1999-03-30', year: 1999,
+        tmdbId: 603,
+        title: 'The Matrix',
+        originalTitle: 'The Matrix',
+        releaseDate: '1999-03-30',
+        year: 1999,
         overview: 'A hacker learns what the Matrix really is.',
-        popularity: 80, posterPath: '/movie-603-poster.jpg', backdropPath: '/movie-603-backdrop.jpg', genreIds: [28, 878], rating: 8.2,
+        popularity: 80,
+        posterPath: '/movie-603-poster.jpg',
+        backdropPath: '/movie-603-backdrop.jpg',
+        genreIds: [28, 878],
+        rating: 8.2,
       },
     ]);
     const [sent] = fake.stats.log;
     assert.equal(sent!.path, '/3/search/movie');
     assert.equal(sent!.auth, 'api_key');
-    assert.deepEqual(sent!.query, { query: 'the matrix', include_adult: 'false', page: '1', year: '1999', language: 'en-US', api_key: KEY });
+    assert.deepEqual(sent!.query, {
+      query: 'the matrix',
+      include_adult: 'false',
+      page: '1',
+      year: '1999',
+      language: 'en-US',
+      api_key: KEY,
+    });
   });
 
   it('names the genres of search hits from the genre list, asked once per client', async () => {
@@ -159,9 +177,18 @@ describe('TMDB client: requests and mapping', () => {
     const matrix = await tmdb.searchMovies('matrix');
     const ariel = await tmdb.searchMovies('ariel');
 
-    assert.deepEqual(matrix.map((m) => [m.tmdbId, m.year]), [[603, 1999], [604, 2003]]);
+    assert.deepEqual(
+      matrix.map((m) => [m.tmdbId, m.year]),
+      [
+        [603, 1999],
+        [604, 2003],
+      ],
+    );
     assert.equal(matrix[1]!.backdropPath, null);
-    assert.deepEqual(ariel.map((m) => [m.releaseDate, m.year, m.posterPath]), [[null, null, null]]);
+    assert.deepEqual(
+      ariel.map((m) => [m.releaseDate, m.year, m.posterPath]),
+      [[null, null, null]],
+    );
   });
 
   it('sends a v4 read access token as a Bearer header and never in the query', async () => {
@@ -169,10 +196,19 @@ describe('TMDB client: requests and mapping', () => {
 
     const shows = await tmdb.searchShows('Breaking Bad', 2008);
 
-    assert.deepEqual(shows.map((s) => [s.tmdbId, s.name, s.year]), [[1396, 'Breaking Bad', 2008]]);
+    assert.deepEqual(
+      shows.map((s) => [s.tmdbId, s.name, s.year]),
+      [[1396, 'Breaking Bad', 2008]],
+    );
     const [sent] = fake.stats.log;
     assert.equal(sent!.auth, 'bearer');
-    assert.deepEqual(sent!.query, { query: 'Breaking Bad', include_adult: 'false', page: '1', first_air_date_year: '2008', language: 'en-US' });
+    assert.deepEqual(sent!.query, {
+      query: 'Breaking Bad',
+      include_adult: 'false',
+      page: '1',
+      first_air_date_year: '2008',
+      language: 'en-US',
+    });
   });
 
   it('maps movie details with credits, release dates and external ids appended in one request', async () => {
@@ -253,17 +289,36 @@ describe('TMDB client: requests and mapping', () => {
       airDate: '2008-01-20',
       posterPath: '/tv-1396-s1-poster.jpg',
       episodes: [
-        { seasonNumber: 1, episodeNumber: 1, name: 'Pilot', overview: 'Walter White is diagnosed.', airDate: '2008-01-20', runtimeMinutes: 58, stillPath: '/tv-1396-s1e1-still.jpg' },
-        { seasonNumber: 1, episodeNumber: 2, name: "Cat's in the Bag...", overview: null, airDate: '2008-01-27', runtimeMinutes: null, stillPath: null },
+        {
+          seasonNumber: 1,
+          episodeNumber: 1,
+          name: 'Pilot',
+          overview: 'Walter White is diagnosed.',
+          airDate: '2008-01-20',
+          runtimeMinutes: 58,
+          stillPath: '/tv-1396-s1e1-still.jpg',
+        },
+        {
+          seasonNumber: 1,
+          episodeNumber: 2,
+          name: "Cat's in the Bag...",
+          overview: null,
+          airDate: '2008-01-27',
+          runtimeMinutes: null,
+          stillPath: null,
+        },
       ],
     });
     assert.deepEqual(byImdb.movies, []);
-    assert.deepEqual(byImdb.shows.map((s) => s.tmdbId), [1396]);
+    assert.deepEqual(
+      byImdb.shows.map((s) => s.tmdbId),
+      [1396],
+    );
     assert.deepEqual(fake.stats.log.at(-1)!.query.external_source, 'imdb_id');
     assert.equal(fake.stats.log.at(-1)!.path, '/3/find/tt0903747');
   });
 
-  it('maps a collection with its parts in the provider\'s order, a film outside any collection to null, and caches it for a week', async () => {
+  it("maps a collection with its parts in the provider's order, a film outside any collection to null, and caches it for a week", async () => {
     // Prepare
     const cache = memoryCache();
     const tmdb = client({ cache });
@@ -340,10 +395,17 @@ describe('TMDB client: images', () => {
 
     assert.equal(image!.contentType, 'image/jpeg');
     assert.equal(image!.url, `${server.imageBaseUrl}/w342/movie-603-poster.jpg`);
-    assert.deepEqual(await sharp(image!.bytes).metadata().then((m) => [m.width, m.height]), [342, 513]);
+    assert.deepEqual(
+      await sharp(image!.bytes)
+        .metadata()
+        .then((m) => [m.width, m.height]),
+      [342, 513],
+    );
     const colours = await quadrantColours(image!.bytes);
     colours.forEach((colour, i) =>
-      colour.forEach((channel, c) => assert.ok(Math.abs(channel - rgb(QUADRANTS[i]!)[c]!) <= 8, `quadrant ${i}: ${colour.join(',')} vs ${QUADRANTS[i]}`)),
+      colour.forEach((channel, c) =>
+        assert.ok(Math.abs(channel - rgb(QUADRANTS[i]!)[c]!) <= 8, `quadrant ${i}: ${colour.join(',')} vs ${QUADRANTS[i]}`),
+      ),
     );
     assert.equal(fake.stats.log[0]!.auth, 'none');
   });
@@ -515,13 +577,19 @@ describe('TMDB client: cache', () => {
     assert.deepEqual(fake.stats.byPath, { '/3/movie/603': 2, '/3/search/movie': 1 });
     assert.deepEqual([tmdb.stats.cacheHits, tmdb.stats.cacheMisses], [1, 2]);
     const keys = [...cache.entries.keys()];
-    assert.ok(keys.every((k) => !k.includes(KEY) && !k.includes(TOKEN) && !k.includes('api_key')), keys.join('\n'));
+    assert.ok(
+      keys.every((k) => !k.includes(KEY) && !k.includes(TOKEN) && !k.includes('api_key')),
+      keys.join('\n'),
+    );
     assert.deepEqual(keys, [
       'tmdb:v2:US:/movie/603?append_to_response=credits%2Crelease_dates%2Cexternal_ids%2Calternative_titles&language=en-US',
       'tmdb:v2:FR:/movie/603?append_to_response=credits%2Crelease_dates%2Cexternal_ids%2Calternative_titles&language=fr-FR',
       'tmdb:v2:/search/movie?include_adult=false&language=en-US&page=1&query=matrix',
     ]);
-    assert.deepEqual([...cache.entries.values()].map((e) => e.ttlSeconds), [7 * 86_400, 7 * 86_400, 86_400]);
+    assert.deepEqual(
+      [...cache.entries.values()].map((e) => e.ttlSeconds),
+      [7 * 86_400, 7 * 86_400, 86_400],
+    );
   });
 
   it('caches no error, and goes on without a cache that throws', async () => {
@@ -554,7 +622,8 @@ describe('TMDB client: secrets', () => {
     // Prepare
     const lines: string[] = [];
     const log: TmdbLog = { warn: (fields, message) => void lines.push(JSON.stringify({ ...fields, message })) };
-    const failing = (secret: string, over: Partial<TmdbConfig> = {}) => client({ apiKey: secret, log, maxAttempts: 2, timeoutMs: 200, ...over });
+    const failing = (secret: string, over: Partial<TmdbConfig> = {}) =>
+      client({ apiKey: secret, log, maxAttempts: 2, timeoutMs: 200, ...over });
 
     // Act
     const errors: unknown[] = [];
@@ -581,22 +650,31 @@ describe('TMDB client: secrets', () => {
 
 describe('TMDB client: configuration', () => {
   it('refuses an empty key or a rate that is not positive, naming each problem', () => {
-    assert.throws(
-      () => createTmdbClient({ apiKey: ' ', requestsPerSecond: 0 }),
-      { name: 'TypeError', message: 'Invalid TMDB client configuration: apiKey is empty; requestsPerSecond must be a positive number' },
-    );
+    assert.throws(() => createTmdbClient({ apiKey: ' ', requestsPerSecond: 0 }), {
+      name: 'TypeError',
+      message: 'Invalid TMDB client configuration: apiKey is empty; requestsPerSecond must be a positive number',
+    });
   });
 });
 
 describe('the fake TMDB itself', () => {
-  const raw = (path: string) => fetch(`${server.apiBaseUrl}${path}`).then(async (r) => ({ status: r.status, retryAfter: r.headers.get('retry-after'), body: await r.json() }));
+  const raw = (path: string) =>
+    fetch(`${server.apiBaseUrl}${path}`).then(async (r) => ({
+      status: r.status,
+      retryAfter: r.headers.get('retry-after'),
+      body: await r.json(),
+    }));
 
   it("answers TMDB's error bodies for a bad key and an unknown id", async () => {
     assert.deepEqual(await raw('/movie/603?api_key=nope'), {
-      status: 401, retryAfter: null, body: { status_code: 7, status_message: 'Invalid API key: You must be granted a valid key.', success: false },
+      status: 401,
+      retryAfter: null,
+      body: { status_code: 7, status_message: 'Invalid API key: You must be granted a valid key.', success: false },
     });
     assert.deepEqual(await raw(`/movie/1?api_key=${KEY}`), {
-      status: 404, retryAfter: null, body: { status_code: 34, status_message: 'The resource you requested could not be found.', success: false },
+      status: 404,
+      retryAfter: null,
+      body: { status_code: 34, status_message: 'The resource you requested could not be found.', success: false },
     });
   });
 
@@ -607,7 +685,11 @@ describe('the fake TMDB itself', () => {
 
     const limited = answers.filter((a) => a.status === 429);
     assert.equal(limited.length, 10);
-    assert.deepEqual(limited[0], { status: 429, retryAfter: '1', body: { status_code: 25, status_message: 'Your request count (#) is over the allowed limit of (40).', success: false } });
+    assert.deepEqual(limited[0], {
+      status: 429,
+      retryAfter: '1',
+      body: { status_code: 25, status_message: 'Your request count (#) is over the allowed limit of (40).', success: false },
+    });
     assert.deepEqual([fake.stats.rateLimited, fake.stats.maxPerSecond], [10, 50]);
   });
 });

@@ -23,7 +23,10 @@ const rows: Row[] = [
   // Show/Season/file, the Jellyfin layout.
   ['Breaking Bad/Season 01/Breaking.Bad.S01E02.720p.mkv', { showTitle: 'Breaking Bad', season: 1, episodes: [2] }],
   ['Breaking Bad/Season 1/breaking.bad.s1e2.mkv', { showTitle: 'Breaking Bad', season: 1, episodes: [2] }],
-  ['Game of Thrones/Season 08/Game.of.Thrones.S08E06.The.Iron.Throne.2160p.mkv', { showTitle: 'Game of Thrones', season: 8, episodes: [6] }],
+  [
+    'Game of Thrones/Season 08/Game.of.Thrones.S08E06.The.Iron.Throne.2160p.mkv',
+    { showTitle: 'Game of Thrones', season: 8, episodes: [6] },
+  ],
   ['The Office (US)/Season 02/The Office (US) - S02E01 - The Dundies.mkv', { showTitle: 'The Office (US)', season: 2, episodes: [1] }],
   ['Show/S02/Show.S02E03.mkv', { showTitle: 'Show', season: 2, episodes: [3] }],
   ['Show/Season 2/Show.S03E01.mkv', { showTitle: 'Show', season: 3, episodes: [1] }], // the file outranks a misfiled folder
@@ -41,7 +44,10 @@ const rows: Row[] = [
   ['Friends - 1x01 - The One Where Monica Gets a Roommate.avi', { showTitle: 'Friends', season: 1, episodes: [1] }],
   // Show folders with years, numbers, tags and release names.
   ['Doctor Who (2005)/Season 01/Doctor.Who.2005.S01E01.Rose.mkv', { showTitle: 'Doctor Who', showYear: 2005, season: 1, episodes: [1] }],
-  ['Breaking Bad (2008) [tmdbid-1396]/Season 1/Breaking Bad S01E01.mkv', { showTitle: 'Breaking Bad', showYear: 2008, tmdbId: 1396, season: 1, episodes: [1] }],
+  [
+    'Breaking Bad (2008) [tmdbid-1396]/Season 1/Breaking Bad S01E01.mkv',
+    { showTitle: 'Breaking Bad', showYear: 2008, tmdbId: 1396, season: 1, episodes: [1] },
+  ],
   ['Breaking Bad {tmdb-1396}/Season 1/bb.S01E01.mkv', { showTitle: 'Breaking Bad', tmdbId: 1396, season: 1, episodes: [1] }],
   ['24/Season 1/24.S01E01.mkv', { showTitle: '24', season: 1, episodes: [1] }],
   ['1923 (2022)/Season 1/1923.S01E01.mkv', { showTitle: '1923', showYear: 2022, season: 1, episodes: [1] }],
@@ -85,11 +91,27 @@ const rows: Row[] = [
 
 // Rows we do not support, kept so the gap is visible.
 const todo: Array<readonly [path: string, expected: Expected, why: string]> = [
-  ['The Daily Show/Season 2024/The.Daily.Show.2024.01.15.mkv', { showTitle: 'The Daily Show', season: 2024, episodes: [115] }, 'date-based episodes need an air-date lookup, not a number'],
-  ['[SubsPlease] Frieren - 01 (1080p) [ABCD1234].mkv', { showTitle: 'Frieren', season: 1, episodes: [1] }, 'absolute (anime) numbering needs the show to map to seasons'],
+  [
+    'The Daily Show/Season 2024/The.Daily.Show.2024.01.15.mkv',
+    { showTitle: 'The Daily Show', season: 2024, episodes: [115] },
+    'date-based episodes need an air-date lookup, not a number',
+  ],
+  [
+    '[SubsPlease] Frieren - 01 (1080p) [ABCD1234].mkv',
+    { showTitle: 'Frieren', season: 1, episodes: [1] },
+    'absolute (anime) numbering needs the show to map to seasons',
+  ],
   ['Show/01 - Pilot.mkv', { showTitle: 'Show', season: 1, episodes: [1] }, 'without a season folder or marker we do not assume season 1'],
-  ['Show/Season 1/Show - 101.mkv', { showTitle: 'Show', season: 1, episodes: [1] }, 'a 3-digit season-and-episode number is read as episode 101'],
-  ['Show/Season 1/Show.S01E01-E02-E03.mkv', { showTitle: 'Show', season: 1, episodes: [1, 2, 3] }, 'only the first dash of a chained range is read'],
+  [
+    'Show/Season 1/Show - 101.mkv',
+    { showTitle: 'Show', season: 1, episodes: [1] },
+    'a 3-digit season-and-episode number is read as episode 101',
+  ],
+  [
+    'Show/Season 1/Show.S01E01-E02-E03.mkv',
+    { showTitle: 'Show', season: 1, episodes: [1, 2, 3] },
+    'only the first dash of a chained range is read',
+  ],
 ];
 
 describe('parseEpisode', () => {

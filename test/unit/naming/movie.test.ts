@@ -8,12 +8,9 @@ type Expected = Movie | { ok: false };
 type Row = readonly [path: string, expected: Expected];
 
 const picked = (result: MovieResult) =>
-  result.ok
-    ? { title: result.title, year: result.year, tmdbId: result.tmdbId, part: result.part }
-    : { ok: false as const };
+  result.ok ? { title: result.title, year: result.year, tmdbId: result.tmdbId, part: result.part } : { ok: false as const };
 
-const wanted = (expected: Expected) =>
-  'ok' in expected ? expected : { tmdbId: null, part: null, ...expected };
+const wanted = (expected: Expected) => ('ok' in expected ? expected : { tmdbId: null, part: null, ...expected });
 
 const says = (expected: Expected) =>
   'ok' in expected ? 'not a movie' : `${JSON.stringify(expected.title)} (${expected.year ?? 'no year'})`;
@@ -106,9 +103,21 @@ const rows: Row[] = [
 
 // Rows we do not support, kept so the gap is visible.
 const todo: Array<readonly [path: string, expected: Expected, why: string]> = [
-  ['Blade Runner 2049.mkv', { title: 'Blade Runner 2049', year: null }, 'a trailing year-like number is read as the year; only a (year) or a later year disambiguates'],
-  ['Harry Potter and the Deathly Hallows Part 2.mkv', { title: 'Harry Potter and the Deathly Hallows Part 2', year: null }, 'a title ending in "Part N" looks like a stacked part without its siblings'],
-  ['The.Matrix.1999.CD1.DVDRip.XviD-GRP.avi', { title: 'The Matrix', year: 1999, part: 1 }, 'part tokens are only read at the end of the name'],
+  [
+    'Blade Runner 2049.mkv',
+    { title: 'Blade Runner 2049', year: null },
+    'a trailing year-like number is read as the year; only a (year) or a later year disambiguates',
+  ],
+  [
+    'Harry Potter and the Deathly Hallows Part 2.mkv',
+    { title: 'Harry Potter and the Deathly Hallows Part 2', year: null },
+    'a title ending in "Part N" looks like a stacked part without its siblings',
+  ],
+  [
+    'The.Matrix.1999.CD1.DVDRip.XviD-GRP.avi',
+    { title: 'The Matrix', year: 1999, part: 1 },
+    'part tokens are only read at the end of the name',
+  ],
   ['Movie (1999)/CD2/movie.avi', { title: 'Movie', year: 1999, part: 2 }, 'stacking by folder is not supported'],
   ['Movie (2010)/VIDEO_TS/VTS_01_1.VOB', { title: 'Movie', year: 2010 }, 'DVD folder structures are out of scope'],
 ];
@@ -138,7 +147,11 @@ describe('parseMovie stack keys', () => {
   };
   // Each group is one movie: every path in it must share one key, and no key with another group.
   const groups: string[][] = [
-    ['Movie Name (1999)/Movie Name (1999) - cd1.avi', 'Movie Name (1999)/Movie Name (1999) - CD2.avi', 'Movie Name (1999)/movie name (1999).cd3.avi'],
+    [
+      'Movie Name (1999)/Movie Name (1999) - cd1.avi',
+      'Movie Name (1999)/Movie Name (1999) - CD2.avi',
+      'Movie Name (1999)/movie name (1999).cd3.avi',
+    ],
     ['Movie Name (1999)/Movie Name (1999) - 1080p.mkv'], // another version, not a part
     ['Other (2001)/cd1.avi', 'Other (2001)/cd2.avi'],
     ['The.Matrix.1999.DVDRip.XviD-GRP.part1.avi', 'The.Matrix.1999.DVDRip.XviD-GRP.part2.avi'],

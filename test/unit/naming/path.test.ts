@@ -38,5 +38,8 @@ describe('lastSegment and parentPath', () => {
 
 describe('splitRelPath', () => {
   it('drops empty and "." segments and composes accents', () =>
-    assert.deepEqual(splitRelPath('./Films//Ame\u0301lie/./Ame\u0301lie.mkv'), { dirs: ['Films', 'Am\u00e9lie'], file: 'Am\u00e9lie.mkv' }));
+    assert.deepEqual(splitRelPath('./Films//Ame\u0301lie/./Ame\u0301lie.mkv'), {
+      dirs: ['Films', 'Am\u00e9lie'],
+      file: 'Am\u00e9lie.mkv',
+    }));
 });

@@ -8,13 +8,58 @@ import { ignoreReason, isVideoFile, parseEpisode, parseMovie } from '../../../li
 const pieces = fc.oneof(
   fc.string({ unit: 'binary' }),
   fc.constantFrom(
-    '/', '.', ' ', '-', '_', '(', ')', '[', ']', '{', '}', '（', '）', '.mkv', '.MP4', '.avi', 'Season 01',
-    'Specials', 'S01E02', 's1e2', '-E03', 'E04', '1x02', '-1x03', '(2010)', '2049', '1080p', 'x264', 'BluRay',
-    'cd1', 'part 2', 'dvd9', '[tmdbid-123]', '{tmdb-0}', '[imdbid-tt1]', 'sample', 'Extras', '@eaDir',
-    'Amélie', 'Ame\u0301lie', '千と千尋', '😀', '\u200d', 'S.W.A.T.', '\uD800',
+    '/',
+    '.',
+    ' ',
+    '-',
+    '_',
+    '(',
+    ')',
+    '[',
+    ']',
+    '{',
+    '}',
+    '（',
+    '）',
+    '.mkv',
+    '.MP4',
+    '.avi',
+    'Season 01',
+    'Specials',
+    'S01E02',
+    's1e2',
+    '-E03',
+    'E04',
+    '1x02',
+    '-1x03',
+    '(2010)',
+    '2049',
+    '1080p',
+    'x264',
+    'BluRay',
+    'cd1',
+    'part 2',
+    'dvd9',
+    '[tmdbid-123]',
+    '{tmdb-0}',
+    '[imdbid-tt1]',
+    'sample',
+    'Extras',
+    '@eaDir',
+    'Amélie',
+    'Ame\u0301lie',
+    '千と千尋',
+    '😀',
+    '\u200d',
+    'S.W.A.T.',
+    '\uD800',
   ),
 );
-const paths = fc.oneof(fc.string({ unit: 'binary' }), fc.string(), fc.array(pieces, { maxLength: 24 }).map((p) => p.join('')));
+const paths = fc.oneof(
+  fc.string({ unit: 'binary' }),
+  fc.string(),
+  fc.array(pieces, { maxLength: 24 }).map((p) => p.join('')),
+);
 
 describe('naming parsers on any input', () => {
   it('parseMovie and parseEpisode always return an object with a boolean ok and never throw', () => {
@@ -47,7 +92,10 @@ describe('naming parsers on any input', () => {
           assert.notEqual(episode.showTitle, '');
           assert.ok(Number.isInteger(episode.season) && episode.season >= 0);
           assert.ok(episode.episodes.length >= 1);
-          assert.deepStrictEqual(episode.episodes, [...episode.episodes].sort((a, b) => a - b));
+          assert.deepStrictEqual(
+            episode.episodes,
+            [...episode.episodes].sort((a, b) => a - b),
+          );
         }
       }),
       { numRuns: 5_000 },

@@ -162,12 +162,7 @@ describe('episodeLocalFiles', () => {
       ['Show.S01E02.png'],
       { still: 'Show/Season 1/Show.S01E02.png' },
     ],
-    [
-      '-thumb wins over the bare name',
-      'Show/S01E02.mkv',
-      ['s01e02.jpg', 'S01E02-THUMB.JPG'],
-      { still: 'Show/S01E02-THUMB.JPG' },
-    ],
+    ['-thumb wins over the bare name', 'Show/S01E02.mkv', ['s01e02.jpg', 'S01E02-THUMB.JPG'], { still: 'Show/S01E02-THUMB.JPG' }],
     [
       'folder-wide files are never an episode’s',
       'Show/Season 1/Show.S01E02.mkv',
@@ -185,12 +180,20 @@ describe('subtitles of a video', () => {
   const rows: Row[] = [
     [
       'beside the movie, named after it, with language and flags',
-      { videoPath: 'Amélie (2001)/Amélie (2001).mkv', folderFiles: ['Amélie (2001).mkv', 'Amélie (2001).fr.srt', 'Amélie (2001).en.forced.srt', 'Amélie (2001).nfo', 'notes.txt'], moviesInFolder: 1 },
+      {
+        videoPath: 'Amélie (2001)/Amélie (2001).mkv',
+        folderFiles: ['Amélie (2001).mkv', 'Amélie (2001).fr.srt', 'Amélie (2001).en.forced.srt', 'Amélie (2001).nfo', 'notes.txt'],
+        moviesInFolder: 1,
+      },
       ['Amélie (2001)/Amélie (2001).en.forced.srt', 'Amélie (2001)/Amélie (2001).fr.srt'],
     ],
     [
       'every text and picture format; a name in another case or Unicode form still matches',
-      { videoPath: 'M/Heat.mkv', folderFiles: ['heat.EN.SRT', 'Heat.de.vtt', 'Heat.ja.ass', 'Heat.ru.ssa', 'Heat.it.idx', 'Heat.it.sub', 'Heat.es.sup'], moviesInFolder: 1 },
+      {
+        videoPath: 'M/Heat.mkv',
+        folderFiles: ['heat.EN.SRT', 'Heat.de.vtt', 'Heat.ja.ass', 'Heat.ru.ssa', 'Heat.it.idx', 'Heat.it.sub', 'Heat.es.sup'],
+        moviesInFolder: 1,
+      },
       ['M/Heat.de.vtt', 'M/Heat.es.sup', 'M/Heat.it.idx', 'M/Heat.it.sub', 'M/Heat.ja.ass', 'M/Heat.ru.ssa', 'M/heat.EN.SRT'],
     ],
     [
@@ -200,13 +203,20 @@ describe('subtitles of a video', () => {
     ],
     [
       "in a folder of many movies, the longest name a subtitle carries owns it: Heat 2's is not Heat's",
-      { videoPath: 'Movies/Heat.mkv', folderFiles: ['Heat.en.srt', 'Heat 2.en.srt', 'Heat 2.fr.srt'], moviesInFolder: 2, otherVideos: ['Heat 2'] },
+      {
+        videoPath: 'Movies/Heat.mkv',
+        folderFiles: ['Heat.en.srt', 'Heat 2.en.srt', 'Heat 2.fr.srt'],
+        moviesInFolder: 2,
+        otherVideos: ['Heat 2'],
+      },
       ['Movies/Heat.en.srt'],
     ],
     [
-      "Subs/ of a lone movie: any subtitle name; other files are not subtitles",
+      'Subs/ of a lone movie: any subtitle name; other files are not subtitles',
       {
-        videoPath: 'Heat (1995)/Heat.1995.1080p.mkv', folderFiles: [], moviesInFolder: 1,
+        videoPath: 'Heat (1995)/Heat.1995.1080p.mkv',
+        folderFiles: [],
+        moviesInFolder: 1,
         subsFolders: [{ dir: 'Heat (1995)/Subs', inner: null, files: ['2_English.srt', '3_French.srt', 'readme.txt'] }],
       },
       ['Heat (1995)/Subs/2_English.srt', 'Heat (1995)/Subs/3_French.srt'],
@@ -214,7 +224,10 @@ describe('subtitles of a video', () => {
     [
       'Subs/ in a folder of many movies: only names that carry the movie’s',
       {
-        videoPath: 'Movies/Heat.mkv', folderFiles: [], moviesInFolder: 2, otherVideos: ['Alien'],
+        videoPath: 'Movies/Heat.mkv',
+        folderFiles: [],
+        moviesInFolder: 2,
+        otherVideos: ['Alien'],
         subsFolders: [{ dir: 'Movies/Subs', inner: null, files: ['Heat.en.srt', 'Alien.en.srt', 'English.srt'] }],
       },
       ['Movies/Subs/Heat.en.srt'],
@@ -222,7 +235,10 @@ describe('subtitles of a video', () => {
     [
       'a folder inside Subs/ named after an episode holds that episode’s tracks, named freely',
       {
-        episode: true, videoPath: 'Show/Season 1/Show.S01E01.mkv', folderFiles: ['Show.S01E01.mkv', 'Show.S01E01.en.srt', 'Show.S01E02.en.srt'], moviesInFolder: 1,
+        episode: true,
+        videoPath: 'Show/Season 1/Show.S01E01.mkv',
+        folderFiles: ['Show.S01E01.mkv', 'Show.S01E01.en.srt', 'Show.S01E02.en.srt'],
+        moviesInFolder: 1,
         otherVideos: ['Show.S01E02'],
         subsFolders: [
           { dir: 'Show/Season 1/Subs/Show.S01E01', inner: 'Show.S01E01', files: ['2_English.srt', '3_Spanish.srt'] },
@@ -231,13 +247,20 @@ describe('subtitles of a video', () => {
         ],
       },
       [
-        'Show/Season 1/Show.S01E01.en.srt', 'Show/Season 1/Subs/Show.S01E01.de.srt',
-        'Show/Season 1/Subs/Show.S01E01/2_English.srt', 'Show/Season 1/Subs/Show.S01E01/3_Spanish.srt',
+        'Show/Season 1/Show.S01E01.en.srt',
+        'Show/Season 1/Subs/Show.S01E01.de.srt',
+        'Show/Season 1/Subs/Show.S01E01/2_English.srt',
+        'Show/Season 1/Subs/Show.S01E01/3_Spanish.srt',
       ],
     ],
     [
       "a stacked movie's subtitles carry the stack's name or the part's",
-      { videoPath: 'Kill Bill/Kill Bill - cd1.avi', folderFiles: ['Kill Bill.en.srt', 'Kill Bill - cd1.fr.srt'], moviesInFolder: 1, otherVideos: ['Kill Bill - cd2'] },
+      {
+        videoPath: 'Kill Bill/Kill Bill - cd1.avi',
+        folderFiles: ['Kill Bill.en.srt', 'Kill Bill - cd1.fr.srt'],
+        moviesInFolder: 1,
+        otherVideos: ['Kill Bill - cd2'],
+      },
       ['Kill Bill/Kill Bill - cd1.fr.srt', 'Kill Bill/Kill Bill.en.srt'],
     ],
   ];

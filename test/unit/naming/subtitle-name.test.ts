@@ -125,7 +125,11 @@ const rows: Row[] = [
   [['Movie (2001).en.nfo', MOVIE], null, 'metadata'],
   [['Movie (2001)', MOVIE], null, 'no extension'],
   [['.srt', MOVIE, true], null, 'a hidden file with no name'],
-  [['.hidden.srt', MOVIE, true], srt({ title: 'hidden' }), 'a hidden file with a name is a subtitle by its name (the scan leaves hidden files out before)'],
+  [
+    ['.hidden.srt', MOVIE, true],
+    srt({ title: 'hidden' }),
+    'a hidden file with a name is a subtitle by its name (the scan leaves hidden files out before)',
+  ],
   [['Movie (2001).en.', MOVIE], null, 'a name ending in a dot has no extension'],
   [['Movie (2001).en.constructor', MOVIE], null, 'an extension that names a property of every object is no format'],
   [['Movie (2001).en.SRT', MOVIE], en(), 'the extension in any case'],

@@ -7,13 +7,17 @@ import { audioPlan } from '../../../lib/playback/audio-copy';
 import type { VideoTiming } from '../../../lib/playback/plan';
 
 const timing = (codecs: string[], extra: Partial<VideoTiming> = {}): VideoTiming => ({
-  durationS: 60, startS: 0, frameS: 0.04, keyframes: [], fileStartS: 0,
+  durationS: 60,
+  startS: 0,
+  frameS: 0.04,
+  keyframes: [],
+  fileStartS: 0,
   audio: codecs.map((codec) => ({ codec, frameS: codec === 'ac3' ? 0.032 : 1024 / 48_000 })),
   ...extra,
 });
 
 describe('audio copy', () => {
-  it('copies a remux\'s track the client plays, with its frame (where its cuts go)', () => {
+  it("copies a remux's track the client plays, with its frame (where its cuts go)", () => {
     assert.deepEqual(audioPlan('copy', 'remux', timing(['aac']), 0), { audio: 'copy', audioFrameS: 1024 / 48_000 });
     assert.deepEqual(audioPlan('copy', 'remux', timing(['aac', 'ac3']), 1), { audio: 'copy', audioFrameS: 0.032 });
   });
@@ -24,7 +28,8 @@ describe('audio copy', () => {
   });
 
   it('encodes what MPEG-TS segments cannot carry, though the client plays it as a file', () => {
-    for (const codec of ['opus', 'flac', 'vorbis']) assert.deepEqual(audioPlan('copy', 'remux', timing([codec]), 0), { audio: 'convert' }, codec);
+    for (const codec of ['opus', 'flac', 'vorbis'])
+      assert.deepEqual(audioPlan('copy', 'remux', timing([codec]), 0), { audio: 'convert' }, codec);
   });
 
   it('encodes in a transcode, from a file that starts later than zero, and where the streams were not read', () => {

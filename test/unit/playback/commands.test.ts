@@ -26,7 +26,7 @@ describe('segment command', () => {
     assert.deepEqual(args.slice(inputs[0]! - 4, inputs[0]! + 2), ['-ss', '12.000000', '-to', '17.900000', '-i', '/films/A (2001).mkv']);
     // The audio on the grid of 1024-sample frames at 48 kHz: 563 and 844 frames from the start, its input ending a frame early (the priming comes first).
     assert.deepEqual(args.slice(inputs[1]! - 4, inputs[1]! + 2), ['-ss', '12.010667', '-to', '17.984000', '-i', '/films/A (2001).mkv']);
-    assert.equal(after(args, '-frames:a'), String(844 - 563), 'no frame past the next segment\'s start');
+    assert.equal(after(args, '-frames:a'), String(844 - 563), "no frame past the next segment's start");
     assert.ok(args.includes('-copyts') && after(args, '-copypriorss') === '0');
     assert.equal(after(args, '-c:v'), 'copy');
     assert.equal(args[args.indexOf('-map', args.indexOf('-map') + 1) + 1], '1:a:1');
@@ -36,7 +36,7 @@ describe('segment command', () => {
     assert.equal(args.at(-1), job({}).output);
   });
 
-  it('remux: copies a track the client plays, cut half a frame before the picture\'s cuts so consecutive segments share each packet once', () => {
+  it("remux: copies a track the client plays, cut half a frame before the picture's cuts so consecutive segments share each packet once", () => {
     const args = segmentCommand(job({ audio: 'copy', audioFrameS: 0.032 }));
     const inputs = args.flatMap((a, i) => (a === '-i' ? [i] : []));
     assert.deepEqual(args.slice(inputs[1]! - 4, inputs[1]! + 2), ['-ss', '11.984000', '-to', '17.984000', '-i', '/films/A (2001).mkv']);
@@ -54,9 +54,16 @@ describe('segment command', () => {
     assert.ok(!args.includes('-to'));
   });
 
-  it('transcode: an exact seek, the segment\'s length, H.264 8-bit no taller than asked, the output at the segment\'s time', () => {
+  it("transcode: an exact seek, the segment's length, H.264 8-bit no taller than asked, the output at the segment's time", () => {
     const args = segmentCommand(job({ video: 'convert', segment: { start: 12, end: 18 }, maxHeight: 720 }));
-    assert.deepEqual(args.slice(args.indexOf('-ss'), args.indexOf('-ss') + 6), ['-ss', '12.000000', '-i', '/films/A (2001).mkv', '-t', '6.000000']);
+    assert.deepEqual(args.slice(args.indexOf('-ss'), args.indexOf('-ss') + 6), [
+      '-ss',
+      '12.000000',
+      '-i',
+      '/films/A (2001).mkv',
+      '-t',
+      '6.000000',
+    ]);
     assert.equal(after(args, '-c:v'), 'libx264');
     assert.match(after(args, '-vf')!, /min\(ih,720\)/);
     assert.match(after(args, '-vf')!, /format=yuv420p/);
@@ -68,7 +75,16 @@ describe('segment command', () => {
   it('transcode: without an index (MPEG-TS) the input seek goes earlier and an output seek decodes to the cut', () => {
     const args = segmentCommand(job({ video: 'convert', segment: { start: 12, end: 18 }, prerollS: 5 }));
     const input = args.indexOf('-i');
-    assert.deepEqual(args.slice(input - 2, input + 6), ['-ss', '7.000000', '-i', '/films/A (2001).mkv', '-ss', '5.000000', '-t', '6.000000']);
+    assert.deepEqual(args.slice(input - 2, input + 6), [
+      '-ss',
+      '7.000000',
+      '-i',
+      '/films/A (2001).mkv',
+      '-ss',
+      '5.000000',
+      '-t',
+      '6.000000',
+    ]);
     const first = segmentCommand(job({ video: 'convert', segment: { start: 0, end: 6 }, prerollS: 5 }));
     assert.equal(first.filter((a) => a === '-ss').length, 1, 'nothing to decode before the start of the file');
   });

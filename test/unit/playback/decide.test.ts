@@ -5,9 +5,24 @@ import { describe, it } from 'node:test';
 import type { AudioStream, TechnicalInfo, VideoStream } from '../../../lib/media/technical-info';
 import { BROWSER_PROFILE, decide, type ClientProfile } from '../../../lib/playback/decide';
 
-const video = (codec: string, extra: Partial<VideoStream> = {}): VideoStream => ({ codec, width: 1920, height: 1080, frameRate: 23.976, bitDepth: 8, hdr: null, ...extra });
+const video = (codec: string, extra: Partial<VideoStream> = {}): VideoStream => ({
+  codec,
+  width: 1920,
+  height: 1080,
+  frameRate: 23.976,
+  bitDepth: 8,
+  hdr: null,
+  ...extra,
+});
 const audio = (codec: string, channels = 6): AudioStream => ({ codec, channels, language: 'en' });
-const file = (container: string, v: VideoStream | null, a: AudioStream[]): TechnicalInfo => ({ durationSeconds: 5400, container, bitrate: 8_000_000, video: v, audio: a, subtitles: [] });
+const file = (container: string, v: VideoStream | null, a: AudioStream[]): TechnicalInfo => ({
+  durationSeconds: 5400,
+  container,
+  bitrate: 8_000_000,
+  video: v,
+  audio: a,
+  subtitles: [],
+});
 
 const codes = (info: TechnicalInfo | null, client: ClientProfile = BROWSER_PROFILE, track?: number) => {
   const d = decide(info, client, track);
@@ -16,14 +31,23 @@ const codes = (info: TechnicalInfo | null, client: ClientProfile = BROWSER_PROFI
 
 describe('playback decision', () => {
   it('plays an MP4 of H.264 and AAC as it is: no reasons, nothing converted', () => {
-    assert.deepEqual(codes(file('mp4', video('h264'), [audio('aac', 2)])), { method: 'direct', codes: [], video: 'copy', audio: 'copy', audioTrack: 0 });
+    assert.deepEqual(codes(file('mp4', video('h264'), [audio('aac', 2)])), {
+      method: 'direct',
+      codes: [],
+      video: 'copy',
+      audio: 'copy',
+      audioTrack: 0,
+    });
   });
 
   it('a Blu-ray rip in Matroska with AC3, E-AC3 or DTS: the video copied, the audio converted, repackaged', () => {
     for (const codec of ['ac3', 'eac3', 'dts']) {
       const d = decide(file('matroska', video('h264'), [audio(codec)]), BROWSER_PROFILE);
       assert.equal(d.method, 'remux', codec);
-      assert.deepEqual(d.reasons.map((r) => r.code), ['container', 'audio-codec']);
+      assert.deepEqual(
+        d.reasons.map((r) => r.code),
+        ['container', 'audio-codec'],
+      );
       assert.equal(d.reasons[1]!.detail, `converting the audio: ${codec.toUpperCase()} → AAC`);
       assert.deepEqual([d.video, d.audio], ['copy', 'convert']);
     }
@@ -39,7 +63,8 @@ describe('playback decision', () => {
     assert.deepEqual(codes(file('avi', video('mpeg4', { height: 480 }), [audio('mp3', 2)])).codes, ['container', 'video-codec']);
     assert.deepEqual(codes(file('mpeg-ts', video('mpeg2'), [audio('ac3', 2)])).codes, ['container', 'video-codec', 'audio-codec']);
     assert.deepEqual(codes(file('asf', video('vc1'), [audio('wma', 2)])).codes, ['container', 'video-codec', 'audio-codec']);
-    for (const f of [file('avi', video('mpeg4'), [audio('mp3', 2)]), file('asf', video('vc1'), [audio('wma', 2)])]) assert.equal(codes(f).method, 'transcode');
+    for (const f of [file('avi', video('mpeg4'), [audio('mp3', 2)]), file('asf', video('vc1'), [audio('wma', 2)])])
+      assert.equal(codes(f).method, 'transcode');
   });
 
   it('H.264 at 10 bits is converted even where H.264 plays', () => {
@@ -48,25 +73,50 @@ describe('playback decision', () => {
     assert.deepEqual(d.reasons, [{ code: 'video-bit-depth', detail: 'converting the video: 10-bit H264 → 8-bit' }]);
   });
 
-  it("a TV that plays Matroska, HEVC and AC3 up to 1080p and stereo: 4K is scaled, 5.1 is mixed down", () => {
-    const tv: ClientProfile = { containers: ['matroska', 'mp4'], videoCodecs: ['h264', 'hevc'], audioCodecs: ['aac', 'ac3'], maxHeight: 1080, maxAudioChannels: 2 };
+  it('a TV that plays Matroska, HEVC and AC3 up to 1080p and stereo: 4K is scaled, 5.1 is mixed down', () => {
+    const tv: ClientProfile = {
+      containers: ['matroska', 'mp4'],
+      videoCodecs: ['h264', 'hevc'],
+      audioCodecs: ['aac', 'ac3'],
+      maxHeight: 1080,
+      maxAudioChannels: 2,
+    };
     assert.deepEqual(codes(file('matroska', video('hevc'), [audio('ac3', 2)]), tv).method, 'direct');
     const big = decide(file('matroska', video('hevc', { width: 3840, height: 2160 }), [audio('ac3', 6)]), tv);
     assert.equal(big.method, 'transcode');
-    assert.deepEqual(big.reasons.map((r) => r.detail), ['converting the video: 2160p → 1080p', 'converting the audio: 5.1 → stereo']);
+    assert.deepEqual(
+      big.reasons.map((r) => r.detail),
+      ['converting the video: 2160p → 1080p', 'converting the audio: 5.1 → stereo'],
+    );
   });
 
   it("plays the audio track asked for, else the file's default, else the first", () => {
     const twoTracks = file('matroska', video('h264'), [audio('aac', 2), { ...audio('ac3'), default: true }]);
     const webmClient: ClientProfile = { ...BROWSER_PROFILE, containers: [...BROWSER_PROFILE.containers, 'matroska'] };
-    assert.deepEqual(codes(twoTracks, webmClient), { method: 'remux', codes: ['audio-codec'], video: 'copy', audio: 'convert', audioTrack: 1 });
+    assert.deepEqual(codes(twoTracks, webmClient), {
+      method: 'remux',
+      codes: ['audio-codec'],
+      video: 'copy',
+      audio: 'convert',
+      audioTrack: 1,
+    });
     assert.deepEqual(codes(twoTracks, webmClient, 0), { method: 'direct', codes: [], video: 'copy', audio: 'copy', audioTrack: 0 });
     assert.equal(codes(twoTracks, webmClient, 7).audioTrack, 1, 'a track out of range is the default');
-    assert.equal(codes(file('matroska', video('h264'), [audio('aac', 2), audio('ac3')]), webmClient).audioTrack, 0, 'no default: the first');
+    assert.equal(
+      codes(file('matroska', video('h264'), [audio('aac', 2), audio('ac3')]), webmClient).audioTrack,
+      0,
+      'no default: the first',
+    );
   });
 
   it('a film with no sound, and a file the scan could not read', () => {
-    assert.deepEqual(codes(file('mp4', video('h264'), [])), { method: 'direct', codes: [], video: 'copy', audio: 'none', audioTrack: null });
+    assert.deepEqual(codes(file('mp4', video('h264'), [])), {
+      method: 'direct',
+      codes: [],
+      video: 'copy',
+      audio: 'none',
+      audioTrack: null,
+    });
     assert.deepEqual(codes(null), { method: 'transcode', codes: ['unknown-format'], video: 'convert', audio: 'convert', audioTrack: null });
   });
 });

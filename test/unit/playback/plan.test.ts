@@ -17,7 +17,20 @@ const timing = (keyframes: number[], durationS: number, reorderS = 2 * FRAME): V
 describe('remux plan', () => {
   it('cuts at the keyframe nearest to 2 s after each start for the first three, then 3 s, so segments join exactly', () => {
     const plan = remuxPlan(timing([0, 2, 4, 6.5, 9, 12, 13.5, 19, 24], 30));
-    assert.deepEqual(plan.map((s) => [s.start, s.end]), [[0, 2], [2, 4], [4, 6.5], [6.5, 9], [9, 12], [12, 13.5], [13.5, 19], [19, 24], [24, 30]]);
+    assert.deepEqual(
+      plan.map((s) => [s.start, s.end]),
+      [
+        [0, 2],
+        [2, 4],
+        [4, 6.5],
+        [6.5, 9],
+        [9, 12],
+        [12, 13.5],
+        [13.5, 19],
+        [19, 24],
+        [24, 30],
+      ],
+    );
     for (let i = 1; i < plan.length; i++) assert.equal(plan[i]!.start, plan[i - 1]!.end);
   });
 
@@ -30,12 +43,26 @@ describe('remux plan', () => {
 
   it('joins a last piece shorter than a second to the segment before it', () => {
     const plan = remuxPlan(timing([0, 6, 12, 17.6], 18));
-    assert.deepEqual(plan.map((s) => [s.start, s.end]), [[0, 6], [6, 12], [12, 18]]);
+    assert.deepEqual(
+      plan.map((s) => [s.start, s.end]),
+      [
+        [0, 6],
+        [6, 12],
+        [12, 18],
+      ],
+    );
   });
 
   it('keeps long gaps between keyframes as they are (copied video cannot be cut elsewhere)', () => {
     const plan = remuxPlan(timing([0, 20, 40], 50));
-    assert.deepEqual(plan.map((s) => [s.start, s.end]), [[0, 20], [20, 40], [40, 50]]);
+    assert.deepEqual(
+      plan.map((s) => [s.start, s.end]),
+      [
+        [0, 20],
+        [20, 40],
+        [40, 50],
+      ],
+    );
   });
 });
 
@@ -53,8 +80,19 @@ describe('transcode plan', () => {
   });
 
   it('joins a last piece shorter than a second to the segment before it', () => {
-    assert.deepEqual(transcodePlan({ durationS: 12.5, startS: 0, frameS: 0 }).map((s) => [s.start, s.end]), [[0, 2], [2, 4], [4, 6], [6, 12.5]]);
-    assert.deepEqual(transcodePlan({ durationS: 2.5, startS: 0, frameS: FRAME }).map((s) => [s.start, s.end]), [[0, 2.5]]);
+    assert.deepEqual(
+      transcodePlan({ durationS: 12.5, startS: 0, frameS: 0 }).map((s) => [s.start, s.end]),
+      [
+        [0, 2],
+        [2, 4],
+        [4, 6],
+        [6, 12.5],
+      ],
+    );
+    assert.deepEqual(
+      transcodePlan({ durationS: 2.5, startS: 0, frameS: FRAME }).map((s) => [s.start, s.end]),
+      [[0, 2.5]],
+    );
   });
 });
 
@@ -65,9 +103,15 @@ describe('playlist', () => {
     assert.equal(lines[0], '#EXTM3U');
     assert.ok(lines.includes('#EXT-X-PLAYLIST-TYPE:VOD'));
     assert.equal(lines.at(-1), '#EXT-X-ENDLIST');
-    assert.deepEqual(lines.filter((l) => l.startsWith('segments/')), ['segments/0.ts', 'segments/1.ts']);
+    assert.deepEqual(
+      lines.filter((l) => l.startsWith('segments/')),
+      ['segments/0.ts', 'segments/1.ts'],
+    );
     const durations = lines.filter((l) => l.startsWith('#EXTINF:')).map((l) => Number(l.slice(8, -1)));
-    assert.deepEqual(durations.map((d) => d.toFixed(1)), ['6.6', '6.2']);
+    assert.deepEqual(
+      durations.map((d) => d.toFixed(1)),
+      ['6.6', '6.2'],
+    );
     const target = Number(lines.find((l) => l.startsWith('#EXT-X-TARGETDURATION:'))!.split(':')[1]);
     assert.ok(durations.every((d) => Math.round(d) <= target));
   });

@@ -51,9 +51,16 @@ describe('PlaybackService', { skip }, () => {
     makePlaybackLibrary(media, { seconds: 6, size: '160x120', only: ['Pb Mkv Aac', 'Pb Avi Xvid'] });
     const library = aLibrary(undefined, { path: media });
     await libraries.create(library);
-    for (const [title, file] of [['Pb Direct', 'Pb Direct (2011).mp4'], ['Pb Mkv Aac', 'Pb Mkv Aac (2014).mkv'], ['Pb Avi Xvid', 'Pb Avi Xvid (2006).avi']] as const) {
+    for (const [title, file] of [
+      ['Pb Direct', 'Pb Direct (2011).mp4'],
+      ['Pb Mkv Aac', 'Pb Mkv Aac (2014).mkv'],
+      ['Pb Avi Xvid', 'Pb Avi Xvid (2006).avi'],
+    ] as const) {
       const { size, mtimeMs } = statSync(join(media, file));
-      const item = movie(library.id, undefined, { title, files: [{ relPath: file, size, mtimeMs, part: null, tech: await probeFile(join(media, file)) }] });
+      const item = movie(library.id, undefined, {
+        title,
+        files: [{ relPath: file, size, mtimeMs, part: null, tech: await probeFile(join(media, file)) }],
+      });
       await catalog.put([item]);
       ids.set(title, item.id);
     }
@@ -91,7 +98,10 @@ describe('PlaybackService', { skip }, () => {
   it('sends a file the player plays as it is directly: no session', async () => {
     const { service, deps } = setup();
     const answer = await service.start({ mediaId: idOf('Pb Direct') }, ORIGIN);
-    assert.deepEqual([answer.method, answer.url, answer.mimeType, answer.sessionId, answer.reasons], ['direct', streamUrl(ORIGIN, idOf('Pb Direct')), 'video/mp4', null, []]);
+    assert.deepEqual(
+      [answer.method, answer.url, answer.mimeType, answer.sessionId, answer.reasons],
+      ['direct', streamUrl(ORIGIN, idOf('Pb Direct')), 'video/mp4', null, []],
+    );
     assert.ok(answer.durationSeconds && Math.abs(answer.durationSeconds - 4) < 0.5, `${answer.durationSeconds} s`);
     assert.equal(await deps.sessions.live('remux', IDLE_MS), 0);
     await assert.rejects(service.start({ mediaId: 'mv_nothing' }, ORIGIN), isProblem(404, 'not-found'));
@@ -104,14 +114,23 @@ describe('PlaybackService', { skip }, () => {
     assert.equal(answer.method, 'remux');
     assert.ok(answer.sessionId);
     assert.equal(answer.url, `${ORIGIN}/api/v1/playback/sessions/${answer.sessionId}/index.m3u8`);
-    assert.deepEqual(answer.reasons.map((r) => r.code), ['container']);
+    assert.deepEqual(
+      answer.reasons.map((r) => r.code),
+      ['container'],
+    );
     const { size, mtimeMs } = statSync(join(media, 'Pb Mkv Aac (2014).mkv'));
-    assert.ok(await deps.timings.get(id, 1, `${size.toString(16)}-${Math.trunc(mtimeMs).toString(16)}`), 'the timing is kept for the next session');
+    assert.ok(
+      await deps.timings.get(id, 1, `${size.toString(16)}-${Math.trunc(mtimeMs).toString(16)}`),
+      'the timing is kept for the next session',
+    );
 
     const playlist = await service.playlist(answer.sessionId);
     const segments = playlist.split('\n').filter((l) => l.startsWith('segments/'));
     assert.ok(playlist.startsWith('#EXTM3U') && playlist.includes('#EXT-X-ENDLIST'), playlist);
-    assert.deepEqual(segments, segments.map((_, i) => `segments/${i}.ts`));
+    assert.deepEqual(
+      segments,
+      segments.map((_, i) => `segments/${i}.ts`),
+    );
     assert.ok(segments.length >= 2, `${segments.length} segments of 6 s`);
     const first = await service.segment(answer.sessionId, 0);
     assert.ok(existsSync(first.path!) && first.size > 0 && first.contentType === 'video/mp2t');
@@ -132,7 +151,11 @@ describe('PlaybackService', { skip }, () => {
       clock.advance(IDLE_MS - 1_000);
       await service.playlist(first.sessionId!); // asked for: alive
     }
-    await assert.rejects(service.start({ mediaId: idOf('Pb Avi Xvid') }, ORIGIN), isProblem(503, 'playback-busy'), 'nearly three idle times old, but asked for');
+    await assert.rejects(
+      service.start({ mediaId: idOf('Pb Avi Xvid') }, ORIGIN),
+      isProblem(503, 'playback-busy'),
+      'nearly three idle times old, but asked for',
+    );
     clock.advance(IDLE_MS + 1);
     await assert.rejects(service.playlist(first.sessionId!), isProblem(404, 'not-found'), 'unasked for longer than the idle time: ended');
     const second = await service.start({ mediaId: idOf('Pb Avi Xvid') }, ORIGIN);
@@ -150,7 +173,11 @@ describe('PlaybackService', { skip }, () => {
       ['its media are in a bucket', setup({ segments: null })],
     ];
     for (const [why, { service }] of cases) {
-      await assert.rejects(service.start({ mediaId: idOf('Pb Avi Xvid') }, ORIGIN), (err) => isProblem(501, 'conversion-unavailable')(err) && (err as Error).message.includes(why), why);
+      await assert.rejects(
+        service.start({ mediaId: idOf('Pb Avi Xvid') }, ORIGIN),
+        (err) => isProblem(501, 'conversion-unavailable')(err) && (err as Error).message.includes(why),
+        why,
+      );
       assert.equal((await service.start({ mediaId: idOf('Pb Direct') }, ORIGIN)).method, 'direct', `${why}: a direct play still is`);
     }
   });
@@ -172,7 +199,10 @@ describe('PlaybackService', { skip }, () => {
     const { atime, mtime } = statSync(file);
     try {
       utimesSync(file, atime, new Date(mtime.getTime() + 60_000));
-      await assert.rejects(service.segment(answer.sessionId!, 1), (err) => isProblem(404, 'not-found')(err) && /changed on disk/.test((err as Error).message));
+      await assert.rejects(
+        service.segment(answer.sessionId!, 1),
+        (err) => isProblem(404, 'not-found')(err) && /changed on disk/.test((err as Error).message),
+      );
     } finally {
       utimesSync(file, atime, mtime);
       await service.end(answer.sessionId!);

@@ -20,7 +20,13 @@ const setUp = () => {
   const items = Array.from({ length: FILES }, (_, i) => {
     const relPath = `Film ${i} (2000).mkv`;
     writeFileSync(join(root, relPath), `not a video ${i}`);
-    return { id: `mv_${i}`, entity: 'movie', title: `Film ${i}`, year: 2000, files: [{ relPath, size: 13, mtimeMs: 1, part: null }] } as unknown as CatalogItem;
+    return {
+      id: `mv_${i}`,
+      entity: 'movie',
+      title: `Film ${i}`,
+      year: 2000,
+      files: [{ relPath, size: 13, mtimeMs: 1, part: null }],
+    } as unknown as CatalogItem;
   });
   const storage = localMediaStorage({ dataDir: tempDir('header-reader-data'), limits: { maxEntries: 1000, maxDepth: 8 } });
   const reads = new Map<string, number>();
@@ -34,7 +40,11 @@ const setUp = () => {
         const source = await storage.byteSource(r, p);
         if (!source) return undefined;
         // Closed once the header was read: what `done` counts.
-        return { size: source.size, read: (offset, length) => source.read(offset, length), close: async () => (done.count++, source.close()) };
+        return {
+          size: source.size,
+          read: (offset, length) => source.read(offset, length),
+          close: async () => (done.count++, source.close()),
+        };
       },
     },
   };
@@ -52,7 +62,11 @@ describe('the header reader beside the writes', () => {
     assert.equal(reads.size, 3, 'three ahead of no write');
     const tally: ProbeTally = { probed: 0, failed: 0 };
     const first = reader.take(items.slice(0, 3), tally);
-    assert.deepEqual(first.map((i) => (i.entity === 'movie' ? i.files[0]!.tech : 'show')), [null, null, null], 'the write carries what was read');
+    assert.deepEqual(
+      first.map((i) => (i.entity === 'movie' ? i.files[0]!.tech : 'show')),
+      [null, null, null],
+      'the write carries what was read',
+    );
     assert.deepEqual(tally, { probed: 0, failed: 3 });
     await waitFor('three more', async () => (done.count === 6 ? true : undefined), 10_000, 20);
     await settled();

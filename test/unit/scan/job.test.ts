@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { AppError } from '../../../lib/errors';
-import { canResume, isActive, isStale, MAX_AUTO_RESUMES, progressOf, ZERO_COUNTS, type ScanJob, type ScanPhase } from '../../../lib/scan/job';
+import {
+  canResume,
+  isActive,
+  isStale,
+  MAX_AUTO_RESUMES,
+  progressOf,
+  ZERO_COUNTS,
+  type ScanJob,
+  type ScanPhase,
+} from '../../../lib/scan/job';
 import { advance, autoResume, cancel, complete, fail, interrupt, newJob, requestCancel, start } from '../../../lib/scan/transitions';
 
 const T0 = Date.parse('2026-11-22T12:00:00Z');
@@ -21,8 +30,13 @@ describe('scan job state machine', () => {
     job = complete(job, T0 + 4);
     assert.deepEqual(
       { status: job.status, progress: job.progress, checkpoint: job.checkpoint, finishedAt: job.finishedAt, counts: job.counts },
-      { status: 'completed', progress: 100, checkpoint: null, finishedAt: new Date(T0 + 4).toISOString(),
-        counts: { ...ZERO_COUNTS, discovered: 40, processed: 20, added: 20 } },
+      {
+        status: 'completed',
+        progress: 100,
+        checkpoint: null,
+        finishedAt: new Date(T0 + 4).toISOString(),
+        counts: { ...ZERO_COUNTS, discovered: 40, processed: 20, added: 20 },
+      },
     );
   });
 
@@ -86,7 +100,11 @@ describe('scan job state machine', () => {
   });
 
   it('cancels a job that is not running at once, and marks a running one for its worker', () => {
-    for (const job of [fresh(), interrupt(start(fresh(), T0), T0 + 1), fail(start(fresh(), T0), { code: 'path-not-found', message: 'gone' }, T0 + 1)]) {
+    for (const job of [
+      fresh(),
+      interrupt(start(fresh(), T0), T0 + 1),
+      fail(start(fresh(), T0), { code: 'path-not-found', message: 'gone' }, T0 + 1),
+    ]) {
       const ended = requestCancel(job, T0 + 2);
       assert.deepEqual([ended.status, isActive(ended), canResume(ended)], ['cancelled', false, false], job.status);
       assert.throws(() => start(ended, T0 + 3), isConflict, 'a cancelled job never runs again');
@@ -109,7 +127,7 @@ describe('scan job state machine', () => {
     const gaveUp = autoResume(interrupt(job, T0 + 10), T0 + 10);
     assert.equal(gaveUp.status, 'failed');
     assert.equal(gaveUp.error?.code, 'resume-limit');
-    assert.match(gaveUp.error!.message, /4 times in a row \(discovering at 0%\)/);
+    assert.match(gaveUp.error.message, /4 times in a row \(discovering at 0%\)/);
     assert.ok(canResume(gaveUp), 'a person can still resume it');
   });
 

@@ -4,7 +4,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  busyWait, changeMatters, commonFolder, nearestRemaining, networkShareProblem, PendingChanges, quietWait, rootNeedsScan, stillWritten, watchProblem,
+  busyWait,
+  changeMatters,
+  commonFolder,
+  nearestRemaining,
+  networkShareProblem,
+  PendingChanges,
+  quietWait,
+  rootNeedsScan,
+  stillWritten,
+  watchProblem,
 } from '../../../lib/scan/monitor-rules';
 
 const ROOT = '/media/Movies';
@@ -13,7 +22,10 @@ describe('commonFolder', () => {
   it('is the deepest folder holding them all', () => {
     assert.equal(commonFolder(ROOT, [`${ROOT}/Heat (1995)`]), `${ROOT}/Heat (1995)`);
     assert.equal(commonFolder(ROOT, [`${ROOT}/Archive/Heat (1995)`, `${ROOT}/Archive/Alien (1979)`]), `${ROOT}/Archive`);
-    assert.equal(commonFolder(ROOT, [`${ROOT}/Archive/Heat (1995)`, `${ROOT}/Archive/Heat (1995)/Extras`, `${ROOT}/Archive/Heat (1995)`]), `${ROOT}/Archive/Heat (1995)`);
+    assert.equal(
+      commonFolder(ROOT, [`${ROOT}/Archive/Heat (1995)`, `${ROOT}/Archive/Heat (1995)/Extras`, `${ROOT}/Archive/Heat (1995)`]),
+      `${ROOT}/Archive/Heat (1995)`,
+    );
     assert.equal(commonFolder(ROOT, [`${ROOT}/a/b/c/d`, `${ROOT}/a/b/c/e/f`]), `${ROOT}/a/b/c`);
   });
 
@@ -167,7 +179,8 @@ describe('when changes go to a scan', () => {
       [true, false, true, true], // came back
       [false, false, true, false],
     ];
-    for (const [seen, lastSeen, offline, scan] of cases) assert.equal(rootNeedsScan(seen, lastSeen, offline), scan, JSON.stringify({ seen, lastSeen, offline }));
+    for (const [seen, lastSeen, offline, scan] of cases)
+      assert.equal(rootNeedsScan(seen, lastSeen, offline), scan, JSON.stringify({ seen, lastSeen, offline }));
   });
 
   it('scans the nearest folder still there, the root at most', async () => {
@@ -185,11 +198,17 @@ describe("what a library's status says of its folder", () => {
       watchProblem(ROOT, new Error('inotify_add_watch failed: No space left on device (ENOSPC)')),
       `${ROOT} cannot be watched: the system's limit of watched folders is reached (raise fs.inotify.max_user_watches); the schedule rescans it`,
     );
-    assert.equal(watchProblem(ROOT, new Error('Permission denied')), `${ROOT} cannot be watched (Permission denied); the schedule rescans it`);
+    assert.equal(
+      watchProblem(ROOT, new Error('Permission denied')),
+      `${ROOT} cannot be watched (Permission denied); the schedule rescans it`,
+    );
   });
 
   it('says a network share may miss changes made elsewhere, and nothing of a local disk', () => {
-    assert.equal(networkShareProblem(ROOT, 0x6969), `${ROOT} is on a network share (NFS): changes made from other machines may not be noticed; the schedule rescans it`);
+    assert.equal(
+      networkShareProblem(ROOT, 0x6969),
+      `${ROOT} is on a network share (NFS): changes made from other machines may not be noticed; the schedule rescans it`,
+    );
     assert.equal(networkShareProblem(ROOT, 0xef53), null, 'ext4');
     assert.equal(networkShareProblem(ROOT, undefined), null);
   });

@@ -10,7 +10,12 @@ describe('progress events', () => {
     const sent: OutgoingEvent[] = [];
     let now = 0;
     const reporter = new ProgressReporter({ emit: async (e) => void sent.push(e) }, 250, () => now);
-    const job = (phase: ScanJob['phase'], progress: number): ScanJob => ({ ...newJob({ jobId: 'j', libraryId: 'l', path: '/m', mediaType: 'movie' }, 0), status: 'running', phase, progress });
+    const job = (phase: ScanJob['phase'], progress: number): ScanJob => ({
+      ...newJob({ jobId: 'j', libraryId: 'l', path: '/m', mediaType: 'movie' }, 0),
+      status: 'running',
+      phase,
+      progress,
+    });
     await reporter.report(job('discovering', 0), 0, 0); // first
     await reporter.report(job('discovering', 5), 1, 2); // too soon
     await reporter.report(job('analyzing', 10), 0, 9); // new phase

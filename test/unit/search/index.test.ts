@@ -3,10 +3,22 @@ import { describe, it } from 'node:test';
 import { DEFAULT_LIMIT, SearchIndex, type SearchOptions, type Searchable } from '../../../lib/search';
 
 const ADDED = '2024-05-01T10:00:00.000Z';
-const movie = (id: string, title: string, year: number | null, originalTitle: string | null = null): Searchable =>
-  ({ id, type: 'movie', title, originalTitle, year, addedAt: ADDED });
-const show = (id: string, title: string, year: number | null, originalTitle: string | null = null): Searchable =>
-  ({ id, type: 'tvshow', title, originalTitle, year, addedAt: ADDED });
+const movie = (id: string, title: string, year: number | null, originalTitle: string | null = null): Searchable => ({
+  id,
+  type: 'movie',
+  title,
+  originalTitle,
+  year,
+  addedAt: ADDED,
+});
+const show = (id: string, title: string, year: number | null, originalTitle: string | null = null): Searchable => ({
+  id,
+  type: 'tvshow',
+  title,
+  originalTitle,
+  year,
+  addedAt: ADDED,
+});
 
 const catalogue: Searchable[] = [
   movie('amelie', 'Amélie', 2001, "Le Fabuleux Destin d'Amélie Poulain"),
@@ -86,8 +98,11 @@ const rows: [query: string, expected: string[], why: string][] = [
   ['s.w.a.t.', ['swat'], 'a dotted acronym typed dotted'],
   ['mash', ['mash'], 'a starred acronym typed plain'],
   ['stranger', ['stranger-things'], 'title prefix'],
-  ['the', ['amazing-spider-man', 'dark-knight-rises', 'dark-knight', 'office', 'spider-verse', 'pokemon-movie', 'leon'],
-    'title prefixes (same year: A–Z; no year last), then word matches newest first'],
+  [
+    'the',
+    ['amazing-spider-man', 'dark-knight-rises', 'dark-knight', 'office', 'spider-verse', 'pokemon-movie', 'leon'],
+    'title prefixes (same year: A–Z; no year last), then word matches newest first',
+  ],
   ['spirited 千', [], 'words of the title and of the original title do not mix'],
   ['dark zzz', [], 'every query word must match'],
   ['matirx', [], 'a typo of no title'],
@@ -103,7 +118,11 @@ const rows: [query: string, expected: string[], why: string][] = [
   ['office', ['office'], 'a leading article left out: the whole title'],
   ['the office', ['office'], 'or typed'],
   ['dark 1999', ['dark', 'dark-knight-rises', 'dark-knight'], 'a year no item is from changes nothing'],
-  ['spidrman', ['spider-man', 'spider-man-2', 'spider-verse', 'amazing-spider-man'], 'a letter missing: the whole title within one edit, then within two (eight letters), then the words'],
+  [
+    'spidrman',
+    ['spider-man', 'spider-man-2', 'spider-verse', 'amazing-spider-man'],
+    'a letter missing: the whole title within one edit, then within two (eight letters), then the words',
+  ],
   ['stranegr things', ['stranger-things'], 'two letters swapped count as one edit'],
   ['amelei', ['amelie'], 'a swap in the last word typed'],
   ['dakr', ['dark', 'dark-knight-rises', 'dark-knight'], 'a swap in a word of four letters: the title within reach first'],
@@ -126,7 +145,11 @@ describe('SearchIndex ranking', () => {
   const rows: [why: string, items: Searchable[], query: string, expected: string[]][] = [
     [
       'a leading article left out: the whole title before a newer one it starts',
-      [movie('matrix-reloaded', 'The Matrix Reloaded', 2003), movie('matrix', 'The Matrix', 1999), movie('matrix-doc', 'Matrix Reloaded: A Documentary', 2004)],
+      [
+        movie('matrix-reloaded', 'The Matrix Reloaded', 2003),
+        movie('matrix', 'The Matrix', 1999),
+        movie('matrix-doc', 'Matrix Reloaded: A Documentary', 2004),
+      ],
       'matrix',
       ['matrix', 'matrix-doc', 'matrix-reloaded'],
     ],
@@ -144,7 +167,12 @@ describe('SearchIndex ranking', () => {
     ],
     [
       'same level: year descending, no year last',
-      [movie('h1978', 'Halloween', 1978), show('hnull', 'Halloween', null), movie('h2018', 'Halloween', 2018), movie('h2007', 'Halloween', 2007)],
+      [
+        movie('h1978', 'Halloween', 1978),
+        show('hnull', 'Halloween', null),
+        movie('h2018', 'Halloween', 2018),
+        movie('h2007', 'Halloween', 2007),
+      ],
       'halloween',
       ['h2018', 'h2007', 'h1978', 'hnull'],
     ],
@@ -170,12 +198,7 @@ describe('SearchIndex ranking', () => {
       'leon',
       ['leon', 'leonie'],
     ],
-    [
-      'an item matching on both titles comes once',
-      [movie('pokemon', 'Pokémon', 1998, 'Pokemon')],
-      'pokemon',
-      ['pokemon'],
-    ],
+    ['an item matching on both titles comes once', [movie('pokemon', 'Pokémon', 1998, 'Pokemon')], 'pokemon', ['pokemon']],
   ];
   for (const [why, items, query, expected] of rows) {
     it(why, () => assert.deepEqual(rank(items, query), expected));
@@ -205,7 +228,13 @@ describe('SearchIndex options', () => {
     const many = Array.from({ length: DEFAULT_LIMIT + 5 }, (_, i) => movie(`m${i}`, `Friday the 13th Part ${i + 1}`, 1980 + i));
     const found = new SearchIndex(many).search('friday');
     assert.equal(found.length, DEFAULT_LIMIT);
-    assert.deepEqual(found.map(({ item }) => item.id), many.map(({ id }) => id).reverse().slice(0, DEFAULT_LIMIT));
+    assert.deepEqual(
+      found.map(({ item }) => item.id),
+      many
+        .map(({ id }) => id)
+        .reverse()
+        .slice(0, DEFAULT_LIMIT),
+    );
   });
 });
 
@@ -233,10 +262,17 @@ describe('SearchIndex as a whole', () => {
 
   it('takes any iterable', () => {
     const fromSet = new SearchIndex(new Set(catalogue));
-    const fromGenerator = new SearchIndex((function* () { yield* catalogue; })());
+    const fromGenerator = new SearchIndex(
+      (function* () {
+        yield* catalogue;
+      })(),
+    );
     for (const built of [fromSet, fromGenerator]) {
       assert.equal(built.size, catalogue.length);
-      assert.deepEqual(built.search('dark kni').map(({ item }) => item.id), ['dark-knight-rises', 'dark-knight']);
+      assert.deepEqual(
+        built.search('dark kni').map(({ item }) => item.id),
+        ['dark-knight-rises', 'dark-knight'],
+      );
     }
   });
 
@@ -251,7 +287,10 @@ describe('SearchIndex as a whole', () => {
 describe('SearchIndex over more than the title', () => {
   const credited = (item: Searchable, extra: Pick<Searchable, 'alternativeTitles' | 'people'>): Searchable => ({ ...item, ...extra });
   const items: Searchable[] = [
-    credited(movie('amelie', 'Amélie', 2001, "Le Fabuleux Destin d'Amélie Poulain"), { alternativeTitles: ['The Fabulous Destiny of Amélie Poulain'], people: ['Jean-Pierre Jeunet', 'Audrey Tautou', 'Mathieu Kassovitz'] }),
+    credited(movie('amelie', 'Amélie', 2001, "Le Fabuleux Destin d'Amélie Poulain"), {
+      alternativeTitles: ['The Fabulous Destiny of Amélie Poulain'],
+      people: ['Jean-Pierre Jeunet', 'Audrey Tautou', 'Mathieu Kassovitz'],
+    }),
     credited(movie('inception', 'Inception', 2010), { people: ['Christopher Nolan', 'Leonardo DiCaprio', 'Elliot Page'] }),
     credited(movie('dark-knight', 'The Dark Knight', 2008), { people: ['Christopher Nolan', 'Christian Bale', 'Heath Ledger'] }),
     credited(movie('memento', 'Memento', 2000), { alternativeTitles: ['Memento Mori'], people: ['Christopher Nolan', 'Guy Pearce'] }),
@@ -261,19 +300,25 @@ describe('SearchIndex over more than the title', () => {
     credited(movie('matrix', 'The Matrix', 1999), { people: ['Lana Wachowski', 'Keanu Reeves'] }),
     credited(movie('matrix-reloaded', 'The Matrix Reloaded', 2003), { people: ['Lana Wachowski', 'Keanu Reeves'] }),
     credited(movie('matrix-revolutions', 'The Matrix Revolutions', 2003), { people: ['Lana Wachowski', 'Keanu Reeves'] }),
-    credited(show('office', 'The Office', 2005), { alternativeTitles: ['The Office: An American Workplace'], people: ['Greg Daniels', 'Steve Carell'] }),
+    credited(show('office', 'The Office', 2005), {
+      alternativeTitles: ['The Office: An American Workplace'],
+      people: ['Greg Daniels', 'Steve Carell'],
+    }),
     credited(movie('spider-verse', 'Spider-Man: Into the Spider-Verse', 2018), { people: ['Bob Persichetti', 'Shameik Moore'] }),
     credited(movie('alien', 'Alien', 1979), { people: ['Ridley Scott', 'Sigourney Weaver'] }),
     credited(movie('aliens', 'Aliens', 1986), { people: ['James Cameron', 'Sigourney Weaver'] }),
     credited(movie('brazil', 'Brazil', 1985), { people: ['Terry Gilliam', 'Jonathan Pryce'] }),
   ];
   const index = new SearchIndex(items);
-  const hits = (query: string, options?: SearchOptions) => index.search(query, { limit: 100, ...options }).map((h) => [h.item.id, h.matchedOn, h.matchedText]);
+  const hits = (query: string, options?: SearchOptions) =>
+    index.search(query, { limit: 100, ...options }).map((h) => [h.item.id, h.matchedOn, h.matchedText]);
   const ids = (query: string) => index.search(query, { limit: 100 }).map(({ item }) => item.id);
 
   it('says what matched: the title, as the item has it', () => assert.deepEqual(hits('inception'), [['inception', 'title', 'Inception']]));
-  it('the original title', () => assert.deepEqual(hits('le fabuleux destin'), [['amelie', 'originalTitle', "Le Fabuleux Destin d'Amélie Poulain"]]));
-  it('an alternative title', () => assert.deepEqual(hits('fabulous destiny'), [['amelie', 'alternativeTitle', 'The Fabulous Destiny of Amélie Poulain']]));
+  it('the original title', () =>
+    assert.deepEqual(hits('le fabuleux destin'), [['amelie', 'originalTitle', "Le Fabuleux Destin d'Amélie Poulain"]]));
+  it('an alternative title', () =>
+    assert.deepEqual(hits('fabulous destiny'), [['amelie', 'alternativeTitle', 'The Fabulous Destiny of Amélie Poulain']]));
   it('a director, the most recent film first', () =>
     assert.deepEqual(hits('nolan'), [
       ['inception', 'person', 'Christopher Nolan'],
@@ -282,7 +327,7 @@ describe('SearchIndex over more than the title', () => {
     ]));
   it('a cast member, accents and case aside', () => assert.deepEqual(hits('AUDREY tautou'), [['amelie', 'person', 'Audrey Tautou']]));
   it('a name with a typo', () => assert.deepEqual(ids('sigourny weaver'), ['aliens', 'alien']));
-  it('a year lifts one of a person\'s films', () => assert.deepEqual(ids('nolan 2008'), ['dark-knight', 'inception', 'memento']));
+  it("a year lifts one of a person's films", () => assert.deepEqual(ids('nolan 2008'), ['dark-knight', 'inception', 'memento']));
   it('the best match of an item is the one it reports', () => assert.deepEqual(hits('memento'), [['memento', 'title', 'Memento']]));
   it('a title always outranks a person, whatever the levels', () =>
     assert.deepEqual(hits('heat'), [
@@ -291,7 +336,8 @@ describe('SearchIndex over more than the title', () => {
       ['dark-knight', 'person', 'Heath Ledger'],
       ['cellular', 'person', 'Heather Graham'],
     ]));
-  it('a title\'s year lifts it among the titles only', () => assert.deepEqual(ids('heat 1995'), ['heat', 'heat-2013', 'dark-knight', 'cellular']));
+  it("a title's year lifts it among the titles only", () =>
+    assert.deepEqual(ids('heat 1995'), ['heat', 'heat-2013', 'dark-knight', 'cellular']));
   it('at one level the title comes before the original title, before an alternative one', () => {
     const three = new SearchIndex([
       movie('alt', 'Nightfall', 2020, null),
@@ -299,19 +345,38 @@ describe('SearchIndex over more than the title', () => {
       movie('has-original', 'Starfish', 2021, 'Solaris'),
       movie('has-title', 'Solaris', 1972),
     ]);
-    assert.deepEqual(three.search('solaris').map((h) => [h.item.id, h.matchedOn]), [['has-title', 'title'], ['has-original', 'originalTitle'], ['has-alternative', 'alternativeTitle']]);
+    assert.deepEqual(
+      three.search('solaris').map((h) => [h.item.id, h.matchedOn]),
+      [
+        ['has-title', 'title'],
+        ['has-original', 'originalTitle'],
+        ['has-alternative', 'alternativeTitle'],
+      ],
+    );
   });
   it('a typo of the whole title, its article left out, comes before titles it only starts', () =>
     assert.deepEqual(ids('matirx'), ['matrix', 'matrix-reloaded', 'matrix-revolutions']));
   it('"the matrx" likewise', () => assert.deepEqual(ids('the matrx'), ['matrix', 'matrix-reloaded', 'matrix-revolutions']));
   it('"alein" puts Alien first', () => assert.deepEqual(ids('alein'), ['alien', 'aliens']));
   it('a name as typed comes before a title with a typo', () => {
-    const both = new SearchIndex([movie('hawks', 'Hawks', 1988), { ...movie('big', 'Big', 1988), people: ['Penny Marshall', 'Tom Hanks'] }]);
-    assert.deepEqual(both.search('hanks').map((h) => [h.item.id, h.matchedOn]), [['big', 'person'], ['hawks', 'title']]);
+    const both = new SearchIndex([
+      movie('hawks', 'Hawks', 1988),
+      { ...movie('big', 'Big', 1988), people: ['Penny Marshall', 'Tom Hanks'] },
+    ]);
+    assert.deepEqual(
+      both.search('hanks').map((h) => [h.item.id, h.matchedOn]),
+      [
+        ['big', 'person'],
+        ['hawks', 'title'],
+      ],
+    );
   });
   it('closer spellings first: one edit before two', () => {
     const two = new SearchIndex([movie('bridge', 'Bridge', 1975), movie('bridges', 'Bridges', 1964)]);
-    assert.deepEqual(two.search('briddges').map((h) => h.item.id), ['bridges', 'bridge']);
+    assert.deepEqual(
+      two.search('briddges').map((h) => h.item.id),
+      ['bridges', 'bridge'],
+    );
   });
   it('"brazl" finds Brazil', () => assert.deepEqual(ids('brazl'), ['brazil']));
   it('"spiderman into the spiderverse" finds the film', () => assert.deepEqual(ids('spiderman into the spiderverse'), ['spider-verse']));
@@ -330,7 +395,10 @@ describe('SearchIndex over more than the title', () => {
 
 describe('SearchIndex.build', () => {
   it('pauses while it builds, and gives the index the constructor gives', async () => {
-    const many = Array.from({ length: 5_000 }, (_, i) => ({ ...movie(`m${i}`, `Film number ${i}`, 1950 + (i % 70)), people: [`Director ${i % 300}`] }));
+    const many = Array.from({ length: 5_000 }, (_, i) => ({
+      ...movie(`m${i}`, `Film number ${i}`, 1950 + (i % 70)),
+      people: [`Director ${i % 300}`],
+    }));
     let pauses = 0;
     const built = await SearchIndex.build(many, async () => {
       pauses++;
@@ -338,7 +406,11 @@ describe('SearchIndex.build', () => {
     assert.ok(pauses >= 4, `${pauses} pauses`); // after sorting, every 2,000 items, around the token table
     const direct = new SearchIndex(many);
     for (const query of ['film number 42', 'director 7', 'numbr 4999', '1999 film']) {
-      assert.deepEqual(built.search(query).map((h) => [h.item.id, h.matchedOn]), direct.search(query).map((h) => [h.item.id, h.matchedOn]), query);
+      assert.deepEqual(
+        built.search(query).map((h) => [h.item.id, h.matchedOn]),
+        direct.search(query).map((h) => [h.item.id, h.matchedOn]),
+        query,
+      );
     }
   });
 });

@@ -11,7 +11,12 @@ describe('mostRecentFirst', () => {
   const rows: [why: string, items: Dated[], expected: string[]][] = [
     [
       'newest year first, no year last',
-      [item('h1978', 'Halloween', 1978), item('hnull', 'Halloween', null), item('h2018', 'Halloween', 2018), item('h2007', 'Halloween', 2007)],
+      [
+        item('h1978', 'Halloween', 1978),
+        item('hnull', 'Halloween', null),
+        item('h2018', 'Halloween', 2018),
+        item('h2007', 'Halloween', 2007),
+      ],
       ['h2018', 'h2007', 'h1978', 'hnull'],
     ],
     [
@@ -51,11 +56,14 @@ describe('mostRecentFirst', () => {
       { maxLength: 6, selector: ({ id }) => id },
     );
     fc.assert(
-      fc.property(catalogue.chain((items) => fc.tuple(fc.constant(items), fc.shuffledSubarray(items, { minLength: items.length }))), ([items, shuffled]) => {
-        const before = [...items];
-        assert.deepEqual(mostRecentFirst(shuffled), mostRecentFirst(items));
-        assert.deepEqual(items, before);
-      }),
+      fc.property(
+        catalogue.chain((items) => fc.tuple(fc.constant(items), fc.shuffledSubarray(items, { minLength: items.length }))),
+        ([items, shuffled]) => {
+          const before = [...items];
+          assert.deepEqual(mostRecentFirst(shuffled), mostRecentFirst(items));
+          assert.deepEqual(items, before);
+        },
+      ),
       { numRuns: 1_000 },
     );
   });

@@ -65,7 +65,9 @@ function oracle(items: Searchable[], query: string, { type, limit = DEFAULT_LIMI
   };
   // As typed before typos; within each, any title before any person; by level; among titles, by field.
   const rankOf = (field: Field, level: number) =>
-    level === Infinity ? Infinity : (level >= 3 ? 1000 : 0) + (field === 'person' ? 100 : 0) + level * 10 + (field === 'person' ? 0 : FIELDS.indexOf(field));
+    level === Infinity
+      ? Infinity
+      : (level >= 3 ? 1000 : 0) + (field === 'person' ? 100 : 0) + level * 10 + (field === 'person' ? 0 : FIELDS.indexOf(field));
   return mostRecentFirst(items)
     .filter((item) => type === undefined || item.type === type)
     .map((item) => {
@@ -80,19 +82,68 @@ function oracle(items: Searchable[], query: string, { type, limit = DEFAULT_LIMI
 }
 
 const TITLES = [
-  'Amélie', "Le Fabuleux Destin d'Amélie Poulain", 'The Dark Knight', 'The Dark Knight Rises', 'Dark', 'Knight Rider',
-  'Léon: The Professional', 'Léon', 'Spider-Man', 'Spider-Man 2', 'Spider-Man: Into the Spider-Verse',
-  'The Amazing Spider-Man', 'WALL·E', "Ocean's Eleven", "Ocean's Twelve", 'Pokémon', 'ポケットモンスター', 'Æon Flux',
-  'Spirited Away', '千と千尋の神隠し', 'となりのトトロ', 'Москва слезам не верит', 'Moscow Does Not Believe in Tears',
-  'S.W.A.T.', 'M*A*S*H', "L'Avventura", 'Stranger Things', 'The Office', 'Bad Genius', 'ฉลาดเกมส์โกง', 'Alien',
-  'Aliens', 'Alien: Covenant', 'Cowboys & Aliens', 'Halloween', 'Dune', 'Dune: Part Two', 'Star Wars', 'Stardust',
-  'Ὀδύσσεια', 'Die Blechtrommel', 'Straße', '기생충', 'Crouching Tiger, Hidden Dragon', '臥虎藏龍', '!!!',
+  'Amélie',
+  "Le Fabuleux Destin d'Amélie Poulain",
+  'The Dark Knight',
+  'The Dark Knight Rises',
+  'Dark',
+  'Knight Rider',
+  'Léon: The Professional',
+  'Léon',
+  'Spider-Man',
+  'Spider-Man 2',
+  'Spider-Man: Into the Spider-Verse',
+  'The Amazing Spider-Man',
+  'WALL·E',
+  "Ocean's Eleven",
+  "Ocean's Twelve",
+  'Pokémon',
+  'ポケットモンスター',
+  'Æon Flux',
+  'Spirited Away',
+  '千と千尋の神隠し',
+  'となりのトトロ',
+  'Москва слезам не верит',
+  'Moscow Does Not Believe in Tears',
+  'S.W.A.T.',
+  'M*A*S*H',
+  "L'Avventura",
+  'Stranger Things',
+  'The Office',
+  'Bad Genius',
+  'ฉลาดเกมส์โกง',
+  'Alien',
+  'Aliens',
+  'Alien: Covenant',
+  'Cowboys & Aliens',
+  'Halloween',
+  'Dune',
+  'Dune: Part Two',
+  'Star Wars',
+  'Stardust',
+  'Ὀδύσσεια',
+  'Die Blechtrommel',
+  'Straße',
+  '기생충',
+  'Crouching Tiger, Hidden Dragon',
+  '臥虎藏龍',
+  '!!!',
 ];
 
 // Some share words with titles ("Gladys Knight", "Dune" in a name), so titles and people compete.
 const PEOPLE = [
-  'Christopher Nolan', 'Heath Ledger', 'Agnès Varda', 'Jean-Pierre Jeunet', 'Audrey Tautou', 'Gladys Knight', 'Bong Joon-ho',
-  '是枝裕和', 'Sigourney Weaver', 'Alienor Dune', 'Darko Stranger', 'Léon Spirit',
+  'Christopher Nolan',
+  'Heath Ledger',
+  'Agnès Varda',
+  'Jean-Pierre Jeunet',
+  'Audrey Tautou',
+  'Gladys Knight',
+  'Bong Joon-ho',
+  '是枝裕和',
+  'Sigourney Weaver',
+  'Alienor Dune',
+  'Darko Stranger',
+  'Léon Spirit',
 ];
 
 const catalogues = fc.uniqueArray(
@@ -111,8 +162,9 @@ const catalogues = fc.uniqueArray(
 
 // Queries the way people type them: prefixes of a title's words in any order, in any case, with
 // or without accents and punctuation; and now and then noise.
-const typed = fc.tuple(fc.constantFrom(...TITLES, ...PEOPLE), fc.array(fc.nat(), { maxLength: 4 }), fc.boolean(), fc.constantFrom(' ', '-', '')).map(
-  ([title, cuts, upper, join]) => {
+const typed = fc
+  .tuple(fc.constantFrom(...TITLES, ...PEOPLE), fc.array(fc.nat(), { maxLength: 4 }), fc.boolean(), fc.constantFrom(' ', '-', ''))
+  .map(([title, cuts, upper, join]) => {
     const words = title.split(/[\s:,.*·-]+/u).filter((word) => word !== '');
     const picked = cuts.map((cut, i) => {
       const word = words[(cut + i) % words.length] ?? '';
@@ -120,9 +172,12 @@ const typed = fc.tuple(fc.constantFrom(...TITLES, ...PEOPLE), fc.array(fc.nat(),
     });
     const query = picked.join(join);
     return upper ? query.toUpperCase() : query.normalize('NFD');
-  },
+  });
+const queries = fc.oneof(
+  { weight: 6, arbitrary: typed },
+  { weight: 1, arbitrary: fc.constantFrom(...TITLES) },
+  { weight: 1, arbitrary: fc.string() },
 );
-const queries = fc.oneof({ weight: 6, arbitrary: typed }, { weight: 1, arbitrary: fc.constantFrom(...TITLES) }, { weight: 1, arbitrary: fc.string() });
 const options = fc.record(
   { type: fc.constantFrom('movie' as const, 'tvshow' as const), limit: fc.integer({ min: 1, max: 25 }) },
   { requiredKeys: [] },
@@ -172,8 +227,11 @@ describe('SearchIndex against the contract', () => {
           const found = index.search(item.title, { limit: Infinity }).map((h) => h.item);
           assert.ok(found.includes(item), `${item.title} finds itself`);
           // Items whose title is the same, spaces and punctuation aside, come first.
-          const exact = found.findIndex((other) => tokenize(other.title).join('') !== tokenize(item.title).join('') &&
-            tokenize(other.originalTitle ?? '').join('') !== tokenize(item.title).join(''));
+          const exact = found.findIndex(
+            (other) =>
+              tokenize(other.title).join('') !== tokenize(item.title).join('') &&
+              tokenize(other.originalTitle ?? '').join('') !== tokenize(item.title).join(''),
+          );
           assert.ok(exact === -1 || found.indexOf(item) < exact);
         }
       }),

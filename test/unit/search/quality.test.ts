@@ -19,7 +19,18 @@ describe('search quality over a generated catalogue of 10,000 titles', () => {
   it('has at least 200 queries, of every kind', () => {
     assert.ok(queries.length >= 200, `${queries.length} queries`);
     const kinds = new Set(queries.map((q) => q.kind));
-    for (const kind of ['exact', 'prefix', 'typo-deletion', 'typo-insertion', 'typo-substitution', 'typo-transposition', 'year', 'original-title', 'alternative-title', 'person'] as const) {
+    for (const kind of [
+      'exact',
+      'prefix',
+      'typo-deletion',
+      'typo-insertion',
+      'typo-substitution',
+      'typo-transposition',
+      'year',
+      'original-title',
+      'alternative-title',
+      'person',
+    ] as const) {
       assert.ok(kinds.has(kind), kind);
     }
   });
@@ -27,7 +38,9 @@ describe('search quality over a generated catalogue of 10,000 titles', () => {
   for (const score of scores) {
     const min = score.kind.startsWith('typo') ? TOP1_MIN_TYPOS : TOP1_MIN;
     it(`${score.kind}: the intended title first in at least ${min * 100}% of ${score.queries} queries`, () => {
-      const misses = score.misses.map((m) => `"${m.query}": got ${m.got.join(', ') || 'nothing'}, expected one of ${m.expected.join(', ')}`);
+      const misses = score.misses.map(
+        (m) => `"${m.query}": got ${m.got.join(', ') || 'nothing'}, expected one of ${m.expected.join(', ')}`,
+      );
       assert.ok(score.top1 >= min, `top-1 ${(score.top1 * 100).toFixed(1)}%\n${misses.join('\n')}`);
     });
   }
@@ -35,8 +48,15 @@ describe('search quality over a generated catalogue of 10,000 titles', () => {
 
 // The queries the issue found failing, over the films they mean and the ones that get in the way.
 describe('what users typed', () => {
-  const film = (id: string, title: string, year: number, more: Partial<Searchable> = {}): Searchable =>
-    ({ id, type: 'movie', title, originalTitle: null, year, addedAt: '2024-05-01T10:00:00.000Z', ...more });
+  const film = (id: string, title: string, year: number, more: Partial<Searchable> = {}): Searchable => ({
+    id,
+    type: 'movie',
+    title,
+    originalTitle: null,
+    year,
+    addedAt: '2024-05-01T10:00:00.000Z',
+    ...more,
+  });
   const index = new SearchIndex([
     film('matrix', 'The Matrix', 1999, { people: ['Lana Wachowski', 'Lilly Wachowski', 'Keanu Reeves'] }),
     film('matrix-resurrections', 'The Matrix Resurrections', 2021),
@@ -46,7 +66,10 @@ describe('what users typed', () => {
     film('brazil', 'Brazil', 1985, { people: ['Terry Gilliam'] }),
     film('heat', 'Heat', 1995, { people: ['Michael Mann', 'Al Pacino'] }),
     film('heat-2013', 'The Heat', 2013, { people: ['Paul Feig', 'Sandra Bullock'] }),
-    film('amelie', 'Amélie', 2001, { originalTitle: "Le Fabuleux Destin d'Amélie Poulain", people: ['Jean-Pierre Jeunet', 'Audrey Tautou'] }),
+    film('amelie', 'Amélie', 2001, {
+      originalTitle: "Le Fabuleux Destin d'Amélie Poulain",
+      people: ['Jean-Pierre Jeunet', 'Audrey Tautou'],
+    }),
     film('inception', 'Inception', 2010, { people: ['Christopher Nolan', 'Leonardo DiCaprio'] }),
     film('oppenheimer', 'Oppenheimer', 2023, { people: ['Christopher Nolan', 'Cillian Murphy'] }),
     film('spider-verse', 'Spider-Man: Into the Spider-Verse', 2018),
@@ -79,9 +102,12 @@ describe('what users typed', () => {
     assert.deepEqual([hit?.matchedOn, hit?.matchedText], ['originalTitle', "Le Fabuleux Destin d'Amélie Poulain"]);
   });
   it('"nolan" finds both of his films, by his name', () => {
-    assert.deepEqual(index.search('nolan').map((h) => [h.item.id, h.matchedOn, h.matchedText]), [
-      ['oppenheimer', 'person', 'Christopher Nolan'],
-      ['inception', 'person', 'Christopher Nolan'],
-    ]);
+    assert.deepEqual(
+      index.search('nolan').map((h) => [h.item.id, h.matchedOn, h.matchedText]),
+      [
+        ['oppenheimer', 'person', 'Christopher Nolan'],
+        ['inception', 'person', 'Christopher Nolan'],
+      ],
+    );
   });
 });

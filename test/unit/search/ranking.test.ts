@@ -3,7 +3,11 @@ import { describe, it } from 'node:test';
 import { bare, FIELDS, PERSON, rankOf, RANKS, TYPO_ONE, TYPO_WORDS, yearIn, type Level } from '../../../lib/search/ranking';
 
 const LEVELS: Level[] = [0, 1, 2, 3, 4, 5];
-const ALL = LEVELS.flatMap((level) => FIELDS.map((_, field) => field).flatMap((field) => [true, false].map((named) => ({ level, field, named, rank: rankOf(level, field, named) }))));
+const ALL = LEVELS.flatMap((level) =>
+  FIELDS.map((_, field) => field).flatMap((field) =>
+    [true, false].map((named) => ({ level, field, named, rank: rankOf(level, field, named) })),
+  ),
+);
 
 describe('rankOf', () => {
   it('gives every rank between 1 and RANKS', () => {
@@ -22,7 +26,7 @@ describe('rankOf', () => {
     assert.ok(rankOf(TYPO_WORDS, 0, false) < rankOf(TYPO_ONE, PERSON, true), 'with typos too');
   });
 
-  it('ranks the fields of titles in order at one level, and all of a person\'s alike', () => {
+  it("ranks the fields of titles in order at one level, and all of a person's alike", () => {
     assert.ok(rankOf(0, 0, false) < rankOf(0, 1, false) && rankOf(0, 1, false) < rankOf(0, 2, false));
   });
 });

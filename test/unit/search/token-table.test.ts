@@ -47,7 +47,13 @@ describe('TokenTable', () => {
 
   it('agrees with a scan of every token, on any tokens and prefix', () => {
     const token = fc.string({ unit: fc.constantFrom('a', 'b', 'ab', 'é', 'ж', '千', '\uD83D\uDE00'), maxLength: 5 });
-    const tokenLists = fc.array(fc.uniqueArray(token.filter((t) => t !== ''), { maxLength: 6 }), { maxLength: 12 });
+    const tokenLists = fc.array(
+      fc.uniqueArray(
+        token.filter((t) => t !== ''),
+        { maxLength: 6 },
+      ),
+      { maxLength: 12 },
+    );
     fc.assert(
       fc.property(tokenLists, token, (lists, prefix) => {
         const built = new TokenTable(lists);

@@ -52,7 +52,10 @@ describe('the TMDB key parameter', () => {
       clock.now += 61_000;
       assert.equal(await read(), 'kept-key-0000');
       const fresh = reader(NAME, { now: 0 });
-      await assert.rejects(fresh(), (err: unknown) => err instanceof AppError && err.status === 503 && /TMDB key parameter/.test(err.message));
+      await assert.rejects(
+        fresh(),
+        (err: unknown) => err instanceof AppError && err.status === 503 && /TMDB key parameter/.test(err.message),
+      );
     } finally {
       fake.throttling = false;
     }

@@ -17,7 +17,11 @@ const discoverAsNobody = (root: string) => {
     const { discoverTree } = await import(${JSON.stringify(join(PROJECT_DIR, 'lib/storage/discover.ts'))});
     const tree = await discoverTree(${JSON.stringify(root)}, { limits: ${JSON.stringify(NO_LIMITS)} });
     console.log(JSON.stringify({ files: tree.files.map((f) => f.relPath), unreadable: tree.unreadable }));`;
-  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: PROJECT_DIR, env: { ...process.env, TSX_DISABLE_CACHE: '1' }, encoding: 'utf8' });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: PROJECT_DIR,
+    env: { ...process.env, TSX_DISABLE_CACHE: '1' },
+    encoding: 'utf8',
+  });
   return JSON.parse(out) as { files: string[]; unreadable: string[] };
 };
 
@@ -34,7 +38,13 @@ describe('discovery: folders that cannot be read', () => {
     chmodSync(join(base), 0o755);
     chmodSync(join(root, 'Private'), 0o000);
     try {
-      const found = process.getuid?.() === 0 ? discoverAsNobody(root) : await discoverTree(root, { limits: NO_LIMITS }).then((t) => ({ files: t.files.map((f) => f.relPath), unreadable: t.unreadable }));
+      const found =
+        process.getuid?.() === 0
+          ? discoverAsNobody(root)
+          : await discoverTree(root, { limits: NO_LIMITS }).then((t) => ({
+              files: t.files.map((f) => f.relPath),
+              unreadable: t.unreadable,
+            }));
       assert.deepEqual(found, { files: ['Heat (1995)/Heat (1995).mkv'], unreadable: ['Private'] });
     } finally {
       chmodSync(join(root, 'Private'), 0o755);

@@ -177,7 +177,10 @@ describe('walking a folder tree', () => {
       touch(root, 'kept.mkv', 'private/secret.mkv');
       chmodSync(join(root, 'private'), 0o000);
       try {
-        assert.deepEqual(process.getuid?.() === 0 ? walkAsNobody(root) : await walkWithSkips(root), { files: ['kept.mkv'], skips: ['private: unreadable'] });
+        assert.deepEqual(process.getuid?.() === 0 ? walkAsNobody(root) : await walkWithSkips(root), {
+          files: ['kept.mkv'],
+          skips: ['private: unreadable'],
+        });
       } finally {
         chmodSync(join(root, 'private'), 0o755);
       }
@@ -225,8 +228,14 @@ describe('walking a folder tree', () => {
       const deepLink = join(base, 'limits', 'deep-link');
       touch(deepLink, 'one/x.mkv');
       link(join(base, 'limits'), { 'deep-link/one/two': '../../elsewhere' });
-      assert.deepEqual(await walk(deepLink, { limits: { maxEntries: 100, maxDepth: 2 }, keepFile: videos }), ['one/two/x.mkv', 'one/x.mkv']);
-      await assert.rejects(walk(deepLink, { limits: { maxEntries: 100, maxDepth: 1 }, keepFile: videos }), { name: 'WalkLimitError', limit: 'depth' });
+      assert.deepEqual(await walk(deepLink, { limits: { maxEntries: 100, maxDepth: 2 }, keepFile: videos }), [
+        'one/two/x.mkv',
+        'one/x.mkv',
+      ]);
+      await assert.rejects(walk(deepLink, { limits: { maxEntries: 100, maxDepth: 1 }, keepFile: videos }), {
+        name: 'WalkLimitError',
+        limit: 'depth',
+      });
     });
   });
 
@@ -275,7 +284,7 @@ describe('walking a folder tree', () => {
     it('leaves it free even when deciding which files to keep is slow', async () => {
       // 5 µs a file: 100 ms for the folder in one go.
       const slowly = (relPath: string) => {
-        for (const until = performance.now() + 0.005; performance.now() < until; );
+        for (const until = performance.now() + 0.005; performance.now() < until;);
         return videos(relPath);
       };
       const { most } = await perTurn(slowly);
@@ -290,7 +299,9 @@ describe('walking a folder tree', () => {
         if (++asked === 100) controller.abort(new Error('scan cancelled'));
         return videos(relPath);
       };
-      await assert.rejects(walk(root, { limits: NO_LIMITS, keepFile: abortAtTheHundredth, signal: controller.signal }), { message: 'scan cancelled' });
+      await assert.rejects(walk(root, { limits: NO_LIMITS, keepFile: abortAtTheHundredth, signal: controller.signal }), {
+        message: 'scan cancelled',
+      });
       // The turn under way ends the batch it started, and nothing more is read.
       assert.ok(asked <= 2000, `${asked} files were looked at`);
     });

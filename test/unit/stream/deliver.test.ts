@@ -21,20 +21,38 @@ const dir = tempDir('deliver');
 const filePath = join(dir, 'Film (2001).mkv');
 writeFileSync(filePath, bytes);
 
-const onDisk: StreamTarget = { path: filePath, size: SIZE, mtimeMs: 1_000, contentType: 'video/x-matroska', etag: '"a-1"', lastModified: 'Thu, 01 Jan 1970 00:00:01 GMT' };
+const onDisk: StreamTarget = {
+  path: filePath,
+  size: SIZE,
+  mtimeMs: 1_000,
+  contentType: 'video/x-matroska',
+  etag: '"a-1"',
+  lastModified: 'Thu, 01 Jan 1970 00:00:01 GMT',
+};
 const inBucket: StreamTarget = { ...onDisk, path: undefined, object: { bucket: 'media', key: 'Film (2001).mkv' } };
 
 const disk = localMediaStorage({ dataDir: dir, limits: { maxEntries: 1_000, maxDepth: 8 } });
 // Presigning is computed here; the address is never asked anything.
 const bucket = s3Storage(
   { region: 'us-east-1', bucket: 'media' },
-  new S3Client({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9', forcePathStyle: true, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }),
+  new S3Client({
+    region: 'us-east-1',
+    endpoint: 'http://127.0.0.1:9',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+  }),
 );
 
 describe('deliverStream', () => {
   it('redirects to a presigned URL where the storage serves the bytes itself, with no bytes in the answer', async () => {
-    const reply = await deliverStream(bucket, inBucket, streamRequestOf('GET', { range: 'bytes=0-9' }), { delivery: 'inline', urlSeconds: 60 });
-    assert.deepEqual({ ...reply, headers: { ...reply.headers, Location: undefined } }, { status: 307, headers: { Location: undefined, 'Cache-Control': 'private, no-store' }, body: '' });
+    const reply = await deliverStream(bucket, inBucket, streamRequestOf('GET', { range: 'bytes=0-9' }), {
+      delivery: 'inline',
+      urlSeconds: 60,
+    });
+    assert.deepEqual(
+      { ...reply, headers: { ...reply.headers, Location: undefined } },
+      { status: 307, headers: { Location: undefined, 'Cache-Control': 'private, no-store' }, body: '' },
+    );
     const location = new URL(reply.headers.Location!);
     assert.equal(location.pathname, '/media/Film%20%282001%29.mkv');
     assert.equal(location.searchParams.get('X-Amz-Expires'), '60');
@@ -42,7 +60,10 @@ describe('deliverStream', () => {
   });
 
   it('names the file and range for the gateway in front, with a grant, with no bytes in the answer', async () => {
-    const reply = await deliverStream(disk, onDisk, streamRequestOf('GET', { [FORWARDED_RANGE_HEADER]: 'bytes=10-19' }), { delivery: 'front-door', urlSeconds: 60 });
+    const reply = await deliverStream(disk, onDisk, streamRequestOf('GET', { [FORWARDED_RANGE_HEADER]: 'bytes=10-19' }), {
+      delivery: 'front-door',
+      urlSeconds: 60,
+    });
     assert.equal(reply.status, 206);
     assert.equal(reply.body, '');
     assert.equal(reply.headers['Content-Range'], `bytes 10-19/${SIZE}`);
@@ -56,7 +77,10 @@ describe('deliverStream', () => {
     assert.equal(reply.status, 206);
     assert.equal(reply.headers['Content-Range'], `bytes 0-${INLINE_MAX_BYTES - 1}/${SIZE}`);
     assert.ok((reply.body as Buffer).equals(bytes.subarray(0, INLINE_MAX_BYTES)));
-    const rest = await deliverStream(disk, onDisk, streamRequestOf('GET', { range: `bytes=${INLINE_MAX_BYTES}-` }), { delivery: 'inline', urlSeconds: 60 });
+    const rest = await deliverStream(disk, onDisk, streamRequestOf('GET', { range: `bytes=${INLINE_MAX_BYTES}-` }), {
+      delivery: 'inline',
+      urlSeconds: 60,
+    });
     assert.deepEqual([rest.status, rest.headers['Content-Range']], [206, `bytes ${INLINE_MAX_BYTES}-${SIZE - 1}/${SIZE}`]);
     assert.ok((rest.body as Buffer).equals(bytes.subarray(INLINE_MAX_BYTES)));
   });
@@ -64,7 +88,10 @@ describe('deliverStream', () => {
   it('answers HEAD and 304 with headers only', async () => {
     const head = await deliverStream(disk, onDisk, streamRequestOf('HEAD', {}), { delivery: 'inline', urlSeconds: 60 });
     assert.deepEqual([head.status, head.headers['Content-Length'], head.body], [200, String(SIZE), '']);
-    const notModified = await deliverStream(disk, onDisk, streamRequestOf('GET', { 'if-none-match': onDisk.etag }), { delivery: 'front-door', urlSeconds: 60 });
+    const notModified = await deliverStream(disk, onDisk, streamRequestOf('GET', { 'if-none-match': onDisk.etag }), {
+      delivery: 'front-door',
+      urlSeconds: 60,
+    });
     assert.deepEqual([notModified.status, notModified.headers[SEND_FILE_HEADER], notModified.body], [304, undefined, '']);
   });
 });

@@ -135,7 +135,8 @@ describe('parseSrt', () => {
   });
 
   it('copes with CR line endings, wrong numbers, extra blank lines and a missing blank line', () => {
-    const srt = '\r\r1\r00:00:01,000 --> 00:00:02,000\rFirst\r1\r00:00:03,000 --> 00:00:04,000\rSecond\r\r\r\r1\r00:00:05,000 --> 00:00:06,000\r1984\r';
+    const srt =
+      '\r\r1\r00:00:01,000 --> 00:00:02,000\rFirst\r1\r00:00:03,000 --> 00:00:04,000\rSecond\r\r\r\r1\r00:00:05,000 --> 00:00:06,000\r1984\r';
     assert.deepEqual(parseSrt(srt), [
       { startMs: 1000, endMs: 2000, text: 'First' },
       { startMs: 3000, endMs: 4000, text: 'Second' },
@@ -207,10 +208,7 @@ describe('toWebVtt', () => {
       { startMs: 500, endMs: 3000, text: 'cut' },
       { startMs: 5000, endMs: 6000, text: 'moved' },
     ];
-    assert.equal(
-      toWebVtt(cues, -1500),
-      'WEBVTT\n\n00:00:00.000 --> 00:00:01.500\ncut\n\n00:00:03.500 --> 00:00:04.500\nmoved\n\n',
-    );
+    assert.equal(toWebVtt(cues, -1500), 'WEBVTT\n\n00:00:00.000 --> 00:00:01.500\ncut\n\n00:00:03.500 --> 00:00:04.500\nmoved\n\n');
   });
 
   it('writes hours past 99 with as many digits as they need', () => {

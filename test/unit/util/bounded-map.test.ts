@@ -22,14 +22,25 @@ describe('BoundedMap', () => {
 
   it('moves an entry last when it is used or set again, not when it is only read', () => {
     // Prepare
-    const map = new BoundedMap<string, number>({ maxSize: 3 }, [['a', 1], ['b', 2], ['c', 3]]);
+    const map = new BoundedMap<string, number>({ maxSize: 3 }, [
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+    ]);
     // Act: a read with get leaves a first; use moves b last; setting c again moves it last.
     assert.equal(map.get('a'), 1);
     assert.equal(map.use('b'), 2);
     map.set('c', 30);
     map.set('d', 4);
     // Assess: a was the least recently set or used.
-    assert.deepEqual([...map.entries()], [['b', 2], ['c', 30], ['d', 4]]);
+    assert.deepEqual(
+      [...map.entries()],
+      [
+        ['b', 2],
+        ['c', 30],
+        ['d', 4],
+      ],
+    );
   });
 
   it('bounds the total weight when entries weigh, and keeps nothing heavier than the whole', () => {
@@ -83,7 +94,10 @@ describe('BoundedMap', () => {
   });
 
   it('deletes and clears, its weight following', () => {
-    const map = new BoundedMap<string, number>({ maxSize: 5 }, [['a', 1], ['b', 2]]);
+    const map = new BoundedMap<string, number>({ maxSize: 5 }, [
+      ['a', 1],
+      ['b', 2],
+    ]);
     assert.equal(map.delete('a'), true);
     assert.equal(map.delete('a'), false);
     assert.equal(map.weight, 1);
@@ -93,7 +107,11 @@ describe('BoundedMap', () => {
   });
 
   it('lets entries be deleted while it is iterated', () => {
-    const map = new BoundedMap<string, number>({ maxSize: 10 }, [['p|1', 1], ['q|1', 2], ['p|2', 3]]);
+    const map = new BoundedMap<string, number>({ maxSize: 10 }, [
+      ['p|1', 1],
+      ['q|1', 2],
+      ['p|2', 3],
+    ]);
     for (const key of map.keys()) if (key.startsWith('p|')) map.delete(key);
     assert.deepEqual([...map], [['q|1', 2]]);
   });

@@ -46,14 +46,21 @@ describe('sortPaced', () => {
     // Act
     const sorted = await sortPaced(items, (a, b) => ascending(a.key, b.key), new Pacer(100));
     // Assess
-    assert.deepEqual(sorted, [...items].sort((a, b) => ascending(a.key, b.key)));
+    assert.deepEqual(
+      sorted,
+      [...items].sort((a, b) => ascending(a.key, b.key)),
+    );
   });
 
   it('hands the event loop back while it sorts', async () => {
     let turns = 0;
     const ticking = setInterval(() => turns++, 0);
     setImmediate(() => turns++);
-    await sortPaced(Array.from({ length: 20_000 }, (_, i) => String(20_000 - i)), ascending, new Pacer(500));
+    await sortPaced(
+      Array.from({ length: 20_000 }, (_, i) => String(20_000 - i)),
+      ascending,
+      new Pacer(500),
+    );
     clearInterval(ticking);
     assert.ok(turns > 0);
   });

@@ -19,11 +19,15 @@ describe('eachLimited', () => {
     let inFlight = 0;
     let most = 0;
     // Act
-    await eachLimited(Array.from({ length: 50 }, (_, i) => i), 4, async (i) => {
-      most = Math.max(most, ++inFlight);
-      await new Promise((resolve) => setTimeout(resolve, i % 3));
-      inFlight--;
-    });
+    await eachLimited(
+      Array.from({ length: 50 }, (_, i) => i),
+      4,
+      async (i) => {
+        most = Math.max(most, ++inFlight);
+        await new Promise((resolve) => setTimeout(resolve, i % 3));
+        inFlight--;
+      },
+    );
     // Assess
     assert.equal(most, 4);
   });
@@ -109,7 +113,11 @@ describe('JobPool', () => {
     const started: string[] = [];
     pool.push((done) => {
       started.push('first');
-      setImmediate(() => pool.attempt(() => { throw new Error('read failed'); }));
+      setImmediate(() =>
+        pool.attempt(() => {
+          throw new Error('read failed');
+        }),
+      );
       void done;
     });
     pool.push(() => started.push('second'));

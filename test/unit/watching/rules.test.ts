@@ -39,6 +39,12 @@ describe('watch rules', () => {
     const played = markPlayed(middle, at(2));
     assert.deepEqual([played.played, played.playCount, played.positionSeconds], [true, 1, 0]);
     assert.equal(markPlayed(played, at(3)).playCount, 1, 'played already');
-    assert.deepEqual(toUserData(markUnplayed(played)), { positionSeconds: 0, progress: 0, played: false, playCount: 0, lastPlayedAt: at(2) });
+    assert.deepEqual(toUserData(markUnplayed(played)), {
+      positionSeconds: 0,
+      progress: 0,
+      played: false,
+      playCount: 0,
+      lastPlayedAt: at(2),
+    });
   });
 });

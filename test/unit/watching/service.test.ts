@@ -30,11 +30,26 @@ const aCatalogue = async () => {
   const [alpha, beta, gamma] = ['Alpha', 'Beta', 'Gamma'].map((title) => movie(library, undefined, { title }));
   const [a, b] = ['Show A', 'Show B'].map((title) => show(library, undefined, { title }));
   const episodes = [
-    ...[[1, 1], [1, 2], [2, 1], [2, 2], [0, 1]].map(([s, e]) => episode(library, a!.id, s!, e!)),
-    ...[[1, 1], [1, 2]].map(([s, e]) => episode(library, b!.id, s!, e!)),
+    ...[
+      [1, 1],
+      [1, 2],
+      [2, 1],
+      [2, 2],
+      [0, 1],
+    ].map(([s, e]) => episode(library, a!.id, s!, e!)),
+    ...[
+      [1, 1],
+      [1, 2],
+    ].map(([s, e]) => episode(library, b!.id, s!, e!)),
   ];
   await catalog.put([alpha!, beta!, gamma!, a!, b!, ...episodes]);
-  const ids = new Map<string, string>([['Alpha', alpha!.id], ['Beta', beta!.id], ['Gamma', gamma!.id], ['Show A', a!.id], ['Show B', b!.id]]);
+  const ids = new Map<string, string>([
+    ['Alpha', alpha!.id],
+    ['Beta', beta!.id],
+    ['Gamma', gamma!.id],
+    ['Show A', a!.id],
+    ['Show B', b!.id],
+  ]);
   for (const e of episodes) ids.set(`${e.showId === a!.id ? 'Show A' : 'Show B'} ${e.seasonNumber}x${e.episodeNumber}`, e.id);
   return { catalog, idOf: (name: string) => ids.get(name)! };
 };
@@ -74,7 +89,8 @@ const timeOf = (t: TestContext, clock: { advance: (ms: number) => void }) => {
 };
 
 type Entry = { media: { title: string }; episode?: { seasonNumber: number; episodeNumber: number } };
-const labels = (list: Entry[]) => list.map((e) => (e.episode ? `${e.media.title} ${e.episode.seasonNumber}x${e.episode.episodeNumber}` : e.media.title));
+const labels = (list: Entry[]) =>
+  list.map((e) => (e.episode ? `${e.media.title} ${e.episode.seasonNumber}x${e.episode.episodeNumber}` : e.media.title));
 
 describe('WatchingService', () => {
   it('writes each report before it answers where it is one of many (a Lambda), after the rules: nothing before 5 %, played past 90 %, once per viewing', async () => {
@@ -186,15 +202,28 @@ describe('WatchingService', () => {
     const showB = await mark('Show B');
     assert.deepEqual([showB.played, showB.progress], [true, 1], 'a whole show marked played');
     assert.deepEqual(await nextUp(), []);
-    const listed = await service.withUserData('default', [{ id: idOf('Show B'), type: 'tvshow' }, { id: idOf('Show A'), type: 'tvshow' }]);
-    assert.deepEqual(listed.map((e) => [e.userData.played, e.userData.progress]), [[true, 1], [false, 0.6]], "a show's share of episodes played");
+    const listed = await service.withUserData('default', [
+      { id: idOf('Show B'), type: 'tvshow' },
+      { id: idOf('Show A'), type: 'tvshow' },
+    ]);
+    assert.deepEqual(
+      listed.map((e) => [e.userData.played, e.userData.progress]),
+      [
+        [true, 1],
+        [false, 0.6],
+      ],
+      "a show's share of episodes played",
+    );
     await service.markUnplayed('default', idOf('Show B 1x2'));
     assert.deepEqual(await nextUp(), ['Show B 1x2'], 'unplayed: next again');
   });
 
   it('keeps the household always and other profiles by unique names, and each profile its own state', async () => {
     const { service, idOf, stored, clock } = await setup();
-    assert.deepEqual((await service.profiles()).map((p) => [p.id, p.name]), [['default', 'Household']]);
+    assert.deepEqual(
+      (await service.profiles()).map((p) => [p.id, p.name]),
+      [['default', 'Household']],
+    );
     clock.advance(1_000); // profiles are listed in the order they were created
     const ada = await service.createProfile(' Ada ');
     assert.equal(ada.name, 'Ada');
@@ -205,7 +234,10 @@ describe('WatchingService', () => {
     await service.renameProfile('default', 'The Smiths');
     clock.advance(1_000);
     assert.equal((await service.createProfile('Household')).name, 'Household', 'the old name is free again');
-    assert.deepEqual((await service.profiles()).map((p) => p.name), ['The Smiths', 'Ada', 'Household']);
+    assert.deepEqual(
+      (await service.profiles()).map((p) => p.name),
+      ['The Smiths', 'Ada', 'Household'],
+    );
 
     await service.progress(ada.id, idOf('Beta'), 2000, 6000);
     assert.deepEqual([await stored('Beta', ada.id), await stored('Beta')], [2000, undefined]);
@@ -220,20 +252,35 @@ describe('WatchingService', () => {
     const advance = timeOf(t, clock);
     const [alpha, beta] = [idOf('Alpha'), idOf('Beta')];
     await service.markPlayed('default', beta);
-    const list = async () => (await service.withUserData('default', [{ id: alpha, type: 'movie' }, { id: beta, type: 'movie' }])).map((e) => [e.userData.positionSeconds, e.userData.played]);
-    assert.deepEqual(await list(), [[0, false], [0, true]]);
+    const list = async () =>
+      (
+        await service.withUserData('default', [
+          { id: alpha, type: 'movie' },
+          { id: beta, type: 'movie' },
+        ])
+      ).map((e) => [e.userData.positionSeconds, e.userData.played]);
+    assert.deepEqual(await list(), [
+      [0, false],
+      [0, true],
+    ]);
     await service.progress('default', alpha, 1200, 6000);
     await drain();
     await advance(100);
     await service.progress('default', alpha, 1500, 6000);
     assert.equal(await stored('Alpha'), 1200, 'not written yet');
-    assert.deepEqual(await list(), [[1500, false], [0, true]]);
+    assert.deepEqual(await list(), [
+      [1500, false],
+      [0, true],
+    ]);
     const watched = await service.watchedTitles('default');
     assert.deepEqual(watched.get(alpha), { played: false, lastPlayedAt: new Date(clock.now()).toISOString() });
     assert.equal(watched.get(beta)?.played, true);
 
     await service.forget([alpha, beta]);
-    assert.deepEqual(await list(), [[0, false], [0, false]]);
+    assert.deepEqual(await list(), [
+      [0, false],
+      [0, false],
+    ]);
     assert.equal((await service.watchedTitles('default')).size, 0);
     await advance(1_000);
     assert.equal(await stored('Beta'), undefined);

@@ -4,8 +4,19 @@ import { NOTHING } from '../../../lib/watching/rules';
 import type { StoredState, TitleStates } from '../../../lib/watching/model';
 import { KeptTitleStates } from '../../../lib/watching/title-states';
 
-const film = (mediaId: string, positionSeconds: number): StoredState => ({ ...NOTHING, mediaId, placement: { entity: 'movie' }, positionSeconds, durationSeconds: 6000 });
-const episode = (mediaId: string): StoredState => ({ ...NOTHING, mediaId, placement: { entity: 'episode', showId: 'sh', seasonNumber: 1, episodeNumber: 1 }, positionSeconds: 100 });
+const film = (mediaId: string, positionSeconds: number): StoredState => ({
+  ...NOTHING,
+  mediaId,
+  placement: { entity: 'movie' },
+  positionSeconds,
+  durationSeconds: 6000,
+});
+const episode = (mediaId: string): StoredState => ({
+  ...NOTHING,
+  mediaId,
+  placement: { entity: 'episode', showId: 'sh', seasonNumber: 1, episodeNumber: 1 },
+  positionSeconds: 100,
+});
 
 /** A table of one profile's states, read as the store would, counting the reads; `hold` keeps a read in flight. */
 const table = (films: StoredState[]) => {
@@ -32,7 +43,11 @@ describe('kept title states', () => {
     const states = (await kept.get('p'))!;
     assert.equal(states.films.get('a')!.positionSeconds, 200);
     assert.equal(states.films.has('e'), false);
-    assert.deepEqual(states.shows.get('sh'), { summary: { playedEpisodes: 1, totalEpisodes: 2, nextEpisodeId: null }, lastPlayedAt: '2026-11-26T21:00:00.000Z' }, 'a touch keeps the summary');
+    assert.deepEqual(
+      states.shows.get('sh'),
+      { summary: { playedEpisodes: 1, totalEpisodes: 2, nextEpisodeId: null }, lastPlayedAt: '2026-11-26T21:00:00.000Z' },
+      'a touch keeps the summary',
+    );
     kept.forget(['a', 'sh']);
     assert.deepEqual([states.films.size, states.shows.size], [0, 0]);
     assert.equal(reads.count, 1);

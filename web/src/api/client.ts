@@ -14,7 +14,13 @@ export const setProfileId = (id: string) => {
 
 type Method = 'get' | 'put' | 'post' | 'delete' | 'patch';
 /** The operation when it answers for a profile (takes ?profileId=), else never. */
-type ForProfile<Op> = Op extends { parameters: { query?: infer Q } } ? ([NonNullable<Q>] extends [never] ? never : 'profileId' extends keyof NonNullable<Q> ? Op : never) : never;
+type ForProfile<Op> = Op extends { parameters: { query?: infer Q } }
+  ? [NonNullable<Q>] extends [never]
+    ? never
+    : 'profileId' extends keyof NonNullable<Q>
+      ? Op
+      : never
+  : never;
 /** The API with only the operations that take ?profileId= (lists, details, search, watch state). */
 type ProfilePaths = {
   [P in keyof paths as [ForProfile<paths[P][Method]>] extends [never] ? never : P]: {
@@ -28,7 +34,10 @@ const query = createQuerySerializer();
  * (one an operation names itself wins), so screens never add it; only operations that take it
  * can be called through it, so it is never sent where the service would refuse it.
  */
-export const profileApi = createClient<ProfilePaths>({ baseUrl: '', querySerializer: (q: Record<string, unknown>) => query({ profileId, ...q }) });
+export const profileApi = createClient<ProfilePaths>({
+  baseUrl: '',
+  querySerializer: (q: Record<string, unknown>) => query({ profileId, ...q }),
+});
 
 export type MediaEntry = components['schemas']['MediaEntry'];
 export type Media = components['schemas']['Media'];
@@ -61,9 +70,10 @@ export class ApiError extends Error {
 }
 
 /** Any failure as an ApiError, for a screen to show in words; `title` names what did not work. */
-export const asApiError = (error: unknown, title: string) => (error instanceof ApiError ? error : new ApiError(0, title, String(error), null));
+export const asApiError = (error: unknown, title: string) =>
+  error instanceof ApiError ? error : new ApiError(0, title, String(error), null);
 
-const problemOf = (error: unknown): Partial<Problem> => (error && typeof error === 'object' ? (error as Partial<Problem>) : {});
+const problemOf = (error: unknown): Partial<Problem> => (error && typeof error === 'object' ? error : {});
 
 /** The data of a successful answer, or an ApiError with the problem's title and detail. */
 export const unwrap = async <T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> => {
@@ -78,5 +88,10 @@ export const unwrap = async <T>(call: Promise<{ data?: T; error?: unknown; respo
   if (response.ok && (data !== undefined || response.status === 204)) return data as T;
   const problem = problemOf(error);
   const retry = Number(response.headers.get('retry-after'));
-  throw new ApiError(response.status, problem.title ?? response.statusText, problem.detail ?? '', Number.isFinite(retry) && retry > 0 ? retry : null);
+  throw new ApiError(
+    response.status,
+    problem.title ?? response.statusText,
+    problem.detail ?? '',
+    Number.isFinite(retry) && retry > 0 ? retry : null,
+  );
 };

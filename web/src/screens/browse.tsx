@@ -25,7 +25,13 @@ const KINDS = {
 export type BrowseKind = keyof typeof KINDS;
 type Kind = (typeof KINDS)[BrowseKind];
 
-const listQuery = (state: BrowseState, cursor?: string) => ({ ...filtersOf(state), sort: state.sort, order: state.order ?? defaultOrder(state.sort), limit: PAGE, cursor });
+const listQuery = (state: BrowseState, cursor?: string) => ({
+  ...filtersOf(state),
+  sort: state.sort,
+  order: state.order ?? defaultOrder(state.sort),
+  limit: PAGE,
+  cursor,
+});
 
 /**
  * The first page and the counts. Each filter's own counts leave that filter out (a letter chosen
@@ -47,7 +53,10 @@ type First = Awaited<ReturnType<typeof loadView>>['first'];
 
 /** The wall, a page more each time the sentinel after it comes near the screen or More is pressed. */
 const Results = ({ kind, state, first }: { kind: Kind; state: BrowseState; first: First }) => {
-  const [pages, setPages] = useState<{ entries: MediaEntry[]; cursor: string | null }>({ entries: first.data, cursor: first.meta.nextCursor });
+  const [pages, setPages] = useState<{ entries: MediaEntry[]; cursor: string | null }>({
+    entries: first.data,
+    cursor: first.meta.nextCursor,
+  });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
   const asking = useRef(false);
@@ -73,13 +82,19 @@ const Results = ({ kind, state, first }: { kind: Kind; state: BrowseState; first
   useEffect(() => {
     const target = sentinel.current;
     if (!target || !pages.cursor || error || typeof IntersectionObserver === 'undefined') return undefined;
-    const observer = new IntersectionObserver((seen) => seen.some((s) => s.isIntersecting) && void loadMore(), { rootMargin: '0px 0px 400px 0px' });
+    const observer = new IntersectionObserver((seen) => seen.some((s) => s.isIntersecting) && void loadMore(), {
+      rootMargin: '0px 0px 400px 0px',
+    });
     observer.observe(target);
     return () => observer.disconnect();
   }, [pages.cursor, error]);
   const { entries, cursor } = pages;
   if (!entries.length)
-    return <p class="empty">{isFiltered(state) ? `No ${kind.noun[1]} match these filters.` : `No ${kind.noun[1]} yet: add a library and scan it.`}</p>;
+    return (
+      <p class="empty">
+        {isFiltered(state) ? `No ${kind.noun[1]} match these filters.` : `No ${kind.noun[1]} yet: add a library and scan it.`}
+      </p>
+    );
   return (
     <>
       <PosterWall entries={entries} label={kind.title} />
@@ -124,7 +139,12 @@ export const Browse = ({ kind: which, query }: { kind: BrowseKind; query: string
       </div>
       <BrowseControls state={state} years={shown?.years ?? null} change={change} />
       <GenreChips chosen={state.genres} genres={shown?.genres ?? null} change={change} />
-      <LetterBar letter={state.letter} counts={shown?.letters ?? null} noun={[kind.noun[0], kind.noun[1]]} choose={(letter) => change({ letter })} />
+      <LetterBar
+        letter={state.letter}
+        counts={shown?.letters ?? null}
+        noun={[kind.noun[0], kind.noun[1]]}
+        choose={(letter) => change({ letter })}
+      />
       {isFiltered(state) && (
         <button type="button" class="link clear-filters" onClick={() => change(unfiltered(state))}>
           Clear the filters

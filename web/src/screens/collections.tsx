@@ -16,7 +16,14 @@ const CollectionCard = ({ collection }: { collection: CollectionSummary }) => (
   <a class="poster" href={`/collections/${collection.id}`} data-id={String(collection.id)}>
     <div class="poster-art">
       {collection.posterUrl && (
-        <img src={atWidth(collection.posterUrl, 320)} srcset={posterSrcSet(collection.posterUrl)} sizes="(max-width: 600px) 30vw, 180px" alt="" loading="lazy" decoding="async" />
+        <img
+          src={atWidth(collection.posterUrl, 320)}
+          srcset={posterSrcSet(collection.posterUrl)}
+          sizes="(max-width: 600px) 30vw, 180px"
+          alt=""
+          loading="lazy"
+          decoding="async"
+        />
       )}
     </div>
     <span class="poster-title">{collection.name}</span>
@@ -51,7 +58,8 @@ export const Collections = () => {
 };
 
 /** A part here, as lists show it (a collection's page is the same for every profile: no watch state). */
-const entryOf = (part: CollectionPart): MediaEntry | null => (part.owned && part.id && part.media ? { id: part.id, type: 'movie', media: part.media } : null);
+const entryOf = (part: CollectionPart): MediaEntry | null =>
+  part.owned && part.id && part.media ? { id: part.id, type: 'movie', media: part.media } : null;
 
 const MissingPart = ({ part }: { part: CollectionPart }) => (
   <div class="part-missing">
@@ -64,7 +72,10 @@ const MissingPart = ({ part }: { part: CollectionPart }) => (
 );
 
 export const CollectionScreen = ({ id }: { id: string }) => {
-  const [loaded, retry] = useLoad(async () => (await unwrap(api.GET('/api/v1/collections/{collectionId}', { params: { path: { collectionId: Number(id) } } }))).data, [id]);
+  const [loaded, retry] = useLoad(
+    async () => (await unwrap(api.GET('/api/v1/collections/{collectionId}', { params: { path: { collectionId: Number(id) } } }))).data,
+    [id],
+  );
   return (
     <Show loaded={loaded} retry={retry} label="Loading the collection">
       {(collection) => {
@@ -72,7 +83,12 @@ export const CollectionScreen = ({ id }: { id: string }) => {
         // Without pictures of its own, the colours of its first film here.
         const colours = owned.find((p) => p.media)?.media?.meshGradientColors;
         return (
-          <DetailFrame background={colours && meshGradient(colours)} backdropUrl={collection.backdropUrl} posterUrl={collection.posterUrl} posterAlt={`Poster of ${collection.name}`}>
+          <DetailFrame
+            background={colours && meshGradient(colours)}
+            backdropUrl={collection.backdropUrl}
+            posterUrl={collection.posterUrl}
+            posterAlt={`Poster of ${collection.name}`}
+          >
             <h1>{collection.name}</h1>
             <p class="seen">
               {owned.length} of {counted(collection.parts.length, 'film', 'films')} here

@@ -17,8 +17,20 @@ export const Home = () => {
   return (
     <main>
       <WatchRows version={version} />
-      <Shelf path="/api/v1/movies" title="Recently added films" version={version} empty={EMPTY} all={{ href: '/movies', label: 'All films' }} />
-      <Shelf path="/api/v1/tvshows" title="Recently added shows" version={version} empty={EMPTY} all={{ href: '/shows', label: 'All shows' }} />
+      <Shelf
+        path="/api/v1/movies"
+        title="Recently added films"
+        version={version}
+        empty={EMPTY}
+        all={{ href: '/movies', label: 'All films' }}
+      />
+      <Shelf
+        path="/api/v1/tvshows"
+        title="Recently added shows"
+        version={version}
+        empty={EMPTY}
+        all={{ href: '/shows', label: 'All shows' }}
+      />
     </main>
   );
 };

@@ -12,7 +12,14 @@ import { UnmatchedLink } from './unmatched';
 
 type Progress = { phase: string; progress: number; processed: number; total: number };
 
-const PHASES: Record<string, string> = { discovering: 'Finding files', analyzing: 'Reading files', metadata: 'Matching', artwork: 'Artwork', finalizing: 'Details, finishing', done: 'Done' };
+const PHASES: Record<string, string> = {
+  discovering: 'Finding files',
+  analyzing: 'Reading files',
+  metadata: 'Matching',
+  artwork: 'Artwork',
+  finalizing: 'Details, finishing',
+  done: 'Done',
+};
 
 const ProgressBar = ({ job, live }: { job: ScanJob; live: Progress | undefined }) => {
   const progress = Math.round(live?.progress ?? job.progress);
@@ -37,7 +44,11 @@ const AddLibrary = ({ onAdded }: { onAdded: () => void }) => {
     // Taken now: currentTarget is gone once the event has been handled.
     const element = event.currentTarget as HTMLFormElement;
     const form = new FormData(element);
-    const body = { name: fieldText(form, 'name'), path: fieldText(form, 'path'), mediaType: form.get('mediaType') === 'tvshow' ? ('tvshow' as const) : ('movie' as const) };
+    const body = {
+      name: fieldText(form, 'name'),
+      path: fieldText(form, 'path'),
+      mediaType: form.get('mediaType') === 'tvshow' ? ('tvshow' as const) : ('movie' as const),
+    };
     setBusy(true);
     setError(null);
     try {
@@ -105,10 +116,17 @@ export const Libraries = () => {
     }
     refresh();
   };
-  const scan = (library: Library) => act(() => unwrap(api.POST('/api/v1/scan/path', { body: { path: library.path, mediaType: library.mediaType, libraryId: library.id } })));
-  const resume = (job: ScanJob) => act(() => unwrap(api.POST('/api/v1/scan/jobs/{jobId}/resume', { params: { path: { jobId: job.jobId } } })));
+  const scan = (library: Library) =>
+    act(() => unwrap(api.POST('/api/v1/scan/path', { body: { path: library.path, mediaType: library.mediaType, libraryId: library.id } })));
+  const resume = (job: ScanJob) =>
+    act(() => unwrap(api.POST('/api/v1/scan/jobs/{jobId}/resume', { params: { path: { jobId: job.jobId } } })));
   const remove = (library: Library) => {
-    if (!confirm(`Delete the library “${library.name}”? Its ${counted(library.itemCount, 'item', 'items')} leave the catalogue; the files stay where they are.`)) return;
+    if (
+      !confirm(
+        `Delete the library “${library.name}”? Its ${counted(library.itemCount, 'item', 'items')} leave the catalogue; the files stay where they are.`,
+      )
+    )
+      return;
     void act(() => unwrap(api.DELETE('/api/v1/library/{libraryId}', { params: { path: { libraryId: library.id } } })));
   };
   return (
@@ -127,11 +145,15 @@ export const Libraries = () => {
                 <li key={library.id} class="library" data-id={library.id}>
                   <div class="library-head">
                     <h2>{library.name}</h2>
-                    <span class={`status ${library.status}`}>{library.status === 'online' ? counted(library.itemCount, 'item', 'items') : 'Offline'}</span>
+                    <span class={`status ${library.status}`}>
+                      {library.status === 'online' ? counted(library.itemCount, 'item', 'items') : 'Offline'}
+                    </span>
                   </div>
                   <p class="library-path">{library.path}</p>
                   {library.statusReason && <p class="library-reason">{library.statusReason}</p>}
-                  {(running || live[latest?.jobId ?? '']?.phase === 'done') && latest && <ProgressBar job={latest} live={live[latest.jobId]} />}
+                  {(running || live[latest?.jobId ?? '']?.phase === 'done') && latest && (
+                    <ProgressBar job={latest} live={live[latest.jobId]} />
+                  )}
                   {latest && !running && (
                     <p class="last-scan">
                       Last scan {latest.status}

@@ -7,13 +7,16 @@ const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 type Level = (typeof LEVELS)[number];
 
 export const Logs = ({ level }: { level: Level }) => {
-  const [loaded, retry] = useLoad(async () => (await unwrap(api.GET('/api/v1/logs', { params: { query: { level, limit: 200 } } }))).data, [level]);
+  const [loaded, retry] = useLoad(
+    async () => (await unwrap(api.GET('/api/v1/logs', { params: { query: { level, limit: 200 } } }))).data,
+    [level],
+  );
   return (
     <main class="logs">
       <h1 class="screen-title">Log</h1>
       <label>
         From level{' '}
-        <select value={level} onChange={(e) => navigate(`/logs?level=${(e.currentTarget as HTMLSelectElement).value}`, { replace: true })}>
+        <select value={level} onChange={(e) => navigate(`/logs?level=${e.currentTarget.value}`, { replace: true })}>
           {LEVELS.map((l) => (
             <option key={l} value={l}>
               {l}
@@ -44,4 +47,5 @@ export const Logs = ({ level }: { level: Level }) => {
   );
 };
 
-export const logLevelOf = (value: string | null): Level => (LEVELS as readonly string[]).includes(value ?? '') ? (value as Level) : 'info';
+export const logLevelOf = (value: string | null): Level =>
+  (LEVELS as readonly string[]).includes(value ?? '') ? (value as Level) : 'info';

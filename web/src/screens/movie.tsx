@@ -18,13 +18,17 @@ export const duration = (seconds: number | null) => {
 
 const size = (bytes: number) => (bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${Math.max(1, Math.round(bytes / 1e6))} MB`);
 
-
 const FileDetails = ({ file }: { file: MovieDetail['file'] }) => {
   const facts = [
     file.container?.toUpperCase(),
     duration(file.durationSeconds),
-    file.video && [file.video.codec, file.video.width && file.video.height ? `${file.video.width}x${file.video.height}` : null, file.video.hdr].filter(Boolean).join(' '),
-    file.audio.length ? file.audio.map((a) => [a.codec, a.channels ? `${a.channels} ch` : null, a.language].filter(Boolean).join(' ')).join(', ') : null,
+    file.video &&
+      [file.video.codec, file.video.width && file.video.height ? `${file.video.width}x${file.video.height}` : null, file.video.hdr]
+        .filter(Boolean)
+        .join(' '),
+    file.audio.length
+      ? file.audio.map((a) => [a.codec, a.channels ? `${a.channels} ch` : null, a.language].filter(Boolean).join(' ')).join(', ')
+      : null,
     size(file.size),
     file.parts > 1 ? `${file.parts} parts` : null,
   ].filter(Boolean);
@@ -39,7 +43,10 @@ const FileDetails = ({ file }: { file: MovieDetail['file'] }) => {
 };
 
 export const Movie = ({ id }: { id: string }) => {
-  const [loaded, retry, replace] = useLoad(async () => (await unwrap(profileApi.GET('/api/v1/movies/{movieId}', { params: { path: { movieId: id } } }))).data, [id]);
+  const [loaded, retry, replace] = useLoad(
+    async () => (await unwrap(profileApi.GET('/api/v1/movies/{movieId}', { params: { path: { movieId: id } } }))).data,
+    [id],
+  );
   const matching = useMemo(() => movieMatching(id), [id]);
   useUserDataChanges((mediaId, userData) => loaded.state === 'done' && mediaId === id && replace({ ...loaded.value, userData }));
   return (
@@ -51,7 +58,11 @@ export const Movie = ({ id }: { id: string }) => {
           <Detail media={media}>
             <div class="play-actions">
               <PlayLinks href={`/play/${movie.id}`} userData={movie.userData} big />
-              <MarkButton mediaId={movie.id} played={movie.userData?.played ?? false} onMarked={(userData) => replace({ ...movie, userData })} />
+              <MarkButton
+                mediaId={movie.id}
+                played={movie.userData?.played ?? false}
+                onMarked={(userData) => replace({ ...movie, userData })}
+              />
               <PlayedMark userData={movie.userData} />
             </div>
             {media.overview && <p class="overview">{media.overview}</p>}
@@ -71,7 +82,12 @@ export const Movie = ({ id }: { id: string }) => {
               </ul>
             )}
             {/* A match's answer describes the film anew, without anyone's state: the page keeps its own. */}
-            <MatchControls key={movie.id} item={movie} matching={matching} onDescribed={(described) => replace({ ...described, userData: movie.userData })} />
+            <MatchControls
+              key={movie.id}
+              item={movie}
+              matching={matching}
+              onDescribed={(described) => replace({ ...described, userData: movie.userData })}
+            />
             <FileDetails file={movie.file} />
           </Detail>
         );

@@ -34,7 +34,10 @@ const languageName = (tag: string | null) => {
   }
 };
 const channelsName = (n: number | null) => (n === 1 ? 'mono' : n === 2 ? 'stereo' : n === 6 ? '5.1' : n === 8 ? '7.1' : n ? `${n} ch` : '');
-const audioLabel = (a: AudioChoice, i: number) => [languageName(a.language) ?? `Track ${i + 1}`, `(${[a.codec.toUpperCase(), channelsName(a.channels)].filter(Boolean).join(' ')})`].join(' ');
+const audioLabel = (a: AudioChoice, i: number) =>
+  [languageName(a.language) ?? `Track ${i + 1}`, `(${[a.codec.toUpperCase(), channelsName(a.channels)].filter(Boolean).join(' ')})`].join(
+    ' ',
+  );
 
 /** What the player shows under the title: the conversion, in the service's words. */
 const ConversionLine = ({ info }: { info: PlaybackInfo }) =>
@@ -142,7 +145,8 @@ const Video = ({ item, at, next, early }: { item: Playable; at: number; next?: N
     const fail = (error: ApiError) => live && setFailure(error);
     setFailure(null);
     // The first attempt takes the playback asked for as the page opened; a retry or another track asks anew.
-    const asked = (attempt === 0 && audioTrack === undefined ? early?.take() : undefined) ?? startPlayback(item.id, audioTrack, startAt.current);
+    const asked =
+      (attempt === 0 && audioTrack === undefined ? early?.take() : undefined) ?? startPlayback(item.id, audioTrack, startAt.current);
     asked
       .then(async (answer) => {
         if (!live) {
@@ -159,8 +163,14 @@ const Video = ({ item, at, next, early }: { item: Playable; at: number; next?: N
             startAt.current = element.currentTime;
             return live && setAttempt((a) => a + 1);
           }
-          const detail = problem?.detail ?? (element.error ? `The browser could not play it (${element.error.message || `media error ${element.error.code}`}).` : undefined);
-          fail(new ApiError(problem?.status ?? 422, 'This cannot be played', detail ?? 'The player stopped: the file may be damaged.', null));
+          const detail =
+            problem?.detail ??
+            (element.error
+              ? `The browser could not play it (${element.error.message || `media error ${element.error.code}`}).`
+              : undefined);
+          fail(
+            new ApiError(problem?.status ?? 422, 'This cannot be played', detail ?? 'The player stopped: the file may be damaged.', null),
+          );
         };
         element.onerror = () => void onError(answer.url);
         element.onloadedmetadata = () => {
@@ -195,21 +205,34 @@ const Video = ({ item, at, next, early }: { item: Playable; at: number; next?: N
     <main class="player">
       <h1 class="screen-title">{item.title}</h1>
       {info && <ConversionLine info={info} />}
-      {failure ? (
-        <ProblemView error={failure} retry={() => setAttempt((a) => a + 1)} />
-      ) : null}
-      <video ref={video} controls autoplay preload="metadata" hidden={failure !== null} onEnded={() => setEnded(true)} onPlay={() => setEnded(false)}>
+      {failure ? <ProblemView error={failure} retry={() => setAttempt((a) => a + 1)} /> : null}
+      <video
+        ref={video}
+        controls
+        autoplay
+        preload="metadata"
+        hidden={failure !== null}
+        onEnded={() => setEnded(true)}
+        onPlay={() => setEnded(false)}
+      >
         {item.subtitles
           .filter((track) => track.url)
           .map((track) => (
-            <track key={track.id} kind="subtitles" src={track.url!} srclang={track.language ?? undefined} label={track.label} default={track.default} />
+            <track
+              key={track.id}
+              kind="subtitles"
+              src={track.url!}
+              srclang={track.language ?? undefined}
+              label={track.label}
+              default={track.default}
+            />
           ))}
       </video>
       {ended && next && <NextEpisode next={next} />}
       {item.audio.length > 1 && (
         <label class="audio-track">
           Audio{' '}
-          <select value={info?.audioTrack ?? ''} onChange={(event) => chooseTrack(Number((event.currentTarget as HTMLSelectElement).value))}>
+          <select value={info?.audioTrack ?? ''} onChange={(event) => chooseTrack(Number(event.currentTarget.value))}>
             {item.audio.map((a, i) => (
               <option key={i} value={i}>
                 {audioLabel(a, i)}
@@ -235,7 +258,8 @@ export const Player = ({ id, at }: { id: string; at: number }) => {
   );
 };
 
-const episodeNumber = (e: { seasonNumber: number; episodeNumber: number }) => `S${String(e.seasonNumber).padStart(2, '0')}E${String(e.episodeNumber).padStart(2, '0')}`;
+const episodeNumber = (e: { seasonNumber: number; episodeNumber: number }) =>
+  `S${String(e.seasonNumber).padStart(2, '0')}E${String(e.episodeNumber).padStart(2, '0')}`;
 
 export const EpisodePlayer = ({ showId, episodeId, at }: { showId: string; episodeId: string; at: number }) => {
   const early = useEarlyPlayback(episodeId, at);
@@ -251,8 +275,18 @@ export const EpisodePlayer = ({ showId, episodeId, at }: { showId: string; episo
     const special = (e: { seasonNumber: number }) => e.seasonNumber === 0;
     const next = following && special(following) === special(episode) ? following : undefined;
     return {
-      item: { id: episode.id, title: `${show.media.title} ${episodeNumber(episode)}${episode.title ? ` · ${episode.title}` : ''}`, subtitles: episode.subtitles, audio: episode.file.audio },
-      next: next ? { href: playFrom(`/shows/${showId}/play/${next.id}`, resumeAt(next.userData)), label: `${episodeNumber(next)}${next.title ? ` · ${next.title}` : ''}` } : null,
+      item: {
+        id: episode.id,
+        title: `${show.media.title} ${episodeNumber(episode)}${episode.title ? ` · ${episode.title}` : ''}`,
+        subtitles: episode.subtitles,
+        audio: episode.file.audio,
+      },
+      next: next
+        ? {
+            href: playFrom(`/shows/${showId}/play/${next.id}`, resumeAt(next.userData)),
+            label: `${episodeNumber(next)}${next.title ? ` · ${next.title}` : ''}`,
+          }
+        : null,
     };
   }, [showId, episodeId]);
   return (

@@ -80,7 +80,7 @@ export const Settings = () => {
                 class="key"
                 onSubmit={(event) => {
                   event.preventDefault();
-                  const form = event.currentTarget as HTMLFormElement;
+                  const form = event.currentTarget;
                   const key = fieldText(new FormData(form), 'key').trim();
                   void patch({ metadata: { tmdbApiKey: key } }).then((ok) => ok && form.reset());
                 }}
@@ -105,7 +105,12 @@ export const Settings = () => {
                 <legend>Features</legend>
                 {FEATURES.map(([name, label]) => (
                   <label key={name}>
-                    <input type="checkbox" name={name} checked={settings.features[name]} onChange={(e) => void patch({ features: { [name]: (e.currentTarget as HTMLInputElement).checked } as SettingsPatch['features'] })} />
+                    <input
+                      type="checkbox"
+                      name={name}
+                      checked={settings.features[name]}
+                      onChange={(e) => void patch({ features: { [name]: e.currentTarget.checked } })}
+                    />
                     {label}
                   </label>
                 ))}

@@ -19,12 +19,22 @@ const withEpisodes = (show: ShowDetail, change: (episode: Episode) => UserData |
   const seasons = show.seasons.map((s) => ({ ...s, episodes: s.episodes.map((e) => ({ ...e, userData: change(e) ?? e.userData })) }));
   const all = seasons.flatMap((s) => s.episodes);
   const playedEpisodes = all.filter((e) => e.userData?.played).length;
-  return { ...show, seasons, userData: { playedEpisodes, totalEpisodes: all.length, played: all.length > 0 && playedEpisodes === all.length } };
+  return {
+    ...show,
+    seasons,
+    userData: { playedEpisodes, totalEpisodes: all.length, played: all.length > 0 && playedEpisodes === all.length },
+  };
 };
 
 /** A whole show marked: every episode played or not, no position (as the service does). */
 const markedAll = (show: ShowDetail, played: boolean) =>
-  withEpisodes(show, (e) => ({ positionSeconds: 0, progress: 0, played, playCount: e.userData?.playCount ?? 0, lastPlayedAt: e.userData?.lastPlayedAt ?? null }));
+  withEpisodes(show, (e) => ({
+    positionSeconds: 0,
+    progress: 0,
+    played,
+    playCount: e.userData?.playCount ?? 0,
+    lastPlayedAt: e.userData?.lastPlayedAt ?? null,
+  }));
 
 const EpisodeRow = ({ show, episode, onChange }: { show: ShowDetail; episode: Episode; onChange: (userData: UserData) => void }) => {
   const play = `/shows/${show.id}/play/${episode.id}`;
@@ -46,13 +56,17 @@ const EpisodeRow = ({ show, episode, onChange }: { show: ShowDetail; episode: Ep
 };
 
 export const ShowScreen = ({ id }: { id: string }) => {
-  const [loaded, retry, replace] = useLoad(async () => (await unwrap(profileApi.GET('/api/v1/tvshows/{showId}', { params: { path: { showId: id } } }))).data, [id]);
+  const [loaded, retry, replace] = useLoad(
+    async () => (await unwrap(profileApi.GET('/api/v1/tvshows/{showId}', { params: { path: { showId: id } } }))).data,
+    [id],
+  );
   const matching = useMemo(() => showMatching(id), [id]);
   useUserDataChanges((mediaId, userData) => {
     if (loaded.state !== 'done') return;
     const show = loaded.value;
     if (mediaId === show.id) replace(markedAll(show, userData.played));
-    else if (show.seasons.some((s) => s.episodes.some((e) => e.id === mediaId))) replace(withEpisodes(show, (e) => (e.id === mediaId ? userData : undefined)));
+    else if (show.seasons.some((s) => s.episodes.some((e) => e.id === mediaId)))
+      replace(withEpisodes(show, (e) => (e.id === mediaId ? userData : undefined)));
   });
   return (
     <Load loaded={loaded} retry={retry} label="Loading the show">
@@ -66,7 +80,12 @@ export const ShowScreen = ({ id }: { id: string }) => {
                 <span class="seen">
                   {seen.playedEpisodes} of {seen.totalEpisodes} episodes played
                 </span>
-                <MarkButton mediaId={show.id} played={seen.played} noun="all " onMarked={(userData) => replace(markedAll(show, userData.played))} />
+                <MarkButton
+                  mediaId={show.id}
+                  played={seen.played}
+                  noun="all "
+                  onMarked={(userData) => replace(markedAll(show, userData.played))}
+                />
               </div>
             )}
             {media.overview && <p class="overview">{media.overview}</p>}
@@ -85,7 +104,12 @@ export const ShowScreen = ({ id }: { id: string }) => {
                 <h2>{season.name}</h2>
                 <ol class="episodes">
                   {season.episodes.map((episode) => (
-                    <EpisodeRow key={episode.id} show={show} episode={episode} onChange={(userData) => replace(withEpisodes(show, (e) => (e.id === episode.id ? userData : undefined)))} />
+                    <EpisodeRow
+                      key={episode.id}
+                      show={show}
+                      episode={episode}
+                      onChange={(userData) => replace(withEpisodes(show, (e) => (e.id === episode.id ? userData : undefined)))}
+                    />
                   ))}
                 </ol>
               </section>

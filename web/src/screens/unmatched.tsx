@@ -7,7 +7,8 @@ import { useEvents, type ServiceEvent } from '../ui/events';
 import { useLoad } from '../ui/load';
 import { Shelf } from '../ui/shelf';
 
-const changesLists = (event: ServiceEvent) => event.type === 'scan:complete' || event.type === 'library:updated' || event.type === 'library:deleted';
+const changesLists = (event: ServiceEvent) =>
+  event.type === 'scan:complete' || event.type === 'library:updated' || event.type === 'library:deleted';
 
 export const Unmatched = () => {
   const [version, setVersion] = useState(0);
@@ -15,7 +16,9 @@ export const Unmatched = () => {
   return (
     <main>
       <h1 class="screen-title">Unmatched titles</h1>
-      <p class="screen-hint">TMDB could not say which film or show these are, so they keep their files’ names. Open one and use “Fix match” to choose.</p>
+      <p class="screen-hint">
+        TMDB could not say which film or show these are, so they keep their files’ names. Open one and use “Fix match” to choose.
+      </p>
       <Shelf path="/api/v1/movies" title="Unmatched films" matched={false} version={version} empty="Every film is matched." />
       <Shelf path="/api/v1/tvshows" title="Unmatched shows" matched={false} version={version} empty="Every show is matched." />
     </main>
@@ -26,7 +29,10 @@ export const Unmatched = () => {
 export const UnmatchedLink = ({ version }: { version: number }) => {
   const [loaded] = useLoad(async () => {
     const query = { limit: 1, matched: false };
-    const [movies, shows] = await Promise.all([unwrap(api.GET('/api/v1/movies', { params: { query } })), unwrap(api.GET('/api/v1/tvshows', { params: { query } }))]);
+    const [movies, shows] = await Promise.all([
+      unwrap(api.GET('/api/v1/movies', { params: { query } })),
+      unwrap(api.GET('/api/v1/tvshows', { params: { query } })),
+    ]);
     return movies.meta.total + shows.meta.total;
   }, [version]);
   if (loaded.state !== 'done') return null;

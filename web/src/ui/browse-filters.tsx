@@ -60,11 +60,27 @@ const Years = ({ state, years, change }: { state: BrowseState; years: Facets['ye
       </label>
       <label class="year">
         From
-        <input type="number" inputMode="numeric" min={0} max={9999} name="yearFrom" value={from ?? ''} onChange={(e) => change({ yearFrom: yearInput(valueOf(e)) })} />
+        <input
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={9999}
+          name="yearFrom"
+          value={from ?? ''}
+          onChange={(e) => change({ yearFrom: yearInput(valueOf(e)) })}
+        />
       </label>
       <label class="year">
         To
-        <input type="number" inputMode="numeric" min={0} max={9999} name="yearTo" value={to ?? ''} onChange={(e) => change({ yearTo: yearInput(valueOf(e)) })} />
+        <input
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={9999}
+          name="yearTo"
+          value={to ?? ''}
+          onChange={(e) => change({ yearTo: yearInput(valueOf(e)) })}
+        />
       </label>
     </>
   );
@@ -96,7 +112,11 @@ export const BrowseControls = ({ state, years, change }: { state: BrowseState; y
       </label>
       <label>
         Watched
-        <select name="played" value={state.played === null ? '' : String(state.played)} onChange={(e) => change({ played: valueOf(e) === '' ? null : valueOf(e) === 'true' })}>
+        <select
+          name="played"
+          value={state.played === null ? '' : String(state.played)}
+          onChange={(e) => change({ played: valueOf(e) === '' ? null : valueOf(e) === 'true' })}
+        >
           <option value="">All</option>
           <option value="true">Watched</option>
           <option value="false">Not watched</option>

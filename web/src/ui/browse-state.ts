@@ -48,7 +48,14 @@ export const parseBrowse = (params: URLSearchParams): BrowseState => {
   return {
     sort: SORTS.find(([s]) => s === sort)?.[0] ?? DEFAULT_SORT,
     order: order === 'asc' || order === 'desc' ? order : null,
-    genres: [...new Set(params.getAll('genre').map((g) => g.trim()).filter(Boolean))],
+    genres: [
+      ...new Set(
+        params
+          .getAll('genre')
+          .map((g) => g.trim())
+          .filter(Boolean),
+      ),
+    ],
     yearFrom: yearOf(params.get('yearFrom')),
     yearTo: yearOf(params.get('yearTo')),
     letter: LETTERS.find((l) => l === letter) ?? null,
@@ -69,9 +76,17 @@ export const queryOf = (state: BrowseState) => {
   return query ? `?${query}` : '';
 };
 
-export const isFiltered = (state: BrowseState) => state.genres.length > 0 || state.letter !== null || state.yearFrom !== null || state.yearTo !== null || state.played !== null;
+export const isFiltered = (state: BrowseState) =>
+  state.genres.length > 0 || state.letter !== null || state.yearFrom !== null || state.yearTo !== null || state.played !== null;
 
-export const unfiltered = (state: BrowseState): BrowseState => ({ ...state, genres: [], letter: null, yearFrom: null, yearTo: null, played: null });
+export const unfiltered = (state: BrowseState): BrowseState => ({
+  ...state,
+  genres: [],
+  letter: null,
+  yearFrom: null,
+  yearTo: null,
+  played: null,
+});
 
 /** The filters as the list and its facets take them. */
 export const filtersOf = (state: BrowseState) => ({

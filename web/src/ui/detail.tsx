@@ -32,7 +32,12 @@ export const DetailFrame = ({
 );
 
 export const Detail = ({ media, children }: { media: Media; children: ComponentChildren }) => (
-  <DetailFrame background={meshGradient(media.meshGradientColors)} backdropUrl={media.backdropUrl} posterUrl={media.posterUrl} posterAlt={`Poster of ${media.title}`}>
+  <DetailFrame
+    background={meshGradient(media.meshGradientColors)}
+    backdropUrl={media.backdropUrl}
+    posterUrl={media.posterUrl}
+    posterAlt={`Poster of ${media.title}`}
+  >
     <h1>
       {media.title} {media.year !== null && <span class="year">({media.year})</span>}
     </h1>

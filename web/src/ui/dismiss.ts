@@ -3,7 +3,12 @@
 // elsewhere closes it too.
 import { useLayoutEffect } from 'preact/hooks';
 
-export const useDismiss = (open: boolean, within: { readonly current: Element | null }, close: () => void, opener: () => HTMLElement | null | undefined) => {
+export const useDismiss = (
+  open: boolean,
+  within: { readonly current: Element | null },
+  close: () => void,
+  opener: () => HTMLElement | null | undefined,
+) => {
   useLayoutEffect(() => {
     if (!open) return undefined;
     const outside = (event: Event) => {

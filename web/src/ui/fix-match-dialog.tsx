@@ -17,13 +17,32 @@ const onArrow = (event: KeyboardEvent) => {
   next.focus();
 };
 
-const Candidate = ({ candidate: c, current, busy, onChoose }: { candidate: MatchCandidate; current: boolean; busy: boolean; onChoose: () => void }) => {
+const Candidate = ({
+  candidate: c,
+  current,
+  busy,
+  onChoose,
+}: {
+  candidate: MatchCandidate;
+  current: boolean;
+  busy: boolean;
+  onChoose: () => void;
+}) => {
   const name = c.year === null ? c.title : `${c.title} (${c.year})`;
   const overviewId = `candidate-${c.tmdbId}-overview`;
   return (
     <li>
-      <button type="button" class="candidate" aria-label={`Choose ${name}`} aria-describedby={c.overview ? overviewId : undefined} aria-disabled={busy} onClick={() => !busy && onChoose()}>
-        <span class="candidate-poster">{c.posterUrl && <img src={c.posterUrl} alt={`Poster of ${name}`} loading="lazy" decoding="async" width={92} height={138} />}</span>
+      <button
+        type="button"
+        class="candidate"
+        aria-label={`Choose ${name}`}
+        aria-describedby={c.overview ? overviewId : undefined}
+        aria-disabled={busy}
+        onClick={() => !busy && onChoose()}
+      >
+        <span class="candidate-poster">
+          {c.posterUrl && <img src={c.posterUrl} alt={`Poster of ${name}`} loading="lazy" decoding="async" width={92} height={138} />}
+        </span>
         <span class="candidate-text">
           <span class="candidate-title">
             {c.title} {c.year !== null && <span class="year">({c.year})</span>}
@@ -107,7 +126,13 @@ export const FixMatchDialog = ({
 
   return (
     // A click on the backdrop lands on the <dialog> itself (its body fills the box): it closes.
-    <dialog ref={dialog} class="fix-match" aria-labelledby="fix-match-title" onClose={onClose} onClick={(e) => e.target === e.currentTarget && close()}>
+    <dialog
+      ref={dialog}
+      class="fix-match"
+      aria-labelledby="fix-match-title"
+      onClose={onClose}
+      onClick={(e) => e.target === e.currentTarget && close()}
+    >
       <div class="fix-match-body">
         <div class="fix-match-head">
           <h2 id="fix-match-title">Fix the match</h2>
@@ -127,11 +152,30 @@ export const FixMatchDialog = ({
           <label>
             Title
             {/* Not type=search: Escape there empties the field instead of closing the dialog. */}
-            <input ref={field} type="text" name="query" enterKeyHint="search" autoComplete="off" required maxLength={200} value={query} onInput={(e) => setQuery((e.currentTarget as HTMLInputElement).value)} />
+            <input
+              ref={field}
+              type="text"
+              name="query"
+              enterKeyHint="search"
+              autoComplete="off"
+              required
+              maxLength={200}
+              value={query}
+              onInput={(e) => setQuery(e.currentTarget.value)}
+            />
           </label>
           <label>
             Year
-            <input type="number" name="year" min={1870} max={2100} inputMode="numeric" placeholder="Any" value={year} onInput={(e) => setYear((e.currentTarget as HTMLInputElement).value)} />
+            <input
+              type="number"
+              name="year"
+              min={1870}
+              max={2100}
+              inputMode="numeric"
+              placeholder="Any"
+              value={year}
+              onInput={(e) => setYear(e.currentTarget.value)}
+            />
           </label>
           <button type="submit">Search</button>
         </form>
@@ -142,7 +186,9 @@ export const FixMatchDialog = ({
           ) : results.state === 'failed' ? (
             <ProblemView error={results.error} retry={() => void run(query, year)} />
           ) : results.candidates.length === 0 ? (
-            <p class="empty">TMDB knows no {noun} by that name{year ? ` from ${year}` : ''}. Try another title, its original title, or no year.</p>
+            <p class="empty">
+              TMDB knows no {noun} by that name{year ? ` from ${year}` : ''}. Try another title, its original title, or no year.
+            </p>
           ) : (
             <>
               <p class="match-note" role="status">
@@ -150,7 +196,13 @@ export const FixMatchDialog = ({
               </p>
               <ul class="candidates" aria-label="Candidates" onKeyDown={onArrow}>
                 {results.candidates.map((c) => (
-                  <Candidate key={c.tmdbId} candidate={c} current={c.tmdbId === current} busy={choosing !== null} onChoose={() => void pick(c.tmdbId)} />
+                  <Candidate
+                    key={c.tmdbId}
+                    candidate={c}
+                    current={c.tmdbId === current}
+                    busy={choosing !== null}
+                    onChoose={() => void pick(c.tmdbId)}
+                  />
                 ))}
               </ul>
             </>

@@ -7,7 +7,17 @@ import { counted } from './plural';
 
 type LetterCounts = components['schemas']['Facets']['letters'];
 
-export const LetterBar = ({ letter, counts, noun, choose }: { letter: Letter | null; counts: LetterCounts | null; noun: [one: string, other: string]; choose: (letter: Letter | null) => void }) => {
+export const LetterBar = ({
+  letter,
+  counts,
+  noun,
+  choose,
+}: {
+  letter: Letter | null;
+  counts: LetterCounts | null;
+  noun: [one: string, other: string];
+  choose: (letter: Letter | null) => void;
+}) => {
   const countOf = (l: Letter) => (counts ? (counts.find((c) => c.letter === l)?.count ?? 0) : null);
   return (
     <div class="letters" role="group" aria-label="First letter">

@@ -19,7 +19,11 @@ export const useLoad = <T,>(load: () => Promise<T>, deps: readonly unknown[]): [
     load().then(
       (value) => current && setLoaded({ state: 'done', value }),
       (error: unknown) =>
-        current && setLoaded({ state: 'failed', error: error instanceof ApiError ? error : new ApiError(0, 'Something went wrong', String(error), null) }),
+        current &&
+        setLoaded({
+          state: 'failed',
+          error: error instanceof ApiError ? error : new ApiError(0, 'Something went wrong', String(error), null),
+        }),
     );
     return () => {
       current = false;
@@ -58,5 +62,21 @@ export const Loading = ({ label }: { label: string }) => (
   </p>
 );
 
-export const Show = <T,>({ loaded, retry, label, children }: { loaded: Loaded<T>; retry: () => void; label: string; children: (value: T) => ComponentChildren }) =>
-  loaded.state === 'loading' ? <Loading label={label} /> : loaded.state === 'failed' ? <ProblemView error={loaded.error} retry={retry} /> : <>{children(loaded.value)}</>;
+export const Show = <T,>({
+  loaded,
+  retry,
+  label,
+  children,
+}: {
+  loaded: Loaded<T>;
+  retry: () => void;
+  label: string;
+  children: (value: T) => ComponentChildren;
+}) =>
+  loaded.state === 'loading' ? (
+    <Loading label={label} />
+  ) : loaded.state === 'failed' ? (
+    <ProblemView error={loaded.error} retry={retry} />
+  ) : (
+    <>{children(loaded.value)}</>
+  );

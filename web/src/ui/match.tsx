@@ -23,7 +23,8 @@ export const movieMatching = (movieId: string): Matching<MovieDetail> => {
   const path = { movieId };
   return {
     noun: 'film',
-    candidates: async (query, year) => (await unwrap(api.GET('/api/v1/movies/{movieId}/candidates', { params: { path, query: { query, year } } }))).data,
+    candidates: async (query, year) =>
+      (await unwrap(api.GET('/api/v1/movies/{movieId}/candidates', { params: { path, query: { query, year } } }))).data,
     match: async (tmdbId) => (await unwrap(api.PUT('/api/v1/movies/{movieId}/match', { params: { path }, body: { tmdbId } }))).data,
     unlock: async () => (await unwrap(api.DELETE('/api/v1/movies/{movieId}/match', { params: { path } }))).data,
     refresh: async () => (await unwrap(api.POST('/api/v1/movies/{movieId}/refresh', { params: { path } }))).data,
@@ -34,7 +35,8 @@ export const showMatching = (showId: string): Matching<ShowDetail> => {
   const path = { showId };
   return {
     noun: 'show',
-    candidates: async (query, year) => (await unwrap(api.GET('/api/v1/tvshows/{showId}/candidates', { params: { path, query: { query, year } } }))).data,
+    candidates: async (query, year) =>
+      (await unwrap(api.GET('/api/v1/tvshows/{showId}/candidates', { params: { path, query: { query, year } } }))).data,
     match: async (tmdbId) => (await unwrap(api.PUT('/api/v1/tvshows/{showId}/match', { params: { path }, body: { tmdbId } }))).data,
     unlock: async () => (await unwrap(api.DELETE('/api/v1/tvshows/{showId}/match', { params: { path } }))).data,
     refresh: async () => (await unwrap(api.POST('/api/v1/tvshows/{showId}/refresh', { params: { path } }))).data,
@@ -43,7 +45,15 @@ export const showMatching = (showId: string): Matching<ShowDetail> => {
 
 type Item = { media: { title: string }; metadata: { matched: boolean; matchLocked: boolean; tmdbId: number | null } };
 
-export const MatchControls = <T extends Item>({ item, matching, onDescribed }: { item: T; matching: Matching<T>; onDescribed: (item: T) => void }) => {
+export const MatchControls = <T extends Item>({
+  item,
+  matching,
+  onDescribed,
+}: {
+  item: T;
+  matching: Matching<T>;
+  onDescribed: (item: T) => void;
+}) => {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState<'unlock' | 'refresh' | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
@@ -72,18 +82,29 @@ export const MatchControls = <T extends Item>({ item, matching, onDescribed }: {
       {metadata.matchLocked ? (
         <p class="match-state">
           Match chosen by hand.{' '}
-          <button type="button" class="link" aria-disabled={busy !== null} onClick={() => void act('unlock', matching.unlock, 'Unlocked: matched automatically again.')}>
+          <button
+            type="button"
+            class="link"
+            aria-disabled={busy !== null}
+            onClick={() => void act('unlock', matching.unlock, 'Unlocked: matched automatically again.')}
+          >
             Unlock
           </button>
         </p>
       ) : (
-        !metadata.matched && <p class="match-state">Not matched: TMDB could not say which {matching.noun} this is, so it keeps its file’s name.</p>
+        !metadata.matched && (
+          <p class="match-state">Not matched: TMDB could not say which {matching.noun} this is, so it keeps its file’s name.</p>
+        )
       )}
       <div class="actions">
         <button type="button" ref={opener} onClick={() => setOpen(true)}>
           Fix match
         </button>
-        <button type="button" aria-disabled={busy !== null} onClick={() => void act('refresh', matching.refresh, 'Metadata fetched again.')}>
+        <button
+          type="button"
+          aria-disabled={busy !== null}
+          onClick={() => void act('refresh', matching.refresh, 'Metadata fetched again.')}
+        >
           {busy === 'refresh' ? 'Refreshing…' : 'Refresh metadata'}
         </button>
       </div>

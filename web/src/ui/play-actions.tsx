@@ -8,7 +8,12 @@ import { clock, markPlayed, playFrom, resumeAt } from './watching';
 /** `href` plays from the start; `big` for a page's main action (an episode's row keeps them small). */
 export const PlayLinks = ({ href, userData, big }: { href: string; userData: UserData | undefined; big?: boolean }) => {
   const from = resumeAt(userData);
-  if (from <= 0) return big ? <a class="play" href={href}>▶ Play</a> : null;
+  if (from <= 0)
+    return big ? (
+      <a class="play" href={href}>
+        ▶ Play
+      </a>
+    ) : null;
   return (
     <>
       <a class={big ? 'play' : 'resume'} href={playFrom(href, from)}>
@@ -22,7 +27,17 @@ export const PlayLinks = ({ href, userData, big }: { href: string; userData: Use
 };
 
 /** `mediaId` may be a show's: every episode. A second press while the first is answered is ignored. */
-export const MarkButton = ({ mediaId, played, onMarked, noun = '' }: { mediaId: string; played: boolean; onMarked: (userData: UserData) => void; noun?: string }) => {
+export const MarkButton = ({
+  mediaId,
+  played,
+  onMarked,
+  noun = '',
+}: {
+  mediaId: string;
+  played: boolean;
+  onMarked: (userData: UserData) => void;
+  noun?: string;
+}) => {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const mark = async () => {

@@ -77,7 +77,10 @@ export const startEarly = (mediaId: string, startSeconds: number) => {
     release: () => {
       if (settled) return;
       settled = true;
-      void answer.then((a) => a.sessionId && endSession(a.sessionId), () => undefined);
+      void answer.then(
+        (a) => a.sessionId && endSession(a.sessionId),
+        () => undefined,
+      );
     },
   };
 };
@@ -120,7 +123,11 @@ interface Attached {
  * Plays the answer in the video element. `onFatal` hears of a failure the element cannot
  * recover from, with the URL that failed when hls.js knows it.
  */
-export const attach = async (video: HTMLVideoElement, info: PlaybackInfo, onFatal: (url: string | undefined) => void): Promise<Attached> => {
+export const attach = async (
+  video: HTMLVideoElement,
+  info: PlaybackInfo,
+  onFatal: (url: string | undefined) => void,
+): Promise<Attached> => {
   if (info.method === 'direct' || nativeHls()) {
     video.src = info.url;
     return { detach: () => video.removeAttribute('src') };

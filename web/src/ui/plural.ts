@@ -2,4 +2,5 @@
 // words are English; Intl knows where other languages put the break).
 const rules = new Intl.PluralRules('en');
 
-export const counted = (count: number, one: string, other: string) => `${count.toLocaleString('en')} ${rules.select(count) === 'one' ? one : other}`;
+export const counted = (count: number, one: string, other: string) =>
+  `${count.toLocaleString('en')} ${rules.select(count) === 'one' ? one : other}`;

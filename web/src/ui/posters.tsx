@@ -15,7 +15,14 @@ export const Poster = ({ entry, userData = entry.userData }: { entry: MediaEntry
     <a class="poster" href={hrefOf(entry)} data-id={entry.id}>
       <div class="poster-art" style={{ backgroundImage: meshGradient(media.meshGradientColors) }}>
         {media.posterUrl && (
-          <img src={atWidth(media.posterUrl, 320)} srcset={posterSrcSet(media.posterUrl)} sizes="(max-width: 600px) 30vw, 180px" alt="" loading="lazy" decoding="async" />
+          <img
+            src={atWidth(media.posterUrl, 320)}
+            srcset={posterSrcSet(media.posterUrl)}
+            sizes="(max-width: 600px) 30vw, 180px"
+            alt=""
+            loading="lazy"
+            decoding="async"
+          />
         )}
         <PlayedMark userData={userData} />
         <WatchedBar userData={userData} />
@@ -38,9 +45,13 @@ const neighbour = (items: HTMLElement[], from: HTMLElement, key: string): HTMLEl
     return below ? top > box.top + 1 : top < box.top - 1;
   });
   if (!rows.length) return undefined;
-  const rowTop = below ? Math.min(...rows.map((el) => el.getBoundingClientRect().top)) : Math.max(...rows.map((el) => el.getBoundingClientRect().top));
+  const rowTop = below
+    ? Math.min(...rows.map((el) => el.getBoundingClientRect().top))
+    : Math.max(...rows.map((el) => el.getBoundingClientRect().top));
   const row = rows.filter((el) => Math.abs(el.getBoundingClientRect().top - rowTop) < 2);
-  return row.reduce((best, el) => (Math.abs(el.getBoundingClientRect().left - box.left) < Math.abs(best.getBoundingClientRect().left - box.left) ? el : best));
+  return row.reduce((best, el) =>
+    Math.abs(el.getBoundingClientRect().left - box.left) < Math.abs(best.getBoundingClientRect().left - box.left) ? el : best,
+  );
 };
 
 export const onArrow = (event: KeyboardEvent) => {

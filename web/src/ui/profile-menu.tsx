@@ -8,7 +8,19 @@ import { fieldText } from './form-field';
 import { addProfile, chooseProfile, loadProfiles, profileName, renameProfile, useProfiles } from './profiles';
 
 /** A one-field form for a profile's name; the service's problem (a name taken) is shown beside it. */
-const NameForm = ({ label, action, initial = '', submit, done }: { label: string; action: string; initial?: string; submit: (name: string) => Promise<unknown>; done?: () => void }) => {
+const NameForm = ({
+  label,
+  action,
+  initial = '',
+  submit,
+  done,
+}: {
+  label: string;
+  action: string;
+  initial?: string;
+  submit: (name: string) => Promise<unknown>;
+  done?: () => void;
+}) => {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   return (
@@ -16,7 +28,7 @@ const NameForm = ({ label, action, initial = '', submit, done }: { label: string
       class="name-form"
       onSubmit={(event) => {
         event.preventDefault();
-        const form = event.currentTarget as HTMLFormElement;
+        const form = event.currentTarget;
         const name = fieldText(new FormData(form), 'name').trim();
         if (!name || busy) return;
         setBusy(true);
@@ -48,7 +60,9 @@ const NameForm = ({ label, action, initial = '', submit, done }: { label: string
   );
 };
 
-export const AddProfile = ({ done }: { done?: () => void }) => <NameForm label="New profile" action="Add" submit={addProfile} done={done} />;
+export const AddProfile = ({ done }: { done?: () => void }) => (
+  <NameForm label="New profile" action="Add" submit={addProfile} done={done} />
+);
 
 export const ProfileMenu = () => {
   const profiles = useProfiles();
@@ -65,7 +79,7 @@ export const ProfileMenu = () => {
   if (!profiles.current || !name) return null;
   const others = (profiles.list ?? []).filter((p) => p.id !== profiles.current);
   return (
-    <details class="profile-menu" ref={menu} onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
+    <details class="profile-menu" ref={menu} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary aria-label={`Profile: ${name}`}>{name}</summary>
       {open && (
         <div class="menu">

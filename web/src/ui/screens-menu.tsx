@@ -34,11 +34,23 @@ export const ScreensMenu = ({ route }: { route: Route }) => {
   const nav = useRef<HTMLElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   useEffect(() => setOpen(false), [route]);
-  useDismiss(open, nav, () => setOpen(false), () => button.current);
+  useDismiss(
+    open,
+    nav,
+    () => setOpen(false),
+    () => button.current,
+  );
   const current = currentOf(route);
   return (
     <nav class="screens" aria-label="Screens" ref={nav}>
-      <button type="button" class="menu-button" ref={button} aria-expanded={open} aria-controls="screens-list" onClick={() => setOpen((o) => !o)}>
+      <button
+        type="button"
+        class="menu-button"
+        ref={button}
+        aria-expanded={open}
+        aria-controls="screens-list"
+        onClick={() => setOpen((o) => !o)}
+      >
         <span class="visually-hidden">Menu</span>
       </button>
       <ul id="screens-list" class={open ? 'open' : undefined} onClick={(e) => (e.target as Element).closest('a') && setOpen(false)}>

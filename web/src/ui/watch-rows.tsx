@@ -15,7 +15,8 @@ const LIMIT = 20;
 /** Changes come in bursts (a whole show marked): read once they settle. */
 const SETTLE_MS = 400;
 
-const playHref = (entry: WatchEntry) => playFrom(entry.type === 'movie' ? `/play/${entry.id}` : `/shows/${entry.media.id}/play/${entry.id}`, resumeAt(entry.userData));
+const playHref = (entry: WatchEntry) =>
+  playFrom(entry.type === 'movie' ? `/play/${entry.id}` : `/shows/${entry.media.id}/play/${entry.id}`, resumeAt(entry.userData));
 
 const WatchCard = ({ entry }: { entry: WatchEntry }) => {
   const { media, episode } = entry;
@@ -52,7 +53,10 @@ export const WatchRows = ({ version }: { version: number }) => {
   const [changes, setChanges] = useState(0);
   const [loaded, , replace] = useLoad(async () => {
     const params = { query: { limit: LIMIT } };
-    const [resume, next] = await Promise.all([unwrap(profileApi.GET('/api/v1/continue', { params })), unwrap(profileApi.GET('/api/v1/next-up', { params }))]);
+    const [resume, next] = await Promise.all([
+      unwrap(profileApi.GET('/api/v1/continue', { params })),
+      unwrap(profileApi.GET('/api/v1/next-up', { params })),
+    ]);
     return { resume: resume.data, next: next.data };
   }, [version, changes]);
   const timer = useRef<ReturnType<typeof setTimeout>>();

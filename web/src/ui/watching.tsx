@@ -20,13 +20,18 @@ export const playFrom = (path: string, seconds: number) => (seconds > 0 ? `${pat
 /** Calls back with each change of the current profile's state of an item (a film, an episode, a whole show). */
 export const useUserDataChanges = (onChange: (mediaId: string, userData: UserData) => void) =>
   useEvents((event) => {
-    if (event.type === 'userdata:changed' && event.profileId === currentProfileId()) onChange(event.mediaId as string, event.userData as UserData);
+    if (event.type === 'userdata:changed' && event.profileId === currentProfileId())
+      onChange(event.mediaId as string, event.userData as UserData);
   });
 
 /** Marks a film or an episode (a show: every episode) played or not; the state after it. */
 export const markPlayed = async (mediaId: string, played: boolean) => {
   const params = { path: { mediaId } };
-  return (await unwrap(played ? profileApi.POST('/api/v1/played/{mediaId}', { params }) : profileApi.DELETE('/api/v1/played/{mediaId}', { params }))).data;
+  return (
+    await unwrap(
+      played ? profileApi.POST('/api/v1/played/{mediaId}', { params }) : profileApi.DELETE('/api/v1/played/{mediaId}', { params }),
+    )
+  ).data;
 };
 
 /**
@@ -36,7 +41,9 @@ export const markPlayed = async (mediaId: string, played: boolean) => {
  */
 export const reportProgress = (profileId: string, mediaId: string, positionSeconds: number, durationSeconds: number) => {
   const body = Number.isFinite(durationSeconds) && durationSeconds > 0 ? { positionSeconds, durationSeconds } : { positionSeconds };
-  void profileApi.PUT('/api/v1/progress/{mediaId}', { params: { path: { mediaId }, query: { profileId } }, body, keepalive: true }).catch(() => undefined);
+  void profileApi
+    .PUT('/api/v1/progress/{mediaId}', { params: { path: { mediaId }, query: { profileId } }, body, keepalive: true })
+    .catch(() => undefined);
 };
 
 /** The thin bar under a poster or an episode: part seen (a show's: its episodes played), not all of it. */

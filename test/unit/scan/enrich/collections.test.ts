@@ -6,7 +6,12 @@ import { describe, it } from 'node:test';
 import type { CollectionStore, StoredCollection } from '../../../../lib/catalog/collections';
 import type { MovieItem } from '../../../../lib/catalog/model';
 import type { Log } from '../../../../lib/log';
-import { COLLECTION_TTL_SECONDS, ProviderAuthError, type CollectionDetails, type MetadataProvider } from '../../../../lib/metadata/provider';
+import {
+  COLLECTION_TTL_SECONDS,
+  ProviderAuthError,
+  type CollectionDetails,
+  type MetadataProvider,
+} from '../../../../lib/metadata/provider';
 import { keepCollections, type CollectionKeeping, type CollectionsSeen } from '../../../../lib/scan/enrich/collections';
 import { enrichSession, type EnrichDeps, type EnrichTally } from '../../../../lib/scan/enrich/session';
 
@@ -14,7 +19,11 @@ const NOW = Date.parse('2026-11-26T12:00:00.000Z');
 const quiet = { warn: () => undefined, info: () => undefined } as unknown as Log;
 
 const GODFATHER: CollectionDetails = {
-  id: 230, name: 'The Godfather Collection', overview: 'The Corleones.', posterPath: null, backdropPath: null,
+  id: 230,
+  name: 'The Godfather Collection',
+  overview: 'The Corleones.',
+  posterPath: null,
+  backdropPath: null,
   parts: [{ tmdbId: 238, title: 'The Godfather', releaseDate: '1972-03-14', year: 1972 }],
 };
 
@@ -39,7 +48,9 @@ const memoryStore = (initial: StoredCollection[] = []) => {
 
 const setUp = (p: MetadataProvider | null, store: CollectionStore, over: Partial<CollectionKeeping> = {}) => {
   const tally: EnrichTally = { matched: 0, unmatched: 0, failed: 0, keyRefused: false };
-  const deps = { provider: p, log: quiet, collections: { store, clock: () => NOW, ...over } } as unknown as EnrichDeps & { collections: CollectionKeeping };
+  const deps = { provider: p, log: quiet, collections: { store, clock: () => NOW, ...over } } as unknown as EnrichDeps & {
+    collections: CollectionKeeping;
+  };
   return { deps, session: enrichSession(deps, '/lib', tally), tally };
 };
 

@@ -5,10 +5,30 @@ import type { FileRef, IndexEntry } from '../../../../lib/catalog/model';
 import type { TechnicalInfo } from '../../../../lib/media/technical-info';
 import { countsOf, RunningCounts } from '../../../../lib/scan/plan/counts';
 
-const lasting = (durationSeconds: number | null): TechnicalInfo => ({ durationSeconds, container: null, bitrate: null, video: null, audio: [], subtitles: [] });
-const ref = (relPath: string, size: number, tech?: TechnicalInfo | null): FileRef => ({ relPath, size, mtimeMs: 1, part: null, ...(tech !== undefined ? { tech } : {}) });
+const lasting = (durationSeconds: number | null): TechnicalInfo => ({
+  durationSeconds,
+  container: null,
+  bitrate: null,
+  video: null,
+  audio: [],
+  subtitles: [],
+});
+const ref = (relPath: string, size: number, tech?: TechnicalInfo | null): FileRef => ({
+  relPath,
+  size,
+  mtimeMs: 1,
+  part: null,
+  ...(tech !== undefined ? { tech } : {}),
+});
 const show = (id: string): IndexEntry => ({ id, entity: 'tvshow', addedAt: 'T0' });
-const episode = (id: string, showId: string, seasonNumber: number, file: FileRef): IndexEntry => ({ id, entity: 'episode', addedAt: 'T0', showId, seasonNumber, files: [file] });
+const episode = (id: string, showId: string, seasonNumber: number, file: FileRef): IndexEntry => ({
+  id,
+  entity: 'episode',
+  addedAt: 'T0',
+  showId,
+  seasonNumber,
+  files: [file],
+});
 
 describe('scan plan: counts', () => {
   it('an empty index counts nothing', () => {
@@ -17,7 +37,12 @@ describe('scan plan: counts', () => {
 
   it('movies with every part sized; durations only where they could be read', () => {
     const index: IndexEntry[] = [
-      { id: 'm1', entity: 'movie', addedAt: 'T0', files: [ref('Kill Bill - cd1.avi', 700, lasting(3000)), ref('Kill Bill - cd2.avi', 300, lasting(1500))] },
+      {
+        id: 'm1',
+        entity: 'movie',
+        addedAt: 'T0',
+        files: [ref('Kill Bill - cd1.avi', 700, lasting(3000)), ref('Kill Bill - cd2.avi', 300, lasting(1500))],
+      },
       { id: 'm2', entity: 'movie', addedAt: 'T0', files: [ref('Heat.mkv', 50, null)] },
       { id: 'm3', entity: 'movie', addedAt: 'T0', files: [ref('Alien.mkv', 5, lasting(null))] },
     ];
@@ -27,8 +52,10 @@ describe('scan plan: counts', () => {
   it('seasons are per show; a double-episode file is sized and timed once', () => {
     const double = ref('A/Season 1/A.S01E01-E02.mkv', 1000, lasting(2400));
     const index = [
-      show('a'), show('b'),
-      episode('a1', 'a', 1, double), episode('a2', 'a', 1, double),
+      show('a'),
+      show('b'),
+      episode('a1', 'a', 1, double),
+      episode('a2', 'a', 1, double),
       episode('a3', 'a', 2, ref('A/Season 2/A.S02E01.mkv', 10, lasting(60))),
       // Season 1 of another show is another season.
       episode('b1', 'b', 1, ref('B/Season 1/B.S01E01.mkv', 1)),

@@ -7,7 +7,12 @@ import { splitUnchanged, unchangedEntries } from '../../../../lib/scan/plan/kept
 
 const file = (relPath: string, size = 100, mtimeMs = 1) => ({ relPath, size, mtimeMs });
 const ref = (relPath: string, size = 100, mtimeMs = 1, part: number | null = null): FileRef => ({ relPath, size, mtimeMs, part });
-const entry = (id: string, files?: FileRef[], entity: IndexEntry['entity'] = 'movie'): IndexEntry => ({ id, entity, addedAt: 'T0', ...(files ? { files } : {}) });
+const entry = (id: string, files?: FileRef[], entity: IndexEntry['entity'] = 'movie'): IndexEntry => ({
+  id,
+  entity,
+  addedAt: 'T0',
+  ...(files ? { files } : {}),
+});
 const input = (files: ItemsInput['files']): ItemsInput => ({ libraryId: 'lib', mediaType: 'movie', jobId: 'job2', now: 'T1', files });
 
 describe('scan plan: unchanged entries', () => {
@@ -50,18 +55,26 @@ describe('scan plan: split unchanged', () => {
   it('an unchanged library parses nothing', () => {
     const files = [cd(1), cd(2), file('Heat (1995).mkv')];
     const split = splitUnchanged(input(files), indexOf(files));
-    assert.deepEqual({ kept: split.kept.size, skipped: [...split.skipped].sort(), items: split.items.size, failed: split.failed },
-      { kept: 2, skipped: files.map((f) => f.relPath).sort(), items: 0, failed: [] });
+    assert.deepEqual(
+      { kept: split.kept.size, skipped: [...split.skipped].sort(), items: split.items.size, failed: split.failed },
+      { kept: 2, skipped: files.map((f) => f.relPath).sort(), items: 0, failed: [] },
+    );
   });
 
   it('a kept movie that gained a part is no longer kept: all its parts are read again', () => {
     const index = indexOf([cd(1), cd(2), file('Heat (1995).mkv')]);
     const killBill = index.find((e) => e.files![0]!.relPath.startsWith('Kill Bill'))!.id;
     const split = splitUnchanged(input([cd(1), cd(2), cd(3), file('Heat (1995).mkv')]), index);
-    assert.deepEqual([...split.kept.values()].map((e) => e.files![0]!.relPath), ['Heat (1995).mkv']);
+    assert.deepEqual(
+      [...split.kept.values()].map((e) => e.files![0]!.relPath),
+      ['Heat (1995).mkv'],
+    );
     assert.deepEqual([...split.skipped], ['Heat (1995).mkv']);
     assert.deepEqual([...split.items.keys()], [killBill]);
-    assert.deepEqual((split.items.get(killBill) as MovieItem).files.map((f) => f.part), [1, 2, 3]);
+    assert.deepEqual(
+      (split.items.get(killBill) as MovieItem).files.map((f) => f.part),
+      [1, 2, 3],
+    );
   });
 });
 
@@ -70,15 +83,21 @@ describe('scan plan: a double episode half written', () => {
   const tv: ItemsInput = { libraryId: 'lib', mediaType: 'tvshow', jobId: 'job1', now: 'T0', files };
   const written = [...desiredItems(tv).items.values()].map((i) => entry(i.id, i.entity === 'tvshow' ? undefined : i.files, i.entity));
 
-  it('is read again when the index may hold a stopped scan\'s writes, and finds the missing episode', () => {
+  it("is read again when the index may hold a stopped scan's writes, and finds the missing episode", () => {
     // A scan stopped after writing the show and the first episode.
     const half = written.slice(0, 2);
     const split = splitUnchanged(tv, half, { partialIndex: true });
-    assert.deepEqual({ kept: split.kept.size, skipped: split.skipped.size, items: [...split.items.keys()].sort() }, { kept: 0, skipped: 0, items: written.map((e) => e.id).sort() });
+    assert.deepEqual(
+      { kept: split.kept.size, skipped: split.skipped.size, items: [...split.items.keys()].sort() },
+      { kept: 0, skipped: 0, items: written.map((e) => e.id).sort() },
+    );
   });
 
-  it('is skipped when the index is a completed scan\'s whole one', () => {
+  it("is skipped when the index is a completed scan's whole one", () => {
     const split = splitUnchanged(tv, written);
-    assert.deepEqual({ kept: split.kept.size, skipped: [...split.skipped], items: split.items.size }, { kept: 2, skipped: [files[0]!.relPath], items: 0 });
+    assert.deepEqual(
+      { kept: split.kept.size, skipped: [...split.skipped], items: split.items.size },
+      { kept: 2, skipped: [files[0]!.relPath], items: 0 },
+    );
   });
 });

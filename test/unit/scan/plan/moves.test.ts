@@ -9,7 +9,14 @@ import { planScan, type Plan, type PlanInput } from '../../../../lib/scan/plan';
 
 const file = (relPath: string, size = 100, mtimeMs = 1) => ({ relPath, size, mtimeMs });
 const base = (over: Partial<PlanInput>): PlanInput => ({
-  libraryId: 'lib', mediaType: 'movie', jobId: 'job1', now: '2026-11-22T00:00:00.000Z', scope: '', files: [], index: [], ...over,
+  libraryId: 'lib',
+  mediaType: 'movie',
+  jobId: 'job1',
+  now: '2026-11-22T00:00:00.000Z',
+  scope: '',
+  files: [],
+  index: [],
+  ...over,
 });
 const LONG_AGO = '2020-01-01T00:00:00.000Z';
 /** The plan's index as a finished scan long ago left it, its enrichment done. */
@@ -20,7 +27,8 @@ const rescan = (over: Partial<PlanInput>) => planScan(base({ jobId: 'job2', now:
 const summary = (plan: Plan) => plan.writes.map((w) => ({ id: w.item.id, change: w.change, renamed: w.renamed ?? false }));
 const pathsOf = (item: CatalogItem) => (item.entity === 'tvshow' ? [] : item.files.map((f) => f.relPath));
 const ids = (entries: readonly { id: string }[]) => entries.map((e) => e.id).sort();
-const assertNoDuplicateIds = (plan: Plan) => assert.equal(new Set(plan.index.map((e) => e.id)).size, plan.index.length, 'an id twice in the index');
+const assertNoDuplicateIds = (plan: Plan) =>
+  assert.equal(new Set(plan.index.map((e) => e.id)).size, plan.index.length, 'an id twice in the index');
 
 describe('scan plan: moved movies', () => {
   const heat = file('Heat (1995)/Heat (1995).mkv', 1_000, 11);
@@ -38,11 +46,19 @@ describe('scan plan: moved movies', () => {
     assert.equal(item.lastJob, 'job2');
     assert.equal(item.pathKey, movieId('lib', 'Archive/Heat (1995)/heat (1995)'), 'the id its new path gives');
     assert.deepEqual(pathsOf(item), ['Archive/Heat (1995)/Heat (1995).mkv']);
-    assert.equal(item.enrich, 'done', "a move does not send it back through enrichment (even with a provider)");
-    assert.deepEqual(moved.index, [{
-      id: old!.id, entity: 'movie', addedAt: LONG_AGO, lastJob: 'job2', lastChange: 'moved', enrich: 'done',
-      pathKey: item.pathKey, files: item.files,
-    }]);
+    assert.equal(item.enrich, 'done', 'a move does not send it back through enrichment (even with a provider)');
+    assert.deepEqual(moved.index, [
+      {
+        id: old!.id,
+        entity: 'movie',
+        addedAt: LONG_AGO,
+        lastJob: 'job2',
+        lastChange: 'moved',
+        enrich: 'done',
+        pathKey: item.pathKey,
+        files: item.files,
+      },
+    ]);
     assert.deepEqual(moved.carried, { added: 0, updated: 0, moved: 0 });
   });
 
@@ -57,10 +73,16 @@ describe('scan plan: moved movies', () => {
   it('a stack renamed in place (cd1/cd2 to part1/part2) keeps its id: the same item under other names', () => {
     const cds = [file('Kill Bill (2003)/Kill Bill (2003) - cd1.avi', 700, 5), file('Kill Bill (2003)/Kill Bill (2003) - cd2.avi', 650, 6)];
     const index = settled(planScan(base({ files: cds })));
-    const parts = [file('Kill Bill (2003)/Kill Bill (2003) - part1.avi', 700, 5), file('Kill Bill (2003)/Kill Bill (2003) - part2.avi', 650, 6)];
+    const parts = [
+      file('Kill Bill (2003)/Kill Bill (2003) - part1.avi', 700, 5),
+      file('Kill Bill (2003)/Kill Bill (2003) - part2.avi', 650, 6),
+    ];
     const plan = rescan({ files: parts, index, providerOn: true });
     assert.deepEqual(summary(plan), [{ id: index[0]!.id, change: 'moved', renamed: false }]);
-    assert.deepEqual(pathsOf(plan.writes[0]!.item), parts.map((f) => f.relPath));
+    assert.deepEqual(
+      pathsOf(plan.writes[0]!.item),
+      parts.map((f) => f.relPath),
+    );
     assert.equal(plan.writes[0]!.item.enrich, 'done');
     assert.deepEqual(plan.removals, []);
   });
@@ -82,7 +104,13 @@ describe('scan plan: moved movies', () => {
     const moved = rescan({ files: cds.map((f) => ({ ...f, relPath: `Archive/${f.relPath}` })), index });
     assert.deepEqual(summary(moved), [{ id: index[0]!.id, change: 'moved', renamed: false }]);
     const item = moved.writes[0]!.item as MovieItem;
-    assert.deepEqual(item.files.map((f) => [f.part, f.relPath]), [[1, 'Archive/Kill Bill (2003)/Kill Bill (2003) - cd1.avi'], [2, 'Archive/Kill Bill (2003)/Kill Bill (2003) - cd2.avi']]);
+    assert.deepEqual(
+      item.files.map((f) => [f.part, f.relPath]),
+      [
+        [1, 'Archive/Kill Bill (2003)/Kill Bill (2003) - cd1.avi'],
+        [2, 'Archive/Kill Bill (2003)/Kill Bill (2003) - cd2.avi'],
+      ],
+    );
     assert.equal(moved.writes[0]!.files, 2);
     assert.deepEqual(moved.removals, []);
   });
@@ -92,10 +120,16 @@ describe('scan plan: moved movies', () => {
     const files = [file('Archive/Heat (1995)/Heat (1995).mkv', 1_000, 11)];
     const moved = rescan({ files, index });
     const again = rescan({ files, index: moved.index, jobId: 'job3' });
-    assert.deepEqual({ writes: again.writes.length, removals: again.removals.length, unchanged: again.unchangedFiles }, { writes: 0, removals: 0, unchanged: 1 });
+    assert.deepEqual(
+      { writes: again.writes.length, removals: again.removals.length, unchanged: again.unchangedFiles },
+      { writes: 0, removals: 0, unchanged: 1 },
+    );
     assert.deepEqual(again.index, moved.index);
     const resumed = rescan({ files, index: moved.index, partialIndex: true });
-    assert.deepEqual({ writes: resumed.writes.length, removals: resumed.removals.length, carried: resumed.carried }, { writes: 0, removals: 0, carried: { added: 0, updated: 0, moved: 1 } });
+    assert.deepEqual(
+      { writes: resumed.writes.length, removals: resumed.removals.length, carried: resumed.carried },
+      { writes: 0, removals: 0, carried: { added: 0, updated: 0, moved: 1 } },
+    );
   });
 
   it('a moved movie changed later is updated under its kept id', () => {
@@ -113,14 +147,21 @@ describe('scan plan: moved movies', () => {
     const index = settled(planScan(base({ files: cds })));
     const archived = cds.map((f) => ({ ...f, relPath: `Archive/${f.relPath}` }));
     const moved = rescan({ files: archived, index });
-    const grown = rescan({ files: [...archived, file('Archive/Kill Bill (2003)/Kill Bill (2003) - cd3.avi', 600, 7)], index: moved.index, jobId: 'job3' });
+    const grown = rescan({
+      files: [...archived, file('Archive/Kill Bill (2003)/Kill Bill (2003) - cd3.avi', 600, 7)],
+      index: moved.index,
+      jobId: 'job3',
+    });
     assert.deepEqual(summary(grown), [{ id: index[0]!.id, change: 'updated', renamed: false }]);
-    assert.deepEqual((grown.writes[0]!.item as MovieItem).files.map((f) => f.part), [1, 2, 3]);
+    assert.deepEqual(
+      (grown.writes[0]!.item as MovieItem).files.map((f) => f.part),
+      [1, 2, 3],
+    );
     assert.deepEqual(grown.removals, []);
     assert.deepEqual(ids(grown.index), [index[0]!.id]);
   });
 
-  it('a new file at a moved item\'s old path is a new item with an id of its own, the same on every scan', () => {
+  it("a new file at a moved item's old path is a new item with an id of its own, the same on every scan", () => {
     const index = settled(planScan(base({ files: [heat] })));
     const oldId = index[0]!.id;
     assert.equal(oldId, movieId('lib', 'Heat (1995)/heat (1995)'), 'the id the old path gives');
@@ -150,7 +191,10 @@ describe('scan plan: moved movies', () => {
     assert.deepEqual(summary(back), [{ id: index[0]!.id, change: 'moved', renamed: false }]);
     assert.deepEqual(back.removals, []);
     const after = rescan({ files: [heat], index: back.index, jobId: 'job4' });
-    assert.deepEqual({ writes: after.writes.length, removals: after.removals.length, ids: ids(after.index) }, { writes: 0, removals: 0, ids: [index[0]!.id] });
+    assert.deepEqual(
+      { writes: after.writes.length, removals: after.removals.length, ids: ids(after.index) },
+      { writes: 0, removals: 0, ids: [index[0]!.id] },
+    );
   });
 
   describe('several gone with the same sizes and times', () => {
@@ -161,7 +205,10 @@ describe('scan plan: moved movies', () => {
 
     it('a new name matching neither pairs with none: an added item and two removals', () => {
       const plan = rescan({ files: [file('C (2003)/C (2003).mkv', 500, 9)], index });
-      assert.deepEqual(plan.writes.map((w) => w.change), ['added']);
+      assert.deepEqual(
+        plan.writes.map((w) => w.change),
+        ['added'],
+      );
       assert.ok(!ids(index).includes(plan.writes[0]!.item.id));
       assert.deepEqual(ids(plan.removals), [idOf('A'), idOf('B')].sort());
       assertNoDuplicateIds(plan);
@@ -187,7 +234,13 @@ describe('scan plan: moved movies', () => {
 
     it('both moved: each pairs by its name', () => {
       const plan = rescan({ files: twins.map((f) => ({ ...f, relPath: `Archive/${f.relPath}` })), index });
-      assert.deepEqual(plan.writes.map((w) => [(w.item as MovieItem).title, w.item.id, w.change]), [['A', idOf('A'), 'moved'], ['B', idOf('B'), 'moved']]);
+      assert.deepEqual(
+        plan.writes.map((w) => [(w.item as MovieItem).title, w.item.id, w.change]),
+        [
+          ['A', idOf('A'), 'moved'],
+          ['B', idOf('B'), 'moved'],
+        ],
+      );
       assert.deepEqual(plan.removals, []);
     });
   });
@@ -198,7 +251,10 @@ describe('scan plan: moved movies', () => {
     const index = settled(planScan(base({ files: before })));
     const after = before.map((f) => ({ ...f, relPath: `Archive/${f.relPath}` }));
     const full = rescan({ files: after, index });
-    assert.deepEqual(full.writes.map((w) => w.change), ['moved', 'moved', 'moved', 'moved']);
+    assert.deepEqual(
+      full.writes.map((w) => w.change),
+      ['moved', 'moved', 'moved', 'moved'],
+    );
     // The job stopped after writing two of its moves: the index holds those and the others' old entries.
     const written = new Set(full.writes.slice(0, 2).map((w) => w.item.id));
     const halfway = [...index.filter((e) => !written.has(e.id)), ...full.index.filter((e) => written.has(e.id))];
@@ -208,7 +264,11 @@ describe('scan plan: moved movies', () => {
     assert.deepEqual(resumed.carried, { added: 0, updated: 0, moved: 2 });
     assertNoDuplicateIds(resumed);
     assert.deepEqual(ids(resumed.index), ids(index));
-    assert.deepEqual(new Map(resumed.index.map((e) => [e.id, e])), new Map(full.index.map((e) => [e.id, e])), 'the same index as the run that was not stopped');
+    assert.deepEqual(
+      new Map(resumed.index.map((e) => [e.id, e])),
+      new Map(full.index.map((e) => [e.id, e])),
+      'the same index as the run that was not stopped',
+    );
   });
 });
 
@@ -241,7 +301,11 @@ describe('scan plan: moved movies and their local files', () => {
   });
 
   it('moved with an edited NFO: renamed', () => {
-    const moved = rescan({ files: withNfo('Archive/').files, sidecars: [file('Archive/Heat (1995)/movie.nfo', 10, 99), file('Archive/Heat (1995)/poster.jpg', 10, 4)], index });
+    const moved = rescan({
+      files: withNfo('Archive/').files,
+      sidecars: [file('Archive/Heat (1995)/movie.nfo', 10, 99), file('Archive/Heat (1995)/poster.jpg', 10, 4)],
+      index,
+    });
     assert.deepEqual(summary(moved), [{ id: index[0]!.id, change: 'moved', renamed: true }]);
     assert.equal(moved.writes[0]!.item.enrich, 'metadata', 'an NFO to read');
   });
@@ -249,7 +313,8 @@ describe('scan plan: moved movies and their local files', () => {
 
 describe('scan plan: moved episodes and shows', () => {
   const tv = (over: Partial<PlanInput>) => base({ mediaType: 'tvshow', ...over });
-  const episodes = (plan: Plan) => plan.writes.filter((w) => w.item.entity === 'episode').map((w) => ({ ...w, item: w.item as EpisodeItem }));
+  const episodes = (plan: Plan) =>
+    plan.writes.filter((w) => w.item.entity === 'episode').map((w) => ({ ...w, item: w.item as EpisodeItem }));
 
   it('an episode moved to another season folder keeps its id, its show and its numbers', () => {
     const files = [file('Show/Season 1/Show - S01E01.mkv', 300, 1), file('Show/Season 1/Show - S02E01.mkv', 301, 2)];
@@ -271,19 +336,36 @@ describe('scan plan: moved episodes and shows', () => {
     assert.ok(index.some((e) => e.id === old(2)) && index.some((e) => e.id === old(3)));
     const newPath = 'Show/Season 01/Show - S01E02E03.mkv';
     const moved = rescan({ mediaType: 'tvshow', files: [file('Show/Season 1/Show - S01E01.mkv', 300, 1), file(newPath, 900, 8)], index });
-    assert.deepEqual(episodes(moved).map((w) => [w.item.id, w.item.episodeNumber, w.change, w.renamed, w.item.pathKey]).sort((a, b) => Number(a[1]) - Number(b[1])), [
-      [old(2), 2, 'moved', false, episodeId('lib', newPath, 1, 2)],
-      [old(3), 3, 'moved', false, episodeId('lib', newPath, 1, 3)],
-    ]);
-    assert.equal(moved.writes.reduce((n, w) => n + w.files, 0), 1, 'the file counted once');
+    assert.deepEqual(
+      episodes(moved)
+        .map((w) => [w.item.id, w.item.episodeNumber, w.change, w.renamed, w.item.pathKey])
+        .sort((a, b) => Number(a[1]) - Number(b[1])),
+      [
+        [old(2), 2, 'moved', false, episodeId('lib', newPath, 1, 2)],
+        [old(3), 3, 'moved', false, episodeId('lib', newPath, 1, 3)],
+      ],
+    );
+    assert.equal(
+      moved.writes.reduce((n, w) => n + w.files, 0),
+      1,
+      'the file counted once',
+    );
     assert.deepEqual(moved.removals, []);
     // A later scan of the moved file writes nothing.
-    const again = rescan({ mediaType: 'tvshow', files: [file('Show/Season 1/Show - S01E01.mkv', 300, 1), file(newPath, 900, 8)], index: moved.index, jobId: 'job3' });
+    const again = rescan({
+      mediaType: 'tvshow',
+      files: [file('Show/Season 1/Show - S01E01.mkv', 300, 1), file(newPath, 900, 8)],
+      index: moved.index,
+      jobId: 'job3',
+    });
     assert.deepEqual({ writes: again.writes.length, removals: again.removals.length }, { writes: 0, removals: 0 });
   });
 
   describe('a show folder renamed ("Doctor Who" to "Doctor Who (2005)")', () => {
-    const before = [file('Doctor Who/Season 1/Doctor Who - S01E01.mkv', 401, 1), file('Doctor Who/Season 1/Doctor Who - S01E02.mkv', 402, 2)];
+    const before = [
+      file('Doctor Who/Season 1/Doctor Who - S01E01.mkv', 401, 1),
+      file('Doctor Who/Season 1/Doctor Who - S01E02.mkv', 402, 2),
+    ];
     const after = before.map((f) => ({ ...f, relPath: f.relPath.replace('Doctor Who/', 'Doctor Who (2005)/') }));
     const index = settled(planScan(tv({ files: before })));
     const oldShow = index.find((e) => e.entity === 'tvshow')!;
@@ -293,12 +375,27 @@ describe('scan plan: moved episodes and shows', () => {
       assert.notEqual(oldShow.id, newShowId);
       const plan = rescan({ mediaType: 'tvshow', files: after, index, providerOn: true });
       const show = plan.writes.find((w) => w.item.entity === 'tvshow')!;
-      assert.deepEqual({ id: show.item.id, change: show.change, renamed: show.renamed, pathKey: show.item.pathKey, addedAt: show.item.addedAt, lastChange: show.item.lastChange },
-        { id: oldShow.id, change: 'moved', renamed: true, pathKey: newShowId, addedAt: LONG_AGO, lastChange: 'moved' });
+      assert.deepEqual(
+        {
+          id: show.item.id,
+          change: show.change,
+          renamed: show.renamed,
+          pathKey: show.item.pathKey,
+          addedAt: show.item.addedAt,
+          lastChange: show.item.lastChange,
+        },
+        { id: oldShow.id, change: 'moved', renamed: true, pathKey: newShowId, addedAt: LONG_AGO, lastChange: 'moved' },
+      );
       assert.deepEqual([(show.item as ShowItem).title, (show.item as ShowItem).year], ['Doctor Who', 2005]);
       assert.equal(plan.writes[0], show, 'the show is written first');
       const eps = episodes(plan);
-      assert.deepEqual(eps.map((w) => [w.change, w.renamed, w.item.showId]), [['moved', false, oldShow.id], ['moved', false, oldShow.id]]);
+      assert.deepEqual(
+        eps.map((w) => [w.change, w.renamed, w.item.showId]),
+        [
+          ['moved', false, oldShow.id],
+          ['moved', false, oldShow.id],
+        ],
+      );
       assert.deepEqual(ids(eps.map((w) => w.item)), ids(index.filter((e) => e.entity === 'episode')));
       assert.deepEqual(plan.removals, []);
       assertNoDuplicateIds(plan);
@@ -309,8 +406,16 @@ describe('scan plan: moved episodes and shows', () => {
       const moved = rescan({ mediaType: 'tvshow', files: after, index });
       const again = rescan({ mediaType: 'tvshow', files: after, index: moved.index, jobId: 'job3' });
       assert.deepEqual({ writes: again.writes.length, removals: again.removals.length }, { writes: 0, removals: 0 });
-      const grown = rescan({ mediaType: 'tvshow', files: [...after, file('Doctor Who (2005)/Season 1/Doctor Who - S01E03.mkv', 403, 3)], index: moved.index, jobId: 'job3' });
-      assert.deepEqual(grown.writes.map((w) => [w.item.entity, w.change]), [['episode', 'added']]);
+      const grown = rescan({
+        mediaType: 'tvshow',
+        files: [...after, file('Doctor Who (2005)/Season 1/Doctor Who - S01E03.mkv', 403, 3)],
+        index: moved.index,
+        jobId: 'job3',
+      });
+      assert.deepEqual(
+        grown.writes.map((w) => [w.item.entity, w.change]),
+        [['episode', 'added']],
+      );
       assert.equal((grown.writes[0]!.item as EpisodeItem).showId, oldShow.id);
       assert.deepEqual(grown.removals, []);
       assert.equal(grown.index.filter((e) => e.entity === 'tvshow').length, 1);

@@ -7,11 +7,30 @@ import { inScope, planRemovals } from '../../../../lib/scan/plan/removals';
 const ref = (relPath: string) => ({ relPath, size: 100, mtimeMs: 1, part: null });
 const movie = (id: string, relPath: string): IndexEntry => ({ id, entity: 'movie', addedAt: 'T0', files: [ref(relPath)] });
 const show = (id: string): IndexEntry => ({ id, entity: 'tvshow', addedAt: 'T0' });
-const episode = (id: string, showId: string, relPath: string): IndexEntry => ({ id, entity: 'episode', addedAt: 'T0', showId, seasonNumber: 1, files: [ref(relPath)] });
+const episode = (id: string, showId: string, relPath: string): IndexEntry => ({
+  id,
+  entity: 'episode',
+  addedAt: 'T0',
+  showId,
+  seasonNumber: 1,
+  files: [ref(relPath)],
+});
 /** A desired episode, as desiredItems gives it. */
 const desiredEpisode = (id: string, showId: string, relPath: string): EpisodeItem => ({
-  id, libraryId: 'lib', addedAt: 'T1', updatedAt: 'T1', lastJob: 'job2', lastChange: 'added', entity: 'episode',
-  showId, seasonNumber: 1, episodeNumber: 1, title: null, overview: null, airDate: null, files: [ref(relPath)],
+  id,
+  libraryId: 'lib',
+  addedAt: 'T1',
+  updatedAt: 'T1',
+  lastJob: 'job2',
+  lastChange: 'added',
+  entity: 'episode',
+  showId,
+  seasonNumber: 1,
+  episodeNumber: 1,
+  title: null,
+  overview: null,
+  airDate: null,
+  files: [ref(relPath)],
 });
 const none = new Map<string, never>();
 const ids = (entries: IndexEntry[]) => entries.map((e) => e.id);
@@ -20,7 +39,13 @@ describe('scan plan: removals', () => {
   it('inScope: the whole library, or paths under the scanned folder only', () => {
     assert.deepEqual(['a.mkv', 'Sub/a.mkv'].map(inScope('')), [true, true]);
     // A sibling folder whose name starts the same is not inside it.
-    assert.deepEqual(['Sub/a.mkv', 'Sub/Deeper/a.mkv', 'Subway/a.mkv', 'Sub', 'a.mkv'].map(inScope('Sub')), [true, true, false, false, false]);
+    assert.deepEqual(['Sub/a.mkv', 'Sub/Deeper/a.mkv', 'Subway/a.mkv', 'Sub', 'a.mkv'].map(inScope('Sub')), [
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('removes entries whose files are gone, not the desired nor the kept ones', () => {
@@ -38,9 +63,12 @@ describe('scan plan: removals', () => {
 
   it('a show emptied of episodes goes after them; one with an episode left, or a new one, stays', () => {
     const index = [
-      show('emptied'), show('half'), show('renumbered'),
+      show('emptied'),
+      show('half'),
+      show('renumbered'),
       episode('e1', 'emptied', 'Emptied/S01E01.mkv'),
-      episode('e2', 'half', 'Half/S01E01.mkv'), episode('e3', 'half', 'Half/S01E02.mkv'),
+      episode('e2', 'half', 'Half/S01E01.mkv'),
+      episode('e3', 'half', 'Half/S01E02.mkv'),
       episode('e4', 'renumbered', 'Renumbered/S01E01.mkv'),
     ];
     const kept = new Map([['e3', index[5]!]]);
@@ -56,7 +84,12 @@ describe('scan plan: removals', () => {
   });
 
   it('keeps what lies below a folder that could not be read: not seen is not gone', () => {
-    const index = [movie('locked', 'Locked/Heat (1995)/Heat (1995).mkv'), movie('gone', 'Open/Alien (1979).mkv'), show('tv'), episode('e1', 'tv', 'Locked/Show/S01E01.mkv')];
+    const index = [
+      movie('locked', 'Locked/Heat (1995)/Heat (1995).mkv'),
+      movie('gone', 'Open/Alien (1979).mkv'),
+      show('tv'),
+      episode('e1', 'tv', 'Locked/Show/S01E01.mkv'),
+    ];
     assert.deepEqual(ids(planRemovals(index, none, none, '', ['Locked'])), ['gone']);
     // A folder whose name only starts the same is not below it.
     assert.deepEqual(ids(planRemovals([movie('near', 'Locked2/a.mkv')], none, none, '', ['Locked'])), ['near']);
