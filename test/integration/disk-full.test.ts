@@ -93,7 +93,7 @@ describe('a full disk', { skip: cannotMount }, () => {
     makeTree(join(media, 'more'), films('Late Film', MORE), 1);
     mkdirSync(join(media, 'elsewhere'));
     assert.equal(mountTmpfs(disk), undefined);
-    instance = await startInstance({ dataDir, ownDatabase: true, env: { LOG_LEVEL: 'info', DISK_CHECK_MS: '200' } });
+    instance = await startInstance({ dataDir, env: { LOG_LEVEL: 'info', DISK_CHECK_MS: '200' } });
     ws = await WsClient.open(instance.url.replace('http', 'ws') + '/ws');
     if (!browserSkip) {
       browser = await launchChromium();
@@ -219,7 +219,7 @@ describe('a full disk', { skip: cannotMount }, () => {
   it('finds every film again after a restart', async () => {
     await ws.close();
     await instance.stop();
-    instance = await startInstance({ dataDir, ownDatabase: true, env: { LOG_LEVEL: 'info', DISK_CHECK_MS: '200' } });
+    instance = await startInstance({ dataDir, env: { LOG_LEVEL: 'info', DISK_CHECK_MS: '200' } });
     ws = await WsClient.open(instance.url.replace('http', 'ws') + '/ws');
     const titles = (await allPages('/api/v1/movies', instance.url)).map((m) => m.title as string);
     assert.equal(new Set(titles).size, FIRST + MORE);

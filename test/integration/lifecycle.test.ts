@@ -20,7 +20,7 @@ describe('lifecycle of an instance', () => {
   const dataDir = tempDir('life');
 
   it('npm start answers, and Ctrl-C stops every process it started', async () => {
-    const instance = await startInstance({ viaNpm: true, dataDir, ownDatabase: true });
+    const instance = await startInstance({ viaNpm: true, dataDir });
     assert.match(instance.output(), /Local:\s+http:\/\/localhost:\d+\/api\/v1/);
     assert.match(instance.output(), /API docs:/);
     assert.equal((await call('GET', '/api/v1/health', { base: instance.url })).status, 200);
@@ -47,7 +47,7 @@ describe('lifecycle of an instance', () => {
     const dir = tempDir('early');
     const runner = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_DIR, 'infra/run.ts')], {
       cwd: PROJECT_DIR,
-      env: instanceEnv({}, await freePort(), dir, true),
+      env: instanceEnv({}, await freePort(), dir),
       stdio: 'ignore',
     });
     const exited = new Promise<number | null>((resolve) => runner.once('exit', resolve));
@@ -72,7 +72,7 @@ describe('lifecycle of an instance', () => {
   });
 
   it('finds its data again after a restart, and survives the database dying', async () => {
-    const instance = await startInstance({ dataDir, ownDatabase: true });
+    const instance = await startInstance({ dataDir });
     try {
       const base = instance.url;
       assert.equal((await call('GET', '/api/v1/settings', { base })).json.data.preferences.theme, 'dark');
@@ -113,12 +113,12 @@ describe('lifecycle of an instance', () => {
   });
 
   it('cleans up after a runner that was killed outright, and starts again on the same data', async () => {
-    const first = await startInstance({ dataDir, ownDatabase: true });
+    const first = await startInstance({ dataDir });
     const { processes } = first.state();
     await first.stop('SIGKILL');
     assert.ok(isAlive(processes.dynamodb!), 'the database outlives a killed runner');
 
-    const second = await startInstance({ dataDir, ownDatabase: true });
+    const second = await startInstance({ dataDir });
     try {
       assert.equal(isAlive(processes.dynamodb!), false);
       assert.equal(isAlive(processes.offline!), false);
@@ -129,9 +129,9 @@ describe('lifecycle of an instance', () => {
   });
 
   it('refuses a DATA_DIR that a running instance uses', async () => {
-    const running = await startInstance({ dataDir, ownDatabase: true });
+    const running = await startInstance({ dataDir });
     try {
-      await assert.rejects(startInstance({ dataDir, ownDatabase: true }), /in use by a running instance/);
+      await assert.rejects(startInstance({ dataDir }), /in use by a running instance/);
     } finally {
       await running.stop();
     }

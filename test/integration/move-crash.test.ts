@@ -27,7 +27,7 @@ describe('a move of a whole library survives the service being killed mid-scan',
   before(async () => {
     // Sparse files of distinct sizes: each film has a fingerprint (sizes and mtimes) of its own.
     for (let i = 0; i < FILMS; i++) makeTree(root, [`${film(i)}/${film(i)}.mkv`], 1024 * 1024 + i * 4096);
-    instance = await startInstance({ dataDir, env: ENV, ownDatabase: true });
+    instance = await startInstance({ dataDir, env: ENV });
   });
   after(async () => {
     await instance?.stop();
@@ -100,7 +100,7 @@ describe('a move of a whole library survives the service being killed mid-scan',
     for (const p of [pid, processes.offline!, processes.dynamodb!]) killGroup(p, 'SIGKILL');
     await instance.stop();
     const restartedAt = Date.now();
-    instance = await startInstance({ dataDir, env: ENV, ownDatabase: true });
+    instance = await startInstance({ dataDir, env: ENV });
 
     let resumedByHand = false;
     const done = await waitFor(

@@ -80,7 +80,7 @@ describe('rate limit', () => {
 describe('rate limit at the edge (an instance on its own embedded database)', () => {
   let solo: Instance;
   before(async () => {
-    solo = await startInstance({ ownDatabase: true, env: { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_MS: String(WINDOW_MS) } });
+    solo = await startInstance({ env: { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_MS: String(WINDOW_MS) } });
   });
   after(() => solo?.stop());
 

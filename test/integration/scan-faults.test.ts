@@ -33,7 +33,7 @@ describe('a scan survives its worker or the whole service dying', () => {
   const dataDir = tempDir('faults');
   let instance: Instance;
   before(async () => {
-    instance = await startInstance({ dataDir, env: ENV, ownDatabase: true });
+    instance = await startInstance({ dataDir, env: ENV });
   });
   after(async () => {
     await instance.stop();
@@ -94,7 +94,7 @@ describe('a scan survives its worker or the whole service dying', () => {
     const { pid, processes } = instance.state();
     for (const p of [pid, processes.offline!, processes.dynamodb!]) killGroup(p, 'SIGKILL');
     await instance.stop();
-    instance = await startInstance({ dataDir, env: ENV, ownDatabase: true });
+    instance = await startInstance({ dataDir, env: ENV });
     await assertExactly(jobId, 'Bravo');
   });
 

@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { freePort } from '../../infra/runner/ports';
 import { PROJECT_DIR } from '../../infra/project';
 import type { RunnerState } from '../../infra/runner/state';
@@ -46,13 +46,6 @@ export interface StartOptions {
   dataDir?: string;
   /** Run `npm start` in a process group of its own, as a terminal does; stop() signals the group. */
   viaNpm?: boolean;
-  /**
-   * Start the instance's own embedded DynamoDB Local, as `npm start` does: for a test of the
-   * database's process (killed, restarted, its disk full). Otherwise, within a test run, the
-   * instance keeps its data in a table of its own (named after its DATA_DIR, so a restart on the
-   * same folder finds it) on the run's DynamoDB Local, which saves a JVM per instance.
-   */
-  ownDatabase?: boolean;
 }
 
 /**
@@ -60,8 +53,7 @@ export interface StartOptions {
  * folder monitor is off unless a test turns it on (LIBRARY_MONITOR=on): tests change their
  * folders and then scan, and a scan the monitor started meanwhile would take their changes.
  */
-export const instanceEnv = (env: Record<string, string>, port: number, dataDir: string, ownDatabase = false): NodeJS.ProcessEnv => {
-  const shared = !env.DYNAMODB_ENDPOINT && !ownDatabase && process.env.DYNAMODB_ENDPOINT;
+export const instanceEnv = (env: Record<string, string>, port: number, dataDir: string): NodeJS.ProcessEnv => {
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
@@ -69,26 +61,19 @@ export const instanceEnv = (env: Record<string, string>, port: number, dataDir: 
     LIBRARY_MONITOR: 'off',
     // A name the box answers on besides its addresses: same-origin requests to it pass (test/integration/http.test.ts).
     ALLOWED_HOSTS: 'media-box.test',
-    // Alone on its table, it counts requests at its front door, as on its own database.
-    ...(shared ? { TABLE_NAME: `instance-${basename(dataDir)}`, RATE_LIMIT_AT: 'edge' } : {}),
     ...env,
     PORT: String(port),
     DATA_DIR: dataDir,
   };
-  if (!env.DYNAMODB_ENDPOINT && !shared) delete childEnv.DYNAMODB_ENDPOINT;
+  if (!env.DYNAMODB_ENDPOINT) delete childEnv.DYNAMODB_ENDPOINT;
   for (const key of ['WS_MANAGEMENT_ENDPOINT', 'LOG_DIR']) delete childEnv[key];
   return childEnv;
 };
 
-export const startInstance = async ({
-  env = {},
-  dataDir = tempDir('data'),
-  viaNpm = false,
-  ownDatabase = false,
-}: StartOptions = {}): Promise<Instance> => {
+export const startInstance = async ({ env = {}, dataDir = tempDir('data'), viaNpm = false }: StartOptions = {}): Promise<Instance> => {
   const port = Number(env.PORT ?? (await freePort()));
   let output = '';
-  const childEnv = instanceEnv(env, port, dataDir, ownDatabase);
+  const childEnv = instanceEnv(env, port, dataDir);
   const child = viaNpm
     ? spawn('npm', ['start', '--silent'], { cwd: PROJECT_DIR, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     : spawn(process.execPath, ['--import', 'tsx', join(PROJECT_DIR, 'infra/run.ts')], {
