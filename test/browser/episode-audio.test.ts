@@ -2,7 +2,6 @@
 // player page of an episode made by ffmpeg (English AAC, French AC-3 marked default, as a
 // dubbed release is) lists both, plays the default one, and plays the other when it is picked.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -11,6 +10,7 @@ import { browserSkip as skip, launchChromium } from '../support/browser';
 import { tempDir, waitFor } from '../support/instance';
 import { scan } from '../support/media';
 import { call, stack } from '../support/stack';
+import { ffmpeg } from '../support/ffmpeg';
 
 const PLAYING = `(() => { const v = document.querySelector('.player video'); return !!v && v.currentTime > 0.5 && v.webkitAudioDecodedByteCount > 0; })()`;
 
@@ -21,10 +21,7 @@ describe("an episode's audio tracks in a real browser", { skip }, () => {
   before(async () => {
     const season = join(tempDir('episode-audio'), 'Pb Dubbed Show', 'Season 01');
     mkdirSync(season, { recursive: true });
-    execFileSync('ffmpeg', [
-      '-loglevel',
-      'error',
-      '-y',
+    ffmpeg([
       '-f',
       'lavfi',
       '-i',

@@ -5,7 +5,6 @@
 // a <track> whose src is the URL the movie's details list (test/support/browser.ts says
 // when it is skipped).
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -14,6 +13,7 @@ import { browserSkip as skip, launchChromium } from '../support/browser';
 import { tempDir } from '../support/instance';
 import { mediaOf, scan } from '../support/media';
 import { call, stack } from '../support/stack';
+import { ffmpeg } from '../support/ffmpeg';
 
 // Runs in the page. A string, because the test's TypeScript loader adds helpers to compiled
 // functions that do not exist in the browser.
@@ -77,7 +77,7 @@ const SUBTITLE = Buffer.from(
 );
 
 const encode = (out: string, codecArgs: string[]) =>
-  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25:duration=8', ...codecArgs, out]);
+  ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25:duration=8', ...codecArgs, out]);
 
 describe('playback in a real browser', { skip }, () => {
   let browser: Browser;

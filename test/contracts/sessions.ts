@@ -6,7 +6,8 @@ import { it } from 'node:test';
 import type { SessionPlan, SessionStore } from '../../lib/playback/sessions';
 import type { FakeClock } from '../support/fake-clock';
 
-const plan = (mediaId = 'mv_a'): SessionPlan => ({
+/** A session's plan as the playback service makes one (a copied video, a converted audio track). */
+export const aSessionPlan = (mediaId = 'mv_a'): SessionPlan => ({
   mediaId,
   part: 1,
   version: '1-1',
@@ -25,13 +26,13 @@ const plan = (mediaId = 'mv_a'): SessionPlan => ({
 /** A contract's store is its own and starts empty (test/contracts/support.ts); `clock` is the one it reads. */
 export const sessionContract = (sessions: SessionStore, clock: FakeClock) => {
   it('gives each of racing starts its own slot, never more than the capacity', async () => {
-    const started = await Promise.all(Array.from({ length: 5 }, () => sessions.start('transcode', 2, plan(), 60_000)));
+    const started = await Promise.all(Array.from({ length: 5 }, () => sessions.start('transcode', 2, aSessionPlan(), 60_000)));
     const got = started.filter((s) => s !== undefined);
     assert.equal(got.length, 2);
     assert.deepEqual(got.map((s) => s.slot).sort(), [0, 1]);
     assert.equal(await sessions.live('transcode', 60_000), 2);
     // Remuxes are counted apart.
-    const remux = await sessions.start('remux', 1, plan(), 60_000);
+    const remux = await sessions.start('remux', 1, aSessionPlan(), 60_000);
     assert.ok(remux);
     assert.equal(await sessions.live('remux', 60_000), 1);
     for (const s of [...got, remux]) assert.equal(await sessions.end(s.id), true);
@@ -39,15 +40,15 @@ export const sessionContract = (sessions: SessionStore, clock: FakeClock) => {
   });
 
   it('keeps a session alive while asked for, ends one left unasked for the idle time, and frees its slot', async () => {
-    const first = await sessions.start('transcode', 1, plan('mv_first'), 400);
+    const first = await sessions.start('transcode', 1, aSessionPlan('mv_first'), 400);
     assert.ok(first);
     const touched = await sessions.touch(first.id, 400);
     assert.equal(touched?.id, first.id);
-    assert.deepEqual(await sessions.plan(first.id), plan('mv_first'), 'the plan comes back whole');
-    assert.equal(await sessions.start('transcode', 1, plan(), 400), undefined, 'the one slot is taken');
+    assert.deepEqual(await sessions.plan(first.id), aSessionPlan('mv_first'), 'the plan comes back whole');
+    assert.equal(await sessions.start('transcode', 1, aSessionPlan(), 400), undefined, 'the one slot is taken');
     clock.advance(600);
     assert.equal(await sessions.touch(first.id, 400), undefined, 'ended by itself');
-    const second = await sessions.start('transcode', 1, plan('mv_second'), 400);
+    const second = await sessions.start('transcode', 1, aSessionPlan('mv_second'), 400);
     assert.ok(second, 'the slot is free again');
     assert.notEqual(second.id, first.id);
     assert.equal(await sessions.touch(first.id, 400), undefined, 'the old id never comes back');
@@ -59,7 +60,7 @@ export const sessionContract = (sessions: SessionStore, clock: FakeClock) => {
   });
 
   it('counts the idle time from the last request: each one resets it', async () => {
-    const started = await sessions.start('remux', 2, plan(), 1_000);
+    const started = await sessions.start('remux', 2, aSessionPlan(), 1_000);
     assert.ok(started);
     assert.deepEqual([started.createdAt, started.lastSeenAt], [clock.now(), clock.now()]);
     for (let i = 0; i < 3; i++) {
@@ -78,15 +79,18 @@ export const sessionContract = (sessions: SessionStore, clock: FakeClock) => {
     assert.equal(await sessions.live('remux', 1_000), 0, 'idle past it: not counted');
     assert.equal(await sessions.touch(started.id, 1_000), undefined);
     // A slot held by another live session is never taken; an idle one is, from the first slot.
-    const [a, b] = [await sessions.start('remux', 2, plan('mv_a'), 1_000), await sessions.start('remux', 2, plan('mv_b'), 1_000)];
+    const [a, b] = [
+      await sessions.start('remux', 2, aSessionPlan('mv_a'), 1_000),
+      await sessions.start('remux', 2, aSessionPlan('mv_b'), 1_000),
+    ];
     assert.deepEqual([a?.slot, b?.slot].sort(), [0, 1]);
-    assert.equal(await sessions.start('remux', 2, plan(), 1_000), undefined);
+    assert.equal(await sessions.start('remux', 2, aSessionPlan(), 1_000), undefined);
     for (const s of [a!, b!]) assert.equal(await sessions.end(s.id), true);
   });
 
   it('gives a plan back as it started, with the parts it has and none it does not', async () => {
     const withAll: SessionPlan = {
-      ...plan('mv_all'),
+      ...aSessionPlan('mv_all'),
       audioTrack: null,
       video: 'none',
       audio: 'copy',
@@ -94,11 +98,14 @@ export const sessionContract = (sessions: SessionStore, clock: FakeClock) => {
       prerollS: 1.5,
       input: '/films/Été "quoted" (2001)/ünï.mkv',
     };
-    const [a, b] = [await sessions.start('transcode', 2, withAll, 60_000), await sessions.start('transcode', 2, plan('mv_bare'), 60_000)];
+    const [a, b] = [
+      await sessions.start('transcode', 2, withAll, 60_000),
+      await sessions.start('transcode', 2, aSessionPlan('mv_bare'), 60_000),
+    ];
     assert.ok(a && b);
     assert.deepEqual(await sessions.plan(a.id), withAll);
     const bare = await sessions.plan(b.id);
-    assert.deepEqual(bare, plan('mv_bare'));
+    assert.deepEqual(bare, aSessionPlan('mv_bare'));
     assert.ok(bare && !('audioFrameS' in bare), 'no audioFrameS where none was given');
     assert.deepEqual([await sessions.plan('t9-0123456789abcdef'), await sessions.plan('not an id')], [undefined, undefined]);
     assert.deepEqual([await sessions.end('not an id'), await sessions.end('t9-0123456789abcdef')], [false, false]);

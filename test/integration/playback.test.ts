@@ -21,23 +21,9 @@ import { ownTable } from '../support/own-table';
 import { makePlaybackLibrary } from '../support/playback-media';
 import { call, jsonBody, stack } from '../support/stack';
 import { hasFfmpeg, makeMp4 } from '../support/videos';
+import { aSessionPlan } from '../contracts/sessions';
 
 const skip = hasFfmpeg() || process.env.MLS_REQUIRE_BROWSER ? false : 'needs ffmpeg (apt-get install ffmpeg)';
-const plan = (mediaId = 'mv_a'): SessionPlan => ({
-  mediaId,
-  part: 1,
-  version: '1-1',
-  audioTrack: 0,
-  video: 'copy',
-  audio: 'convert',
-  maxHeight: 1080,
-  prerollS: 0,
-  segments: [
-    { start: 0, end: 6, videoEnd: 5.9 },
-    { start: 6, end: 9 },
-  ],
-  input: '/films/A (2001).mkv',
-});
 
 /** A two-hour film's remux plan: keyframes 2-5 s apart (xorshift, the same every run), about 2,000 segments. */
 const longPlan = (): SessionPlan => {
@@ -51,7 +37,7 @@ const longPlan = (): SessionPlan => {
     x >>>= 0;
     t += 2 + (x % 3000) / 1000;
   }
-  return { ...plan('mv_long'), segments: remuxPlan({ durationS: 7200, startS: 0, frameS: 1 / 23.976, keyframes }) };
+  return { ...aSessionPlan('mv_long'), segments: remuxPlan({ durationS: 7200, startS: 0, frameS: 1 / 23.976, keyframes }) };
 };
 
 /** The database calls a client makes and the bytes they answer with (as sent: Content-Length). */
