@@ -1,5 +1,6 @@
 // `npm test` and its tiers, each run with node's test runner:
-// - unit:   test/unit (and the import-order check): no stack, no web build, one file per core;
+// - unit:   test/unit (and the import-order check): no stack, no web build, its files shared out
+//           among a few processes (test/support/shard.ts), balanced by their last times;
 // - stack:  the files that talk to the one shared stack (DynamoDB Local, serverless-offline, the
 //           front door) that this runner starts, and the handler tests run in this process;
 // - system: the files that start instances of their own, drive Chromium, or build and run the
@@ -13,15 +14,18 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, s
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { PROJECT_DIR } from '../infra/project';
-import { buildWeb } from '../infra/web-build';
-import { startInstance, type Instance } from './support/instance';
+import type { Instance } from './support/instance';
 
 const TIERS = ['unit', 'stack', 'system'] as const;
 type Tier = (typeof TIERS)[number];
 
-/** How many files of a tier run at once. Stack files mostly wait on the one stack, so a few more than the cores. */
+/**
+ * How many files of a tier run at once (for unit: how many processes share its files). Some
+ * unit files mostly wait (a rate limiter's seconds) and stack files mostly wait on the one stack,
+ * so one more than the cores.
+ */
 const CONCURRENCY: Record<Tier, number> = {
-  unit: availableParallelism(),
+  unit: availableParallelism() + 1,
   stack: Math.max(2, availableParallelism()),
   system: Math.max(2, availableParallelism()),
 };
@@ -56,34 +60,74 @@ interface Tally {
   counts: { tests: number; pass: number; fail: number; todo: number; skip: number };
 }
 
-/** One tier's files through node's test runner: spec on the terminal, the tally to a file. */
-const runTier = (tier: Tier, files: string[], env: NodeJS.ProcessEnv, tallyFile: string) =>
-  new Promise<{ code: number; tally: Tally | undefined }>((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        '--test',
-        `--test-concurrency=${CONCURRENCY[tier]}`,
-        '--test-reporter=spec',
-        '--test-reporter-destination=stdout',
-        `--test-reporter=${join(PROJECT_DIR, 'test/support/tally-reporter.mjs')}`,
-        `--test-reporter-destination=${tallyFile}`,
-        ...files.map((f) => relative(PROJECT_DIR, f)),
-      ],
-      { cwd: PROJECT_DIR, stdio: 'inherit', env },
-    );
-    child.on('exit', (c) => {
-      let tally: Tally | undefined;
-      try {
-        tally = JSON.parse(readFileSync(tallyFile, 'utf8')) as Tally;
-      } catch {
-        tally = undefined;
-      }
-      resolve({ code: c ?? 1, tally });
-    });
+const REPORTERS = (tallyFile: string, spec = 'stdout') => [
+  '--test-reporter=spec',
+  `--test-reporter-destination=${spec}`,
+  `--test-reporter=${join(PROJECT_DIR, 'test/support/tally-reporter.mjs')}`,
+  `--test-reporter-destination=${tallyFile}`,
+];
+
+const readTally = (file: string): Tally | undefined => {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Tally;
+  } catch {
+    return undefined;
+  }
+};
+
+const run = (args: string[], env: NodeJS.ProcessEnv) =>
+  new Promise<number>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: PROJECT_DIR, stdio: 'inherit', env });
+    child.on('exit', (c) => resolve(c ?? 1));
   });
+
+/** One tier's files through node's test runner, a process per file: spec on the terminal, the tally to a file. */
+const runTier = async (tier: Tier, files: string[], env: NodeJS.ProcessEnv, tallyFile: string) => {
+  const code = await run(
+    ['--test', `--test-concurrency=${CONCURRENCY[tier]}`, ...REPORTERS(tallyFile), ...files.map((f) => relative(PROJECT_DIR, f))],
+    env,
+  );
+  return { code, tally: readTally(tallyFile) };
+};
+
+/**
+ * The unit tier: its files shared out among a few processes, longest first to the least loaded
+ * (the files come sorted longest first). Each process's report is printed whole when it ends.
+ */
+const runShards = async (files: string[], env: NodeJS.ProcessEnv, dir: string, last: Record<string, number>) => {
+  const shards = Array.from({ length: Math.min(CONCURRENCY.unit, files.length) }, () => ({ files: [] as string[], ms: 0 }));
+  for (const f of files) {
+    const least = shards.reduce((a, b) => (b.ms < a.ms ? b : a));
+    least.files.push(f);
+    least.ms += last[relative(PROJECT_DIR, f)] ?? 1000;
+  }
+  const results = await Promise.all(
+    shards.map(async (shard, i) => {
+      const tallyFile = join(dir, `tally-unit-${i}.json`);
+      const specFile = join(dir, `spec-unit-${i}.txt`);
+      const started = Date.now();
+      const code = await run(
+        [
+          ...REPORTERS(tallyFile, specFile),
+          join(PROJECT_DIR, 'test/support/shard.ts'),
+          ...shard.files.map((f) => relative(PROJECT_DIR, f)),
+        ],
+        env,
+      );
+      process.stdout.write(readFileSync(specFile, 'utf8'));
+      process.stdout.write(`-- unit process ${i + 1}: ${shard.files.length} files in ${seconds(Date.now() - started)}\n`);
+      return { code, tally: readTally(tallyFile) };
+    }),
+  );
+  const tally: Tally = { files: {}, counts: { tests: 0, pass: 0, fail: 0, todo: 0, skip: 0 } };
+  for (const r of results) {
+    // A process that died before its reporter wrote counts as a failure; its files stay untimed.
+    if (!r.tally) return { code: r.code || 1, tally: undefined };
+    Object.assign(tally.files, r.tally.files);
+    for (const key of Object.keys(tally.counts) as (keyof Tally['counts'])[]) tally.counts[key] += r.tally.counts[key];
+  }
+  return { code: results.find((r) => r.code !== 0)?.code ?? 0, tally };
+};
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -126,6 +170,8 @@ const main = async () => {
       const started = Date.now();
       if (tier !== 'unit' && !stack) {
         // The web client as the sources are now (npm install built it once; the browser tests load it).
+        // Loaded here, so that the unit tier does not wait for what only a stack needs.
+        const [{ buildWeb }, { startInstance }] = await Promise.all([import('../infra/web-build'), import('./support/instance')]);
         await buildWeb();
         stack = await startInstance();
         const state = stack.state();
@@ -143,8 +189,9 @@ const main = async () => {
         });
       }
       const list = byTier.get(tier)!;
-      process.stdout.write(`\n== ${tier}: ${list.length} files, ${CONCURRENCY[tier]} at a time\n`);
-      const { code: tierCode, tally } = await runTier(tier, list, env, join(runTmp, `tally-${tier}.json`));
+      process.stdout.write(`\n== ${tier}: ${list.length} files, ${CONCURRENCY[tier]} ${tier === 'unit' ? 'processes' : 'at a time'}\n`);
+      const { code: tierCode, tally } =
+        tier === 'unit' ? await runShards(list, env, runTmp, last) : await runTier(tier, list, env, join(runTmp, `tally-${tier}.json`));
       const took = Date.now() - started;
       if (tally) {
         for (const [file, ms] of Object.entries(tally.files)) last[relative(PROJECT_DIR, file)] = Math.round(ms);

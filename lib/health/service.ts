@@ -4,6 +4,7 @@ import { config } from '../config';
 import type { Db } from '../db/client';
 import { keys } from '../db/table';
 import { diskSpace, lowSpaceBelow, type LowSpaceLimits } from '../util/disk-space';
+import { within } from '../util/within';
 
 /**
  * True when the database answers a read; any failure, including a timeout, means down. A
@@ -58,7 +59,7 @@ export class DatabaseProbe {
     const next = this.start();
     if (age >= PROBE_STALE_MS) return next;
     const last = this.last.up;
-    return Promise.race([next, new Promise<boolean>((r) => setTimeout(() => r(last), PROBE_WAIT_MS))]);
+    return within(next, PROBE_WAIT_MS, last);
   }
 }
 

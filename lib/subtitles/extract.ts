@@ -12,6 +12,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promis
 import { join } from 'node:path';
 import { isId } from '../api/schemas/common';
 import { findExecutable, lastLine, runBounded } from '../util/executable';
+import { within } from '../util/within';
 import { writeWhole } from '../util/write-whole';
 import { MAX_SUBTITLE_BYTES } from './decode';
 
@@ -99,7 +100,7 @@ export class SubtitleExtractor implements SubtitleCache {
       const left = deadline - Date.now();
       if (left <= 0) return { state: 'pending' };
       // Our own run: wait for it. Another process's: look again shortly.
-      await Promise.race([run ?? sleep(POLL_MS), sleep(run ? left : Math.min(POLL_MS, left))]);
+      await (run ? within(run, left, undefined) : sleep(Math.min(POLL_MS, left)));
     }
   }
 

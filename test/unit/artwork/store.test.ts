@@ -11,7 +11,6 @@ import type { ArtworkKind } from '../../../lib/artwork/model';
 import { assertRoundTrip, jpegLike, pngLike } from '../../support/artwork-store';
 
 const scratch = mkdtempSync(join(tmpdir(), 'mls-artwork-store-'));
-after(() => rmSync(scratch, { recursive: true, force: true }));
 let n = 0;
 const freshRoot = () => join(scratch, `root${n++}`);
 
@@ -44,6 +43,8 @@ describe('artwork keys', () => {
 });
 
 describe('localArtworkStore', () => {
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
   it('gives back what was put, with its content type, and nothing for a key never put', async () => {
     await assertRoundTrip(localArtworkStore(freshRoot()));
   });

@@ -24,24 +24,6 @@ let server: Server;
 let base: string;
 const missing: string[] = [];
 
-before(async () => {
-  writeFileSync(files.a, content.a);
-  writeFileSync(files.b, content.b);
-  server = createServer((req, res) => {
-    const url = new URL(req.url!, 'http://x');
-    const path = url.searchParams.get('path')!;
-    const start = Number(url.searchParams.get('start'));
-    const end = Number(url.searchParams.get('end'));
-    sendBytes(res, 206, { 'content-type': 'application/octet-stream' }, { path, start, end }, rootLogger, () => {
-      missing.push(path);
-      res.writeHead(404).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-});
-after(() => new Promise<void>((r) => server.close(() => r())));
-
 const get = (path: string, start: number, end: number, opts: { abortAfter?: number } = {}) =>
   new Promise<{ status: number; body: Buffer; complete: boolean }>((resolve, reject) => {
     const req = request(`${base}/?path=${encodeURIComponent(path)}&start=${start}&end=${end}`, { agent: false }, (res) => {
@@ -62,6 +44,24 @@ const get = (path: string, start: number, end: number, opts: { abortAfter?: numb
   });
 
 describe('front door byte sender', () => {
+  before(async () => {
+    writeFileSync(files.a, content.a);
+    writeFileSync(files.b, content.b);
+    server = createServer((req, res) => {
+      const url = new URL(req.url!, 'http://x');
+      const path = url.searchParams.get('path')!;
+      const start = Number(url.searchParams.get('start'));
+      const end = Number(url.searchParams.get('end'));
+      sendBytes(res, 206, { 'content-type': 'application/octet-stream' }, { path, start, end }, rootLogger, () => {
+        missing.push(path);
+        res.writeHead(404).end();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  after(() => new Promise<void>((r) => server.close(() => r())));
+
   it('sends exactly the named bytes, across chunk boundaries', async () => {
     for (const [start, end] of [
       [0, content.a.length - 1],

@@ -40,13 +40,13 @@ const readerFor = (logGroupName: string, options: Partial<CloudWatchLogReaderOpt
 
 const msgs = (records: { msg: string }[]) => records.map((r) => r.msg);
 
-before(async () => {
-  server = await fake.start();
-});
-after(() => server.close());
-beforeEach(() => fake.reset());
-
 describe('CloudWatch Logs reader', () => {
+  before(async () => {
+    server = await fake.start();
+  });
+  after(() => server.close());
+  beforeEach(() => fake.reset());
+
   it('answers newest first across the streams of the group, skipping what Lambda writes itself', async () => {
     const group = newGroup();
     // Two warm instances of functions, each its own stream, writing in turn.

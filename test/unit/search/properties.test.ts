@@ -8,8 +8,11 @@ import { titleTokens } from '../../../lib/search/tokens';
 
 const ARTICLES = ['the', 'a', 'an', 'le', 'la', 'les', 'l', 'el', 'los', 'las', 'der', 'die', 'das', 'il', 'lo', 'gli'];
 
-/** Optimal string alignment distance: edits, with a swap of neighbours as one. */
-const osa = (a: string, b: string): number => {
+/**
+ * Optimal string alignment distances (edits, with a swap of neighbours as one) from `a` to each
+ * start of `b`, `b.slice(0, n)` at index n: a column of the table depends only on those before it.
+ */
+const distances = (a: string, b: string): number[] => {
   const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
@@ -17,17 +20,33 @@ const osa = (a: string, b: string): number => {
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
     }
   }
-  return d[a.length]![b.length]!;
+  return d[a.length]!;
 };
+
+/** Remembered: the oracle asks about the same few titles' words thousands of times. */
+const memo = <T>(compute: (key: string) => T) => {
+  const known = new Map<string, T>();
+  return (key: string): T => {
+    let value = known.get(key);
+    if (value === undefined) known.set(key, (value = compute(key)));
+    return value;
+  };
+};
+const distancesOf = memo((pair) => {
+  const [a, b] = pair.split('\u0000') as [string, string];
+  return distances(a, b);
+});
+/** From `a` to each start of `b`. */
+const toStarts = (a: string, b: string) => distancesOf(`${a}\u0000${b}`);
+const osa = (a: string, b: string) => toStarts(a, b).at(-1)!;
+const tokensOf = memo(tokenize);
+const titleTokensOf = memo(titleTokens);
 
 /** Whether a token is within the word's edits: the whole token, or for the last word any start of it. */
 const near = (word: string, token: string, last: boolean) => {
   const edits = editsFor(word);
   if (edits === 0) return false;
-  if (osa(word, token) <= edits) return true;
-  if (!last) return false;
-  for (let n = 0; n <= token.length; n++) if (osa(word, token.slice(0, n)) <= edits) return true;
-  return false;
+  return last ? Math.min(...toStarts(word, token)) <= edits : osa(word, token) <= edits;
 };
 
 const FIELDS = ['title', 'originalTitle', 'alternativeTitle', 'person'] as const;
@@ -49,19 +68,19 @@ function oracle(items: Searchable[], query: string, { type, limit = DEFAULT_LIMI
   const article = (ws: string[]) => (ws.length > 1 && ARTICLES.includes(ws[0]!) ? ws.slice(1) : ws).join('');
   const levelOf = (text: string | null) => {
     if (text === null) return Infinity;
-    const whole = tokenize(text).join('');
-    const tokens = titleTokens(text);
+    const whole = tokensOf(text).join('');
+    const tokens = titleTokensOf(text);
     if (whole === '') return Infinity;
     if (words.every((word) => tokens.some((token) => token.startsWith(word)))) {
       const level = (t: string, q: string) => (t === q ? 0 : t.startsWith(q) ? 1 : 2);
-      return Math.min(level(whole, joined), level(article(tokenize(text)), article(words)));
+      return Math.min(level(whole, joined), level(article(tokensOf(text)), article(words)));
     }
     // Below every match as typed: each word as typed or within its edits.
     if (!words.every((word) => tokens.some((token) => token.startsWith(word) || near(word, token, word === last)))) return Infinity;
     // The whole text (or without its article) within one edit, then two, then only its words.
     const edits = editsFor(joined);
-    const distance = Math.min(osa(joined, whole), osa(joined, article(tokenize(text))));
-    return distance <= Math.min(edits, 1) ? 3 : distance <= edits ? 4 : 5;
+    const apart = Math.min(osa(joined, whole), osa(joined, article(tokensOf(text))));
+    return apart <= Math.min(edits, 1) ? 3 : apart <= edits ? 4 : 5;
   };
   // As typed before typos; within each, any title before any person; by level; among titles, by field.
   const rankOf = (field: Field, level: number) =>

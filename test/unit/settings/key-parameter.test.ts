@@ -13,16 +13,16 @@ const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
 let fake: FakeSsm;
 let service: JsonService;
 
-before(async () => {
-  fake = new FakeSsm();
-  service = await fake.start();
-});
-after(async () => service?.close());
-
 const reader = (name: string, clock: { now: number }) =>
   keyParameter({ name, region: 'us-east-1', endpoint: service.url, localCredentials: credentials, ttlMs: 60_000, now: () => clock.now });
 
 describe('the TMDB key parameter', () => {
+  before(async () => {
+    fake = new FakeSsm();
+    service = await fake.start();
+  });
+  after(async () => service?.close());
+
   it('reads the SecureString decrypted, once per few minutes', async () => {
     fake.putSecureString(NAME, 'first-key-1234');
     const clock = { now: 0 };
