@@ -4,6 +4,7 @@
 // them through infra/serverless-functions.cjs, so a new operation is deployed by adding it to
 // the registry.
 import { allOperations, type OperationId } from '../lib/api/operations';
+import { DOOR_AREAS } from '../lib/jellyfin/routes';
 
 type FunctionEvent = { httpApi: { method: string; path: string } | '*' } | { websocket: { route: string } } | { schedule: string };
 
@@ -66,6 +67,19 @@ const otherFunctions = (stage: string): Record<string, ServerlessFunction> => ({
   },
 });
 
+/**
+ * The Jellyfin door's functions, one per area: the front door sends a request of the door's port
+ * to `/jellyfin/<area>/<its path>` once it has found its route (lib/jellyfin/routes.ts), and the
+ * function finds it again, case-insensitively.
+ */
+const doorFunctions = (): Record<string, ServerlessFunction> =>
+  Object.fromEntries(
+    DOOR_AREAS.map((area) => [
+      `jellyfin${area[0]!.toUpperCase()}${area.slice(1)}`,
+      { handler: `functions/jellyfin/${area}.handler`, events: [{ httpApi: { method: '*', path: `/jellyfin/${area}/{proxy+}` } }] },
+    ]),
+  );
+
 /** serverless.yml's `functions:` for a stage. */
 export const serverlessFunctions = (stage: string): Record<string, ServerlessFunction> => ({
   ...Object.fromEntries(
@@ -74,5 +88,6 @@ export const serverlessFunctions = (stage: string): Record<string, ServerlessFun
       { handler: op.handler, ...OPERATION_SETTINGS[op.id as OperationId], events: [{ httpApi: { method: op.method, path: op.path } }] },
     ]),
   ),
+  ...doorFunctions(),
   ...otherFunctions(stage),
 });

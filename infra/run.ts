@@ -22,6 +22,9 @@ const banner = (port: number, database: string) => {
     ...rest.map((u) => `  Network:   ${u}/api/v1`),
     `  API docs:  ${first}/api/docs`,
     `  WebSocket: ${first!.replace('http', 'ws')}/ws`,
+    ...(config.jellyfin.port === null
+      ? []
+      : [`  Jellyfin apps: ${hosts.map((h) => `http://${h}:${config.jellyfin.port}`).slice(-1)[0]} (docs/jellyfin.md)`]),
     `  Data:      ${config.dataDir} (${database})`,
     `  Logs:      ${config.logDir ?? join(config.dataDir, 'logs')}`,
     '  Ctrl-C to stop.',

@@ -34,6 +34,22 @@ const oneOf = <T extends string>(key: string, allowed: readonly T[], dflt: T): T
   return raw as T;
 };
 
+/** A port number, `off` for none (null), or `on` for the default. */
+const portOrOff = (key: string, dflt: number): number | null => {
+  const raw = str(key)?.toLowerCase();
+  if (raw === 'off') return null;
+  if (raw === undefined || raw === 'on') return dflt;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < 1 || n > 65535) {
+    issues.push(`${key} must be a port number from 1 to 65535, \`on\` or \`off\` (got "${raw}")`);
+    return dflt;
+  }
+  return n;
+};
+
+/** Jellyfin's apps compare versions as three numbers (a fourth is allowed). */
+const VERSION = /^\d{1,4}\.\d{1,4}\.\d{1,4}(?:\.\d{1,4})?$/u;
+
 const url = (key: string, dflt?: string): string | undefined => {
   const raw = str(key) ?? dflt;
   if (raw === undefined) return undefined;
@@ -210,6 +226,22 @@ export const config = Object.freeze({
     reserveBytes: int('DISK_RESERVE_MIB', 8, 0, 1024) * 1024 * 1024,
     /** Where the embedded database keeps its files (the runner says so); unset when the database is elsewhere. */
     databaseDir: runtime.databaseDir,
+  }),
+  /** The Jellyfin door (docs/jellyfin.md): the port Jellyfin's apps connect to, and what it says it is. */
+  jellyfin: Object.freeze({
+    /** The door's port; null: no door. */
+    port: portOrOff('JELLYFIN_PORT', 8096),
+    /** The UDP port that answers the apps' discovery datagrams; null: none. */
+    discoveryPort: portOrOff('JELLYFIN_DISCOVERY', 7359),
+    serverName: str('JELLYFIN_SERVER_NAME') ?? hostname(),
+    version: (() => {
+      const raw = str('JELLYFIN_VERSION') ?? '10.11.11';
+      if (VERSION.test(raw)) return raw;
+      issues.push(`JELLYFIN_VERSION must be a version like 10.11.11 (got "${raw}")`);
+      return '10.11.11';
+    })(),
+    /** A build of Jellyfin's web client to serve at /web on the door; unset: none. */
+    webDir: str('JELLYFIN_WEB_DIR'),
   }),
   /** The runner's folder monitor and schedule (infra/runner/monitor/, its rules in lib/scan/monitor-rules.ts). */
   monitor: Object.freeze({

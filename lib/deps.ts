@@ -35,6 +35,8 @@ import { effectiveKey } from './settings/model';
 import type { Enrichment } from './scan/context';
 import type { WorkerDeps } from './scan/worker';
 import type { RemovalDeps } from './scan/library-removal';
+import { DoorStore } from './jellyfin/store';
+import { DoorCatalogue } from './jellyfin/catalogue';
 
 export const settingsStore = new DynamoSettingsStore(db);
 export const connectionStore = new DynamoConnectionStore(db);
@@ -59,6 +61,9 @@ export const profileStore = new DynamoProfileStore(db);
 export const watchStore = new DynamoWatchStore(db);
 export const libraryStore = new DynamoLibraryStore(db);
 export const jobStore = new DynamoScanJobStore(db);
+/** The Jellyfin door's server id, tokens and display preferences; and the catalogue as its GUIDs name it. */
+export const doorStore = new DoorStore(db);
+export const doorCatalogue = new DoorCatalogue(catalogStore, () => libraryStore.list());
 
 const providerCache = new DynamoProviderCache(db);
 

@@ -173,13 +173,16 @@ const main = async () => {
         // Loaded here, so that the unit tier does not wait for what only a stack needs.
         const [{ buildWeb }, { startInstance }] = await Promise.all([import('../infra/web-build'), import('./support/instance')]);
         await buildWeb();
-        stack = await startInstance();
+        const { freePort } = await import('../infra/runner/ports');
+        const jellyfinPort = await freePort();
+        stack = await startInstance({ env: { JELLYFIN_PORT: String(jellyfinPort) } });
         const state = stack.state();
         process.stdout.write(`Stack up at ${stack.url} in ${seconds(Date.now() - started)}\n`);
         Object.assign(env, {
           MLS_TEST_URL: stack.url,
           MLS_TEST_DATA_DIR: stack.dataDir,
           MLS_TEST_WS: stack.url.replace('http', 'ws') + '/ws',
+          MLS_TEST_JELLYFIN_URL: `http://127.0.0.1:${jellyfinPort}`,
           // Handler and adapter tests in the test process, and the instances tests start, use the stack's database.
           DYNAMODB_ENDPOINT: state.dynamodbEndpoint,
           WS_MANAGEMENT_ENDPOINT: state.offlineWebsocket.replace('ws', 'http'),

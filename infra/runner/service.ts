@@ -9,6 +9,7 @@ import { config } from '../../lib/config';
 import type { Log } from '../../lib/log';
 import { ensureBuilt, type Build } from '../build.mjs';
 import { createFrontDoor } from '../gateway/front-door';
+import { createJellyfinDoor } from '../gateway/jellyfin-door';
 import { webDistOf } from '../gateway/web-assets';
 import { PROJECT_DIR } from '../project';
 import { startDatabase } from './database';
@@ -97,9 +98,32 @@ const openFrontDoor = async (run: RunContext): Promise<OpenFrontDoor> => {
     ...(run.rateLimitAt === 'edge' ? { rateLimit: config.rateLimit } : {}),
   });
   await listen(frontDoor.server, config.port, config.host);
+  // The Jellyfin door (docs/jellyfin.md): a second port, the same handlers.
+  const door =
+    config.jellyfin.port === null
+      ? undefined
+      : createJellyfinDoor({
+          httpTarget: run.state.offlineHttp,
+          wsTarget: run.state.offlineWebsocket,
+          log: run.log,
+          webDir: config.jellyfin.webDir,
+        });
+  if (door) {
+    try {
+      await listen(door.server, config.jellyfin.port!, config.host);
+    } catch (err) {
+      await frontDoor.close();
+      throw err;
+    }
+  }
   return {
-    markReady: frontDoor.markReady,
-    close: frontDoor.close,
+    markReady: () => {
+      frontDoor.markReady();
+      door?.markReady();
+    },
+    close: async () => {
+      await Promise.all([frontDoor.close(), door?.close()]);
+    },
   };
 };
 

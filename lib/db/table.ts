@@ -48,6 +48,11 @@
 //                                              (apart from the item, which a rescan rewrites from its file)
 //   a film collection and its parts .......... GetItem / BatchGetItem  pk=collection#<provider's collection id>
 //                                              sk=collection (one per collection, whatever films point at it)
+//   the Jellyfin door's server id ............ GetItem  pk=jellyfin          sk=server (made once, kept)
+//   a door token (a profile on a device) ..... GetItem  pk=jftoken#<token>   sk=token
+//   a profile's token on a device ............ GetItem  pk=jfdevice#<profileId>#<deviceId>  sk=device (a new
+//                                              login from the device replaces the token it names)
+//   display preferences ...................... GetItem  pk=jfprefs#<profileId>  sk=<client>#<id>
 //
 // Only this module builds keys: every key names its entity, so a stray item says what it is.
 import definition from './table.json';
@@ -115,6 +120,10 @@ export const keys = {
   watchingIndex: (profileId: string) => ({ index: 'gsi1', pk: `watching#${profileId}` }),
   matchLock: (itemId: string): Key => ({ pk: `matchlock#${itemId}`, sk: 'lock' }),
   collection: (tmdbCollectionId: number): Key => ({ pk: `collection#${tmdbCollectionId}`, sk: 'collection' }),
+  jellyfinServer: (): Key => ({ pk: 'jellyfin', sk: 'server' }),
+  jellyfinToken: (token: string): Key => ({ pk: `jftoken#${token}`, sk: 'token' }),
+  jellyfinDevice: (profileId: string, deviceId: string): Key => ({ pk: `jfdevice#${profileId}#${deviceId}`, sk: 'device' }),
+  jellyfinPreferences: (profileId: string, client: string, id: string): Key => ({ pk: `jfprefs#${profileId}`, sk: `${client}#${id}` }),
   manifestParts: (libraryId: string) => ({ pk: `manifest#${libraryId}` }),
   manifestPart: (libraryId: string, jobId: string, part: number): Key => ({
     pk: `manifest#${libraryId}`,

@@ -61,6 +61,9 @@ export const instanceEnv = (env: Record<string, string>, port: number, dataDir: 
     LIBRARY_MONITOR: 'off',
     // A name the box answers on besides its addresses: same-origin requests to it pass (test/integration/http.test.ts).
     ALLOWED_HOSTS: 'media-box.test',
+    // Instances side by side: the Jellyfin door only where a test asks for it, on a port of its own.
+    JELLYFIN_PORT: 'off',
+    JELLYFIN_DISCOVERY: 'off',
     ...env,
     PORT: String(port),
     DATA_DIR: dataDir,

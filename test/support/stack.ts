@@ -17,6 +17,10 @@ export const stack = {
   get dataDir() {
     return need('MLS_TEST_DATA_DIR');
   },
+  /** The Jellyfin door's port of the same stack. */
+  get jellyfin() {
+    return need('MLS_TEST_JELLYFIN_URL');
+  },
 };
 
 export interface Reply {

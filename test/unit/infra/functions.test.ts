@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import { buildSync } from 'esbuild';
 import { serverlessFunctions, type ServerlessFunction } from '../../../infra/functions';
 import { PROJECT_DIR } from '../../../infra/project';
+import { DOOR_AREAS } from '../../../lib/jellyfin/routes';
 import { allOperations } from '../../../lib/api/operations';
 
 const cloud = serverlessFunctions('prod');
@@ -60,12 +61,15 @@ describe("serverless.yml's functions", () => {
     }
   });
 
-  it('route nothing else over HTTP but one catch-all, which answers 404 and 405 from the registry', () => {
+  it('route nothing else over HTTP but one catch-all, which answers 404 and 405 from the registry, and the Jellyfin door by area', () => {
     const operationIds = new Set(allOperations.map((o) => o.id));
     const others = Object.entries(cloud).filter(([name, fn]) => !operationIds.has(name) && httpRoutes(fn).length);
     assert.deepEqual(
       others.map(([name, fn]) => [name, httpRoutes(fn)]),
-      [['fallback', ['*']]],
+      [
+        ...DOOR_AREAS.map((area) => [`jellyfin${area[0]!.toUpperCase()}${area.slice(1)}`, [`* /jellyfin/${area}/{proxy+}`]]),
+        ['fallback', ['*']],
+      ],
     );
   });
 

@@ -1,0 +1,243 @@
+// Our items as Jellyfin's BaseItemDto: films, shows, their seasons and episodes, the libraries
+// as views, film collections as box sets. What the apps read on every card is always there
+// (ServerId, Id, Name, Type, IsFolder, MediaType, LocationType, ImageTags when there is a
+// picture, UserData); the rest comes with every answer too, as more than asked breaks nothing
+// and less breaks detail screens. Shapes follow Jellyfin 10.11's OpenAPI document.
+import type { StoredArtwork } from '../artwork/model';
+import { filesDuration, type EpisodeItem, type MovieItem, type ShowItem, type TitledItem } from '../catalog/model';
+import type { Library } from '../library/model';
+import { filing } from '../text/sort-title';
+import type { UserData } from '../watching/rules';
+import { itemGuid, libraryGuid, seasonGuid } from './guid';
+import { mediaSource } from './media-sources';
+import { ticks } from './wire';
+
+export interface ItemContext {
+  serverId: string;
+  /** The profile's state of an item (films and episodes), when it has one. */
+  userData: (id: string) => UserData | undefined;
+  /** A show's episodes played and in all, for its and its seasons' counts. */
+  showCounts?: (showId: string, season?: number) => { played: number; total: number } | undefined;
+}
+
+type Dto = Record<string, unknown>;
+
+/** A short opaque tag for a picture: its content hash's start. */
+export const imageTag = (art: StoredArtwork | undefined) => (art ? art.etag.slice(0, 16) : undefined);
+
+const imageTags = (tags: Record<string, string | undefined>) => {
+  const present = Object.fromEntries(Object.entries(tags).filter(([, v]) => v !== undefined));
+  // Infuse refuses an empty ImageTags object: none is written instead.
+  return Object.keys(present).length ? present : undefined;
+};
+
+const isoDate = (date: string | null | undefined) => {
+  if (!date) return undefined;
+  const at = Date.parse(date.length === 10 ? `${date}T00:00:00Z` : date);
+  return Number.isNaN(at) ? undefined : new Date(at).toISOString();
+};
+
+const userDataDto = (ctx: ItemContext, id: string, guid: string, runtimeSeconds: number | null): Dto => {
+  const data = ctx.userData(id);
+  const position = data?.positionSeconds ?? 0;
+  return {
+    PlaybackPositionTicks: ticks(position) ?? 0,
+    PlayCount: data?.playCount ?? 0,
+    IsFavorite: (data as { favorite?: boolean } | undefined)?.favorite ?? false,
+    Played: data?.played ?? false,
+    Key: guid,
+    ItemId: guid,
+    LastPlayedDate: data?.lastPlayedAt ?? undefined,
+    PlayedPercentage: position > 0 && runtimeSeconds ? Math.min(100, (position / runtimeSeconds) * 100) : undefined,
+  };
+};
+
+const countsDto = (guid: string, counts: { played: number; total: number } | undefined): Dto => ({
+  PlaybackPositionTicks: 0,
+  PlayCount: 0,
+  IsFavorite: false,
+  Played: counts ? counts.total > 0 && counts.played >= counts.total : false,
+  Key: guid,
+  ItemId: guid,
+  UnplayedItemCount: counts ? Math.max(0, counts.total - counts.played) : undefined,
+});
+
+const people = (item: TitledItem): Dto[] => {
+  const m = item.metadata;
+  if (!m) return [];
+  const crew = (item.entity === 'movie' ? m.directors : m.creators).map((name) => ({
+    Name: name,
+    Id: personGuid(name),
+    Type: item.entity === 'movie' ? 'Director' : 'Creator',
+  }));
+  return [...crew, ...m.cast.slice(0, 30).map((c) => ({ Name: c.name, Id: personGuid(c.name), Role: c.character ?? '', Type: 'Actor' }))];
+};
+
+/** People and genres have no items of their own here: a GUID made of the name keeps them apart. */
+export const personGuid = (name: string) => nameGuid('person', name);
+export const genreGuid = (name: string) => nameGuid('genre', name);
+const nameGuid = (kind: string, name: string) =>
+  Buffer.from(new TextEncoder().encode(`${kind}:${name.toLowerCase()}`))
+    .toString('hex')
+    .padEnd(32, '0')
+    .slice(0, 32);
+
+const titled = (item: TitledItem, ctx: ItemContext): Dto => {
+  const m = item.metadata;
+  return {
+    Name: item.title,
+    OriginalTitle: item.originalTitle ?? undefined,
+    ServerId: ctx.serverId,
+    Id: itemGuid(item.id),
+    Etag: item.updatedAt,
+    DateCreated: isoDate(item.addedAt),
+    CanDelete: false,
+    CanDownload: item.entity === 'movie',
+    SortName: filing(item.title).sortTitle,
+    PremiereDate: isoDate(m?.releaseDate),
+    ProductionYear: item.year ?? undefined,
+    OfficialRating: m?.certification ?? undefined,
+    CommunityRating: item.rating ?? undefined,
+    Overview: item.overview ?? undefined,
+    Taglines: m?.tagline ? [m.tagline] : [],
+    Genres: item.genres,
+    GenreItems: item.genres.map((g) => ({ Name: g, Id: genreGuid(g) })),
+    People: people(item),
+    Studios: [],
+    ProviderIds: {
+      ...(item.tmdbId ? { Tmdb: String(item.tmdbId) } : {}),
+      ...(m?.imdbId ? { Imdb: m.imdbId } : {}),
+      ...(m?.tvdbId ? { Tvdb: String(m.tvdbId) } : {}),
+    },
+    ParentId: libraryGuid(item.libraryId),
+    LocationType: 'FileSystem',
+    ImageTags: imageTags({ Primary: imageTag(item.artwork?.poster), Thumb: imageTag(item.artwork?.backdrop) }),
+    BackdropImageTags: item.artwork?.backdrop ? [imageTag(item.artwork.backdrop)] : [],
+    PrimaryImageAspectRatio: item.artwork?.poster ? item.artwork.poster.width / item.artwork.poster.height : undefined,
+    LockedFields: [],
+    LockData: false,
+  };
+};
+
+export const movieDto = (item: MovieItem, ctx: ItemContext): Dto => {
+  const guid = itemGuid(item.id);
+  const seconds = filesDuration(item.files);
+  const source = item.files[0] && mediaSource(guid, item.title, item.files[0], seconds);
+  return {
+    ...titled(item, ctx),
+    Type: 'Movie',
+    IsFolder: false,
+    MediaType: 'Video',
+    VideoType: 'VideoFile',
+    Container: source?.Container,
+    RunTimeTicks: ticks(seconds),
+    HasSubtitles: Boolean(item.files[0]?.tech?.subtitles.length),
+    MediaSources: source ? [source] : [],
+    MediaStreams: source?.MediaStreams ?? [],
+    Chapters: [],
+    UserData: userDataDto(ctx, item.id, guid, seconds),
+  };
+};
+
+export const seriesDto = (item: ShowItem, ctx: ItemContext, seasons?: number): Dto => {
+  const guid = itemGuid(item.id);
+  return {
+    ...titled(item, ctx),
+    Type: 'Series',
+    IsFolder: true,
+    MediaType: 'Unknown',
+    ChildCount: seasons,
+    UserData: countsDto(guid, ctx.showCounts?.(item.id)),
+  };
+};
+
+export const seasonName = (season: number) => (season === 0 ? 'Specials' : `Season ${season}`);
+
+export const seasonDto = (show: ShowItem, season: number, episodes: number, ctx: ItemContext): Dto => {
+  const guid = seasonGuid(show.id, season);
+  const poster = imageTag(show.artwork?.poster);
+  return {
+    Name: seasonName(season),
+    ServerId: ctx.serverId,
+    Id: guid,
+    SortName: String(season).padStart(4, '0'),
+    IndexNumber: season,
+    Type: 'Season',
+    IsFolder: true,
+    MediaType: 'Unknown',
+    LocationType: 'FileSystem',
+    ParentId: itemGuid(show.id),
+    SeriesId: itemGuid(show.id),
+    SeriesName: show.title,
+    SeriesPrimaryImageTag: poster,
+    ProductionYear: show.year ?? undefined,
+    ImageTags: imageTags({ Primary: poster }),
+    BackdropImageTags: [],
+    ParentBackdropItemId: show.artwork?.backdrop ? itemGuid(show.id) : undefined,
+    ParentBackdropImageTags: show.artwork?.backdrop ? [imageTag(show.artwork.backdrop)] : undefined,
+    ChildCount: episodes,
+    UserData: countsDto(guid, ctx.showCounts?.(show.id, season)),
+  };
+};
+
+export const episodeDto = (item: EpisodeItem, show: ShowItem, ctx: ItemContext): Dto => {
+  const guid = itemGuid(item.id);
+  const seconds = filesDuration(item.files);
+  const name = item.title ?? `Episode ${item.episodeNumber}`;
+  const source = item.files[0] && mediaSource(guid, name, item.files[0], seconds);
+  return {
+    Name: name,
+    ServerId: ctx.serverId,
+    Id: guid,
+    Etag: item.updatedAt,
+    DateCreated: isoDate(item.addedAt),
+    CanDelete: false,
+    CanDownload: true,
+    SortName: `${String(item.seasonNumber).padStart(4, '0')}-${String(item.episodeNumber).padStart(5, '0')}`,
+    PremiereDate: isoDate(item.airDate),
+    ProductionYear: item.airDate ? Number(item.airDate.slice(0, 4)) : undefined,
+    Overview: item.overview ?? undefined,
+    IndexNumber: item.episodeNumber,
+    ParentIndexNumber: item.seasonNumber,
+    Type: 'Episode',
+    IsFolder: false,
+    MediaType: 'Video',
+    VideoType: 'VideoFile',
+    LocationType: 'FileSystem',
+    Container: source?.Container,
+    RunTimeTicks: ticks(seconds),
+    ParentId: seasonGuid(show.id, item.seasonNumber),
+    SeriesId: itemGuid(show.id),
+    SeriesName: show.title,
+    SeasonId: seasonGuid(show.id, item.seasonNumber),
+    SeasonName: seasonName(item.seasonNumber),
+    SeriesPrimaryImageTag: imageTag(show.artwork?.poster),
+    ImageTags: imageTags({ Primary: imageTag(item.artwork?.still) }),
+    BackdropImageTags: [],
+    ParentBackdropItemId: show.artwork?.backdrop ? itemGuid(show.id) : undefined,
+    ParentBackdropImageTags: show.artwork?.backdrop ? [imageTag(show.artwork.backdrop)] : undefined,
+    HasSubtitles: Boolean(item.files[0]?.tech?.subtitles.length),
+    MediaSources: source ? [source] : [],
+    MediaStreams: source?.MediaStreams ?? [],
+    Chapters: [],
+    People: [],
+    Genres: [],
+    UserData: userDataDto(ctx, item.id, guid, seconds),
+  };
+};
+
+export const viewDto = (library: Library, ctx: ItemContext, count: number): Dto => ({
+  Name: library.name,
+  ServerId: ctx.serverId,
+  Id: libraryGuid(library.id),
+  Etag: library.lastScannedAt ?? library.createdAt,
+  DateCreated: isoDate(library.createdAt),
+  SortName: filing(library.name).sortTitle,
+  Type: 'CollectionFolder',
+  CollectionType: library.mediaType === 'movie' ? 'movies' : 'tvshows',
+  IsFolder: true,
+  MediaType: 'Unknown',
+  LocationType: 'FileSystem',
+  ChildCount: count,
+  BackdropImageTags: [],
+});

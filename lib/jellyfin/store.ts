@@ -1,0 +1,121 @@
+// What the Jellyfin door keeps in the one table (access patterns in lib/db/table.ts): the server
+// id the apps know the box by, made once; tokens, each a profile on one device (a new login from
+// the device replaces its token, a logout ends it, a restart keeps them); display preferences
+// per profile, client and id (Jellyfin's web client keeps its settings there).
+import { randomBytes, randomUUID } from 'node:crypto';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { guarded, isConditionFailed, type Db } from '../db/client';
+import { keys } from '../db/table';
+import { BoundedMap } from '../util/bounded-map';
+
+export interface DoorSession {
+  token: string;
+  profileId: string;
+  deviceId: string;
+  client: string;
+  device: string;
+  version: string;
+  createdAt: string;
+}
+
+/** A token read here is trusted this long: a logout in another process is seen within it. */
+const TOKEN_FRESH_MS = 5_000;
+
+export class DoorStore {
+  private serverId: Promise<string> | undefined;
+  private readonly sessions = new BoundedMap<string, DoorSession | null>({ maxSize: 1_000, maxAgeMs: TOKEN_FRESH_MS });
+
+  constructor(private readonly db: () => Db) {}
+
+  /** The box's id for the apps, made on first asking and kept (two processes racing keep the first). */
+  server(): Promise<string> {
+    this.serverId ??= this.readServerId().catch((err: unknown) => {
+      this.serverId = undefined;
+      throw err;
+    });
+    return this.serverId;
+  }
+
+  private async readServerId(): Promise<string> {
+    const { doc, tableName } = this.db();
+    const found = await guarded(() => doc.send(new GetCommand({ TableName: tableName, Key: keys.jellyfinServer(), ConsistentRead: true })));
+    if (typeof found.Item?.serverId === 'string') return found.Item.serverId;
+    const serverId = randomUUID().replaceAll('-', '');
+    try {
+      await guarded(() =>
+        doc.send(
+          new PutCommand({
+            TableName: tableName,
+            Item: { ...keys.jellyfinServer(), entity: 'jellyfin-server', serverId },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        ),
+      );
+      return serverId;
+    } catch (err) {
+      if (isConditionFailed(err)) return this.readServerId();
+      throw err;
+    }
+  }
+
+  /** A new token for the profile on this device; the device's previous token for it ends. */
+  async login(profileId: string, device: Omit<DoorSession, 'token' | 'profileId' | 'createdAt'>): Promise<DoorSession> {
+    const { doc, tableName } = this.db();
+    const session: DoorSession = { token: randomBytes(16).toString('hex'), profileId, ...device, createdAt: new Date().toISOString() };
+    const before = await guarded(() =>
+      doc.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: { ...keys.jellyfinDevice(profileId, device.deviceId), entity: 'jellyfin-device', token: session.token },
+          ReturnValues: 'ALL_OLD',
+        }),
+      ),
+    );
+    await guarded(() =>
+      doc.send(
+        new PutCommand({ TableName: tableName, Item: { ...keys.jellyfinToken(session.token), entity: 'jellyfin-token', ...session } }),
+      ),
+    );
+    const old: unknown = before.Attributes?.token;
+    if (typeof old === 'string' && old !== session.token) await this.end(old);
+    this.sessions.set(session.token, session);
+    return session;
+  }
+
+  /** The session a token stands for; undefined for a token never given or ended. */
+  async session(token: string): Promise<DoorSession | undefined> {
+    const kept = this.sessions.get(token);
+    if (kept !== undefined) return kept ?? undefined;
+    const { doc, tableName } = this.db();
+    const found = await guarded(() => doc.send(new GetCommand({ TableName: tableName, Key: keys.jellyfinToken(token) })));
+    const session = found.Item ? (found.Item as unknown as DoorSession) : undefined;
+    this.sessions.set(token, session ?? null);
+    return session;
+  }
+
+  async end(token: string): Promise<void> {
+    const { doc, tableName } = this.db();
+    this.sessions.set(token, null);
+    await guarded(() => doc.send(new DeleteCommand({ TableName: tableName, Key: keys.jellyfinToken(token) })));
+  }
+
+  async preferences(profileId: string, client: string, id: string): Promise<Record<string, unknown> | undefined> {
+    const { doc, tableName } = this.db();
+    const found = await guarded(() =>
+      doc.send(new GetCommand({ TableName: tableName, Key: keys.jellyfinPreferences(profileId, client, id) })),
+    );
+    return found.Item?.value as Record<string, unknown> | undefined;
+  }
+
+  async savePreferences(profileId: string, client: string, id: string, value: Record<string, unknown>): Promise<void> {
+    const { doc, tableName } = this.db();
+    await guarded(() =>
+      doc.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: { ...keys.jellyfinPreferences(profileId, client, id), entity: 'jellyfin-preferences', value },
+        }),
+      ),
+    );
+  }
+}
