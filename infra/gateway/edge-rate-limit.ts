@@ -5,15 +5,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OperationDef } from '../../lib/api/operations';
 import { rateLimited } from '../../lib/errors';
-import { countHit, memoryHitCounter, rateLimitHeaders, type RateLimitSettings } from '../../lib/http/rate-limit';
+import { countHit, memoryHitCounter, rateLimitHeaders, type HitCounter, type RateLimitSettings } from '../../lib/http/rate-limit';
 import { sendProblem } from './problems';
 
 /** Admits a request: false when its client is over the limit and has had its 429. */
 export type Admit = (req: IncomingMessage, res: ServerResponse, op: OperationDef) => Promise<boolean>;
 
-/** Counting with `settings`, or admitting everything when the edge does not count. */
-export const edgeRateLimit = (settings: RateLimitSettings | undefined): Admit => {
-  const hits = memoryHitCounter();
+/** Counting with `settings` in `hits` (one per instance: the Jellyfin door counts there too), or admitting everything when the edge does not count. */
+export const edgeRateLimit = (settings: RateLimitSettings | undefined, hits: HitCounter = memoryHitCounter()): Admit => {
   return async (req, res, op) => {
     if (!settings || !op.counted || req.method === 'OPTIONS') return true;
     const state = await countHit(settings, req.socket.remoteAddress ?? 'unknown', hits);

@@ -16,7 +16,7 @@
 import type { Duplex } from 'node:stream';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { internal, routeNotFound, serviceStarting } from '../../lib/errors';
-import type { RateLimitSettings } from '../../lib/http/rate-limit';
+import type { HitCounter, RateLimitSettings } from '../../lib/http/rate-limit';
 import type { Log } from '../../lib/log';
 import { capBody, GATEWAY_MAX_BODY_BYTES } from './body-size';
 import { answerClientError } from './client-errors';
@@ -37,6 +37,8 @@ export interface FrontDoorOptions {
   maxBodyBytes?: number;
   /** Count requests here, per client address (the instance owns its database: nobody else counts). */
   rateLimit?: RateLimitSettings;
+  /** Where they are counted, shared with the Jellyfin door's port. */
+  rateLimitHits?: HitCounter;
   /** The built web client (web/dist), sent at its own addresses and /assets/*. */
   webDir?: string;
 }
@@ -55,7 +57,7 @@ export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
   const proxies = offlineProxies({ httpTarget: opts.httpTarget, wsTarget: opts.wsTarget, log: opts.log, maxBodyBytes });
   const handlers = proxies();
   const stream = streamRoute(proxies, opts.log);
-  const admit = edgeRateLimit(opts.rateLimit);
+  const admit = edgeRateLimit(opts.rateLimit, opts.rateLimitHits);
 
   const route = async (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method ?? 'GET';

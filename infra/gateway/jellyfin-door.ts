@@ -7,6 +7,8 @@
 // web client is served at /web (and / leads there).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { countHit, rateLimitHeaders, type HitCounter, type RateLimitSettings } from '../../lib/http/rate-limit';
+import { callerOf } from '../../lib/jellyfin/auth';
 import { doorPath, matchDoorRoute } from '../../lib/jellyfin/routes';
 import type { Log } from '../../lib/log';
 import { capBody, GATEWAY_MAX_BODY_BYTES } from './body-size';
@@ -23,6 +25,8 @@ export interface JellyfinDoorOptions {
   log: Log;
   /** A build of Jellyfin's web client, served at /web. */
   webDir?: string | undefined;
+  /** Counted here when the front door counts (the same counter): requests without a token, and those whose token was refused. */
+  rateLimit?: { settings: RateLimitSettings; hits: HitCounter } | undefined;
 }
 
 export interface JellyfinDoor {
@@ -36,8 +40,35 @@ const answer = (res: ServerResponse, status: number, text: string, headers: Reco
   res.end(text);
 };
 
+/**
+ * A logged-in device is the household's: a request with a token is not counted, unless the
+ * handler refuses the token (401), which then counts after the fact, so made-up tokens do not
+ * slip past the limit. Requests without one count as on the API's port.
+ */
+const doorRateLimit = (limit: JellyfinDoorOptions['rateLimit']) => {
+  const count = (req: IncomingMessage) => countHit(limit!.settings, req.socket.remoteAddress ?? 'unknown', limit!.hits);
+  return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+    if (!limit || req.method === 'OPTIONS') return true;
+    const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
+    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
+    const keys = new Map([...query].map(([k, v]) => [k.toLowerCase(), v]));
+    if (callerOf(headers, keys).token) {
+      res.once('finish', () => {
+        if (res.statusCode === 401) void count(req).catch(() => undefined);
+      });
+      return true;
+    }
+    const state = await count(req);
+    for (const [name, value] of Object.entries(rateLimitHeaders(limit.settings, state))) res.setHeader(name, value);
+    if (!state.limited) return true;
+    answer(res, 429, 'Too many requests', { 'Retry-After': String(state.resetSeconds) });
+    return false;
+  };
+};
+
 export const createJellyfinDoor = (opts: JellyfinDoorOptions): JellyfinDoor => {
   let ready = false;
+  const admit = doorRateLimit(opts.rateLimit);
   const handlers = offlineProxies({
     httpTarget: opts.httpTarget,
     wsTarget: opts.wsTarget,
@@ -59,6 +90,7 @@ export const createJellyfinDoor = (opts: JellyfinDoorOptions): JellyfinDoor => {
     if (match.kind === 'none') return answer(res, 404, 'Not found');
     if (match.kind === 'wrong-method') return answer(res, 405, 'Method not allowed', { Allow: match.allowed.join(', ') });
     if (!ready) return answer(res, 503, 'The server is starting', { 'Retry-After': '2' });
+    if (!(await admit(req, res))) return void req.resume();
     if (!capBody(req, res, GATEWAY_MAX_BODY_BYTES, cancelUpstream)) return;
     setForwarded(req);
     const query = (req.url ?? '').includes('?') ? (req.url ?? '').slice((req.url ?? '').indexOf('?')) : '';

@@ -10,6 +10,7 @@ import type { Log } from '../../lib/log';
 import { ensureBuilt, type Build } from '../build.mjs';
 import { createFrontDoor } from '../gateway/front-door';
 import { createJellyfinDoor } from '../gateway/jellyfin-door';
+import { memoryHitCounter } from '../../lib/http/rate-limit';
 import { webDistOf } from '../gateway/web-assets';
 import { PROJECT_DIR } from '../project';
 import { startDatabase } from './database';
@@ -90,12 +91,14 @@ const listen = (server: Server, port: number, host: string) =>
  * get a 503 problem rather than a refused connection.
  */
 const openFrontDoor = async (run: RunContext): Promise<OpenFrontDoor> => {
+  // One count per client for both ports.
+  const hits = memoryHitCounter();
   const frontDoor = createFrontDoor({
     httpTarget: run.state.offlineHttp,
     wsTarget: run.state.offlineWebsocket,
     log: run.log,
     webDir: webDistOf(PROJECT_DIR),
-    ...(run.rateLimitAt === 'edge' ? { rateLimit: config.rateLimit } : {}),
+    ...(run.rateLimitAt === 'edge' ? { rateLimit: config.rateLimit, rateLimitHits: hits } : {}),
   });
   await listen(frontDoor.server, config.port, config.host);
   // The Jellyfin door (docs/jellyfin.md): a second port, the same handlers.
@@ -107,6 +110,7 @@ const openFrontDoor = async (run: RunContext): Promise<OpenFrontDoor> => {
           wsTarget: run.state.offlineWebsocket,
           log: run.log,
           webDir: config.jellyfin.webDir,
+          rateLimit: run.rateLimitAt === 'edge' ? { settings: config.rateLimit, hits } : undefined,
         });
   if (door) {
     try {

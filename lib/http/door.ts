@@ -15,6 +15,11 @@ import { methodOf, type AppContext, type Event, type HttpMiddleware, type Result
 import { corsHeaders, originGuard } from './origin';
 import { requestContext } from './request-context';
 import { config } from '../config';
+import { db } from '../db/client';
+import { countHit, rateLimitHeaders } from './rate-limit';
+import { dynamoHitCounter } from './rate-limit-store';
+
+const hitCounter = dynamoHitCounter(db);
 
 /** The front door sends a request of the door to `/jellyfin/<area>/<its path>`. */
 export const DOOR_PREFIX = '/jellyfin';
@@ -70,7 +75,7 @@ const doorErrors = (): HttpMiddleware => ({
 
 /** One area's function: the route's handler among `handlers`, behind the door's rules. */
 export const doorHttp = (area: DoorArea, store: () => DoorStore, handlers: Record<string, DoorHandler>) => {
-  const inner = async (event: Event): Promise<Result> => {
+  const inner = async (event: Event, ctx: AppContext): Promise<Result> => {
     const method = methodOf(event);
     const rawPath = (event.rawPath ?? '/').replace(new RegExp(`^${DOOR_PREFIX}/${area}(?=/|$)`, 'u'), '');
     const match = matchDoorRoute(method, rawPath);
@@ -83,6 +88,18 @@ export const doorHttp = (area: DoorArea, store: () => DoorStore, handlers: Recor
     const query = new DoorQuery(event.queryStringParameters);
     const caller = callerOf(headers, query.map);
     const session = caller.token ? await store().session(caller.token) : undefined;
+    // Where the table counts (instances sharing a database), a request without a valid token
+    // counts here; at the edge the door's port counts it (infra/gateway/jellyfin-door.ts).
+    if (!session && config.rateLimit.at === 'table') {
+      const state = await countHit(config.rateLimit, ctx.clientAddress, hitCounter);
+      if (state.limited) {
+        return {
+          statusCode: 429,
+          headers: { 'Retry-After': String(state.resetSeconds), ...rateLimitHeaders(config.rateLimit, state) },
+          body: 'Too many requests',
+        };
+      }
+    }
     if (!match.route.anonymous && !session) throw new DoorError(401, caller.token ? 'The token is not valid' : 'A token is required');
     const req: DoorRequest = {
       method,

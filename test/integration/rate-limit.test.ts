@@ -9,6 +9,7 @@ import { LOCAL_CREDENTIALS } from '../../lib/config';
 import { createDb } from '../../lib/db/client';
 import { keys } from '../../lib/db/table';
 import { windowOf } from '../../lib/http/rate-limit';
+import { freePort } from '../../infra/runner/ports';
 import { startInstance, type Instance } from '../support/instance';
 import { call, jsonBody } from '../support/stack';
 
@@ -79,8 +80,10 @@ describe('rate limit', () => {
 
 describe('rate limit at the edge (an instance on its own embedded database)', () => {
   let solo: Instance;
+  let doorPort: number;
   before(async () => {
-    solo = await startInstance({ env: { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_MS: String(WINDOW_MS) } });
+    doorPort = await freePort();
+    solo = await startInstance({ env: { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_MS: String(WINDOW_MS), JELLYFIN_PORT: String(doorPort) } });
   });
   after(() => solo?.stop());
 
@@ -128,5 +131,34 @@ describe('rate limit at the edge (an instance on its own embedded database)', ()
     });
     const item = await doc.send(new GetCommand({ TableName: tableName, Key: keys.rateLimit(from, start) }));
     assert.equal(item.Item, undefined);
+  });
+
+  it("counts the Jellyfin door's requests without a token and those with a refused one, in the same count, and never a logged-in device's", async () => {
+    const { end } = windowOf(Date.now(), WINDOW_MS);
+    if (end - Date.now() < 15_000) await new Promise((r) => setTimeout(r, end - Date.now() + 100));
+    const base = `http://127.0.0.1:${doorPort}`;
+    const from = '127.0.0.41';
+    const login = await call('POST', '/Users/AuthenticateByName', {
+      base,
+      from: '127.0.0.42',
+      headers: {
+        'Content-Type': 'application/json',
+        Authorization: 'MediaBrowser Client="c", Device="d", DeviceId="rate-limit", Version="1"',
+      },
+      body: JSON.stringify({ Username: 'Household', Pw: '' }),
+    });
+    assert.equal(login.status, 200, login.text);
+    const token = login.json.AccessToken as string;
+    for (let i = 0; i < 8; i++)
+      assert.equal((await call('GET', '/UserViews', { base, from, headers: { 'X-Emby-Token': token } })).status, 200);
+    assert.equal((await call('GET', '/api/v1/settings', { base: solo.url, from })).status, 200, 'a logged-in device was not counted');
+    assert.equal((await call('GET', '/System/Info/Public', { base, from })).status, 200);
+    assert.equal((await call('GET', '/UserViews', { base, from, headers: { 'X-Emby-Token': 'made-up' } })).status, 401);
+    assert.equal((await call('GET', '/System/Info/Public', { base, from })).status, 200);
+    await new Promise((r) => setTimeout(r, 50)); // the refused token counts once its answer is sent
+    assert.equal((await call('GET', '/Branding/Configuration', { base, from })).status, 200, 'the 5th counted request');
+    const limited = await call('GET', '/System/Info/Public', { base, from });
+    assert.equal(limited.status, 429, `the 6th counted request: ${limited.status}`);
+    assert.ok(Number(limited.headers['retry-after']) >= 1);
   });
 });
