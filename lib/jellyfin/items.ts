@@ -8,7 +8,8 @@ import { filesDuration, type EpisodeItem, type MovieItem, type ShowItem, type Ti
 import type { Library } from '../library/model';
 import { filing } from '../text/sort-title';
 import type { UserData } from '../watching/rules';
-import { itemGuid, libraryGuid, seasonGuid } from './guid';
+import { BOXSETS_VIEW, collectionGuid, itemGuid, libraryGuid, seasonGuid } from './guid';
+import type { BoxSet } from './catalogue';
 import { mediaSource } from './media-sources';
 import { ticks } from './wire';
 
@@ -241,3 +242,46 @@ export const viewDto = (library: Library, ctx: ItemContext, count: number): Dto 
   ChildCount: count,
   BackdropImageTags: [],
 });
+
+/** The view that holds the film collections, as Jellyfin's "Collections". */
+export const boxSetsViewDto = (ctx: ItemContext, count: number): Dto => ({
+  Name: 'Collections',
+  ServerId: ctx.serverId,
+  Id: BOXSETS_VIEW,
+  SortName: 'collections',
+  Type: 'CollectionFolder',
+  CollectionType: 'boxsets',
+  IsFolder: true,
+  MediaType: 'Unknown',
+  LocationType: 'FileSystem',
+  ChildCount: count,
+  BackdropImageTags: [],
+});
+
+export const boxSetDto = (set: BoxSet, ctx: ItemContext): Dto => {
+  const guid = collectionGuid(set.id);
+  const years = set.films.flatMap((f) => (f.year ? [f.year] : []));
+  return {
+    Name: set.name,
+    ServerId: ctx.serverId,
+    Id: guid,
+    SortName: filing(set.name).sortTitle,
+    Type: 'BoxSet',
+    IsFolder: true,
+    MediaType: 'Unknown',
+    LocationType: 'FileSystem',
+    ParentId: BOXSETS_VIEW,
+    ProductionYear: years.length ? Math.min(...years) : undefined,
+    ProviderIds: { Tmdb: String(set.id) },
+    ChildCount: set.films.length,
+    BackdropImageTags: [],
+    UserData: {
+      PlaybackPositionTicks: 0,
+      PlayCount: 0,
+      IsFavorite: false,
+      Played: set.films.every((f) => ctx.userData(f.id)?.played ?? false),
+      Key: guid,
+      ItemId: guid,
+    },
+  };
+};

@@ -5,7 +5,7 @@ import type { EpisodeItem, ShowItem, TitledItem } from '../catalog/model';
 import type { UserData } from '../watching/rules';
 import type { DoorCatalogue, Found } from './catalogue';
 import { json, notFound, type DoorRequest } from './door';
-import { episodeDto, movieDto, seasonDto, seriesDto, viewDto, type ItemContext } from './items';
+import { boxSetDto, boxSetsViewDto, episodeDto, movieDto, seasonDto, seriesDto, viewDto, type ItemContext } from './items';
 import { page } from './query';
 import type { DoorStore } from './store';
 
@@ -97,8 +97,16 @@ export const libraryReader = (deps: LibraryDeps) => {
         const count = (await deps.catalogue.titled()).items.filter((i) => i.libraryId === hit.library.id).length;
         return viewDto(hit.library, await contextFor(req, []), count);
       }
+      case 'collection':
+        return boxSetDto(
+          hit.collection,
+          await contextFor(
+            req,
+            hit.collection.films.map((f) => f.id),
+          ),
+        );
       case 'boxsets':
-        throw notFound('Item');
+        return boxSetsViewDto(await contextFor(req, []), (await deps.catalogue.index()).boxSets.size);
     }
   };
 
