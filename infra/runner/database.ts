@@ -4,7 +4,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { config, LOCAL_CREDENTIALS } from '../../lib/config';
-import { createDb } from '../../lib/db/client';
+import { createDb, type Db } from '../../lib/db/client';
 import { dynamoLocalCommand, javaVersion, waitForDynamo } from './dynamodb/local';
 import { ensureTable } from './ensure-table';
 import { ManagedProcess } from './managed-process';
@@ -29,6 +29,12 @@ const databaseFolders = (dataDir: string) => {
   return { dbDir, jvmTmp };
 };
 
+/** A client of the instance's database for the runner itself: the embedded one on its loopback port, with its local credentials. */
+export const runnerDb = (run: RunContext): Db =>
+  config.db.endpoint
+    ? createDb(config.db)
+    : createDb({ ...config.db, endpoint: run.state.dynamodbEndpoint, localCredentials: LOCAL_CREDENTIALS });
+
 const startEmbedded = (run: RunContext): Promise<void> => {
   requireJava();
   const { dbDir, jvmTmp } = databaseFolders(run.dataDir);
@@ -48,7 +54,7 @@ const startEmbedded = (run: RunContext): Promise<void> => {
       run.record('dynamodb', child.pid);
       await waitForDynamo(endpoint);
       // In memory or after a crash the table may be new: create what is missing.
-      await ensureTable(createDb({ ...config.db, endpoint, localCredentials: LOCAL_CREDENTIALS }).raw, config.db.tableName);
+      await ensureTable(runnerDb(run).raw, config.db.tableName);
     },
   });
   run.processes.push(dynamo);

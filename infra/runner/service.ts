@@ -6,14 +6,16 @@ import { mkdirSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { config } from '../../lib/config';
+import { DoorStore } from '../../lib/jellyfin/store';
 import type { Log } from '../../lib/log';
 import { ensureBuilt, type Build } from '../build.mjs';
 import { createFrontDoor } from '../gateway/front-door';
 import { createJellyfinDoor } from '../gateway/jellyfin-door';
 import { memoryHitCounter } from '../../lib/http/rate-limit';
+import { startDiscovery, type Discovery } from '../gateway/jellyfin-discovery';
 import { webDistOf } from '../gateway/web-assets';
 import { PROJECT_DIR } from '../project';
-import { startDatabase } from './database';
+import { runnerDb, startDatabase } from './database';
 import { DiskWatch } from './disk-watch';
 import { PlaybackSweep } from './playback-sweep';
 import { LibraryMonitor } from './monitor/library-monitor';
@@ -33,6 +35,8 @@ export interface RunningService {
 
 interface OpenFrontDoor {
   markReady(): void;
+  /** Answers the Jellyfin apps' discovery datagrams, once the table holds the server id (when the door and discovery are on). */
+  discover(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -86,6 +90,28 @@ const listen = (server: Server, port: number, host: string) =>
     });
   });
 
+/** A convenience: an app can always be given the address by hand, so a failure here is a warning. */
+const startJellyfinDiscovery = async (run: RunContext, doorPort: number): Promise<Discovery | undefined> => {
+  const { discoveryPort, serverName } = config.jellyfin;
+  if (discoveryPort === null) return undefined;
+  const db = runnerDb(run);
+  try {
+    // Read once: the id never changes once made.
+    const serverId = await new DoorStore(() => db).server();
+    const discovery = await startDiscovery({ port: discoveryPort, doorPort, serverId, name: serverName, host: config.host, log: run.log });
+    run.log.info({ port: discovery.port }, 'Jellyfin discovery answers on UDP');
+    return discovery;
+  } catch (err) {
+    run.log.warn(
+      { err, port: discoveryPort },
+      'Jellyfin discovery could not start; the service runs on without it (the apps need the address entered)',
+    );
+    return undefined;
+  } finally {
+    db.raw.destroy();
+  }
+};
+
 /**
  * The public port, first: a port in use fails at once, and until the handlers are up clients
  * get a 503 problem rather than a refused connection.
@@ -120,13 +146,17 @@ const openFrontDoor = async (run: RunContext): Promise<OpenFrontDoor> => {
       throw err;
     }
   }
+  let discovery: Discovery | undefined;
   return {
     markReady: () => {
       frontDoor.markReady();
       door?.markReady();
     },
+    discover: async () => {
+      if (door) discovery = await startJellyfinDiscovery(run, config.jellyfin.port!);
+    },
     close: async () => {
-      await Promise.all([frontDoor.close(), door?.close()]);
+      await Promise.all([frontDoor.close(), door?.close(), discovery?.close()]);
     },
   };
 };
@@ -233,6 +263,7 @@ export const startService = async (signal: AbortSignal = new AbortController().s
     const build = await bundleHandlers(run);
     await startBackends(run, build);
     frontDoor.markReady();
+    await frontDoor.discover();
     const monitor = startMonitor(run);
     disk.start(run.state.lambdaEndpoint);
     markStarted(run);
