@@ -22,7 +22,12 @@ const withEpisodes = (show: ShowDetail, change: (episode: Episode) => UserData |
   return {
     ...show,
     seasons,
-    userData: { playedEpisodes, totalEpisodes: all.length, played: all.length > 0 && playedEpisodes === all.length },
+    userData: {
+      playedEpisodes,
+      totalEpisodes: all.length,
+      played: all.length > 0 && playedEpisodes === all.length,
+      favorite: show.userData?.favorite ?? false,
+    },
   };
 };
 
@@ -34,6 +39,7 @@ const markedAll = (show: ShowDetail, played: boolean) =>
     played,
     playCount: e.userData?.playCount ?? 0,
     lastPlayedAt: e.userData?.lastPlayedAt ?? null,
+    favorite: e.userData?.favorite ?? false,
   }));
 
 const EpisodeRow = ({ show, episode, onChange }: { show: ShowDetail; episode: Episode; onChange: (userData: UserData) => void }) => {
