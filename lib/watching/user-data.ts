@@ -1,7 +1,8 @@
 // A profile's state as the details, lists and search read it: a film's or an episode's own, a
-// show's share of episodes played, and whether each is a favourite. In a shared process films and shows come from the states kept
-// there (title-states.ts, no read); elsewhere, and for episodes, they are read, with what this
-// process answered but has not written yet taking the place of what is stored.
+// show's share of episodes played, and whether each is a favourite. In a shared process films and
+// shows come from the states kept there (title-states.ts, no read); elsewhere, and for episodes,
+// they are read, with what this process answered but has not written yet taking the place of
+// what is stored.
 import type { Static } from '@sinclair/typebox';
 import type { ShowUserData } from '../api/schemas';
 import type { TitleStates } from './model';
@@ -73,7 +74,7 @@ export class UserDataReader {
     );
   }
 
-  /** The profile's films and shows, played or not, when last, and favourites, for the lists' played and favorite filters and lastPlayed sort. */
+  /** The profile's films and shows, played or not, when last, and favourites, for the lists' filters and lastPlayed sort. */
   async watchedTitles(profileId: string): Promise<Watched> {
     await this.parts.profiles.require(profileId);
     // Kept states are as answered; else this process's reports are written first, then read.
