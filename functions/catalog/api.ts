@@ -46,13 +46,8 @@ export const getShow = http(operations.getShow, async ({ params, query, origin }
   const watching = watchingService();
   const profileId = query?.profileId ?? 'default';
   const show = await showDetail(detailServices(), params.showId, origin);
-  const episodes = show.seasons.flatMap((s) => s.episodes.map((e) => e.id));
-  const [states] = await Promise.all([watching.userData(profileId, episodes), watching.requireProfile(profileId)]);
-  const seasons = show.seasons.map((s) => ({ ...s, episodes: s.episodes.map((e) => ({ ...e, userData: states.get(e.id)! })) }));
-  const playedEpisodes = episodes.filter((id) => states.get(id)?.played).length;
-  return ok({
-    ...show,
-    seasons,
-    userData: { playedEpisodes, totalEpisodes: episodes.length, played: episodes.length > 0 && playedEpisodes === episodes.length },
-  });
+  const episodeIds = show.seasons.flatMap((s) => s.episodes.map((e) => e.id));
+  const { episodes, show: userData } = await watching.showDetailUserData(profileId, show.id, episodeIds);
+  const seasons = show.seasons.map((s) => ({ ...s, episodes: s.episodes.map((e) => ({ ...e, userData: episodes.get(e.id)! })) }));
+  return ok({ ...show, seasons, userData });
 });

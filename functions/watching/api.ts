@@ -1,5 +1,5 @@
 // Watch state (lib/watching/service.ts decides everything): profiles, a player's position,
-// played marks, Continue watching and Next up. Every endpoint takes `profileId` (default `default`).
+// played marks, favourites, Continue watching and Next up. Every endpoint takes `profileId` (default `default`).
 import { operations } from '../../lib/api/operations';
 import { watchingService } from '../../lib/deps';
 import { http } from '../../lib/http/stack';
@@ -30,6 +30,14 @@ export const markPlayed = http(operations.markPlayed, async ({ params, query }) 
 
 export const markUnplayed = http(operations.markUnplayed, async ({ params, query }) =>
   ok(await watchingService().markUnplayed(profileOf(query), params.mediaId)),
+);
+
+export const markFavorite = http(operations.markFavorite, async ({ params, query }) =>
+  ok(await watchingService().markFavorite(profileOf(query), params.mediaId, true)),
+);
+
+export const unmarkFavorite = http(operations.unmarkFavorite, async ({ params, query }) =>
+  ok(await watchingService().markFavorite(profileOf(query), params.mediaId, false)),
 );
 
 export const continueWatching = http(operations.continueWatching, async ({ query, origin }) =>

@@ -1,5 +1,5 @@
-// Watch state's operations: profiles, progress reports, played marks, Continue watching and
-// Next up (lib/api/operations.ts lists them with the others).
+// Watch state's operations: profiles, progress reports, played marks, favourites, Continue
+// watching and Next up (lib/api/operations.ts lists them with the others).
 import { Type } from '@sinclair/typebox';
 import { op, pathParams } from './operation-def';
 import * as S from './schemas';
@@ -101,6 +101,38 @@ export const watchingOperations = {
     handler: 'functions/watching/api.markUnplayed',
     summary: 'Mark a film, an episode or a whole show not played',
     description: 'Not played, no position, no viewings counted; a show: every episode of it.',
+    params: pathParams(['mediaId']),
+    query: S.ProfileQuery,
+    errors: [404],
+    success: { status: 200, description: 'The state', schema: S.UserData },
+  }),
+  markFavorite: op({
+    id: 'markFavorite',
+    method: 'POST',
+    path: '/api/v1/favorites/{mediaId}',
+    tag: 'watching',
+    counted: true,
+    handler: 'functions/watching/api.markFavorite',
+    summary: 'Mark a film, an episode or a show a favourite',
+    description:
+      "The profile's own mark, apart from what it watched: no position, play or time changes, so nothing comes into Continue watching or Next up, and reports and played marks keep it. " +
+      "A show's favourite is the show's, not its episodes'; its answer is the show's state as lists carry it (`progress`: its played episodes over all of them). " +
+      'Marking a favourite again changes nothing. Lists filter by it (`favorite=true` on /movies and /tvshows). Sent as `userdata:changed` on `/ws`. 404 for an unknown profile or id.',
+    params: pathParams(['mediaId']),
+    query: S.ProfileQuery,
+    errors: [404],
+    success: { status: 200, description: 'The state', schema: S.UserData },
+  }),
+  unmarkFavorite: op({
+    id: 'unmarkFavorite',
+    method: 'DELETE',
+    path: '/api/v1/favorites/{mediaId}',
+    tag: 'watching',
+    counted: true,
+    handler: 'functions/watching/api.unmarkFavorite',
+    summary: 'Unmark a favourite film, episode or show',
+    description:
+      'No longer a favourite of the profile; all else stays as it was. One that was not a favourite answers the same. 404 for an unknown profile or id.',
     params: pathParams(['mediaId']),
     query: S.ProfileQuery,
     errors: [404],

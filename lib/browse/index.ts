@@ -1,9 +1,9 @@
 // Every film (or show) of the catalogue, ready to be sorted and filtered: kept per process beside
 // the items lib/catalog/snapshot.ts holds, holding positions into them and a few precomputed
 // values, never copies. A page is a walk along a ready order from its cursor's place, found by a
-// binary search; a filter narrows the walk to the titles of its smallest list (a genre's, a
-// letter's run of the title order, a year range's run of the year order, a collection's). Pure:
-// built by build.ts, queried here, no I/O.
+// binary search; a filter narrows the walk to the titles of its smallest list (a genre's, a letter's
+// run of the title order, a year range's of the year order, a collection's, the profile's played
+// titles or favourites). Pure: built by build.ts, queried here, no I/O.
 import type { TitledItem } from '../catalog/model';
 import { normalize } from '../text/normalize';
 import { LETTERS } from '../text/sort-title';
@@ -157,13 +157,14 @@ export class BrowseIndex {
       const want = f.matched ? MATCHED : 0;
       tests.push((i) => (flags[i]! & MATCHED) === want);
     }
-    if (f.played !== undefined) {
-      const played = this.positionsOf(watched, (w) => w.played);
+    // The profile's marks (played, favourite): the titles with one are a list; `false` keeps every other.
+    for (const [want, has] of [[f.played, (w: Watched) => w.played] as const, [f.favorite, (w: Watched) => w.favorite] as const]) {
+      if (want === undefined) continue;
       const marked = new Uint8Array(this.items.length);
-      for (const i of played) marked[i] = 1;
-      if (f.played) lists.push(played);
-      const want = f.played ? 1 : 0;
-      tests.push((i) => marked[i] === want);
+      const found = this.positionsOf(watched, has);
+      for (const i of found) marked[i] = 1;
+      if (want) lists.push(found);
+      tests.push((i) => marked[i] === (want ? 1 : 0));
     }
     if (tests.length === 0) return { total: this.items.length, mask: null, from: null };
     const from = lists.length ? lists.reduce((a, b) => (b.length < a.length ? b : a)) : null;

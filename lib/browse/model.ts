@@ -20,6 +20,8 @@ export interface Filters {
   letter?: Letter | undefined;
   /** For the profile whose state is given with the request. */
   played?: boolean | undefined;
+  /** The profile's favourites (or not), as `played`. */
+  favorite?: boolean | undefined;
   libraryId?: string | undefined;
   /** The provider's collection id (films). */
   collectionId?: number | undefined;
@@ -44,11 +46,13 @@ export interface SortPoint {
   id: string;
 }
 
-/** What the played filter and the lastPlayed sort read of a profile's state, by film or show id. */
+/** What the played and favorite filters and the lastPlayed sort read of a profile's state, by film or show id. */
 export interface Watched {
   /** A show: every episode played. */
   played: boolean;
   lastPlayedAt: string | null;
+  /** A show: the show itself marked. */
+  favorite: boolean;
 }
 export type WatchedById = ReadonlyMap<string, Watched>;
 

@@ -10,7 +10,7 @@ export type ListQuery = Static<typeof MovieListQuery>;
 export type FacetsQuery = Static<typeof MovieFacetsQuery>;
 
 /** The parameters a recent list does not take: with none of them a list answers as it always has. */
-const BROWSING = ['sort', 'order', 'genre', 'yearFrom', 'yearTo', 'letter', 'played', 'libraryId', 'collectionId'] as const;
+const BROWSING = ['sort', 'order', 'genre', 'yearFrom', 'yearTo', 'letter', 'played', 'favorite', 'libraryId', 'collectionId'] as const;
 
 export const isBrowsing = (query: ListQuery): boolean => BROWSING.some((name) => query[name] !== undefined);
 
@@ -35,6 +35,7 @@ export const filtersOf = (query: FacetsQuery, rawQueryString: string | undefined
     yearTo: query.yearTo,
     letter: query.letter as Letter | undefined,
     played: query.played,
+    favorite: query.favorite,
     libraryId: query.libraryId,
     collectionId: query.collectionId,
     matched: query.matched,

@@ -1,7 +1,7 @@
 // The movie and show lists with their sorts and filters, and their facets, from an index per kind
 // built once per catalogue the process holds (lib/catalog/snapshot.ts), as search's is: a page asks
-// the database nothing at home, and the profile's state only when the played filter or the
-// lastPlayed sort needs it (kept in memory at home too).
+// the database nothing at home, and the profile's state only when the played or favorite filter
+// or the lastPlayed sort needs it (kept in memory at home too).
 // A list with none of the browsing parameters answers as it always has (lib/views/recent.ts).
 import type { Static } from '@sinclair/typebox';
 import type { Facets, MediaEntry } from '../api/schemas';
@@ -29,7 +29,7 @@ const indexes = {
 const indexFor = (deps: BrowseDeps, type: MediaKind, filters: Filters, lastPlayed: boolean) =>
   Promise.all([
     snapshotOf(deps.catalog).derive(indexes[type], undefined),
-    filters.played !== undefined || lastPlayed ? deps.watched() : undefined,
+    filters.played !== undefined || filters.favorite !== undefined || lastPlayed ? deps.watched() : undefined,
   ]);
 
 interface Page {

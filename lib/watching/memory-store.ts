@@ -13,17 +13,19 @@ import {
   StaleState,
   type InProgressChange,
   type Profile,
+  type ShowState,
   type ShowSummary,
   type StoredState,
   type TitleStates,
 } from './model';
 import type { ProfileStore, WatchStore } from './watch-store';
 
-/** A show's item: when it was last watched, its summary once a mark changed, its episodes in progress. */
+/** A show's item: when it was last watched (null: made by a favourite), its summary once a mark changed, its episodes in progress, whether it is a favourite. */
 interface ShowItem {
-  lastPlayedAt: string;
+  lastPlayedAt: string | null;
   summary?: ShowSummary;
   inProgressEpisodes: Set<string>;
+  favorite: boolean;
 }
 
 /** A profile's films' and episodes' states by id, and its shows' items by id. */
@@ -46,6 +48,7 @@ const stored = (state: StoredState, rev: string): StoredState =>
     playCount: state.playCount ?? 0,
     lastPlayedAt: state.lastPlayedAt ?? null,
     counted: Boolean(state.counted),
+    favorite: Boolean(state.favorite),
     rev,
   });
 
@@ -136,7 +139,7 @@ export class MemoryWatchStore implements ProfileStore, WatchStore {
   ): Promise<void> {
     const { shows } = this.of(profileId);
     const before = shows.get(showId);
-    const item: ShowItem = { lastPlayedAt, inProgressEpisodes: new Set(before?.inProgressEpisodes) };
+    const item: ShowItem = { lastPlayedAt, inProgressEpisodes: new Set(before?.inProgressEpisodes), favorite: before?.favorite ?? false };
     const kept = summary ?? before?.summary;
     if (kept)
       item.summary = storedCopy({
@@ -150,14 +153,22 @@ export class MemoryWatchStore implements ProfileStore, WatchStore {
     shows.set(showId, item);
   }
 
-  async showSummaries(profileId: string, showIds: readonly string[]): Promise<Map<string, ShowSummary>> {
+  async showStates(profileId: string, showIds: readonly string[]): Promise<Map<string, ShowState>> {
     const shows = this.byProfile.get(profileId)?.shows;
-    const found = new Map<string, ShowSummary>();
+    const found = new Map<string, ShowState>();
     for (const id of showIds) {
-      const summary = shows?.get(id)?.summary;
-      if (summary) found.set(id, { ...summary });
+      const show = shows?.get(id);
+      if (show) found.set(id, showState(show));
     }
     return found;
+  }
+
+  async favoriteShow(profileId: string, showId: string, favorite: boolean): Promise<ShowState> {
+    const { shows } = this.of(profileId);
+    const item = shows.get(showId) ?? { lastPlayedAt: null, inProgressEpisodes: new Set<string>(), favorite };
+    item.favorite = favorite;
+    shows.set(showId, item);
+    return showState(item);
   }
 
   /** Most recently watched first, as the table's sparse index of positions kept sorts them. */
@@ -171,8 +182,11 @@ export class MemoryWatchStore implements ProfileStore, WatchStore {
   }
 
   async nextEpisodes(profileId: string, limit: number): Promise<Array<{ showId: string; episodeId: string }>> {
-    const sortKey = ([showId, show]: [string, ShowItem]) => keys.watching(profileId, show.lastPlayedAt, showId).gsi1sk;
-    const watched = [...(this.byProfile.get(profileId)?.shows.entries() ?? [])].sort((a, b) => ascending(sortKey(b), sortKey(a)));
+    const sortKey = ([showId, show]: [string, ShowItem]) => keys.watching(profileId, show.lastPlayedAt!, showId).gsi1sk;
+    // Shows only a favourite made an item of are on no index.
+    const watched = [...(this.byProfile.get(profileId)?.shows.entries() ?? [])]
+      .filter(([, show]) => show.lastPlayedAt !== null)
+      .sort((a, b) => ascending(sortKey(b), sortKey(a)));
     const found: Array<{ showId: string; episodeId: string }> = [];
     for (const [showId, show] of watched) {
       if (found.length >= limit) break;
@@ -209,8 +223,14 @@ export class MemoryWatchStore implements ProfileStore, WatchStore {
     const state = this.byProfile.get(profileId);
     // Episodes are left out: their state is placed in a show.
     for (const [id, s] of state?.items ?? []) if (!('showId' in s.placement)) found.films.set(id, storedCopy(s));
-    for (const [id, show] of state?.shows ?? [])
-      found.shows.set(id, { summary: show.summary && { ...show.summary }, lastPlayedAt: show.lastPlayedAt });
+    for (const [id, show] of state?.shows ?? []) found.shows.set(id, showState(show));
     return found;
   }
 }
+
+/** A show's item as the table's reads give it (a copy). */
+const showState = (show: ShowItem): ShowState => ({
+  summary: show.summary && { ...show.summary },
+  lastPlayedAt: show.lastPlayedAt,
+  favorite: show.favorite,
+});

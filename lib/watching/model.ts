@@ -22,10 +22,11 @@ export interface StoredState extends WatchState {
   rev?: string;
 }
 
-/** A show's item as lists read it: its summary (none before a mark changed) and when it was last watched. */
+/** A show's item as lists read it: its summary (none before a mark changed), when it was last watched (null: never, only a favourite), and whether it is a favourite. */
 export interface ShowState {
   summary: ShowSummary | undefined;
   lastPlayedAt: string | null;
+  favorite: boolean;
 }
 
 /** A profile's films (their own state) and shows (their item), by id. */

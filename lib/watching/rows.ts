@@ -6,6 +6,7 @@ import type { CatalogItem } from '../catalog/model';
 import { snapshotOf, type TitledCatalogue } from '../catalog/snapshot';
 import { toMedia } from '../views/entry';
 import { artworkUrl } from '../views/urls';
+import type { StoredState } from './model';
 import type { Profiles } from './profiles';
 import type { ReportWriter } from './report-writer';
 import { toUserData, type UserData } from './rules';
@@ -41,11 +42,16 @@ export class WatchRows {
   async nextUp(profileId: string, limit: number, origin: string): Promise<RowEntry[]> {
     await Promise.all([this.parts.profiles.require(profileId), this.parts.reports.settle(profileId)]);
     const [next, titled] = await Promise.all([this.deps.store.nextEpisodes(profileId, limit), snapshotOf(this.deps.catalog).recent()]);
-    const episodes = await titled.get(next.map((n) => n.episodeId));
+    const ids = next.map((n) => n.episodeId);
+    // A next episode has no position, but may have a state of its own: a favourite, or played once and unmarked.
+    const [episodes, states] = await Promise.all([
+      titled.get(ids),
+      ids.length ? this.deps.store.states(profileId, ids) : new Map<string, StoredState>(),
+    ]);
     const shows = await showsOf(episodes.values(), titled);
     return next.flatMap(({ episodeId }) => {
       const episode = episodes.get(episodeId);
-      const entry = episode?.entity === 'episode' && toEntry(episode, shows, toUserData(undefined), origin);
+      const entry = episode?.entity === 'episode' && toEntry(episode, shows, toUserData(states.get(episodeId)), origin);
       return entry ? [entry] : [];
     });
   }

@@ -20,6 +20,8 @@ export interface WatchState {
   lastPlayedAt: string | null;
   /** This viewing was counted already: further reports past the end do not count it again. */
   counted: boolean;
+  /** Marked a favourite by hand: apart from what was watched, so no report or played mark changes it. */
+  favorite: boolean;
 }
 
 /** What clients read. */
@@ -29,6 +31,7 @@ export interface UserData {
   played: boolean;
   playCount: number;
   lastPlayedAt: string | null;
+  favorite: boolean;
 }
 
 export const NOTHING: WatchState = {
@@ -38,6 +41,7 @@ export const NOTHING: WatchState = {
   playCount: 0,
   lastPlayedAt: null,
   counted: false,
+  favorite: false,
 };
 
 export const toUserData = (s: WatchState | undefined): UserData => {
@@ -49,6 +53,7 @@ export const toUserData = (s: WatchState | undefined): UserData => {
     played: state.played,
     playCount: state.playCount,
     lastPlayedAt: state.lastPlayedAt,
+    favorite: state.favorite,
   };
 };
 
@@ -109,3 +114,6 @@ export const markUnplayed = (before: WatchState | undefined): WatchState => ({
   playCount: 0,
   counted: false,
 });
+
+/** A favourite or not: nothing else changes (no position, no play, no time), so it starts nothing to resume. */
+export const markFavorite = (before: WatchState | undefined, favorite: boolean): WatchState => ({ ...(before ?? NOTHING), favorite });

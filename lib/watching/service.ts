@@ -1,5 +1,5 @@
 // Watch state: who is watching (profiles.ts), where each person stopped (report-writer.ts),
-// what they have seen (marks.ts, shows.ts), and what comes next (rows.ts), read by the details,
+// what they have seen and hold dear (marks.ts, shows.ts), and what comes next (rows.ts), read by the details,
 // lists and search (user-data.ts). It rides on the items' ids, which a move or a rename keeps,
 // so nothing is lost when files move. This service is the one door the handlers use: it builds
 // the parts once and shares what they keep between them.
@@ -11,7 +11,7 @@ import type { UserData } from './rules';
 import { WatchRows, type RowEntry } from './rows';
 import { ShowProgress } from './shows';
 import { KeptTitleStates } from './title-states';
-import { UserDataReader, type Watched } from './user-data';
+import { UserDataReader, type ShowDetailState, type Watched } from './user-data';
 import { nowOf, type WatchingDeps } from './watching-deps';
 
 /** What the scan needs of watch state: forgetting the items it removes for good. */
@@ -94,6 +94,11 @@ export class WatchingService implements WatchStateOfItems {
     return this.marks.unplayed(profileId, mediaId);
   }
 
+  /** POST / DELETE /favorites: a film, an episode or a show a favourite or not; nothing watched changes. */
+  markFavorite(profileId: string, mediaId: string, favorite: boolean): Promise<UserData> {
+    return this.marks.favorite(profileId, mediaId, favorite);
+  }
+
   // --- Reading -----------------------------------------------------------------------------
 
   /** The profile's state of each of these films and episodes (nothing seen: zeros). */
@@ -106,12 +111,21 @@ export class WatchingService implements WatchStateOfItems {
     return this.reader.filmUserData(profileId, filmId);
   }
 
+  /** A show's details: each episode's state, and the show's own. */
+  showDetailUserData(
+    profileId: string,
+    showId: string,
+    episodeIds: readonly string[],
+  ): Promise<{ episodes: Map<string, UserData>; show: ShowDetailState }> {
+    return this.reader.showDetailUserData(profileId, showId, episodeIds);
+  }
+
   /** List entries (lists, search hits) with the profile's state: a film's own, a show's share of episodes played. */
   withUserData<E extends { id: string; type: string }>(profileId: string, entries: E[]): Promise<Array<E & { userData: UserData }>> {
     return this.reader.withUserData(profileId, entries);
   }
 
-  /** The profile's films and shows, played or not and when last, for the lists' played filter and lastPlayed sort. */
+  /** The profile's films and shows, played or not, when last, and favourites, for the lists' filters and lastPlayed sort. */
   watchedTitles(profileId: string): Promise<Watched> {
     return this.reader.watchedTitles(profileId);
   }

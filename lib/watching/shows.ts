@@ -2,8 +2,9 @@
 // Next up read it as it is: counted again when a mark of one of its episodes changes (rare next
 // to the reads), its episodes in progress kept as their positions come and go, and when it was
 // last watched (Next up's order) moved at most every ten minutes while its episodes are reported.
-import type { InProgressChange, ShowSummary, StoredState } from './model';
-import { inProgress, type UserData } from './rules';
+// The item also says whether the show is a favourite, which nothing watched changes.
+import type { InProgressChange, ShowState, ShowSummary, StoredState } from './model';
+import { inProgress, toUserData, type UserData } from './rules';
 import type { KeptTitleStates } from './title-states';
 import type { WatchingDeps } from './watching-deps';
 
@@ -14,13 +15,18 @@ const SHOW_TOUCH_MS = 10 * 60_000;
 export const showPlayed = (summary: ShowSummary) => summary.totalEpisodes > 0 && summary.playedEpisodes >= summary.totalEpisodes;
 
 /** A show's state in a list or a mark's answer: the share of its episodes played. */
-export const showUserData = (summary: ShowSummary, lastPlayedAt: string | null): UserData => ({
+export const showUserData = (summary: ShowSummary, lastPlayedAt: string | null, favorite: boolean): UserData => ({
   positionSeconds: 0,
   progress: summary.totalEpisodes ? Math.round((10_000 * summary.playedEpisodes) / summary.totalEpisodes) / 10_000 : 0,
   played: showPlayed(summary),
   playCount: 0,
   lastPlayedAt,
+  favorite,
 });
+
+/** A show's state as lists show it, from its item (none: nothing seen, no favourite). */
+export const listedShow = (show: ShowState | undefined): UserData =>
+  show?.summary ? showUserData(show.summary, null, show.favorite) : { ...toUserData(undefined), favorite: show?.favorite ?? false };
 
 const order = (a: { seasonNumber: number; episodeNumber: number }, b: { seasonNumber: number; episodeNumber: number }) =>
   a.seasonNumber - b.seasonNumber || a.episodeNumber - b.episodeNumber;
@@ -46,6 +52,8 @@ export class ShowProgress {
     const started = inProgress(after) && !inProgress(before);
     const stopped = !inProgress(after) && inProgress(before);
     const change: InProgressChange | undefined = started ? { add: after.mediaId } : stopped ? { remove: after.mediaId } : undefined;
+    // Nothing the show keeps moved (a favourite): its last watched stays where its latest episode put it.
+    if (!marked && !change && after.lastPlayedAt === before.lastPlayedAt) return;
     const due = now - (this.touched.get(showKey) ?? 0) > SHOW_TOUCH_MS;
     if (marked) await this.summarize(profileId, placement.showId, after.lastPlayedAt, change);
     else if (change || due) await this.save(profileId, placement.showId, after.lastPlayedAt, undefined, change);
@@ -72,6 +80,13 @@ export class ShowProgress {
     };
     await this.save(profileId, showId, lastPlayedAt, summary, inProgressChange);
     return summary;
+  }
+
+  /** The show marked a favourite or not on its item; the item after. */
+  async favorite(profileId: string, showId: string, favorite: boolean): Promise<ShowState> {
+    const show = await this.deps.store.favoriteShow(profileId, showId, favorite);
+    this.titles?.apply({ kind: 'show-favorite', profileId, showId, favorite });
+    return show;
   }
 
   private async save(profileId: string, showId: string, lastPlayedAt: string, summary?: ShowSummary, inProgressChange?: InProgressChange) {

@@ -1,13 +1,22 @@
 // Each profile's state of films and episodes in the one table (the access patterns are listed
 // in lib/db/table.ts). A state item carries the keys of two sparse indexes: gsi1 "in progress,
 // most recent first" while a position is kept, gsi2 "played episodes of a show" while an
-// episode is played; a show being watched has an item of its own on gsi1 for Next up.
+// episode is played; a show being watched has an item of its own on gsi1 for Next up. A
+// favourite is an attribute of the same items (a show's on its item), on no index.
 import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, batchWrite, type Write } from '../db/batch';
 import { guarded, isConditionFailed, queryItems, type Db } from '../db/client';
 import { keys } from '../db/table';
-import { StaleState, type InProgressChange, type Placement, type ShowSummary, type StoredState, type TitleStates } from './model';
+import {
+  StaleState,
+  type InProgressChange,
+  type Placement,
+  type ShowState,
+  type ShowSummary,
+  type StoredState,
+  type TitleStates,
+} from './model';
 import { inProgress } from './rules';
 import type { WatchStore } from './watch-store';
 
@@ -17,7 +26,13 @@ const toSummary = (row: Record<string, unknown>): ShowSummary => ({
   nextEpisodeId: (row.nextEpisodeId as string | null | undefined) ?? null,
 });
 
-const STATE_FIELDS = ['positionSeconds', 'durationSeconds', 'played', 'playCount', 'lastPlayedAt', 'counted'] as const;
+const toShowState = (row: Record<string, unknown>): ShowState => ({
+  summary: row.totalEpisodes === undefined ? undefined : toSummary(row),
+  lastPlayedAt: typeof row.lastPlayedAt === 'string' ? row.lastPlayedAt : null,
+  favorite: Boolean(row.favorite),
+});
+
+const STATE_FIELDS = ['positionSeconds', 'durationSeconds', 'played', 'playCount', 'lastPlayedAt', 'counted', 'favorite'] as const;
 
 const toState = (row: Record<string, unknown>): StoredState => ({
   mediaId: String(row.mediaId),
@@ -28,6 +43,7 @@ const toState = (row: Record<string, unknown>): StoredState => ({
   playCount: Number(row.playCount ?? 0),
   lastPlayedAt: (row.lastPlayedAt as string | null | undefined) ?? null,
   counted: Boolean(row.counted),
+  favorite: Boolean(row.favorite),
   ...(typeof row.rev === 'string' ? { rev: row.rev } : {}),
 });
 
@@ -138,13 +154,34 @@ export class DynamoWatchStore implements WatchStore {
     );
   }
 
-  /** The summaries of those of the shows the profile has one of. */
-  async showSummaries(profileId: string, showIds: readonly string[]): Promise<Map<string, ShowSummary>> {
+  /** The items of those of the shows the profile has one of. */
+  async showStates(profileId: string, showIds: readonly string[]): Promise<Map<string, ShowState>> {
     const rows = await batchGet(
       this.db(),
       showIds.map((id) => keys.showWatch(profileId, id)),
     );
-    return new Map(rows.filter((row) => row.totalEpisodes !== undefined).map((row) => [String(row.showId), toSummary(row)]));
+    return new Map(rows.map((row) => [String(row.showId), toShowState(row)]));
+  }
+
+  /**
+   * The show's item marked a favourite or not, the rest of it kept. One made here has no index
+   * keys (a favourite is not watching: Next up does not see it) until an episode is watched.
+   */
+  async favoriteShow(profileId: string, showId: string, favorite: boolean): Promise<ShowState> {
+    const { doc, tableName } = this.db();
+    const out = await guarded(() =>
+      doc.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.showWatch(profileId, showId),
+          UpdateExpression: 'SET #entity = :entity, #profileId = :profileId, #showId = :showId, #favorite = :favorite',
+          ExpressionAttributeNames: { '#entity': 'entity', '#profileId': 'profileId', '#showId': 'showId', '#favorite': 'favorite' },
+          ExpressionAttributeValues: { ':entity': 'show-watch', ':profileId': profileId, ':showId': showId, ':favorite': favorite },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
+    return toShowState(out.Attributes ?? {});
   }
 
   /** Films and episodes with a position kept, most recently watched first. */
@@ -229,8 +266,8 @@ export class DynamoWatchStore implements WatchStore {
   }
 
   /**
-   * Each film and show of the profile with a state: a film's state, a show's summary and when it
-   * was last watched (what lists show, and browsing sorts and filters by). One Query of the
+   * Each film and show of the profile with a state: a film's state, a show's summary, when it
+   * was last watched and whether it is a favourite (what lists show, and browsing sorts and filters by). One Query of the
    * profile's partition, those fields only, its episodes left out by the filter (their state is
    * placed in a show).
    */
@@ -248,10 +285,7 @@ export class DynamoWatchStore implements WatchStore {
     for await (const row of queryItems(this.db(), query)) {
       const [kind, id] = String(row.sk).split(/#(.*)/s);
       if (kind === 'item') found.films.set(id!, toState(row));
-      if (kind === 'show') {
-        const lastPlayedAt = typeof row.lastPlayedAt === 'string' ? row.lastPlayedAt : null;
-        found.shows.set(id!, { summary: row.totalEpisodes === undefined ? undefined : toSummary(row), lastPlayedAt });
-      }
+      if (kind === 'show') found.shows.set(id!, toShowState(row));
     }
     return found;
   }

@@ -12,6 +12,7 @@ import type { ShowSummary, StoredState, TitleStates } from './model';
 export type TitleChange =
   | { kind: 'state'; profileId: string; state: StoredState }
   | { kind: 'show'; profileId: string; showId: string; lastPlayedAt: string; summary: ShowSummary | undefined }
+  | { kind: 'show-favorite'; profileId: string; showId: string; favorite: boolean }
   | { kind: 'forget'; mediaIds: readonly string[] }
   | { kind: 'drop'; profileId: string };
 
@@ -82,6 +83,7 @@ export class KeptTitleStates {
   apply(change: TitleChange) {
     if (change.kind === 'state') this.state(change.profileId, change.state);
     else if (change.kind === 'show') this.show(change.profileId, change.showId, change.lastPlayedAt, change.summary);
+    else if (change.kind === 'show-favorite') this.showFavorite(change.profileId, change.showId, change.favorite);
     else if (change.kind === 'forget') this.forget(change.mediaIds);
     else this.drop(change.profileId);
   }
@@ -91,9 +93,20 @@ export class KeptTitleStates {
     if (state.placement.entity === 'movie') this.change(profileId, (s) => s.films.set(state.mediaId, state));
   }
 
-  /** A show's item as written: when it was last watched, its summary when given. */
+  /** A show's item as written: when it was last watched, its summary when given (its favourite kept). */
   show(profileId: string, showId: string, lastPlayedAt: string, summary: ShowSummary | undefined) {
-    this.change(profileId, (s) => s.shows.set(showId, { summary: summary ?? s.shows.get(showId)?.summary, lastPlayedAt }));
+    this.change(profileId, (s) => {
+      const before = s.shows.get(showId);
+      s.shows.set(showId, { summary: summary ?? before?.summary, lastPlayedAt, favorite: before?.favorite ?? false });
+    });
+  }
+
+  /** A show marked a favourite or not (one never watched gets an item with no summary and no time). */
+  showFavorite(profileId: string, showId: string, favorite: boolean) {
+    this.change(profileId, (s) => {
+      const before = s.shows.get(showId);
+      s.shows.set(showId, { summary: before?.summary, lastPlayedAt: before?.lastPlayedAt ?? null, favorite });
+    });
   }
 
   /** Items gone for good: every profile's state of them. */

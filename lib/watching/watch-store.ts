@@ -1,9 +1,9 @@
 // The ports of watch state: profiles (ProfileStore), and each profile's state of films and
-// episodes with its shows' items: summary, last watched, episodes in progress (WatchStore).
+// episodes with its shows' items: summary, last watched, episodes in progress, favourite (WatchStore).
 // Their adapters: DynamoProfileStore (lib/watching/profile-store.ts) and DynamoWatchStore
 // (lib/watching/store.ts), and MemoryWatchStore (lib/watching/memory-store.ts), which is both;
 // held to the same contract by test/contracts/watch.ts.
-import type { InProgressChange, Profile, ShowSummary, StoredState, TitleStates } from './model';
+import type { InProgressChange, Profile, ShowState, ShowSummary, StoredState, TitleStates } from './model';
 
 export interface ProfileStore {
   /** Oldest first, the household's first (it is stored only once renamed, and always listed). */
@@ -35,8 +35,10 @@ export interface WatchStore {
     summary?: ShowSummary,
     inProgressChange?: InProgressChange,
   ): Promise<void>;
-  /** The summaries of those of the shows that have one. */
-  showSummaries(profileId: string, showIds: readonly string[]): Promise<Map<string, ShowSummary>>;
+  /** The items of those of the shows that have one: summary, last watched, favourite. */
+  showStates(profileId: string, showIds: readonly string[]): Promise<Map<string, ShowState>>;
+  /** The show's item marked a favourite or not, all else kept (made without a last watched when there is none); the item after. */
+  favoriteShow(profileId: string, showId: string, favorite: boolean): Promise<ShowState>;
   /** Films and episodes with a position kept, most recently watched first. */
   inProgress(profileId: string, limit: number): Promise<StoredState[]>;
   /** Shows watched, most recently first, each with its next episode unless that one is in progress; finished shows left out. */

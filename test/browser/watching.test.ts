@@ -4,7 +4,8 @@
 // several profiles and remembers the answer; the player reports where the viewer stopped, which
 // home's "Continue watching" shows with its bar and the film's page resumes from, for that
 // profile only; marking an episode played rolls "Next up" over into the next season; an
-// episode played to its end offers the next one; and a change made elsewhere (another tab, the
+// episode played to its end offers the next one; a heart makes a film, a show or an episode a
+// favourite, which the Favourites filter keeps; and a change made elsewhere (another tab, the
 // API) reaches the page on /ws. Screenshots at a TV's and a phone's size are kept in
 // test/.artifacts/screenshots.
 import assert from 'node:assert/strict';
@@ -43,6 +44,7 @@ interface UserData {
   played: boolean;
   playCount: number;
   lastPlayedAt: string | null;
+  favorite: boolean;
 }
 
 describe('watch state in the web client', { skip: browserSkip }, () => {
@@ -417,6 +419,44 @@ describe('watch state in the web client', { skip: browserSkip }, () => {
     await page.getByRole('button', { name: 'Mark unplayed' }).click();
     await page.getByRole('button', { name: 'Mark played' }).waitFor();
     assert.equal((await userDataOf(film, 'Alice')).played, false);
+  });
+
+  it('makes the film, the show and an episode favourites with their hearts, leaving what was watched be; Favourites keeps them', async () => {
+    const heart = (scope: { getByRole: Page['getByRole'] }) => scope.getByRole('button', { name: 'Favourite', exact: true });
+    await page.goto(`${instance.url}/movies/${film}`);
+    await heart(page).click();
+    await page.locator('.play-actions .favorite[aria-pressed="true"]').waitFor();
+    assert.equal((await userDataOf(film, 'Alice')).favorite, true);
+    assert.equal((await userDataOf(film, 'Bob')).favorite, false, "Alice's only");
+
+    await page.goto(`${instance.url}/shows/${show}`);
+    await page.waitForSelector('.episodes .episode');
+    await heart(page.locator('.detail-text > .play-actions')).click();
+    await page.locator('.detail-text > .play-actions .favorite[aria-pressed="true"]').waitFor();
+    const second = page.locator('.episode').nth(1);
+    await heart(second).click();
+    await second.locator('.favorite[aria-pressed="true"]').waitFor();
+    assert.equal((await episodeState('S01E02', 'Alice')).favorite, true);
+    // The show's own change comes back on /ws too: the page still says what was played.
+    await page.waitForTimeout(1000);
+    assert.equal(await page.locator('.seen').innerText(), '3 of 3 episodes played');
+    assert.equal(await page.locator('.episode .played-mark').count(), 3);
+    assert.equal(await page.locator('.episode .favorite[aria-pressed="true"]').count(), 1, 'the show is a favourite, not its episodes');
+    await page.screenshot({ path: join(SCREENSHOTS, 'show-favourites-1920x1080.png') });
+
+    await page.goto(`${instance.url}/movies`);
+    await page.waitForSelector('.browse-results .poster');
+    await page.selectOption('select[name="favorite"]', 'true');
+    await page.waitForURL(/\/movies\?favorite=true$/);
+    await page.waitForSelector('.browse-results .poster .favorite-mark');
+    assert.equal(await page.locator('.browse-results .poster').count(), 1);
+    await page.goto(`${instance.url}/shows?favorite=false`);
+    await page.locator('.browse-results .empty').waitFor();
+
+    await page.goto(`${instance.url}/movies/${film}`);
+    await heart(page).click();
+    await page.locator('.play-actions .favorite[aria-pressed="false"]').waitFor();
+    assert.equal((await userDataOf(film, 'Alice')).favorite, false);
   });
 
   it('adds, renames and deletes profiles', async () => {

@@ -238,11 +238,13 @@ export const watchContract = (profiles: ProfileStore, store: WatchStore) => {
       );
       assert.deepEqual(await store.nextEpisodes(profileId, 1), [{ showId: c, episodeId: 'ep_c4' }]);
       assert.deepEqual(
-        await store.showSummaries(profileId, [a!, b!, d!, `tv_wc${uid()}`]),
+        await store.showStates(profileId, [a!, b!, d!, `tv_wc${uid()}`]),
         new Map([
-          [a!, summary(1, 8, 'ep_a2')],
-          [b!, summary(2, 2, null)],
+          [a!, { summary: summary(1, 8, 'ep_a2'), lastPlayedAt: longAgo(10), favorite: false }],
+          [b!, { summary: summary(2, 2, null), lastPlayedAt: longAgo(30), favorite: false }],
+          [d!, { summary: undefined, lastPlayedAt: longAgo(40), favorite: false }],
         ]),
+        'each show with an item; none for a show never watched',
       );
 
       // Watched again without a summary: the summary stays, the order follows.
@@ -251,7 +253,7 @@ export const watchContract = (profiles: ProfileStore, store: WatchStore) => {
         (await store.nextEpisodes(profileId, 10)).map((n) => n.showId),
         [a, c],
       );
-      assert.deepEqual((await store.showSummaries(profileId, [a!])).get(a!), summary(1, 8, 'ep_a2'));
+      assert.deepEqual((await store.showStates(profileId, [a!])).get(a!)?.summary, summary(1, 8, 'ep_a2'));
 
       // The next episode in progress is in Continue watching, not Next up; until it is not.
       await store.saveShow(profileId, a!, longAgo(51), undefined, { add: 'ep_a2' });
@@ -274,6 +276,60 @@ export const watchContract = (profiles: ProfileStore, store: WatchStore) => {
     });
   });
 
+  it("keeps a favourite on a film's or an episode's state and on a show's item, apart from all else, on no index", async () => {
+    await withProfile(async (profileId) => {
+      const [watched, loved] = [`tv_wc${uid()}`, `tv_wc${uid()}`];
+      const [liked, likedInProgress] = [film(undefined, { favorite: true }), film(undefined, { ...watching(3), favorite: true })];
+      const likedEpisode = episodeOf(watched, 1, 1, { favorite: true });
+      await store.putMany(profileId, [liked, likedInProgress, likedEpisode]);
+      assert.deepEqual(withoutRev((await store.state(profileId, liked.mediaId))!), liked, 'read back whole');
+      assert.deepEqual(
+        (await store.inProgress(profileId, 10)).map((s) => s.mediaId),
+        [likedInProgress.mediaId],
+        'a favourite alone is not in progress',
+      );
+      assert.deepEqual(await store.playedEpisodes(profileId, watched), [], 'nor played');
+
+      await store.saveShow(profileId, watched, longAgo(10), summary(1, 4, 'ep_w2'));
+      assert.deepEqual(await store.favoriteShow(profileId, watched, true), {
+        summary: summary(1, 4, 'ep_w2'),
+        lastPlayedAt: longAgo(10),
+        favorite: true,
+      });
+      // A show only marked a favourite has an item, with no summary and no time, and is not being watched.
+      assert.deepEqual(await store.favoriteShow(profileId, loved, true), { summary: undefined, lastPlayedAt: null, favorite: true });
+      assert.deepEqual(await store.nextEpisodes(profileId, 10), [{ showId: watched, episodeId: 'ep_w2' }]);
+      // Watched again, its summary counted again: still a favourite.
+      await store.saveShow(profileId, watched, longAgo(11), summary(2, 4, 'ep_w3'), 'clear');
+      const states = await store.titleStates(profileId);
+      assert.deepEqual(
+        states.shows,
+        new Map([
+          [watched, { summary: summary(2, 4, 'ep_w3'), lastPlayedAt: longAgo(11), favorite: true }],
+          [loved, { summary: undefined, lastPlayedAt: null, favorite: true }],
+        ]),
+      );
+      assert.deepEqual(
+        [...states.films.values()].map((f) => [f.mediaId, f.favorite]).sort(),
+        [
+          [liked.mediaId, true],
+          [likedInProgress.mediaId, true],
+        ].sort(),
+      );
+      assert.deepEqual(await store.favoriteShow(profileId, watched, false), {
+        summary: summary(2, 4, 'ep_w3'),
+        lastPlayedAt: longAgo(11),
+        favorite: false,
+      });
+      assert.deepEqual(
+        [...(await store.showStates(profileId, [watched, loved])).values()].map((s) => s.favorite),
+        [false, true],
+      );
+      await store.removeItems([profileId], [loved]);
+      assert.deepEqual([...(await store.showStates(profileId, [watched, loved])).keys()], [watched], 'gone for good with its item');
+    });
+  });
+
   it("gives each film's state and each show's item, and no episode's", async () => {
     await withProfile(async (profileId) => {
       const [showId, bare] = [`tv_wc${uid()}`, `tv_wc${uid()}`];
@@ -287,8 +343,8 @@ export const watchContract = (profiles: ProfileStore, store: WatchStore) => {
       assert.deepEqual(
         states.shows,
         new Map([
-          [showId, { summary: summary(1, 2, 'ep_next'), lastPlayedAt: longAgo(7) }],
-          [bare, { summary: undefined, lastPlayedAt: longAgo(8) }],
+          [showId, { summary: summary(1, 2, 'ep_next'), lastPlayedAt: longAgo(7), favorite: false }],
+          [bare, { summary: undefined, lastPlayedAt: longAgo(8), favorite: false }],
         ]),
       );
       const none = await store.titleStates(`pf_${uid().slice(0, 16)}`);
@@ -322,7 +378,7 @@ export const watchContract = (profiles: ProfileStore, store: WatchStore) => {
           ],
           [kept.mediaId],
         );
-        assert.deepEqual(await store.showSummaries(ada, [showId]), new Map());
+        assert.deepEqual(await store.showStates(ada, [showId]), new Map());
         assert.deepEqual((await store.titleStates(ada)).shows, new Map());
         assert.equal(
           (
@@ -334,7 +390,7 @@ export const watchContract = (profiles: ProfileStore, store: WatchStore) => {
           3,
           'a profile not named keeps its state',
         );
-        assert.equal((await store.showSummaries(bob, [showId])).size, 1);
+        assert.equal((await store.showStates(bob, [showId])).size, 1);
       });
     });
   });

@@ -363,7 +363,7 @@ describe('handlers with their sample events', () => {
         addedAt: item.addedAt,
       },
       // Nothing watched yet by the household's profile.
-      userData: { positionSeconds: 0, progress: 0, played: false, playCount: 0, lastPlayedAt: null },
+      userData: { positionSeconds: 0, progress: 0, played: false, playCount: 0, lastPlayedAt: null, favorite: false },
     });
     try {
       const nothing = await run(search, 'search');

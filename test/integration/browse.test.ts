@@ -361,7 +361,19 @@ describe('browsing the whole library', () => {
   it('documents the parameters and the facets in the OpenAPI document', async () => {
     const doc = (await api('GET', '/api/docs.json')).json;
     const names = (path: string) => doc.paths[path].get.parameters.map((p: any) => p.name);
-    for (const name of ['sort', 'order', 'genre', 'yearFrom', 'yearTo', 'letter', 'played', 'libraryId', 'collectionId', 'matched']) {
+    for (const name of [
+      'sort',
+      'order',
+      'genre',
+      'yearFrom',
+      'yearTo',
+      'letter',
+      'played',
+      'favorite',
+      'libraryId',
+      'collectionId',
+      'matched',
+    ]) {
       assert.ok(names('/api/v1/movies').includes(name), name);
       if (name !== 'sort' && name !== 'order') assert.ok(names('/api/v1/movies/facets').includes(name), name);
     }

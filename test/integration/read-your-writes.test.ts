@@ -107,7 +107,7 @@ describe('a write, then at once reads through other handlers', () => {
     const first = before.seasons[0].episodes[0].id;
     await ok('POST', `/api/v1/played/${first}`);
     const detail = await ok('GET', `/api/v1/tvshows/${show}`);
-    assert.deepEqual(detail.userData, { playedEpisodes: 1, totalEpisodes: 2, played: false });
+    assert.deepEqual(detail.userData, { playedEpisodes: 1, totalEpisodes: 2, played: false, favorite: false });
     assert.equal(detail.seasons[0].episodes[0].userData.played, true);
     const listed = (await ok('GET', '/api/v1/tvshows')).find((e: any) => e.id === show);
     assert.equal(listed.userData.progress, 0.5, 'the list: half its episodes played');

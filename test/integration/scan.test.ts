@@ -21,7 +21,7 @@ import { call, jsonBody, stack } from '../support/stack';
 import { WsClient } from '../support/ws';
 
 /** The household profile's state of what nobody watched yet, as list entries and search hits carry it. */
-const NOT_WATCHED = { positionSeconds: 0, progress: 0, played: false, playCount: 0, lastPlayedAt: null };
+const NOT_WATCHED = { positionSeconds: 0, progress: 0, played: false, playCount: 0, lastPlayedAt: null, favorite: false };
 
 const MOVIE_FILES = [
   'Inception (2010)/Inception (2010).mkv',

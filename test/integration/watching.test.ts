@@ -197,7 +197,7 @@ describe('watch state', () => {
     const marked = await ok('POST', `/api/v1/played/${idOf('Show B')}`);
     assert.equal(marked.played, true);
     const showB = await ok('GET', `/api/v1/tvshows/${idOf('Show B')}`);
-    assert.deepEqual(showB.userData, { playedEpisodes: 2, totalEpisodes: 2, played: true });
+    assert.deepEqual(showB.userData, { playedEpisodes: 2, totalEpisodes: 2, played: true, favorite: false });
     assert.ok(showB.seasons[0].episodes.every((e: any) => e.userData.played));
     assert.ok(!labels(await entries('/api/v1/next-up')).some((l) => l.startsWith('Show B')));
     const showInList = (await ok('GET', '/api/v1/tvshows')).find((e: any) => e.id === idOf('Show B'));

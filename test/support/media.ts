@@ -62,7 +62,7 @@ export const mediaOf = (entries: any[]): any[] =>
       ['id', 'media', 'type', 'userData'],
       `a list entry is { id, type, media, userData }: ${JSON.stringify(e).slice(0, 200)}`,
     );
-    assert.deepEqual(Object.keys(e.userData).sort(), ['lastPlayedAt', 'playCount', 'played', 'positionSeconds', 'progress']);
+    assert.deepEqual(Object.keys(e.userData).sort(), ['favorite', 'lastPlayedAt', 'playCount', 'played', 'positionSeconds', 'progress']);
     assert.equal(e.media.id, e.id);
     assert.equal(e.media.type, e.type);
     return e.media;

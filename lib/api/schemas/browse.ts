@@ -39,6 +39,9 @@ const filters = {
   played: Type.Optional(
     Type.Boolean({ description: 'true: only what `profileId` has played (a show: every episode); false: only what it has not' }),
   ),
+  favorite: Type.Optional(
+    Type.Boolean({ description: "true: only `profileId`'s favourites (a show: the show itself marked); false: only what is not one" }),
+  ),
   libraryId: Type.Optional(Id),
 };
 

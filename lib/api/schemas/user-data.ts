@@ -3,6 +3,10 @@
 import { Type } from '@sinclair/typebox';
 import { IsoTime, Nullable } from './common';
 
+const Favorite = Type.Boolean({
+  description: "Marked a favourite by the profile (POST /api/v1/favorites/{mediaId}); a show's is the show's own, not its episodes'",
+});
+
 export const UserData = Type.Object(
   {
     positionSeconds: Type.Number({ minimum: 0, description: 'Where to resume; 0 when there is nothing to resume' }),
@@ -17,6 +21,7 @@ export const UserData = Type.Object(
       description: 'Viewings counted: each time the played mark was passed, or it was marked by hand',
     }),
     lastPlayedAt: Nullable(IsoTime),
+    favorite: Favorite,
   },
   { description: "A profile's state of a film, an episode or (in lists) a show" },
 );
@@ -25,4 +30,5 @@ export const ShowUserData = Type.Object({
   playedEpisodes: Type.Integer({ minimum: 0 }),
   totalEpisodes: Type.Integer({ minimum: 0 }),
   played: Type.Boolean({ description: 'Every episode played' }),
+  favorite: Favorite,
 });

@@ -114,7 +114,10 @@ export const WsEvents = {
       userData: UserData,
       timestamp: Timestamp,
     },
-    { description: "A profile's position or played mark of a film, an episode or a whole show changed (a player's report, a mark)" },
+    {
+      description:
+        "A profile's position, played mark or favourite of a film, an episode or a whole show changed (a player's report, a mark)",
+    },
   ),
   pong: Type.Object({ type: Type.Literal('pong') }),
   error: Type.Object({

@@ -192,13 +192,19 @@ describe('the browse index', () => {
     const index = await build(shelf);
     const id = (title: string) => shelf.find((m) => m.title === title)!.id;
     const watched = new Map<string, Watched>([
-      [id('Heat'), { played: true, lastPlayedAt: '2026-03-01T10:00:00.000Z' }],
-      [id('Amélie'), { played: false, lastPlayedAt: '2026-03-02T10:00:00.000Z' }],
-      [id('Das Boot'), { played: true, lastPlayedAt: '2026-02-01T10:00:00.000Z' }],
-      ['some-show', { played: true, lastPlayedAt: '2026-03-03T10:00:00.000Z' }],
+      [id('Heat'), { played: true, lastPlayedAt: '2026-03-01T10:00:00.000Z', favorite: true }],
+      [id('Amélie'), { played: false, lastPlayedAt: '2026-03-02T10:00:00.000Z', favorite: false }],
+      [id('Das Boot'), { played: true, lastPlayedAt: '2026-02-01T10:00:00.000Z', favorite: false }],
+      [id('The Matrix'), { played: false, lastPlayedAt: null, favorite: true }], // a favourite never watched
+      ['some-show', { played: true, lastPlayedAt: '2026-03-03T10:00:00.000Z', favorite: true }],
     ]);
     assert.deepEqual(titles(index, 'title', 'asc', { played: true }, watched), ['Das Boot', 'Heat']);
     assert.equal(index.page({ sort: 'title', order: 'asc', limit: 1 }, { played: false }, watched).total, shelf.length - 2);
+    assert.deepEqual(titles(index, 'title', 'asc', { favorite: true }, watched), ['Heat', 'The Matrix']);
+    assert.deepEqual(titles(index, 'title', 'asc', { favorite: true, played: true }, watched), ['Heat'], 'both must match');
+    assert.equal(titles(index, 'title', 'asc', { favorite: false }, watched).length, shelf.length - 2);
+    assert.deepEqual(titles(index, 'title', 'asc', { favorite: true }, new Map()), [], 'no favourites: none');
+    assert.equal(index.facets({ favorite: true }, watched).total, 2);
     const recent = titles(index, 'lastPlayed', 'desc', {}, watched);
     assert.deepEqual(recent.slice(0, 3), ['Amélie', 'Heat', 'Das Boot']);
     assert.deepEqual(
@@ -250,7 +256,7 @@ describe('the browse index', () => {
 
   it('pages through every sort and order, each title once, in the order of one long page', async () => {
     const index = await build(shelf);
-    const watched = new Map<string, Watched>([[shelf[3]!.id, { played: true, lastPlayedAt: '2026-03-01T10:00:00.000Z' }]]);
+    const watched = new Map<string, Watched>([[shelf[3]!.id, { played: true, lastPlayedAt: '2026-03-01T10:00:00.000Z', favorite: false }]]);
     for (const sort of ['added', 'title', 'year', 'rating', 'released', 'lastPlayed'] as const) {
       for (const order of ['asc', 'desc'] as const) {
         for (const limit of [1, 2, 3]) {

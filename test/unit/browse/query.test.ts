@@ -13,6 +13,7 @@ describe("a list request's browsing parameters", () => {
       { yearTo: 1999 },
       { letter: 'M' as const },
       { played: false },
+      { favorite: true },
       { libraryId: 'l1' },
       { collectionId: 10 },
     ]) {

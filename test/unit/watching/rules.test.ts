@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_THRESHOLDS as T, markPlayed, markUnplayed, report, toUserData } from '../../../lib/watching/rules';
+import { DEFAULT_THRESHOLDS as T, markFavorite, markPlayed, markUnplayed, NOTHING, report, toUserData } from '../../../lib/watching/rules';
 
 const at = (n: number) => `2026-11-26T20:00:${String(n).padStart(2, '0')}.000Z`;
 
@@ -9,9 +9,23 @@ describe('watch rules', () => {
     assert.equal(report(undefined, 200, 6000, T, at(1)).positionSeconds, 0, '3 % keeps nothing');
     assert.equal(report(undefined, 200, 6000, T, at(1)).lastPlayedAt, null);
     const middle = report(undefined, 3000, 6000, T, at(2));
-    assert.deepEqual(toUserData(middle), { positionSeconds: 3000, progress: 0.5, played: false, playCount: 0, lastPlayedAt: at(2) });
+    assert.deepEqual(toUserData(middle), {
+      positionSeconds: 3000,
+      progress: 0.5,
+      played: false,
+      playCount: 0,
+      lastPlayedAt: at(2),
+      favorite: false,
+    });
     const end = report(middle, 5500, 6000, T, at(3));
-    assert.deepEqual(toUserData(end), { positionSeconds: 0, progress: 0, played: true, playCount: 1, lastPlayedAt: at(3) });
+    assert.deepEqual(toUserData(end), {
+      positionSeconds: 0,
+      progress: 0,
+      played: true,
+      playCount: 1,
+      lastPlayedAt: at(3),
+      favorite: false,
+    });
   });
 
   it('counts one play per viewing, however many reports come past the end, and again for a second viewing', () => {
@@ -45,6 +59,21 @@ describe('watch rules', () => {
       played: false,
       playCount: 0,
       lastPlayedAt: at(2),
+      favorite: false,
     });
+  });
+
+  it('keeps a favourite apart from what was watched: reports and played marks keep it, and it starts nothing', () => {
+    const liked = markFavorite(undefined, true);
+    assert.deepEqual(liked, { ...NOTHING, favorite: true }, 'no position, no play, no time: nothing to resume');
+    assert.equal(toUserData(undefined).favorite, false);
+    let s = report(liked, 3000, 6000, T, at(1));
+    assert.deepEqual([s.positionSeconds, s.favorite], [3000, true]);
+    s = report(s, 5500, 6000, T, at(2));
+    assert.deepEqual([s.played, s.favorite], [true, true], 'played past the end, still a favourite');
+    assert.equal(markUnplayed(s).favorite, true);
+    assert.equal(markPlayed(markUnplayed(s), at(3)).favorite, true);
+    const unliked = markFavorite(s, false);
+    assert.deepEqual(unliked, { ...s, favorite: false }, 'unmarked: all else as it was');
   });
 });

@@ -273,7 +273,7 @@ describe('WatchingService', () => {
       [0, true],
     ]);
     const watched = await service.watchedTitles('default');
-    assert.deepEqual(watched.get(alpha), { played: false, lastPlayedAt: new Date(clock.now()).toISOString() });
+    assert.deepEqual(watched.get(alpha), { played: false, lastPlayedAt: new Date(clock.now()).toISOString(), favorite: false });
     assert.equal(watched.get(beta)?.played, true);
 
     await service.forget([alpha, beta]);
@@ -284,5 +284,116 @@ describe('WatchingService', () => {
     assert.equal((await service.watchedTitles('default')).size, 0);
     await advance(1_000);
     assert.equal(await stored('Beta'), undefined);
+  });
+
+  it('marks a film, an episode and a show a favourite apart from what was watched: reports and marks keep it, no row gains it, each profile its own', async () => {
+    const { service, store, idOf, events } = await setup();
+    const [alpha, showB, episode] = [idOf('Alpha'), idOf('Show B'), idOf('Show A 1x2')];
+    const liked = await service.markFavorite('default', alpha, true);
+    assert.deepEqual([liked.favorite, liked.positionSeconds, liked.played, liked.lastPlayedAt], [true, 0, false, null]);
+    assert.equal((await store.state('default', alpha))?.favorite, true, 'written before the answer');
+    assert.deepEqual(labels(await service.continueWatching('default', 10, ORIGIN)), [], 'a favourite is nothing to resume');
+    assert.equal((await service.progress('default', alpha, 3000, 6000)).favorite, true, 'a report keeps it');
+    assert.deepEqual(labels(await service.continueWatching('default', 10, ORIGIN)), ['Alpha']);
+    assert.equal((await service.markPlayed('default', alpha)).favorite, true, 'a played mark keeps it');
+    assert.deepEqual((await service.markUnplayed('default', alpha)).favorite, true);
+    assert.equal((await service.markFavorite('default', alpha, true)).playCount, 0, 'marking it again changes nothing');
+
+    // A show: its own favourite, not its episodes'; it is not being watched for it.
+    const show = await service.markFavorite('default', showB, true);
+    assert.deepEqual([show.favorite, show.played, show.progress], [true, false, 0]);
+    assert.deepEqual(labels(await service.nextUp('default', 10, ORIGIN)), []);
+    const marked = await service.markPlayed('default', showB);
+    assert.deepEqual([marked.favorite, marked.played], [true, true], 'every episode played, the show still a favourite');
+    const detail = await service.showDetailUserData('default', showB, [idOf('Show B 1x1'), idOf('Show B 1x2')]);
+    assert.deepEqual(detail.show, { playedEpisodes: 2, totalEpisodes: 2, played: true, favorite: true });
+    assert.ok([...detail.episodes.values()].every((e) => e.played && !e.favorite));
+
+    // An episode: its Next up row says so.
+    assert.equal((await service.markFavorite('default', episode, true)).favorite, true);
+    assert.deepEqual(labels(await service.nextUp('default', 10, ORIGIN)), [], 'a favourite episode starts no show');
+    await service.markPlayed('default', idOf('Show A 1x1'));
+    const [next] = await service.nextUp('default', 10, ORIGIN);
+    assert.deepEqual([labels([next!]), next!.userData.favorite], [['Show A 1x2'], true]);
+
+    const listed = await service.withUserData('default', [
+      { id: alpha, type: 'movie' },
+      { id: idOf('Beta'), type: 'movie' },
+      { id: showB, type: 'tvshow' },
+      { id: idOf('Show A'), type: 'tvshow' },
+      { id: episode, type: 'episode' },
+    ]);
+    assert.deepEqual(
+      listed.map((e) => e.userData.favorite),
+      [true, false, true, false, true],
+    );
+    const watched = await service.watchedTitles('default');
+    assert.deepEqual(
+      [watched.get(alpha)?.favorite, watched.get(showB)?.favorite, watched.get(idOf('Show A'))?.favorite],
+      [true, true, false],
+    );
+    assert.ok(
+      events.some((e) => e.type === 'userdata:changed' && e.mediaId === showB && e.userData.favorite),
+      'said on /ws',
+    );
+
+    const ada = await service.createProfile('Ada');
+    assert.equal(
+      (await service.withUserData(ada.id, [{ id: alpha, type: 'movie' }]))[0]!.userData.favorite,
+      false,
+      "another profile's own",
+    );
+    assert.deepEqual((await service.markFavorite('default', showB, false)).favorite, false);
+    assert.deepEqual((await service.markFavorite('default', alpha, false)).favorite, false);
+    assert.equal((await service.watchedTitles('default')).get(alpha)?.favorite, false);
+    await assert.rejects(service.markFavorite('nobody', alpha, true), isProblem(404, 'not-found'));
+    await assert.rejects(service.markFavorite('default', 'mv_unknown', true), isProblem(404, 'not-found'));
+  });
+
+  it("writes a favourite over a report not written yet on a home box, lists see it at once, and it moves no show's last watched", async (t) => {
+    const { service, store, idOf, clock } = await setup({ sharedProcess: true });
+    const advance = timeOf(t, clock);
+    const [alpha, pilot, showA] = [idOf('Alpha'), idOf('Show A 1x1'), idOf('Show A')];
+    await service.progress('default', alpha, 1000, 6000);
+    await drain();
+    await advance(300);
+    await service.progress('default', alpha, 1300, 6000); // pending: within the second
+    const liked = await service.markFavorite('default', alpha, true);
+    assert.deepEqual([liked.positionSeconds, liked.favorite], [1300, true], 'the position answered is kept');
+    const stored = await store.state('default', alpha);
+    assert.deepEqual([stored?.positionSeconds, stored?.favorite], [1300, true]);
+    await advance(1_000);
+    assert.deepEqual((await store.state('default', alpha))?.favorite, true, 'no report written after it takes it away');
+    assert.equal((await service.progress('default', alpha, 1600, 6000)).favorite, true);
+
+    // The pilot watched, then the next episode: the show's last watched is the next one's.
+    await service.progress('default', pilot, 1000, 2400);
+    await advance(11 * 60_000);
+    const later = new Date(clock.now()).toISOString();
+    await service.progress('default', idOf('Show A 2x1'), 1000, 2400);
+    await advance(11 * 60_000);
+    await service.markFavorite('default', pilot, true);
+    assert.equal(
+      (await store.titleStates('default')).shows.get(showA)?.lastPlayedAt,
+      later,
+      "the pilot's older time is not the show's again",
+    );
+
+    // Kept states: lists, filters and the show's details read them without the store.
+    await service.markFavorite('default', showA, true);
+    await service.markPlayed('default', idOf('Show A 1x2'));
+    const listed = await service.withUserData('default', [
+      { id: alpha, type: 'movie' },
+      { id: showA, type: 'tvshow' },
+    ]);
+    assert.deepEqual(
+      listed.map((e) => [e.userData.favorite, e.userData.progress]),
+      [
+        [true, 0.2667],
+        [true, 0.2],
+      ],
+    );
+    assert.equal((await service.watchedTitles('default')).get(showA)?.favorite, true, 'kept through a mark of an episode');
+    assert.equal((await service.showDetailUserData('default', showA, [pilot])).show.favorite, true);
   });
 });

@@ -39,16 +39,26 @@ describe('kept title states', () => {
     kept.state('p', film('a', 200));
     kept.state('p', episode('e')); // lists show no episode's own state
     kept.show('p', 'sh', '2026-11-26T20:00:00.000Z', { playedEpisodes: 1, totalEpisodes: 2, nextEpisodeId: null });
+    kept.showFavorite('p', 'sh', true);
     kept.show('p', 'sh', '2026-11-26T21:00:00.000Z', undefined);
+    kept.showFavorite('p', 'loved', true); // a show never watched, only a favourite
     const states = (await kept.get('p'))!;
     assert.equal(states.films.get('a')!.positionSeconds, 200);
     assert.equal(states.films.has('e'), false);
     assert.deepEqual(
       states.shows.get('sh'),
-      { summary: { playedEpisodes: 1, totalEpisodes: 2, nextEpisodeId: null }, lastPlayedAt: '2026-11-26T21:00:00.000Z' },
-      'a touch keeps the summary',
+      {
+        summary: { playedEpisodes: 1, totalEpisodes: 2, nextEpisodeId: null },
+        lastPlayedAt: '2026-11-26T21:00:00.000Z',
+        favorite: true,
+      },
+      'a touch keeps the summary and the favourite',
     );
-    kept.forget(['a', 'sh']);
+    assert.deepEqual(states.shows.get('loved'), { summary: undefined, lastPlayedAt: null, favorite: true });
+    kept.apply({ kind: 'show-favorite', profileId: 'p', showId: 'sh', favorite: false });
+    assert.equal(states.shows.get('sh')?.favorite, false);
+    assert.equal(states.shows.get('sh')?.lastPlayedAt, '2026-11-26T21:00:00.000Z', 'all else kept');
+    kept.forget(['a', 'sh', 'loved']);
     assert.deepEqual([states.films.size, states.shows.size], [0, 0]);
     assert.equal(reads.count, 1);
   });

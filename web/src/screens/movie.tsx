@@ -1,12 +1,12 @@
 // A film: its backdrop over its colours, poster, where the current profile stopped in it (resume
-// or start again, mark played), overview, the collection it is part of, cast, its match (fixed
+// or start again, mark played), its favourite's heart, overview, the collection it is part of, cast, its match (fixed
 // by hand when wrong) and the file it plays from.
 import { useMemo } from 'preact/hooks';
 import { profileApi, unwrap, type MovieDetail } from '../api/client';
 import { Detail } from '../ui/detail';
 import { Show, useLoad } from '../ui/load';
 import { MatchControls, movieMatching } from '../ui/match';
-import { MarkButton, PlayLinks } from '../ui/play-actions';
+import { FavoriteButton, MarkButton, PlayLinks } from '../ui/play-actions';
 import { PlayedMark, useUserDataChanges } from '../ui/watching';
 
 export const duration = (seconds: number | null) => {
@@ -64,6 +64,11 @@ export const Movie = ({ id }: { id: string }) => {
                 onMarked={(userData) => replace({ ...movie, userData })}
               />
               <PlayedMark userData={movie.userData} />
+              <FavoriteButton
+                mediaId={movie.id}
+                favorite={movie.userData?.favorite ?? false}
+                onChanged={(userData) => replace({ ...movie, userData })}
+              />
             </div>
             {media.overview && <p class="overview">{media.overview}</p>}
             {movie.metadata.collection && (

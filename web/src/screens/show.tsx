@@ -1,14 +1,14 @@
 // A show: its page (ui/detail.tsx), how much of it the current profile has seen (and marking it
-// all played or not), overview, its match (fixed by hand when wrong), and each season's
-// episodes in order, each one a link that plays it (from where the profile stopped), with its
-// bar or ✓, "Resume from …" and "Play from the start", and its own mark. Marks and reports from
-// here or anywhere else come back on /ws and change the page in place.
+// all played or not), its favourite's heart, overview, its match (fixed by hand when wrong), and
+// each season's episodes in order, each one a link that plays it (from where the profile
+// stopped), with its bar or ✓, "Resume from …" and "Play from the start", its own mark and heart.
+// Marks, favourites and reports from here or anywhere else come back on /ws and change the page.
 import { useMemo } from 'preact/hooks';
 import { profileApi, unwrap, type ShowDetail, type UserData } from '../api/client';
 import { Detail } from '../ui/detail';
 import { Show as Load, useLoad } from '../ui/load';
 import { MatchControls, showMatching } from '../ui/match';
-import { MarkButton, PlayLinks } from '../ui/play-actions';
+import { FavoriteButton, MarkButton, PlayLinks } from '../ui/play-actions';
 import { playFrom, PlayedMark, resumeAt, useUserDataChanges, WatchedBar } from '../ui/watching';
 import { duration } from './movie';
 
@@ -22,7 +22,12 @@ const withEpisodes = (show: ShowDetail, change: (episode: Episode) => UserData |
   return {
     ...show,
     seasons,
-    userData: { playedEpisodes, totalEpisodes: all.length, played: all.length > 0 && playedEpisodes === all.length },
+    userData: {
+      playedEpisodes,
+      totalEpisodes: all.length,
+      played: all.length > 0 && playedEpisodes === all.length,
+      favorite: show.userData?.favorite ?? false,
+    },
   };
 };
 
@@ -34,6 +39,7 @@ const markedAll = (show: ShowDetail, played: boolean) =>
     played,
     playCount: e.userData?.playCount ?? 0,
     lastPlayedAt: e.userData?.lastPlayedAt ?? null,
+    favorite: e.userData?.favorite ?? false,
   }));
 
 const EpisodeRow = ({ show, episode, onChange }: { show: ShowDetail; episode: Episode; onChange: (userData: UserData) => void }) => {
@@ -50,6 +56,7 @@ const EpisodeRow = ({ show, episode, onChange }: { show: ShowDetail; episode: Ep
       <div class="episode-actions">
         <PlayLinks href={play} userData={episode.userData} />
         <MarkButton mediaId={episode.id} played={episode.userData?.played ?? false} onMarked={onChange} />
+        <FavoriteButton mediaId={episode.id} favorite={episode.userData?.favorite ?? false} onChanged={onChange} small />
       </div>
     </li>
   );
@@ -64,8 +71,14 @@ export const ShowScreen = ({ id }: { id: string }) => {
   useUserDataChanges((mediaId, userData) => {
     if (loaded.state !== 'done') return;
     const show = loaded.value;
-    if (mediaId === show.id) replace(markedAll(show, userData.played));
-    else if (show.seasons.some((s) => s.episodes.some((e) => e.id === mediaId)))
+    if (mediaId === show.id) {
+      // A show's own change is its every episode marked, or its favourite: the event does not say
+      // which, so a favourite alone is shown as it is, and anything else is asked for again.
+      const seen = show.userData;
+      if (seen && userData.favorite !== seen.favorite && userData.played === seen.played)
+        replace({ ...show, userData: { ...seen, favorite: userData.favorite } });
+      else retry();
+    } else if (show.seasons.some((s) => s.episodes.some((e) => e.id === mediaId)))
       replace(withEpisodes(show, (e) => (e.id === mediaId ? userData : undefined)));
   });
   return (
@@ -75,19 +88,28 @@ export const ShowScreen = ({ id }: { id: string }) => {
         const seen = show.userData;
         return (
           <Detail media={media}>
-            {seen && seen.totalEpisodes > 0 && (
-              <div class="play-actions">
-                <span class="seen">
-                  {seen.playedEpisodes} of {seen.totalEpisodes} episodes played
-                </span>
-                <MarkButton
+            <div class="play-actions">
+              {seen && seen.totalEpisodes > 0 && (
+                <>
+                  <span class="seen">
+                    {seen.playedEpisodes} of {seen.totalEpisodes} episodes played
+                  </span>
+                  <MarkButton
+                    mediaId={show.id}
+                    played={seen.played}
+                    noun="all "
+                    onMarked={(userData) => replace(markedAll(show, userData.played))}
+                  />
+                </>
+              )}
+              {seen && (
+                <FavoriteButton
                   mediaId={show.id}
-                  played={seen.played}
-                  noun="all "
-                  onMarked={(userData) => replace(markedAll(show, userData.played))}
+                  favorite={seen.favorite}
+                  onChanged={(userData) => replace({ ...show, userData: { ...seen, favorite: userData.favorite } })}
                 />
-              </div>
-            )}
+              )}
+            </div>
             {media.overview && <p class="overview">{media.overview}</p>}
             {/* A match's answer describes the show anew, without anyone's state: the page keeps its own. */}
             <MatchControls

@@ -1,6 +1,6 @@
-// The Films and Shows screens' controls: the sort and its order, watched or not, the years (a
-// decade, or from and to), and the genres as chips with how many titles each keeps. Each
-// change is a new state for the address; nothing is kept here.
+// The Films and Shows screens' controls: the sort and its order, watched or not, favourites or
+// not, the years (a decade, or from and to), and the genres as chips with how many titles each
+// keeps. Each change is a new state for the address; nothing is kept here.
 import type { components } from '../api/schema';
 import { defaultOrder, SORTS, type BrowseState, type Order, type Sort } from './browse-state';
 
@@ -19,6 +19,34 @@ const ORDER_WORDS: Record<Sort, Record<Order, string>> = {
 type Change = (next: Partial<BrowseState>) => void;
 
 const valueOf = (event: Event) => (event.currentTarget as HTMLInputElement | HTMLSelectElement).value;
+
+/** A yes-or-no filter of the current profile's as a select: either, yes, no. */
+const YesNo = ({
+  label,
+  name,
+  value,
+  words,
+  change,
+}: {
+  label: string;
+  name: 'played' | 'favorite';
+  value: boolean | null;
+  words: [string, string];
+  change: Change;
+}) => (
+  <label>
+    {label}
+    <select
+      name={name}
+      value={value === null ? '' : String(value)}
+      onChange={(e) => change({ [name]: valueOf(e) === '' ? null : valueOf(e) === 'true' })}
+    >
+      <option value="">All</option>
+      <option value="true">{words[0]}</option>
+      <option value="false">{words[1]}</option>
+    </select>
+  </label>
+);
 
 const yearInput = (value: string): number | null => (/^\d{1,4}$/.test(value.trim()) ? Number(value) : null);
 
@@ -110,18 +138,8 @@ export const BrowseControls = ({ state, years, change }: { state: BrowseState; y
           ))}
         </select>
       </label>
-      <label>
-        Watched
-        <select
-          name="played"
-          value={state.played === null ? '' : String(state.played)}
-          onChange={(e) => change({ played: valueOf(e) === '' ? null : valueOf(e) === 'true' })}
-        >
-          <option value="">All</option>
-          <option value="true">Watched</option>
-          <option value="false">Not watched</option>
-        </select>
-      </label>
+      <YesNo label="Watched" name="played" value={state.played} words={['Watched', 'Not watched']} change={change} />
+      <YesNo label="Favourites" name="favorite" value={state.favorite} words={['Favourites', 'Not favourites']} change={change} />
       <Years state={state} years={years} change={change} />
     </div>
   );

@@ -30,6 +30,8 @@ export interface BrowseState {
   letter: Letter | null;
   /** By the current profile; null: either. */
   played: boolean | null;
+  /** The current profile's favourites (false: the others); null: either. */
+  favorite: boolean | null;
 }
 
 /** A whole library reads best A to Z; "newest first" is what home's shelves are for. */
@@ -39,12 +41,12 @@ const DEFAULT_SORT: Sort = 'title';
 export const defaultOrder = (sort: Sort): Order => (sort === 'title' ? 'asc' : 'desc');
 
 const yearOf = (value: string | null) => (value !== null && /^\d{1,4}$/.test(value) ? Number(value) : null);
+const yesNo = (value: string | null) => (value === 'true' ? true : value === 'false' ? false : null);
 
 export const parseBrowse = (params: URLSearchParams): BrowseState => {
   const sort = params.get('sort');
   const order = params.get('order');
   const letter = params.get('letter')?.toUpperCase() ?? '';
-  const played = params.get('played');
   return {
     sort: SORTS.find(([s]) => s === sort)?.[0] ?? DEFAULT_SORT,
     order: order === 'asc' || order === 'desc' ? order : null,
@@ -59,7 +61,8 @@ export const parseBrowse = (params: URLSearchParams): BrowseState => {
     yearFrom: yearOf(params.get('yearFrom')),
     yearTo: yearOf(params.get('yearTo')),
     letter: LETTERS.find((l) => l === letter) ?? null,
-    played: played === 'true' ? true : played === 'false' ? false : null,
+    played: yesNo(params.get('played')),
+    favorite: yesNo(params.get('favorite')),
   };
 };
 
@@ -72,12 +75,18 @@ export const queryOf = (state: BrowseState) => {
   if (state.yearFrom !== null) params.set('yearFrom', String(state.yearFrom));
   if (state.yearTo !== null) params.set('yearTo', String(state.yearTo));
   if (state.played !== null) params.set('played', String(state.played));
+  if (state.favorite !== null) params.set('favorite', String(state.favorite));
   const query = params.toString();
   return query ? `?${query}` : '';
 };
 
 export const isFiltered = (state: BrowseState) =>
-  state.genres.length > 0 || state.letter !== null || state.yearFrom !== null || state.yearTo !== null || state.played !== null;
+  state.genres.length > 0 ||
+  state.letter !== null ||
+  state.yearFrom !== null ||
+  state.yearTo !== null ||
+  state.played !== null ||
+  state.favorite !== null;
 
 export const unfiltered = (state: BrowseState): BrowseState => ({
   ...state,
@@ -86,6 +95,7 @@ export const unfiltered = (state: BrowseState): BrowseState => ({
   yearFrom: null,
   yearTo: null,
   played: null,
+  favorite: null,
 });
 
 /** The filters as the list and its facets take them. */
@@ -97,4 +107,5 @@ export const filtersOf = (state: BrowseState) => ({
   yearFrom: state.yearFrom ?? undefined,
   yearTo: state.yearTo ?? undefined,
   played: state.played ?? undefined,
+  favorite: state.favorite ?? undefined,
 });

@@ -1,11 +1,11 @@
 // A wall of posters: each on its own mesh gradient while (or instead of) its picture loads,
-// sized by srcset, with the current profile's state (a bar when part seen, ✓ when played),
+// sized by srcset, with the current profile's state (a bar when part seen, ✓ when played, ♥ a favourite),
 // kept current from /ws; the arrow keys move between them (a TV remote sends arrow keys),
 // Enter opens one.
 import { useState } from 'preact/hooks';
 import { atWidth, meshGradient, posterSrcSet } from './gradient';
 import type { MediaEntry, UserData } from '../api/client';
-import { PlayedMark, useUserDataChanges, WatchedBar } from './watching';
+import { FavoriteMark, PlayedMark, useUserDataChanges, WatchedBar } from './watching';
 
 const hrefOf = (entry: MediaEntry) => (entry.type === 'movie' ? `/movies/${entry.id}` : `/shows/${entry.id}`);
 
@@ -25,6 +25,7 @@ export const Poster = ({ entry, userData = entry.userData }: { entry: MediaEntry
           />
         )}
         <PlayedMark userData={userData} />
+        <FavoriteMark userData={userData} />
         <WatchedBar userData={userData} />
       </div>
       <span class="poster-title">{media.title}</span>
@@ -67,7 +68,7 @@ export const onArrow = (event: KeyboardEvent) => {
 };
 
 /**
- * The state of entries changed since they were read (a film's; a show's when marked as a whole),
+ * The state of entries changed since they were read (a film's; a show's when marked as a whole or a favourite),
  * by entry: entries read again (a shelf reloaded) start from what they say, newer than any of these.
  */
 const useChangedUserData = (entries: MediaEntry[]) => {

@@ -1,5 +1,5 @@
 // Watch state on the screens: where the current profile stopped (a thin bar, "Resume from
-// 1:02:13"), what it has played (✓), marking by hand, and the player's reports. Every change,
+// 1:02:13"), what it has played (✓), its favourites (♥), marking by hand, and the player's reports. Every change,
 // from this page or any other, comes back as `userdata:changed` on /ws; a screen listens for
 // the current profile's only.
 import { currentProfileId, profileApi, unwrap, type UserData } from '../api/client';
@@ -34,6 +34,16 @@ export const markPlayed = async (mediaId: string, played: boolean) => {
   ).data;
 };
 
+/** Marks a film, an episode or a show a favourite of the current profile or not; the state after it (a show's as lists show it). */
+export const markFavorite = async (mediaId: string, favorite: boolean) => {
+  const params = { path: { mediaId } };
+  return (
+    await unwrap(
+      favorite ? profileApi.POST('/api/v1/favorites/{mediaId}', { params }) : profileApi.DELETE('/api/v1/favorites/{mediaId}', { params }),
+    )
+  ).data;
+};
+
 /**
  * The player's position, for `profileId` (the one it started playing as). keepalive: the last
  * report goes while the page closes, and outlives it. Nothing is said of a failure: the next
@@ -62,5 +72,13 @@ export const PlayedMark = ({ userData }: { userData: { played: boolean } | undef
   userData?.played ? (
     <span class="played-mark" title="Played" aria-label="Played" role="img">
       ✓
+    </span>
+  ) : null;
+
+/** ♥ on a poster of a favourite. */
+export const FavoriteMark = ({ userData }: { userData: { favorite: boolean } | undefined }) =>
+  userData?.favorite ? (
+    <span class="favorite-mark" title="Favourite" aria-label="Favourite" role="img">
+      ♥
     </span>
   ) : null;
