@@ -16,6 +16,9 @@ export const handler = doorHttp(
     inProgress: async (profileId, limit) => (await watchingService().continueWatching(profileId, limit, '')).map((row) => row.id),
     nextUp: async (profileId, limit) => (await watchingService().nextUp(profileId, limit, '')).map((row) => row.id),
     search: async (term, limit) => (await searchCatalog(services.catalog, term, { limit, origin: '' })).map((hit) => hit.id),
+    markFavorite: async (profileId, id, favorite) => {
+      await watchingService().markFavorite(profileId, id, favorite);
+    },
     markPlayed: async (profileId, id, played) => {
       await (played ? watchingService().markPlayed(profileId, id) : watchingService().markUnplayed(profileId, id));
     },

@@ -17,8 +17,8 @@ export interface ItemContext {
   serverId: string;
   /** The profile's state of an item (films and episodes), when it has one. */
   userData: (id: string) => UserData | undefined;
-  /** A show's episodes played and in all, for its and its seasons' counts. */
-  showCounts?: (showId: string, season?: number) => { played: number; total: number } | undefined;
+  /** A film's or a show's state as the lists have it (a show: all its episodes played, a favourite). */
+  titleState?: (id: string) => { played: boolean; favorite: boolean } | undefined;
 }
 
 type Dto = Record<string, unknown>;
@@ -44,7 +44,7 @@ const userDataDto = (ctx: ItemContext, id: string, guid: string, runtimeSeconds:
   return {
     PlaybackPositionTicks: ticks(position) ?? 0,
     PlayCount: data?.playCount ?? 0,
-    IsFavorite: (data as { favorite?: boolean } | undefined)?.favorite ?? false,
+    IsFavorite: data?.favorite ?? false,
     Played: data?.played ?? false,
     Key: guid,
     ItemId: guid,
@@ -53,14 +53,14 @@ const userDataDto = (ctx: ItemContext, id: string, guid: string, runtimeSeconds:
   };
 };
 
-const countsDto = (guid: string, counts: { played: number; total: number } | undefined): Dto => ({
+/** A folder's (a show's, a season's) state: played when every episode is, a favourite of its own. */
+const folderDto = (guid: string, state: { played: boolean; favorite: boolean } | undefined): Dto => ({
   PlaybackPositionTicks: 0,
   PlayCount: 0,
-  IsFavorite: false,
-  Played: counts ? counts.total > 0 && counts.played >= counts.total : false,
+  IsFavorite: state?.favorite ?? false,
+  Played: state?.played ?? false,
   Key: guid,
   ItemId: guid,
-  UnplayedItemCount: counts ? Math.max(0, counts.total - counts.played) : undefined,
 });
 
 const people = (item: TitledItem): Dto[] => {
@@ -148,7 +148,7 @@ export const seriesDto = (item: ShowItem, ctx: ItemContext, seasons?: number): D
     IsFolder: true,
     MediaType: 'Unknown',
     ChildCount: seasons,
-    UserData: countsDto(guid, ctx.showCounts?.(item.id)),
+    UserData: folderDto(guid, ctx.titleState?.(item.id)),
   };
 };
 
@@ -177,7 +177,7 @@ export const seasonDto = (show: ShowItem, season: number, episodes: number, ctx:
     ParentBackdropItemId: show.artwork?.backdrop ? itemGuid(show.id) : undefined,
     ParentBackdropImageTags: show.artwork?.backdrop ? [imageTag(show.artwork.backdrop)] : undefined,
     ChildCount: episodes,
-    UserData: countsDto(guid, ctx.showCounts?.(show.id, season)),
+    UserData: folderDto(guid, undefined),
   };
 };
 

@@ -108,6 +108,8 @@ export const libraryHandlers = (deps: LibraryDeps): Record<string, DoorHandler> 
       const season = seasonHit?.kind === 'season' ? seasonHit.season : req.query.int('season');
       return json(await episodesOf(req, hit.item, season));
     },
+    markFavorite: (req) => reader.favorite(req, true),
+    unmarkFavorite: (req) => reader.favorite(req, false),
     markPlayed: (req) => mark(req, true),
     markUnplayed: (req) => mark(req, false),
     userData: async (req) => json((await oneDto(req, await found(req.params.itemId))).UserData),

@@ -13,11 +13,12 @@ export interface LibraryDeps {
   store: DoorStore;
   catalogue: DoorCatalogue;
   userData: (profileId: string, ids: readonly string[]) => Promise<Map<string, UserData>>;
-  watched: (profileId: string) => Promise<Map<string, { played: boolean; lastPlayedAt: string | null }>>;
+  watched: (profileId: string) => Promise<Map<string, { played: boolean; lastPlayedAt: string | null; favorite: boolean }>>;
   inProgress: (profileId: string, limit: number) => Promise<string[]>;
   nextUp: (profileId: string, limit: number) => Promise<string[]>;
   search: (term: string, limit: number) => Promise<string[]>;
   markPlayed: (profileId: string, id: string, played: boolean) => Promise<void>;
+  markFavorite: (profileId: string, id: string, favorite: boolean) => Promise<void>;
 }
 
 export type Dto = Record<string, unknown>;
@@ -28,8 +29,12 @@ export const libraryReader = (deps: LibraryDeps) => {
 
   /** The context the item shapes need, with the profile's state of `ids` read in one go. */
   const contextFor = async (req: DoorRequest, ids: readonly string[]): Promise<ItemContext> => {
-    const [serverId, data] = await Promise.all([deps.store.server(), deps.userData(profileOf(req), ids)]);
-    return { serverId, userData: (id) => data.get(id) };
+    const [serverId, data, titles] = await Promise.all([
+      deps.store.server(),
+      deps.userData(profileOf(req), ids),
+      deps.watched(profileOf(req)),
+    ]);
+    return { serverId, userData: (id) => data.get(id), titleState: (id) => titles.get(id) };
   };
 
   const seasonsOf = (episodes: readonly EpisodeItem[]) => {
@@ -118,7 +123,7 @@ export const libraryReader = (deps: LibraryDeps) => {
     return {
       played: (id: string) => watched.get(id)?.played ?? false,
       lastPlayedAt: (id: string) => watched.get(id)?.lastPlayedAt ?? null,
-      favorite: () => false,
+      favorite: (id: string) => watched.get(id)?.favorite ?? false,
       resumable: (id: string) => resumable.has(id),
     };
   };
@@ -165,7 +170,17 @@ export const libraryReader = (deps: LibraryDeps) => {
     return json((await oneDto(req, hit)).UserData);
   };
 
+  /** A favourite mark on a film, an episode or a show (Jellyfin has them on seasons too: not here). */
+  const favorite = async (req: DoorRequest, on: boolean) => {
+    const hit = await found(req.params.itemId);
+    const id = hit.kind === 'title' || hit.kind === 'episode' ? hit.item.id : undefined;
+    if (!id) throw notFound('Item');
+    await deps.markFavorite(profileOf(req), id, on);
+    return json((await oneDto(req, hit)).UserData);
+  };
+
   return {
+    favorite,
     profileOf,
     contextFor,
     seasonsOf,

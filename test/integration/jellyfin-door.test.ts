@@ -29,6 +29,7 @@ import { call, stack } from '../support/stack';
 
 const FILMS = ['Door Alpha (2001)', 'Door Beta (2002)', 'Door Gamma (2003)', 'Door Delta (2004)'];
 const SHOW = 'Door Show';
+const SAGA_ID = 990_001;
 const HEX32 = /^[0-9a-f]{32}$/u;
 
 const picture = (width: number, height: number, background: string) =>
@@ -72,6 +73,14 @@ before(async () => {
     1024,
   );
   for (const [i, film] of FILMS.entries()) writeFileSync(join(movies, film, 'poster.jpg'), await picture(60, 90, `#${i}0${i}0${i}0`));
+  // Two films of one collection, as a Kodi or Jellyfin NFO names it.
+  for (const film of FILMS.slice(0, 2)) {
+    const [, title, year] = /^(.*) \((\d{4})\)$/u.exec(film)!;
+    writeFileSync(
+      join(movies, film, 'movie.nfo'),
+      `<?xml version="1.0"?><movie><title>${title}</title><year>${year}</year><set tmdbcolid="${SAGA_ID}"><name>Door Saga</name></set></movie>`,
+    );
+  }
   const shows = tempDir('door-shows');
   makeTree(
     shows,
@@ -160,6 +169,44 @@ describe('the Jellyfin door, as @jellyfin/sdk drives it', () => {
     assert.equal((await getUserLibraryApi(api).getItem({ itemId: beta.Id!, userId })).data.UserData?.Played, true);
     await getPlaystateApi(api).markUnplayedItem({ itemId: alpha.Id!, userId });
     await call('DELETE', `/api/v1/played/${betaOurs.id}`);
+  });
+
+  it('marks a favourite through the door and through our own API, and filters by it', async () => {
+    const films = (await getItemsApi(api).getItems({ userId, parentId: movieLibrary, sortBy: ['SortName'] })).data.Items ?? [];
+    const gamma = films.find((f) => f.Name === 'Door Gamma')!;
+    assert.equal((await getUserLibraryApi(api).markFavoriteItem({ itemId: gamma.Id!, userId })).data.IsFavorite, true);
+    const ours = (await call('GET', '/api/v1/movies?limit=100&favorite=true')).json.data as any[];
+    assert.ok(ours.some((e) => e.media.title === 'Door Gamma' && e.userData.favorite === true));
+    const delta = ((await call('GET', '/api/v1/movies?limit=100')).json.data as any[]).find((e) => e.media.title === 'Door Delta');
+    assert.equal((await call('POST', `/api/v1/favorites/${delta.id}`)).status, 200);
+    const favourites = (await getItemsApi(api).getItems({ userId, parentId: movieLibrary, filters: ['IsFavorite'], sortBy: ['SortName'] }))
+      .data;
+    assert.deepEqual(
+      favourites.Items?.map((i) => [i.Name, i.UserData?.IsFavorite]),
+      [
+        ['Door Delta', true],
+        ['Door Gamma', true],
+      ],
+    );
+    assert.equal((await getUserLibraryApi(api).unmarkFavoriteItem({ itemId: gamma.Id!, userId })).data.IsFavorite, false);
+    await call('DELETE', `/api/v1/favorites/${delta.id}`);
+    const none = (await getItemsApi(api).getItems({ userId, parentId: movieLibrary, isFavorite: true })).data;
+    assert.equal(none.TotalRecordCount, 0);
+  });
+
+  it('lists film collections as box sets in a Collections view', async () => {
+    const views = (await getUserViewsApi(api).getUserViews({ userId })).data.Items ?? [];
+    const collections = views.find((v) => v.CollectionType === 'boxsets');
+    assert.ok(collections, 'a Collections view');
+    const sets = (await getItemsApi(api).getItems({ userId, parentId: collections.Id! })).data.Items ?? [];
+    const saga = sets.find((s) => s.Name === 'Door Saga');
+    assert.deepEqual([saga?.Type, saga?.ChildCount], ['BoxSet', 2]);
+    const parts = (await getItemsApi(api).getItems({ userId, parentId: saga!.Id!, sortBy: ['SortName'] })).data.Items ?? [];
+    assert.deepEqual(
+      parts.map((p) => p.Name),
+      ['Door Alpha', 'Door Beta'],
+    );
+    assert.equal((await getUserLibraryApi(api).getItem({ itemId: saga!.Id!, userId })).data.Type, 'BoxSet');
   });
 
   it('searches by title', async () => {
