@@ -6,13 +6,18 @@
 // 10.11.0's OpenAPI document with every non-nullable property required
 // (test/support/jellyfin-openapi.ts). Then the forms older apps send, and bad input.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { Jellyfin } from '@jellyfin/sdk';
 import { RecommendedServerInfoScore } from '@jellyfin/sdk/lib/models/recommended-server-info.js';
 import {
+  getDisplayPreferencesApi,
+  getFilterApi,
+  getGenresApi,
   getItemsApi,
+  getLibraryApi,
+  getSearchApi,
   getPlaystateApi,
   getSystemApi,
   getTvShowsApi,
@@ -25,6 +30,7 @@ import sharp from 'sharp';
 import { tempDir } from '../support/instance';
 import { assertJellyfinAnswer, jellyfinSchemaAvailable } from '../support/jellyfin-openapi';
 import { makeTree, scan } from '../support/media';
+import { hasHevcEncoder, makeMkv } from '../support/videos';
 import { call, stack } from '../support/stack';
 
 const FILMS = ['Door Alpha (2001)', 'Door Beta (2002)', 'Door Gamma (2003)', 'Door Delta (2004)'];
@@ -82,11 +88,10 @@ before(async () => {
     );
   }
   const shows = tempDir('door-shows');
-  makeTree(
-    shows,
-    [`${SHOW}/Season 1/${SHOW} - S01E01.mkv`, `${SHOW}/Season 1/${SHOW} - S01E02.mkv`, `${SHOW}/Season 2/${SHOW} - S02E01.mkv`],
-    1024,
-  );
+  makeTree(shows, [`${SHOW}/Season 1/${SHOW} - S01E01.mkv`, `${SHOW}/Season 1/${SHOW} - S01E02.mkv`], 1024);
+  // One real file: its streams as the scan read them are what the apps decide playback by.
+  mkdirSync(join(shows, SHOW, 'Season 2'), { recursive: true });
+  makeMkv(join(shows, SHOW, 'Season 2', `${SHOW} - S02E01.mkv`), { seconds: 2, size: '320x240' });
   const [m, s] = await Promise.all([scan({ path: movies, mediaType: 'movie' }), scan({ path: shows, mediaType: 'tvshow' })]);
   assert.equal(m.status, 'completed');
   assert.equal(s.status, 'completed');
@@ -230,6 +235,63 @@ describe('the Jellyfin door, as @jellyfin/sdk drives it', () => {
     assert.match(image.headers.get('cache-control') ?? '', /immutable/u);
     const meta = await sharp(Buffer.from(await image.arrayBuffer())).metadata();
     assert.ok(meta.width <= 60, `${meta.width} wide`);
+  });
+
+  it("describes a real file's streams as the scan read them", async () => {
+    const [show] = (await getItemsApi(api).getItems({ userId, parentId: showLibrary, includeItemTypes: ['Series'] })).data.Items ?? [];
+    const [episode] = (await getTvShowsApi(api).getEpisodes({ seriesId: show!.Id!, season: 2, userId })).data.Items ?? [];
+    const item = (await getUserLibraryApi(api).getItem({ itemId: episode!.Id!, userId })).data;
+    const source = item.MediaSources![0]!;
+    assert.equal(source.Container, 'mkv');
+    assert.ok((source.RunTimeTicks ?? 0) > 1.5e7, `${source.RunTimeTicks} ticks: ${JSON.stringify(source).slice(0, 600)}`);
+    assert.deepEqual(
+      source.MediaStreams?.map((m) => [m.Type, m.Index, m.Codec, m.Language ?? null, m.IsDefault, m.IsTextSubtitleStream]),
+      [
+        ['Video', 0, hasHevcEncoder() ? 'hevc' : 'h264', null, true, false],
+        ['Audio', 1, 'ac3', 'en', true, false],
+        ['Audio', 2, 'aac', 'fr', false, false],
+        ['Subtitle', 3, 'subrip', 'de', false, true],
+      ],
+    );
+    assert.deepEqual(
+      [source.MediaStreams[0]!.Width, source.MediaStreams[0]!.Height, source.MediaStreams[0]!.VideoRangeType],
+      [320, 240, 'SDR'],
+    );
+    assert.equal(source.DefaultAudioStreamIndex, 1);
+  });
+
+  it('answers the rows and lists a home screen and a detail page ask for', async () => {
+    const latest = (await getUserLibraryApi(api).getLatestMedia({ userId, parentId: movieLibrary, limit: 2 })).data;
+    assert.ok(Array.isArray(latest) && latest.length === 2, 'latest is a plain array');
+    assert.equal((await getItemsApi(api).getResumeItems({ userId, mediaTypes: ['Video'] })).status, 200);
+    assert.equal((await getTvShowsApi(api).getNextUp({ userId })).status, 200);
+    assert.equal((await getGenresApi(api).getGenres({ userId, parentId: movieLibrary })).status, 200);
+    assert.equal((await getFilterApi(api).getQueryFiltersLegacy({ userId, parentId: movieLibrary })).status, 200);
+    assert.equal((await getFilterApi(api).getQueryFilters({ userId, parentId: movieLibrary })).status, 200);
+    const hints = (await getSearchApi(api).getSearchHints({ userId, searchTerm: 'door be' })).data;
+    assert.deepEqual(
+      hints.SearchHints?.map((h) => h.Name),
+      ['Door Beta'],
+    );
+    const film = latest[0]!;
+    assert.equal((await getLibraryApi(api).getSimilarItems({ itemId: film.Id!, userId })).status, 200);
+    assert.deepEqual(
+      (await getLibraryApi(api).getAncestors({ itemId: film.Id!, userId })).data.map((a) => a.Id),
+      [movieLibrary],
+    );
+    assert.deepEqual((await getUserLibraryApi(api).getSpecialFeatures({ itemId: film.Id!, userId })).data, []);
+    assert.deepEqual((await getUserLibraryApi(api).getLocalTrailers({ itemId: film.Id!, userId })).data, []);
+    assert.equal((await getUserLibraryApi(api).getIntros({ itemId: film.Id!, userId })).data.TotalRecordCount, 0);
+    const prefs = getDisplayPreferencesApi(api);
+    const before = (await prefs.getDisplayPreferences({ displayPreferencesId: 'usersettings', userId, client: 'emby' })).data;
+    await prefs.updateDisplayPreferences({
+      displayPreferencesId: 'usersettings',
+      userId,
+      client: 'emby',
+      displayPreferencesDto: { ...before, CustomPrefs: { homesection0: 'smalllibrarytiles' } },
+    });
+    const after = (await prefs.getDisplayPreferences({ displayPreferencesId: 'usersettings', userId, client: 'emby' })).data;
+    assert.equal(after.CustomPrefs?.homesection0, 'smalllibrarytiles');
   });
 
   it('opens a show, its seasons and an episode', async () => {
