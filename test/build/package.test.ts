@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { allOperations } from '../../lib/api/operations';
+import { DOOR_AREAS } from '../../lib/jellyfin/routes';
 import { TABLE_DEFINITION } from '../../lib/db/table';
 import { startCloud, type Cloud } from '../support/cloud';
 import { tempDir } from '../support/instance';
@@ -31,12 +32,13 @@ describe('npm run package', () => {
     assert.deepEqual(protocols, ['HTTP', 'WEBSOCKET']);
   });
 
-  it('routes every operation, the catch-all and the three WebSocket routes', () => {
+  it("routes every operation, the Jellyfin door's areas, the catch-all and the three WebSocket routes", () => {
     const routes = ofType('AWS::ApiGatewayV2::Route')
       .map(([, r]) => r.Properties.RouteKey)
       .sort();
     const http = allOperations.map((o) => `${o.method} ${o.path}`);
-    const expected = [...http, '$default', '$connect', '$disconnect', '$default'].sort();
+    const door = DOOR_AREAS.map((area) => `ANY /jellyfin/${area}/{proxy+}`);
+    const expected = [...http, ...door, '$default', '$connect', '$disconnect', '$default'].sort();
     assert.deepEqual(routes, expected);
   });
 
@@ -48,15 +50,16 @@ describe('npm run package', () => {
 
   it('bundles each function for the cloud runtime, with its table and WebSocket endpoint', () => {
     const functions = ofType('AWS::Lambda::Function');
-    // One per operation, the catch-all, three WebSocket routes, the scan worker, recovery, the library upkeep
-    // and the disk report (invoked by the home runner only; deployed with the rest, as one template serves both).
-    assert.equal(functions.length, allOperations.length + 8);
+    // One per operation, one per area of the Jellyfin door, the catch-all, three WebSocket routes, the scan
+    // worker, recovery, the library upkeep and the disk report (invoked by the home runner only; deployed with
+    // the rest, as one template serves both).
+    assert.equal(functions.length, allOperations.length + DOOR_AREAS.length + 8);
     for (const [name, fn] of functions) {
       assert.equal(fn.Properties.Runtime, 'nodejs22.x', name);
       assert.deepEqual(fn.Properties.Environment.Variables.TABLE_NAME, { Ref: 'MediaTable' });
       assert.ok(fn.Properties.Environment.Variables.WS_MANAGEMENT_ENDPOINT['Fn::Join'], name);
     }
-    for (const zip of ['health', 'getSettings', 'wsMessage', 'docsAsset', 'scanWorker'])
+    for (const zip of ['health', 'getSettings', 'wsMessage', 'docsAsset', 'scanWorker', 'jellyfinLibrary'])
       assert.ok(existsSync(join(out, `${zip}.zip`)), zip);
   });
 
