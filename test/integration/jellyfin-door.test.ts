@@ -327,6 +327,7 @@ describe('the Jellyfin door, in the forms older apps send', () => {
     const films = `/Items?ParentId=${movieLibrary}&SortBy=SortName`;
     const expected = await canonical(films);
     assert.ok(JSON.parse(expected).Items.length === 4);
+    if (!jellyfinSchemaAvailable()) assertJellyfinAnswer('GET', '/Items', 200, JSON.parse(expected));
     const auth = (scheme: string) =>
       `${scheme} Client="Jellyfin+Android+TV", Device="TV", DeviceId="door-test-device", Version="0.18.0", Token="${token}"`;
     const forms: [string, string, Record<string, string>][] = [
@@ -345,8 +346,28 @@ describe('the Jellyfin door, in the forms older apps send', () => {
       assert.equal(res.status, 200, `${name}: ${res.status} ${res.text}`);
       assert.equal(res.text, expected, name);
     }
-    const views = await canonical('/UserViews');
-    assert.equal((await door('GET', `/Users/${userId}/Views`, { headers: { 'X-Emby-Token': token } })).text, views);
+    // The older forms with the user in the path, each beside the 10.11 form the SDK uses.
+    const [film] = JSON.parse(expected).Items as { Id: string }[];
+    const pairs: [string, string][] = [
+      ['/UserViews', `/Users/${userId}/Views`],
+      [`/Items/${film!.Id}`, `/Users/${userId}/Items/${film!.Id}`],
+      [`/Items/Latest?ParentId=${movieLibrary}`, `/Users/${userId}/Items/Latest?ParentId=${movieLibrary}`],
+      ['/UserItems/Resume', `/Users/${userId}/Items/Resume`],
+    ];
+    for (const [current, older] of pairs) {
+      const answer = await canonical(current);
+      if (!jellyfinSchemaAvailable()) assertJellyfinAnswer('GET', current, 200, JSON.parse(answer));
+      assert.equal((await door('GET', older, { headers: { 'X-Emby-Token': token } })).text, answer, older);
+    }
+    // Marks in the older form answer the same state as the 10.11 form.
+    const played = await door('POST', `/Users/${userId}/PlayedItems/${film!.Id}`, { headers: { 'X-Emby-Token': token } });
+    assert.equal(played.json.Played, true);
+    const unplayed = await door('DELETE', `/UserPlayedItems/${film!.Id}`, { headers: { 'X-Emby-Token': token } });
+    assert.equal(unplayed.json.Played, false);
+    const favourite = await door('POST', `/Users/${userId}/FavoriteItems/${film!.Id}`, { headers: { 'X-Emby-Token': token } });
+    assert.equal(favourite.json.IsFavorite, true);
+    if (!jellyfinSchemaAvailable()) assertJellyfinAnswer('POST', `/UserFavoriteItems/${film!.Id}`, 200, favourite.json);
+    assert.equal((await door('DELETE', `/UserFavoriteItems/${film!.Id}`, { headers: { 'X-Emby-Token': token } })).json.IsFavorite, false);
   });
 
   it('refuses bad input with Jellyfin status codes, never a 5xx', async () => {
