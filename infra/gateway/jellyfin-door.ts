@@ -80,7 +80,8 @@ export const createJellyfinDoor = (opts: JellyfinDoorOptions): JellyfinDoor => {
     const method = (req.method ?? 'GET').toUpperCase();
     const raw = pathOf(req);
     const path = doorPath(raw);
-    if (opts.webDir && (await serveJellyfinWeb(opts.webDir, req, res, path))) return;
+    // The path as sent: the routes' form drops the trailing slash, which `/web/` needs.
+    if (opts.webDir && (await serveJellyfinWeb(opts.webDir, req, res, raw))) return;
     if (hasDotSegment(raw)) return answer(res, 404, 'Not found');
     if (method === 'OPTIONS') {
       res.writeHead(204, { Allow: 'GET, HEAD, POST, DELETE, OPTIONS' });

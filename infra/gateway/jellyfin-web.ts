@@ -34,7 +34,7 @@ const redirect = (res: ServerResponse, to: string) => {
   res.end();
 };
 
-/** Answers `/` and `/web/...` from `webDir`; false for any other path (or a file not there, which the door then answers 404). */
+/** Answers `/` and `/web/...` from `webDir` (`path` as sent, its trailing slash kept); false for any other path (or a file not there, which the door then answers 404). */
 export const serveJellyfinWeb = async (webDir: string, req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> => {
   const method = req.method ?? 'GET';
   if (method !== 'GET' && method !== 'HEAD') return false;

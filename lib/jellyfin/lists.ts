@@ -1,7 +1,7 @@
 // The door's other lists: latest (a plain array), resume, next up, genres, filters, search
 // hints, counts, and the lists detail pages ask for (empty where there is nothing).
 import { json, type DoorHandler } from './door';
-import { itemGuid } from './guid';
+import { itemGuid, normalGuid } from './guid';
 import { genreGuid, viewDto } from './items';
 import { page, titleKinds } from './query';
 import { result, type LibraryDeps, type LibraryReader } from './reader';
@@ -146,5 +146,12 @@ export const listHandlers = (deps: LibraryDeps, reader: LibraryReader): Record<s
     specialFeatures: async () => json([]),
     localTrailers: async () => json([]),
     intros: async () => json(result([])),
+    // jellyfin-web's detail pages ask it (and log an error on a 404): no theme songs or videos here.
+    themeMedia: async (req) => {
+      const owner = normalGuid(req.params.itemId!);
+      await found(owner);
+      const none = { Items: [], TotalRecordCount: 0, StartIndex: 0, OwnerId: owner };
+      return json({ ThemeVideosResult: none, ThemeSongsResult: none, SoundtrackSongsResult: none });
+    },
   };
 };

@@ -60,6 +60,7 @@ export const DOOR_ROUTES: readonly DoorRoute[] = [
   route('devices', GET, ['/Devices'], 'system'),
   route('syncPlayList', GET, ['/SyncPlay/List'], 'system'),
   route('liveTvInfo', GET, ['/LiveTv/Info'], 'system'),
+  route('bitrateTest', GET, ['/Playback/BitrateTest'], 'system'),
   route('userImage', GET_HEAD, ['/UserImage', '/Users/{userId}/Images/{type}'], 'system', true),
   // Browsing.
   route('views', GET, ['/UserViews', '/Users/{userId}/Views'], 'library'),
@@ -79,6 +80,7 @@ export const DOOR_ROUTES: readonly DoorRoute[] = [
   route('specialFeatures', GET, ['/Items/{itemId}/SpecialFeatures', '/Users/{userId}/Items/{itemId}/SpecialFeatures'], 'library'),
   route('localTrailers', GET, ['/Items/{itemId}/LocalTrailers', '/Users/{userId}/Items/{itemId}/LocalTrailers'], 'library'),
   route('intros', GET, ['/Items/{itemId}/Intros', '/Users/{userId}/Items/{itemId}/Intros'], 'library'),
+  route('themeMedia', GET, ['/Items/{itemId}/ThemeMedia'], 'library'),
   route('nextUp', GET, ['/Shows/NextUp'], 'library'),
   route('seasons', GET, ['/Shows/{seriesId}/Seasons'], 'library'),
   route('episodes', GET, ['/Shows/{seriesId}/Episodes'], 'library'),

@@ -150,6 +150,8 @@ const deviceOf = (caller: DoorCaller) => ({
 });
 
 const EMPTY_ITEMS = { Items: [], TotalRecordCount: 0, StartIndex: 0 };
+/** A Lambda answer is at most 6 MB and base64 makes bytes a third larger; jellyfin-web asks 3 MB at most. */
+const MAX_BITRATE_TEST_BYTES = 4_000_000;
 
 export const systemHandlers = (deps: SystemDeps): Record<string, DoorHandler> => ({
   publicInfo: async ({ origin }) => json(await publicInfo(deps, origin)),
@@ -262,6 +264,12 @@ export const systemHandlers = (deps: SystemDeps): Record<string, DoorHandler> =>
   devices: async () => json(EMPTY_ITEMS),
   syncPlayList: async () => json([]),
   liveTvInfo: async () => json({ Services: [], IsEnabled: false, EnabledUsers: [] }),
+  // jellyfin-web times this download to pick a streaming bitrate, on the home screen too; a failure is an uncaught error there.
+  bitrateTest: async ({ query }) => ({
+    status: 200,
+    body: Buffer.alloc(Math.min(query.int('size', 1) ?? 102_400, MAX_BITRATE_TEST_BYTES)),
+    headers: { 'Content-Type': 'application/octet-stream' },
+  }),
   // No avatars: Jellyfin answers 404 for a user without one, and the apps draw initials.
   userImage: async () => {
     throw notFound('Image');

@@ -2,9 +2,10 @@
 // (0.13, Jellyfin 10.11's API) finds the box a good server, logs in as the household, lists the
 // views, pages films by name, filters played and unplayed, searches, opens a film, a show, a
 // season and an episode, reads their pictures, and marks one played, which our own API sees (and
-// a mark made there, the door sees). Every JSON answer the SDK gets is checked against Jellyfin
-// 10.11.0's OpenAPI document with every non-nullable property required
-// (test/support/jellyfin-openapi.ts). Then the forms older apps send, and bad input.
+// a mark made there, the door sees); it also answers what jellyfin-web's pages ask besides. Every
+// JSON answer the SDK gets is checked against Jellyfin 10.11.0's OpenAPI document with every
+// non-nullable property required (test/support/jellyfin-openapi.ts). Then the forms older apps
+// send, and bad input.
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -294,6 +295,16 @@ describe('the Jellyfin door, as @jellyfin/sdk drives it', () => {
     assert.equal(after.CustomPrefs?.homesection0, 'smalllibrarytiles');
   });
 
+  it("answers what jellyfin-web's pages ask besides: a bitrate test's bytes, and a film's theme media (none)", async () => {
+    const bytes = await fetch(`${stack.jellyfin}/Playback/BitrateTest?Size=500000`, { headers: { 'X-Emby-Token': token } });
+    assert.equal(bytes.status, 200);
+    assert.equal(bytes.headers.get('content-type'), 'application/octet-stream');
+    assert.equal((await bytes.arrayBuffer()).byteLength, 500_000);
+    const [film] = (await getItemsApi(api).getItems({ userId, parentId: movieLibrary, limit: 1 })).data.Items ?? [];
+    const theme = (await getLibraryApi(api).getThemeMedia({ itemId: film!.Id!, userId, inheritFromParent: true })).data;
+    assert.deepEqual([theme.ThemeVideosResult?.Items, theme.ThemeSongsResult?.Items, theme.ThemeSongsResult?.OwnerId], [[], [], film!.Id]);
+  });
+
   it('opens a show, its seasons and an episode', async () => {
     const [show] = (await getItemsApi(api).getItems({ userId, parentId: showLibrary, includeItemTypes: ['Series'] })).data.Items ?? [];
     assert.equal(show?.Name, SHOW);
@@ -378,6 +389,7 @@ describe('the Jellyfin door, in the forms older apps send', () => {
       ['an unknown id', 'GET', '/Items/0123456789abcdef0123456789abcdef', withToken, 404],
       ['a malformed id', 'GET', '/Items/not-a-guid', withToken, 404],
       ['an unknown image', 'GET', '/Items/0123456789abcdef0123456789abcdef/Images/Primary', {}, 404],
+      ['theme media of an unknown item', 'GET', '/Items/0123456789abcdef0123456789abcdef/ThemeMedia', withToken, 404],
       ['a wrong method', 'PUT', '/Items', withToken, 405],
       ['an unknown route', 'GET', '/NoSuchThing', withToken, 404],
       [
