@@ -13,19 +13,7 @@ export type { LibraryDeps } from './reader';
 
 export const libraryHandlers = (deps: LibraryDeps): Record<string, DoorHandler> => {
   const reader = libraryReader(deps);
-  const {
-    contextFor,
-
-    titleDtos,
-
-    found,
-    oneDto,
-    states,
-    episodesOf,
-    seasonsResult,
-
-    mark,
-  } = reader;
+  const { contextFor, titleDtos, found, oneDto, states, episodesOf, seasonsResult, mark } = reader;
 
   const items: DoorHandler = async (req) => {
     const { query } = req;

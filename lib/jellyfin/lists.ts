@@ -7,17 +7,7 @@ import { page, titleKinds } from './query';
 import { result, type LibraryDeps, type LibraryReader } from './reader';
 
 export const listHandlers = (deps: LibraryDeps, reader: LibraryReader): Record<string, DoorHandler> => {
-  const {
-    profileOf,
-    contextFor,
-
-    titleDtos,
-
-    dtosOfIds,
-    found,
-
-    poolOf,
-  } = reader;
+  const { profileOf, contextFor, titleDtos, dtosOfIds, found, poolOf } = reader;
   return {
     groupingOptions: async () => json([]),
     mediaFolders: async (req) => {
@@ -46,6 +36,7 @@ export const listHandlers = (deps: LibraryDeps, reader: LibraryReader): Record<s
     },
     root: async () =>
       json({
+        // Jellyfin's root folder has a fixed id of its own; no app reads it beyond its being a GUID.
         Name: 'Media Folders',
         ServerId: await deps.store.server(),
         Id: 'e9d5075a555c1cbc394eec4cef295274',
