@@ -91,35 +91,49 @@ const runTier = async (tier: Tier, files: string[], env: NodeJS.ProcessEnv, tall
   return { code, tally: readTally(tallyFile) };
 };
 
+/** A unit file that says so in its first lines runs alone: it times real waits, which another file's leftover work would stretch. */
+const OWN_PROCESS = /^\/\/.*runs in a process of its own/imu;
+const runsAlone = (file: string) => OWN_PROCESS.test(readFileSync(file, 'utf8').slice(0, 600));
+
 /**
- * The unit tier: its files shared out among a few processes, longest first to the least loaded
- * (the files come sorted longest first). Each process's report is printed whole when it ends.
+ * The unit tier: its files shared out among a process per core, longest first to the least
+ * loaded (the files come sorted longest first). Each lane runs its shared files in one process,
+ * then each file that runs alone in one of its own. Each lane's report is printed whole at its end.
  */
 const runShards = async (files: string[], env: NodeJS.ProcessEnv, dir: string, last: Record<string, number>) => {
-  const shards = Array.from({ length: Math.min(CONCURRENCY.unit, files.length) }, () => ({ files: [] as string[], ms: 0 }));
+  const lanes = Array.from({ length: Math.min(CONCURRENCY.unit, files.length) }, () => ({ files: [] as string[], ms: 0 }));
   for (const f of files) {
-    const least = shards.reduce((a, b) => (b.ms < a.ms ? b : a));
+    const least = lanes.reduce((a, b) => (b.ms < a.ms ? b : a));
     least.files.push(f);
     least.ms += last[relative(PROJECT_DIR, f)] ?? 1000;
   }
-  const results = await Promise.all(
-    shards.map(async (shard, i) => {
-      const tallyFile = join(dir, `tally-unit-${i}.json`);
-      const specFile = join(dir, `spec-unit-${i}.txt`);
-      const started = Date.now();
-      const code = await run(
-        [
-          ...REPORTERS(tallyFile, specFile),
-          join(PROJECT_DIR, 'test/support/shard.ts'),
-          ...shard.files.map((f) => relative(PROJECT_DIR, f)),
-        ],
-        env,
-      );
-      process.stdout.write(readFileSync(specFile, 'utf8'));
-      process.stdout.write(`-- unit process ${i + 1}: ${shard.files.length} files in ${seconds(Date.now() - started)}\n`);
-      return { code, tally: readTally(tallyFile) };
-    }),
-  );
+  let n = 0;
+  const runOne = async (list: string[]) => {
+    const i = n++;
+    const tallyFile = join(dir, `tally-unit-${i}.json`);
+    const specFile = join(dir, `spec-unit-${i}.txt`);
+    const code = await run(
+      [...REPORTERS(tallyFile, specFile), join(PROJECT_DIR, 'test/support/shard.ts'), ...list.map((f) => relative(PROJECT_DIR, f))],
+      env,
+    );
+    return { code, tally: readTally(tallyFile), spec: readFileSync(specFile, 'utf8') };
+  };
+  const results = (
+    await Promise.all(
+      lanes.map(async (lane, i) => {
+        const started = Date.now();
+        const alone = lane.files.filter(runsAlone);
+        const shared = lane.files.filter((f) => !alone.includes(f));
+        const done = [];
+        for (const list of [shared, ...alone.map((f) => [f])]) if (list.length) done.push(await runOne(list));
+        for (const r of done) process.stdout.write(r.spec);
+        process.stdout.write(
+          `-- unit lane ${i + 1}: ${lane.files.length} files (${alone.length} alone) in ${seconds(Date.now() - started)}\n`,
+        );
+        return done;
+      }),
+    )
+  ).flat();
   const tally: Tally = { files: {}, counts: { tests: 0, pass: 0, fail: 0, todo: 0, skip: 0 } };
   for (const r of results) {
     // A process that died before its reporter wrote counts as a failure; its files stay untimed.

@@ -154,9 +154,9 @@ export class SegmentCache {
     return (await this.allFiles()).reduce((sum, f) => sum + f.size, 0);
   }
 
-  /** Ends a session's files. */
+  /** Ends a session's files. A run stopped a moment ago may still be writing one: rm tries again (ENOTEMPTY). */
   async remove(sessionId: string): Promise<void> {
-    await rm(this.sessionDir(sessionId), { recursive: true, force: true });
+    await rm(this.sessionDir(sessionId), { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
   }
 
   /** Removes sessions idle for longer than `idleMs` (or every one, with 0: the runner's start); the sessions removed. */
@@ -170,7 +170,7 @@ export class SegmentCache {
     }
     // Anything else under the folder is no session's: a stray from an older version.
     for (const name of await readdir(this.options.dir).catch(() => [] as string[])) {
-      if (!isSessionDir(name)) await rm(join(this.options.dir, name), { recursive: true, force: true });
+      if (!isSessionDir(name)) await rm(join(this.options.dir, name), { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     }
     return removed;
   }

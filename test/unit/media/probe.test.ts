@@ -1,6 +1,7 @@
 // Probing real files made by ffmpeg in this test's setup, and files that are not media: empty,
 // random, cut short, or sending MediaInfoLib into an endless loop. `.ci/run` installs ffmpeg
 // and sets MLS_REQUIRE_BROWSER, so there a missing ffmpeg fails the tests; elsewhere they skip.
+// It runs in a process of its own (test/run.ts): it times how soon an endless file is stopped.
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

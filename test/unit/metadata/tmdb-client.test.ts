@@ -1,6 +1,7 @@
 // The TMDB client against the fake TMDB over real HTTP: mapping, auth, failures, the cache,
 // secrets and the limiter. Nothing is mocked: the client's own fetch talks to a local server
-// that answers as TMDB API v3 does.
+// that answers as TMDB API v3 does. It runs in a process of its own (test/run.ts): its limiter
+// and Retry-After tests time real waits.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { inspect } from 'node:util';
