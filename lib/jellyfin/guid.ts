@@ -81,6 +81,10 @@ export const profileIdOf = (guid: string): string | undefined => {
   return guid.startsWith(PROFILE_PREFIX) ? `pf_${guid.slice(16)}` : undefined;
 };
 
+/** People and genres have no items of their own here: a GUID made of the kind and the name (any case) keeps them apart. */
+export const nameGuid = (kind: 'person' | 'genre', name: string): string =>
+  createHash('sha256').update(`${kind}\u0000${name.toLowerCase()}`).digest().subarray(0, 16).toString('hex');
+
 export const collectionGuid = (tmdbCollectionId: number): string =>
   `${COLLECTION_PREFIX}${tmdbCollectionId.toString(16).padStart(16, '0')}`;
 

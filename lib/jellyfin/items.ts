@@ -8,7 +8,7 @@ import { filesDuration, type EpisodeItem, type MovieItem, type ShowItem, type Ti
 import type { Library } from '../library/model';
 import { filing } from '../text/sort-title';
 import type { UserData } from '../watching/rules';
-import { BOXSETS_VIEW, collectionGuid, itemGuid, libraryGuid, seasonGuid } from './guid';
+import { BOXSETS_VIEW, collectionGuid, itemGuid, libraryGuid, nameGuid, seasonGuid } from './guid';
 import type { BoxSet } from './catalogue';
 import { mediaSource } from './media-sources';
 import { ticks } from './wire';
@@ -74,14 +74,8 @@ const people = (item: TitledItem): Dto[] => {
   return [...crew, ...m.cast.slice(0, 30).map((c) => ({ Name: c.name, Id: personGuid(c.name), Role: c.character ?? '', Type: 'Actor' }))];
 };
 
-/** People and genres have no items of their own here: a GUID made of the name keeps them apart. */
 export const personGuid = (name: string) => nameGuid('person', name);
 export const genreGuid = (name: string) => nameGuid('genre', name);
-const nameGuid = (kind: string, name: string) =>
-  Buffer.from(new TextEncoder().encode(`${kind}:${name.toLowerCase()}`))
-    .toString('hex')
-    .padEnd(32, '0')
-    .slice(0, 32);
 
 const titled = (item: TitledItem, ctx: ItemContext): Dto => {
   const m = item.metadata;
