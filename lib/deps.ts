@@ -62,7 +62,7 @@ export const watchStore = new DynamoWatchStore(db);
 export const libraryStore = new DynamoLibraryStore(db);
 export const jobStore = new DynamoScanJobStore(db);
 /** The Jellyfin door's server id, tokens and display preferences; and the catalogue as its GUIDs name it. */
-export const doorStore = new DoorStore(db);
+export const doorStore = new DoorStore(db, config.hosting === 'shared-process');
 export const doorCatalogue = new DoorCatalogue(catalogStore, () => libraryStore.list());
 
 const providerCache = new DynamoProviderCache(db);

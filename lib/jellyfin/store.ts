@@ -18,14 +18,21 @@ export interface DoorSession {
   createdAt: string;
 }
 
-/** A token read here is trusted this long: a logout in another process is seen within it. */
+/** A token read here is trusted this long in a shared process, where every login and logout goes through this store. */
 const TOKEN_FRESH_MS = 5_000;
 
 export class DoorStore {
   private serverId: Promise<string> | undefined;
   private readonly sessions = new BoundedMap<string, DoorSession | null>({ maxSize: 1_000, maxAgeMs: TOKEN_FRESH_MS });
 
-  constructor(private readonly db: () => Db) {}
+  /**
+   * `keepSessions`: remember tokens read (a shared process, where every login and logout passes
+   * here). In a Lambda another function's logout would go unseen, so each request reads its token.
+   */
+  constructor(
+    private readonly db: () => Db,
+    private readonly keepSessions = false,
+  ) {}
 
   /** The box's id for the apps, made on first asking and kept (two processes racing keep the first). */
   server(): Promise<string> {
@@ -78,24 +85,24 @@ export class DoorStore {
     );
     const old: unknown = before.Attributes?.token;
     if (typeof old === 'string' && old !== session.token) await this.end(old);
-    this.sessions.set(session.token, session);
+    if (this.keepSessions) this.sessions.set(session.token, session);
     return session;
   }
 
   /** The session a token stands for; undefined for a token never given or ended. */
   async session(token: string): Promise<DoorSession | undefined> {
-    const kept = this.sessions.get(token);
+    const kept = this.keepSessions ? this.sessions.get(token) : undefined;
     if (kept !== undefined) return kept ?? undefined;
     const { doc, tableName } = this.db();
     const found = await guarded(() => doc.send(new GetCommand({ TableName: tableName, Key: keys.jellyfinToken(token) })));
     const session = found.Item ? (found.Item as unknown as DoorSession) : undefined;
-    this.sessions.set(token, session ?? null);
+    if (this.keepSessions) this.sessions.set(token, session ?? null);
     return session;
   }
 
   async end(token: string): Promise<void> {
     const { doc, tableName } = this.db();
-    this.sessions.set(token, null);
+    if (this.keepSessions) this.sessions.set(token, null);
     await guarded(() => doc.send(new DeleteCommand({ TableName: tableName, Key: keys.jellyfinToken(token) })));
   }
 
