@@ -11,15 +11,28 @@ import { sendProblem } from './problems';
 /** Admits a request: false when its client is over the limit and has had its 429. */
 export type Admit = (req: IncomingMessage, res: ServerResponse, op: OperationDef) => Promise<boolean>;
 
+/**
+ * Counts one request of its client in `hits` and sets the limit's headers on whatever answer
+ * follows (writeHead merges them); the seconds to wait when the client is over the limit.
+ */
+export const countAtEdge = async (
+  settings: RateLimitSettings,
+  hits: HitCounter,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<number | undefined> => {
+  const state = await countHit(settings, req.socket.remoteAddress ?? 'unknown', hits);
+  for (const [name, value] of Object.entries(rateLimitHeaders(settings, state))) res.setHeader(name, value);
+  return state.limited ? state.resetSeconds : undefined;
+};
+
 /** Counting with `settings` in `hits` (one per instance: the Jellyfin door counts there too), or admitting everything when the edge does not count. */
 export const edgeRateLimit = (settings: RateLimitSettings | undefined, hits: HitCounter = memoryHitCounter()): Admit => {
   return async (req, res, op) => {
     if (!settings || !op.counted || req.method === 'OPTIONS') return true;
-    const state = await countHit(settings, req.socket.remoteAddress ?? 'unknown', hits);
-    // Set now, on whatever answer follows (writeHead merges them).
-    for (const [name, value] of Object.entries(rateLimitHeaders(settings, state))) res.setHeader(name, value);
-    if (!state.limited) return true;
-    sendProblem(req, res, rateLimited(state.resetSeconds));
+    const wait = await countAtEdge(settings, hits, req, res);
+    if (wait === undefined) return true;
+    sendProblem(req, res, rateLimited(wait));
     return false;
   };
 };

@@ -7,11 +7,12 @@
 // web client is served at /web (and / leads there).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { countHit, rateLimitHeaders, type HitCounter, type RateLimitSettings } from '../../lib/http/rate-limit';
+import { countHit, type HitCounter, type RateLimitSettings } from '../../lib/http/rate-limit';
 import { callerOf } from '../../lib/jellyfin/auth';
 import { doorPath, matchDoorRoute } from '../../lib/jellyfin/routes';
 import type { Log } from '../../lib/log';
 import { capBody, GATEWAY_MAX_BODY_BYTES } from './body-size';
+import { countAtEdge } from './edge-rate-limit';
 import { answerClientError } from './client-errors';
 import { setForwarded } from './forwarded-headers';
 import { cancelUpstream, offlineProxies } from './offline-proxy';
@@ -45,26 +46,24 @@ const answer = (res: ServerResponse, status: number, text: string, headers: Reco
  * handler refuses the token (401), which then counts after the fact, so made-up tokens do not
  * slip past the limit. Requests without one count as on the API's port.
  */
-const doorRateLimit = (limit: JellyfinDoorOptions['rateLimit']) => {
-  const count = (req: IncomingMessage) => countHit(limit!.settings, req.socket.remoteAddress ?? 'unknown', limit!.hits);
-  return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+const doorRateLimit =
+  (limit: JellyfinDoorOptions['rateLimit']) =>
+  async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     if (!limit || req.method === 'OPTIONS') return true;
     const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
     const keys = new Map([...query].map(([k, v]) => [k.toLowerCase(), v]));
     if (callerOf(headers, keys).token) {
       res.once('finish', () => {
-        if (res.statusCode === 401) void count(req).catch(() => undefined);
+        if (res.statusCode === 401) void countHit(limit.settings, req.socket.remoteAddress ?? 'unknown', limit.hits).catch(() => undefined);
       });
       return true;
     }
-    const state = await count(req);
-    for (const [name, value] of Object.entries(rateLimitHeaders(limit.settings, state))) res.setHeader(name, value);
-    if (!state.limited) return true;
-    answer(res, 429, 'Too many requests', { 'Retry-After': String(state.resetSeconds) });
+    const wait = await countAtEdge(limit.settings, limit.hits, req, res);
+    if (wait === undefined) return true;
+    answer(res, 429, 'Too many requests', { 'Retry-After': String(wait) });
     return false;
   };
-};
 
 export const createJellyfinDoor = (opts: JellyfinDoorOptions): JellyfinDoor => {
   let ready = false;

@@ -15,17 +15,11 @@ import { methodOf, type AppContext, type Event, type HttpMiddleware, type Result
 import { corsHeaders, originGuard } from './origin';
 import { requestContext } from './request-context';
 import { config } from '../config';
-import { db } from '../db/client';
 import { countHit, rateLimitHeaders } from './rate-limit';
-import { dynamoHitCounter } from './rate-limit-store';
-
-const hitCounter = dynamoHitCounter(db);
+import { hitCounter, publicOrigin } from './stack';
 
 /** The front door sends a request of the door to `/jellyfin/<area>/<its path>`. */
 export const DOOR_PREFIX = '/jellyfin';
-
-const publicOrigin = (headers: Record<string, string | undefined>) =>
-  `${headers['x-forwarded-proto'] ?? 'http'}://${headers['x-forwarded-host'] ?? headers.host ?? 'localhost'}`;
 
 const bodyOf = (event: Event): unknown => {
   if (!event.body) return undefined;
@@ -111,7 +105,7 @@ export const doorHttp = (area: DoorArea, store: () => DoorStore, handlers: Recor
       headers,
       caller,
       session,
-      origin: publicOrigin(headers),
+      origin: publicOrigin(event),
     };
     return toResult(await handler(req), method);
   };

@@ -1,4 +1,5 @@
-// The one middleware stack every HTTP handler stands on, and the only place that orders it.
+// The one middleware stack every handler of the API stands on, and the only place that orders
+// it (the Jellyfin door's functions stand on lib/http/door.ts, which begins as this one does).
 // before: request context -> origin guard -> CORS -> rate limit -> JSON body; then the
 // operation's schemas validate params, query and body around the handler. onError runs in
 // reverse, so problemDetails() renders first and the others decorate its response.
@@ -30,9 +31,11 @@ export interface ParsedRequest<O extends OperationDef> {
 
 export type AppHandler<O extends OperationDef> = (req: ParsedRequest<O>, ctx: AppContext) => Promise<Reply>;
 
-const hitCounter = dynamoHitCounter(db);
+/** Where the handlers count requests when the table counts (RATE_LIMIT_AT=table); the door's stack counts there too. */
+export const hitCounter = dynamoHitCounter(db);
 
-const publicOrigin = (event: Event) => {
+/** scheme://host[:port] the client used (as the gateway forwards it), for absolute URLs in replies. */
+export const publicOrigin = (event: Event) => {
   const h = event.headers ?? {};
   const proto = h['x-forwarded-proto'] ?? 'http';
   return `${proto}://${h['x-forwarded-host'] ?? h.host ?? 'localhost'}`;
