@@ -11,12 +11,12 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import sharp from 'sharp';
 import { PROJECT_DIR } from '../../infra/project';
 import { freePort } from '../../infra/runner/ports';
 import { browserSkip, launchChromium, pageOnlyFor, SCREENSHOTS, SIZES } from '../support/browser';
 import { startInstance, tempDir, type Instance } from '../support/instance';
 import { makeTree, scan } from '../support/media';
+import { flatJpeg } from '../support/posters';
 
 const WEB_DIR = process.env.JELLYFIN_WEB_DIR ?? join(PROJECT_DIR, '../shared/jellyfin/web-10.11.11');
 const webSkip = existsSync(join(WEB_DIR, 'index.html'))
@@ -57,10 +57,7 @@ describe("Jellyfin's web client through the Jellyfin door", { skip: webSkip }, (
       4096,
     );
     for (const f of FILMS) {
-      const poster = await sharp({ create: { width: 60, height: 90, channels: 3, background: f.colour } })
-        .jpeg()
-        .toBuffer();
-      writeFileSync(join(films, f.folder, 'poster.jpg'), poster);
+      writeFileSync(join(films, f.folder, 'poster.jpg'), await flatJpeg(60, 90, f.colour));
     }
     const shows = join(tempDir('jellyfin-web-shows'), 'Shows');
     makeTree(shows, ['Door Show/Season 1/Door Show - S01E01.mkv', 'Door Show/Season 1/Door Show - S01E02.mkv'], 4096);

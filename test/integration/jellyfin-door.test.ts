@@ -28,6 +28,7 @@ import {
 } from '@jellyfin/sdk/lib/utils/api/index.js';
 import type { Api } from '@jellyfin/sdk';
 import sharp from 'sharp';
+import { flatJpeg } from '../support/posters';
 import { tempDir } from '../support/instance';
 import { assertJellyfinAnswer, jellyfinSchemaAvailable } from '../support/jellyfin-openapi';
 import { makeTree, scan } from '../support/media';
@@ -38,11 +39,6 @@ const FILMS = ['Door Alpha (2001)', 'Door Beta (2002)', 'Door Gamma (2003)', 'Do
 const SHOW = 'Door Show';
 const SAGA_ID = 990_001;
 const HEX32 = /^[0-9a-f]{32}$/u;
-
-const picture = (width: number, height: number, background: string) =>
-  sharp({ create: { width, height, channels: 3, background } })
-    .jpeg()
-    .toBuffer();
 
 const jellyfin = new Jellyfin({
   clientInfo: { name: 'Door Test', version: '1.0.0' },
@@ -79,7 +75,7 @@ before(async () => {
     FILMS.map((f) => `${f}/${f}.mkv`),
     1024,
   );
-  for (const [i, film] of FILMS.entries()) writeFileSync(join(movies, film, 'poster.jpg'), await picture(60, 90, `#${i}0${i}0${i}0`));
+  for (const [i, film] of FILMS.entries()) writeFileSync(join(movies, film, 'poster.jpg'), await flatJpeg(60, 90, `#${i}0${i}0${i}0`));
   // Two films of one collection, as a Kodi or Jellyfin NFO names it.
   for (const film of FILMS.slice(0, 2)) {
     const [, title, year] = /^(.*) \((\d{4})\)$/u.exec(film)!;

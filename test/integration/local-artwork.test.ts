@@ -5,21 +5,16 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { it } from 'node:test';
-import sharp from 'sharp';
+import { flatJpeg } from '../support/posters';
 import { tempDir } from '../support/instance';
 import { makeTree, mediaOf, scan } from '../support/media';
 import { call } from '../support/stack';
 
-const picture = (width: number, height: number, background: string) =>
-  sharp({ create: { width, height, channels: 3, background } })
-    .jpeg()
-    .toBuffer();
-
 it('a poster and a backdrop beside a film are stored and served with no provider', async () => {
   const root = tempDir('local-artwork');
   makeTree(root, ['Zardoz (1974)/Zardoz (1974).mkv'], 1024);
-  writeFileSync(join(root, 'Zardoz (1974)/poster.jpg'), await picture(60, 90, '#803020'));
-  writeFileSync(join(root, 'Zardoz (1974)/fanart.jpg'), await picture(160, 90, '#203080'));
+  writeFileSync(join(root, 'Zardoz (1974)/poster.jpg'), await flatJpeg(60, 90, '#803020'));
+  writeFileSync(join(root, 'Zardoz (1974)/fanart.jpg'), await flatJpeg(160, 90, '#203080'));
   const job = await scan({ path: root, mediaType: 'movie' });
   assert.equal(job.status, 'completed');
   assert.equal(job.counts.artwork, 2);

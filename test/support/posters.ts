@@ -48,6 +48,12 @@ export const paintedJpeg = (paint: (x: number, y: number) => Rgb, options: Paint
     .toBuffer();
 };
 
+/** A JPEG of one flat colour: a picture beside a video where only its being there matters. */
+export const flatJpeg = (width: number, height: number, background: string) =>
+  sharp({ create: { width, height, channels: 3, background } })
+    .jpeg()
+    .toBuffer();
+
 /** Four flat quadrants. */
 export const flatQuadrants =
   (colours: QuadrantColours, width = POSTER_WIDTH, height = POSTER_HEIGHT) =>
