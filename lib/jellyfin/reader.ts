@@ -27,14 +27,18 @@ export const result = (items: Dto[], total = items.length, start = 0) => ({ Item
 export const libraryReader = (deps: LibraryDeps) => {
   const profileOf = (req: DoorRequest) => req.session!.profileId;
 
-  /** The context the item shapes need, with the profile's state of `ids` read in one go. */
+  /**
+   * The context the item shapes need, with the profile's state of `ids` read in one go; the
+   * title states (a show's played and favourite) only when a show is among them.
+   */
   const contextFor = async (req: DoorRequest, ids: readonly string[]): Promise<ItemContext> => {
+    const shows = ids.some((id) => id.startsWith('tv_'));
     const [serverId, data, titles] = await Promise.all([
       deps.store.server(),
-      deps.userData(profileOf(req), ids),
-      deps.watched(profileOf(req)),
+      ids.length ? deps.userData(profileOf(req), ids) : undefined,
+      shows ? deps.watched(profileOf(req)) : undefined,
     ]);
-    return { serverId, userData: (id) => data.get(id), titleState: (id) => titles.get(id) };
+    return { serverId, userData: (id) => data?.get(id), titleState: (id) => titles?.get(id) };
   };
 
   const seasonsOf = (episodes: readonly EpisodeItem[]) => {
