@@ -101,10 +101,16 @@ const runsAlone = (file: string) => OWN_PROCESS.test(readFileSync(file, 'utf8').
  * then each file that runs alone in one of its own. Each lane's report is printed whole at its end.
  */
 const runShards = async (files: string[], env: NodeJS.ProcessEnv, dir: string, last: Record<string, number>) => {
-  const lanes = Array.from({ length: Math.min(CONCURRENCY.unit, files.length) }, () => ({ files: [] as string[], ms: 0 }));
+  const lanes = Array.from({ length: Math.min(CONCURRENCY.unit, files.length) }, () => ({
+    shared: [] as string[],
+    alone: [] as string[],
+    ms: 0,
+  }));
   for (const f of files) {
-    const least = lanes.reduce((a, b) => (b.ms < a.ms ? b : a));
-    least.files.push(f);
+    // A file that runs alone goes to the lane with the fewest of them: each costs a process start besides its time.
+    const alone = runsAlone(f);
+    const least = lanes.reduce((a, b) => ((alone ? b.alone.length - a.alone.length || b.ms - a.ms : b.ms - a.ms) < 0 ? b : a));
+    (alone ? least.alone : least.shared).push(f);
     least.ms += last[relative(PROJECT_DIR, f)] ?? 1000;
   }
   let n = 0;
@@ -122,14 +128,11 @@ const runShards = async (files: string[], env: NodeJS.ProcessEnv, dir: string, l
     await Promise.all(
       lanes.map(async (lane, i) => {
         const started = Date.now();
-        const alone = lane.files.filter(runsAlone);
-        const shared = lane.files.filter((f) => !alone.includes(f));
         const done = [];
-        for (const list of [shared, ...alone.map((f) => [f])]) if (list.length) done.push(await runOne(list));
+        for (const list of [lane.shared, ...lane.alone.map((f) => [f])]) if (list.length) done.push(await runOne(list));
         for (const r of done) process.stdout.write(r.spec);
-        process.stdout.write(
-          `-- unit lane ${i + 1}: ${lane.files.length} files (${alone.length} alone) in ${seconds(Date.now() - started)}\n`,
-        );
+        const count = lane.shared.length + lane.alone.length;
+        process.stdout.write(`-- unit lane ${i + 1}: ${count} files (${lane.alone.length} alone) in ${seconds(Date.now() - started)}\n`);
         return done;
       }),
     )
