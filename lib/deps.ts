@@ -37,6 +37,7 @@ import type { WorkerDeps } from './scan/worker';
 import type { RemovalDeps } from './scan/library-removal';
 import { DoorStore } from './jellyfin/store';
 import { DoorCatalogue } from './jellyfin/catalogue';
+import { doorMessageOf } from './jellyfin/socket';
 
 export const settingsStore = new DynamoSettingsStore(db);
 export const connectionStore = new DynamoConnectionStore(db);
@@ -50,6 +51,7 @@ export const eventPublisher = (): Publisher => {
     credentials: config.db.localCredentials,
     connections: connectionStore,
     log: rootLogger,
+    doorMessage: doorMessageOf,
   }));
 };
 

@@ -1,9 +1,10 @@
 // The Jellyfin door's browsing and played marks (lib/jellyfin/library.ts), over the same
 // catalogue and watch state as our own API.
-import { doorCatalogue, doorStore, services, watchingService } from '../../lib/deps';
+import { doorCatalogue, doorStore, services, subtitleExtractor, watchingService } from '../../lib/deps';
 import { doorHttp } from '../../lib/http/door';
 import { libraryHandlers } from '../../lib/jellyfin/library';
 import { searchCatalog } from '../../lib/search/service';
+import { trackOptions } from '../../lib/subtitles/service';
 
 export const handler = doorHttp(
   'library',
@@ -11,6 +12,7 @@ export const handler = doorHttp(
   libraryHandlers({
     store: doorStore,
     catalogue: doorCatalogue,
+    subtitles: trackOptions({ storage: services.storage, extractor: subtitleExtractor() }),
     userData: (profileId, ids) => watchingService().userData(profileId, ids),
     watched: (profileId) => watchingService().watchedTitles(profileId),
     inProgress: async (profileId, limit) => (await watchingService().continueWatching(profileId, limit, '')).map((row) => row.id),

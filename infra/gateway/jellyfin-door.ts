@@ -19,6 +19,8 @@ import { cancelUpstream, offlineProxies } from './offline-proxy';
 import { hasDotSegment } from './path-checks';
 import { pathOf } from './problems';
 import { serveJellyfinWeb } from './jellyfin-web';
+import { streamRoute } from './stream-route';
+import { upgradeToWebSocket } from './websocket';
 
 export interface JellyfinDoorOptions {
   httpTarget: string;
@@ -68,12 +70,15 @@ const doorRateLimit =
 export const createJellyfinDoor = (opts: JellyfinDoorOptions): JellyfinDoor => {
   let ready = false;
   const admit = doorRateLimit(opts.rateLimit);
-  const handlers = offlineProxies({
+  const proxies = offlineProxies({
     httpTarget: opts.httpTarget,
     wsTarget: opts.wsTarget,
     log: opts.log,
     maxBodyBytes: GATEWAY_MAX_BODY_BYTES,
-  })();
+  });
+  const handlers = proxies();
+  // A file's bytes and a conversion's segments leave from disk here, as on the API's port.
+  const stream = streamRoute(proxies, opts.log);
 
   const route = async (req: IncomingMessage, res: ServerResponse) => {
     const method = (req.method ?? 'GET').toUpperCase();
@@ -90,11 +95,13 @@ export const createJellyfinDoor = (opts: JellyfinDoorOptions): JellyfinDoor => {
     if (match.kind === 'none') return answer(res, 404, 'Not found');
     if (match.kind === 'wrong-method') return answer(res, 405, 'Method not allowed', { Allow: match.allowed.join(', ') });
     if (!ready) return answer(res, 503, 'The server is starting', { 'Retry-After': '2' });
-    if (!(await admit(req, res))) return void req.resume();
+    // Playing is not counted: the apps fetch bytes, playlists and subtitles without a token.
+    if (match.route.area !== 'playback' && !(await admit(req, res))) return void req.resume();
     if (!capBody(req, res, GATEWAY_MAX_BODY_BYTES, cancelUpstream)) return;
     setForwarded(req);
     const query = (req.url ?? '').includes('?') ? (req.url ?? '').slice((req.url ?? '').indexOf('?')) : '';
     req.url = `/jellyfin/${match.route.area}${path}${query}`;
+    if (match.route.sendsFile) return stream(req, res, undefined);
     handlers.web(req, res);
   };
 
@@ -107,6 +114,16 @@ export const createJellyfinDoor = (opts: JellyfinDoorOptions): JellyfinDoor => {
   });
   server.on('clientError', answerClientError);
   const sockets = new Set<Duplex>();
+  // The apps' socket (/socket, any case, the prefixes dropped): the same WebSocket route table as /ws.
+  server.on(
+    'upgrade',
+    upgradeToWebSocket(
+      () => ready,
+      handlers,
+      sockets,
+      (path) => doorPath(path).toLowerCase() === '/socket',
+    ),
+  );
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));

@@ -1,4 +1,4 @@
-// The WebSocket at /ws, as API Gateway's WebSocket API: an upgrade there goes to offline's
+// The WebSocket at /ws (and the Jellyfin door's at /socket), as API Gateway's WebSocket API: an upgrade there goes to offline's
 // WebSocket port once the handlers are up (503 before, 404 on any other path), with the
 // gateway's forwarding headers; a plain request on /ws is a client that forgot to upgrade.
 import { randomUUID } from 'node:crypto';
@@ -22,8 +22,9 @@ export const askToUpgrade = (res: ServerResponse) => {
  * kept in `open` so that a stop can end them.
  */
 export const upgradeToWebSocket =
-  (ready: () => boolean, proxy: OfflineProxy, open: Set<Duplex>) => (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (pathOf(req) !== WS_PATH || !ready()) {
+  (ready: () => boolean, proxy: OfflineProxy, open: Set<Duplex>, isSocketPath: (path: string) => boolean = (path) => path === WS_PATH) =>
+  (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!isSocketPath(pathOf(req)) || !ready()) {
       socket.end(`HTTP/1.1 ${ready() ? '404 Not Found' : '503 Service Unavailable'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }

@@ -10,6 +10,8 @@ export interface Connection {
   connectionId: string;
   connectedAt: string;
   client: string;
+  /** A socket of the Jellyfin door (/socket), logged in as this profile: it gets the door's messages, not ours. */
+  door?: { profileId: string };
 }
 
 export interface ConnectionStore {

@@ -18,6 +18,8 @@ export interface PublisherOptions {
   credentials?: { accessKeyId: string; secretAccessKey: string } | undefined;
   connections: ConnectionStore;
   log: Log;
+  /** What a door socket of the profile gets of an event (lib/jellyfin/socket.ts); undefined: nothing. */
+  doorMessage?: (event: ServerEvent, profileId: string) => unknown;
 }
 
 const isGone = (err: unknown) => {
@@ -40,7 +42,7 @@ export class Publisher {
   }
 
   /** Sends one message to one connection; false when the connection is gone. */
-  async send(connectionId: string, message: ServerEvent): Promise<boolean> {
+  async send(connectionId: string, message: ServerEvent | object): Promise<boolean> {
     try {
       await this.client.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: Buffer.from(JSON.stringify(message)) }));
       return true;
@@ -54,9 +56,11 @@ export class Publisher {
     const result: PublishResult = { delivered: 0, dropped: 0, failed: 0 };
     const connections = await this.options.connections.list();
     await Promise.all(
-      connections.map(async ({ connectionId }) => {
+      connections.map(async ({ connectionId, door }) => {
+        const message = door ? this.options.doorMessage?.(event, door.profileId) : event;
+        if (!message) return;
         try {
-          if (await this.send(connectionId, event)) result.delivered++;
+          if (await this.send(connectionId, message)) result.delivered++;
           else {
             result.dropped++;
             await this.options.connections.remove(connectionId);

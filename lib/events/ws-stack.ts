@@ -5,7 +5,11 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyResultV2, APIGatewayProxyWebsocketEventV2, Context } from 'aws-lambda';
 import { rootLogger, type Log } from '../log';
 
-export type WsEvent = APIGatewayProxyWebsocketEventV2 & { headers?: Record<string, string | undefined> };
+export type WsEvent = APIGatewayProxyWebsocketEventV2 & {
+  headers?: Record<string, string | undefined>;
+  /** $connect's query (the Jellyfin door's socket carries its token there). */
+  queryStringParameters?: Record<string, string | undefined>;
+};
 export interface WsContext extends Context {
   log: Log;
 }

@@ -52,7 +52,8 @@ const toResult = (reply: DoorReply, method: string): Result => {
 
 const statusOf = (err: unknown): number => {
   if (err instanceof DoorError) return err.status;
-  if (err instanceof AppError) return err.status >= 500 ? err.status : err.status === 404 ? 404 : 400;
+  // A range past a file's end stays a 416: players read it as HTTP says.
+  if (err instanceof AppError) return err.status >= 500 || err.status === 404 || err.status === 416 ? err.status : 400;
   return 500;
 };
 
@@ -61,9 +62,15 @@ const doorErrors = (): HttpMiddleware => ({
   onError: async (request) => {
     const err = request.error;
     const status = statusOf(err);
-    if (status >= 500) request.context.log?.error({ err }, 'door request failed');
-    const text = status >= 500 ? 'The server could not answer' : (err?.message ?? 'Refused');
-    request.response = { statusCode: status, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: text };
+    if (status >= 500 && !(err instanceof AppError)) request.context.log?.error({ err }, 'door request failed');
+    // Our own errors say what happened in words fit for a person (a busy box, a disk away); only unforeseen failures are hidden.
+    const text = status >= 500 && !(err instanceof AppError) ? 'The server could not answer' : (err?.message ?? 'Refused');
+    const retry = (err as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+    request.response = {
+      statusCode: status,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8', ...(typeof retry === 'number' ? { 'Retry-After': String(retry) } : {}) },
+      body: text,
+    };
   },
 });
 
@@ -84,7 +91,8 @@ export const doorHttp = (area: DoorArea, store: () => DoorStore, handlers: Recor
     const session = caller.token ? await store().session(caller.token) : undefined;
     // Where the table counts (instances sharing a database), a request without a valid token
     // counts here; at the edge the door's port counts it (infra/gateway/jellyfin-door.ts).
-    if (!session && config.rateLimit.at === 'table') {
+    // Playing is never counted: a video's bytes, playlists and subtitles come without a token.
+    if (!session && config.rateLimit.at === 'table' && area !== 'playback') {
       const state = await countHit(config.rateLimit, ctx.clientAddress, hitCounter);
       if (state.limited) {
         return {

@@ -10,7 +10,8 @@ import { filing } from '../text/sort-title';
 import type { UserData } from '../watching/rules';
 import { BOXSETS_VIEW, collectionGuid, itemGuid, libraryGuid, nameGuid, seasonGuid } from './guid';
 import type { BoxSet } from './catalogue';
-import { mediaSource } from './media-sources';
+import type { TrackOptions } from '../subtitles/tracks';
+import { itemSubtitles, mediaSource } from './media-sources';
 import { ticks } from './wire';
 
 export interface ItemContext {
@@ -19,6 +20,8 @@ export interface ItemContext {
   userData: (id: string) => UserData | undefined;
   /** A film's or a show's state as the lists have it (a show: all its episodes played, a favourite). */
   titleState?: (id: string) => { played: boolean; favorite: boolean } | undefined;
+  /** Whether subtitle streams inside videos can be sent here (ffmpeg, media on this disk). */
+  subtitles?: TrackOptions | undefined;
 }
 
 type Dto = Record<string, unknown>;
@@ -38,9 +41,15 @@ const isoDate = (date: string | null | undefined) => {
   return Number.isNaN(at) ? undefined : new Date(at).toISOString();
 };
 
-const userDataDto = (ctx: ItemContext, id: string, guid: string, runtimeSeconds: number | null): Dto => {
-  const data = ctx.userData(id);
+/** A film's or an episode's UserData as the apps read it (PlayedPercentage from the runtime when known, else the state's own progress). */
+export const userItemDataDto = (guid: string, data: UserData | undefined, runtimeSeconds?: number | null): Dto => {
   const position = data?.positionSeconds ?? 0;
+  const percentage =
+    position > 0 && runtimeSeconds
+      ? Math.min(100, (position / runtimeSeconds) * 100)
+      : position > 0 && data?.progress
+        ? data.progress * 100
+        : undefined;
   return {
     PlaybackPositionTicks: ticks(position) ?? 0,
     PlayCount: data?.playCount ?? 0,
@@ -49,9 +58,12 @@ const userDataDto = (ctx: ItemContext, id: string, guid: string, runtimeSeconds:
     Key: guid,
     ItemId: guid,
     LastPlayedDate: data?.lastPlayedAt ?? undefined,
-    PlayedPercentage: position > 0 && runtimeSeconds ? Math.min(100, (position / runtimeSeconds) * 100) : undefined,
+    PlayedPercentage: percentage,
   };
 };
+
+const userDataDto = (ctx: ItemContext, id: string, guid: string, runtimeSeconds: number | null): Dto =>
+  userItemDataDto(guid, ctx.userData(id), runtimeSeconds);
 
 /** A folder's (a show's, a season's) state: played when every episode is, a favourite of its own. */
 const folderDto = (guid: string, state: { played: boolean; favorite: boolean } | undefined): Dto => ({
@@ -117,7 +129,7 @@ const titled = (item: TitledItem, ctx: ItemContext): Dto => {
 export const movieDto = (item: MovieItem, ctx: ItemContext): Dto => {
   const guid = itemGuid(item.id);
   const seconds = filesDuration(item.files);
-  const source = item.files[0] && mediaSource(guid, item.title, item.files[0], seconds);
+  const source = item.files[0] && mediaSource(guid, item.title, item, seconds, itemSubtitles(item, ctx.subtitles));
   return {
     ...titled(item, ctx),
     Type: 'Movie',
@@ -126,7 +138,7 @@ export const movieDto = (item: MovieItem, ctx: ItemContext): Dto => {
     VideoType: 'VideoFile',
     Container: source?.Container,
     RunTimeTicks: ticks(seconds),
-    HasSubtitles: Boolean(item.files[0]?.tech?.subtitles.length),
+    HasSubtitles: Boolean((source?.MediaStreams as Dto[] | undefined)?.some((s) => s.Type === 'Subtitle')),
     MediaSources: source ? [source] : [],
     MediaStreams: source?.MediaStreams ?? [],
     Chapters: [],
@@ -179,7 +191,7 @@ export const episodeDto = (item: EpisodeItem, show: ShowItem, ctx: ItemContext):
   const guid = itemGuid(item.id);
   const seconds = filesDuration(item.files);
   const name = item.title ?? `Episode ${item.episodeNumber}`;
-  const source = item.files[0] && mediaSource(guid, name, item.files[0], seconds);
+  const source = item.files[0] && mediaSource(guid, name, item, seconds, itemSubtitles(item, ctx.subtitles));
   return {
     Name: name,
     ServerId: ctx.serverId,
@@ -211,7 +223,7 @@ export const episodeDto = (item: EpisodeItem, show: ShowItem, ctx: ItemContext):
     BackdropImageTags: [],
     ParentBackdropItemId: show.artwork?.backdrop ? itemGuid(show.id) : undefined,
     ParentBackdropImageTags: show.artwork?.backdrop ? [imageTag(show.artwork.backdrop)] : undefined,
-    HasSubtitles: Boolean(item.files[0]?.tech?.subtitles.length),
+    HasSubtitles: Boolean((source?.MediaStreams as Dto[] | undefined)?.some((s) => s.Type === 'Subtitle')),
     MediaSources: source ? [source] : [],
     MediaStreams: source?.MediaStreams ?? [],
     Chapters: [],

@@ -1,8 +1,9 @@
 // A file as Jellyfin's MediaSourceInfo, with its MediaStreams, from the technical info the scan
 // read. The apps decide what they can play from these (codec, profile-free level checks, bit
 // depth, range type, channels), so values that are not known are left out rather than guessed.
-import type { FileRef } from '../catalog/model';
-import type { AudioStream, SubtitleStream, TechnicalInfo, VideoStream } from '../media/technical-info';
+import type { EpisodeItem, MovieItem } from '../catalog/model';
+import type { AudioStream, TechnicalInfo, VideoStream } from '../media/technical-info';
+import { subtitleTracks, type ListedTrack, type TrackOptions } from '../subtitles/tracks';
 import { ticks } from './wire';
 
 type Dto = Record<string, unknown>;
@@ -10,7 +11,6 @@ type Dto = Record<string, unknown>;
 /** Our short container names as Jellyfin names them (a file's extension where ours is a family). */
 const CONTAINERS: Record<string, string> = { matroska: 'mkv', 'mpeg-ts': 'ts', 'mpeg-ps': 'mpeg', asf: 'wmv' };
 const VIDEO_CODECS: Record<string, string> = { mpeg2: 'mpeg2video' };
-const TEXT_SUBTITLES = new Set(['srt', 'subrip', 'ass', 'ssa', 'webvtt', 'vtt', 'tx3g', 'mov_text', 'text']);
 const SUBTITLE_CODECS: Record<string, string> = { srt: 'subrip', pgs: 'PGSSUB', vobsub: 'dvdsub', dvbsub: 'dvbsub', tx3g: 'mov_text' };
 
 const language = (tag: string | null | undefined) => tag ?? undefined;
@@ -77,39 +77,63 @@ const audioStream = (audio: AudioStream, index: number, isDefault: boolean): Dto
     .join(' '),
 });
 
-const subtitleStream = (sub: SubtitleStream, index: number): Dto => {
-  const text = sub.codec !== null && TEXT_SUBTITLES.has(sub.codec);
-  return {
-    ...common(index, sub.default ?? false),
-    Type: 'Subtitle',
-    Codec: sub.codec ? (SUBTITLE_CODECS[sub.codec] ?? sub.codec) : undefined,
-    Language: language(sub.language),
-    Title: sub.title ?? undefined,
-    IsForced: sub.forced ?? false,
-    IsTextSubtitleStream: text,
-    SupportsExternalStream: text,
-    DisplayTitle: [sub.language?.toUpperCase(), sub.title, sub.forced ? 'Forced' : undefined].filter(Boolean).join(' - ') || 'Subtitle',
-  };
-};
+/**
+ * A subtitle track as the item's track list has it (tracks.ts: the files beside the video and
+ * the streams inside it, in the order a menu shows them), so the index an app picks names the
+ * same track when it asks for it. A track the box can send as WebVTT is a text stream the app
+ * may load on its own (`DeliveryUrl` once a PlaybackInfo chose how it plays).
+ */
+const subtitleStream = ({ track, servable }: ListedTrack, index: number): Dto => ({
+  ...common(index, track.default),
+  Type: 'Subtitle',
+  Codec: SUBTITLE_CODECS[track.format] ?? track.format,
+  Language: language(track.language),
+  Title: track.label,
+  DisplayTitle: track.label,
+  IsForced: track.forced,
+  IsHearingImpaired: track.hearingImpaired,
+  IsExternal: track.source === 'external',
+  IsTextSubtitleStream: servable,
+  SupportsExternalStream: servable,
+});
 
 /** The streams in Jellyfin's order (video, audio, subtitles), indexed from 0. */
-export const mediaStreams = (tech: TechnicalInfo | null | undefined): Dto[] => {
-  if (!tech) return [];
+export const mediaStreams = (tech: TechnicalInfo | null | undefined, tracks: readonly ListedTrack[]): Dto[] => {
   const streams: Dto[] = [];
-  if (tech.video) streams.push(videoStream(tech.video, streams.length));
+  if (tech?.video) streams.push(videoStream(tech.video, streams.length));
+  const audio = tech?.audio ?? [];
   const defaultAudio = Math.max(
     0,
-    tech.audio.findIndex((a) => a.default),
+    audio.findIndex((a) => a.default),
   );
-  tech.audio.forEach((a, i) => streams.push(audioStream(a, streams.length, i === defaultAudio)));
-  for (const s of tech.subtitles) streams.push(subtitleStream(s, streams.length));
+  audio.forEach((a, i) => streams.push(audioStream(a, streams.length, i === defaultAudio)));
+  for (const t of tracks) streams.push(subtitleStream(t, streams.length));
   return streams;
 };
 
-/** A file of an item as its one media source (a stacked film's first part). */
-export const mediaSource = (guid: string, name: string, file: FileRef, seconds: number | null): Dto => {
+/** The subtitle tracks a film's or an episode's streams list, after its video and audio. */
+export const itemSubtitles = (item: MovieItem | EpisodeItem, options: TrackOptions | undefined): ListedTrack[] =>
+  subtitleTracks(item, options ?? { extract: false });
+
+/** Where an audio or subtitle stream of the list is among its kind (the index our own API takes); undefined when `index` is no such stream. */
+export const streamOfKind = (tech: TechnicalInfo | null | undefined, index: number, kind: 'Audio' | 'Subtitle'): number | undefined => {
+  const first = tech?.video ? 1 : 0;
+  const audio = tech?.audio.length ?? 0;
+  const at = kind === 'Audio' ? index - first : index - first - audio;
+  return Number.isSafeInteger(at) && at >= 0 && (kind === 'Subtitle' || at < audio) ? at : undefined;
+};
+
+/** A film's or an episode's file as its one media source (a stacked film's first part). */
+export const mediaSource = (
+  guid: string,
+  name: string,
+  item: MovieItem | EpisodeItem,
+  seconds: number | null,
+  tracks: readonly ListedTrack[],
+): Dto => {
+  const file = item.files[0]!;
   const tech = file.tech;
-  const streams = mediaStreams(tech);
+  const streams = mediaStreams(tech, tracks);
   const ext = /\.([A-Za-z0-9]+)$/u.exec(file.relPath)?.[1]?.toLowerCase();
   const container = tech?.container ? (CONTAINERS[tech.container] ?? tech.container) : ext;
   const firstAudio = streams.find((s) => s.Type === 'Audio' && s.IsDefault);

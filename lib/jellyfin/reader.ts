@@ -8,6 +8,7 @@ import { json, notFound, type DoorRequest } from './door';
 import { boxSetDto, boxSetsViewDto, episodeDto, movieDto, seasonDto, seriesDto, viewDto, type ItemContext } from './items';
 import { page } from './query';
 import type { DoorStore } from './store';
+import type { TrackOptions } from '../subtitles/tracks';
 
 export interface LibraryDeps {
   store: DoorStore;
@@ -19,6 +20,8 @@ export interface LibraryDeps {
   search: (term: string, limit: number) => Promise<string[]>;
   markPlayed: (profileId: string, id: string, played: boolean) => Promise<void>;
   markFavorite: (profileId: string, id: string, favorite: boolean) => Promise<void>;
+  /** Whether subtitle streams inside videos can be sent here. */
+  subtitles?: TrackOptions | undefined;
 }
 
 export type Dto = Record<string, unknown>;
@@ -38,7 +41,7 @@ export const libraryReader = (deps: LibraryDeps) => {
       ids.length ? deps.userData(profileOf(req), ids) : undefined,
       shows ? deps.watched(profileOf(req)) : undefined,
     ]);
-    return { serverId, userData: (id) => data?.get(id), titleState: (id) => titles?.get(id) };
+    return { serverId, userData: (id) => data?.get(id), titleState: (id) => titles?.get(id), subtitles: deps.subtitles };
   };
 
   const seasonsOf = (episodes: readonly EpisodeItem[]) => {

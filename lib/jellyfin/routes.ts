@@ -5,7 +5,7 @@
 // to the function of its area; that function reads it again to pick the route's handler.
 
 /** The functions the routes are served by (functions/jellyfin/<area>.ts). */
-export const DOOR_AREAS = ['system', 'library', 'images'] as const;
+export const DOOR_AREAS = ['system', 'library', 'images', 'playback'] as const;
 export type DoorArea = (typeof DOOR_AREAS)[number];
 
 export interface DoorRoute {
@@ -16,18 +16,28 @@ export interface DoorRoute {
   area: DoorArea;
   /** Answered without a token, as Jellyfin does (the apps send none there). */
   anonymous?: true;
+  /** Its answers may be a file's bytes, which the door sends from disk (infra/gateway/stream-route.ts). */
+  sendsFile?: true;
 }
 
 const GET = ['GET'] as const;
 const POST = ['POST'] as const;
 const GET_HEAD = ['GET', 'HEAD'] as const;
 
-const route = (name: string, methods: readonly string[], paths: string[], area: DoorArea, anonymous?: true): DoorRoute => ({
+const route = (
+  name: string,
+  methods: readonly string[],
+  paths: string[],
+  area: DoorArea,
+  anonymous?: true,
+  sendsFile?: true,
+): DoorRoute => ({
   name,
   methods,
   paths,
   area,
   ...(anonymous ? { anonymous } : {}),
+  ...(sendsFile ? { sendsFile } : {}),
 });
 
 export const DOOR_ROUTES: readonly DoorRoute[] = [
@@ -91,6 +101,27 @@ export const DOOR_ROUTES: readonly DoorRoute[] = [
   route('markFavorite', POST, ['/UserFavoriteItems/{itemId}', '/Users/{userId}/FavoriteItems/{itemId}'], 'library'),
   route('unmarkFavorite', ['DELETE'], ['/UserFavoriteItems/{itemId}', '/Users/{userId}/FavoriteItems/{itemId}'], 'library'),
   route('userData', GET, ['/UserItems/{itemId}/UserData'], 'library'),
+  // Playing: what plays how, the bytes, where each person is.
+  route('playbackInfo', ['GET', 'POST'], ['/Items/{itemId}/PlaybackInfo'], 'playback'),
+  route('stream', GET_HEAD, ['/Videos/{itemId}/stream', '/Videos/{itemId}/stream.{container}'], 'playback', true, true),
+  route('masterPlaylist', GET_HEAD, ['/Videos/{itemId}/master.m3u8'], 'playback', true),
+  route('mainPlaylist', GET_HEAD, ['/Videos/{itemId}/main.m3u8'], 'playback', true),
+  route('segment', GET_HEAD, ['/Videos/{itemId}/hls1/{playlistId}/{segmentId}.ts'], 'playback', true, true),
+  route(
+    'subtitle',
+    GET,
+    [
+      '/Videos/{itemId}/{mediaSourceId}/Subtitles/{index}/Stream.{format}',
+      '/Videos/{itemId}/{mediaSourceId}/Subtitles/{index}/{startTicks}/Stream.{format}',
+    ],
+    'playback',
+    true,
+  ),
+  route('stopEncodings', ['DELETE', 'POST'], ['/Videos/ActiveEncodings'], 'playback'),
+  route('playing', POST, ['/Sessions/Playing'], 'playback'),
+  route('progress', POST, ['/Sessions/Playing/Progress'], 'playback'),
+  route('stopped', POST, ['/Sessions/Playing/Stopped'], 'playback'),
+  route('pingPlayback', POST, ['/Sessions/Playing/Ping'], 'playback'),
   // Pictures.
   route('image', GET_HEAD, ['/Items/{itemId}/Images/{imageType}', '/Items/{itemId}/Images/{imageType}/{imageIndex}'], 'images', true),
 ];
@@ -100,16 +131,26 @@ export type DoorMatch =
   | { kind: 'wrong-method'; allowed: string[] }
   | { kind: 'none' };
 
+/** A template's segment: a literal, a parameter, or a parameter with a literal before or after it (`stream.{container}`). */
+type Part = { literal: string } | { name: string; before: string; after: string };
+
 interface Compiled {
   route: DoorRoute;
-  segments: string[];
+  segments: Part[];
+  /** How much of it is literal: a literal segment beats a partly literal one, which beats a bare parameter. */
   literals: number;
 }
 
+const partOf = (segment: string): Part => {
+  const param = /^(.*)\{(\w+)\}(.*)$/u.exec(segment);
+  return param ? { name: param[2]!, before: param[1]!.toLowerCase(), after: param[3]!.toLowerCase() } : { literal: segment.toLowerCase() };
+};
+
 const compiled: Compiled[] = DOOR_ROUTES.flatMap((r) =>
   r.paths.map((p) => {
-    const segments = p.split('/').slice(1);
-    return { route: r, segments, literals: segments.filter((s) => !s.startsWith('{')).length };
+    const segments = p.split('/').slice(1).map(partOf);
+    const literals = segments.reduce((n, s) => n + ('literal' in s ? 2 : s.before || s.after ? 1 : 0), 0);
+    return { route: r, segments, literals };
   }),
 );
 
@@ -137,13 +178,14 @@ export const matchDoorRoute = (method: string, rawPath: string): DoorMatch => {
     if (c.segments.length !== segments.length) continue;
     const params: Record<string, string> = {};
     const fits = c.segments.every((s, i) => {
-      if (s.startsWith('{')) {
-        const value = decoded(segments[i]!);
-        if (value === undefined || value === '') return false;
-        params[s.slice(1, -1)] = value;
-        return true;
-      }
-      return s.toLowerCase() === segments[i]!.toLowerCase();
+      const segment = segments[i]!;
+      if ('literal' in s) return s.literal === segment.toLowerCase();
+      const lower = segment.toLowerCase();
+      if (segment.length <= s.before.length + s.after.length || !lower.startsWith(s.before) || !lower.endsWith(s.after)) return false;
+      const value = decoded(segment.slice(s.before.length, segment.length - s.after.length));
+      if (value === undefined || value === '') return false;
+      params[s.name] = value;
+      return true;
     });
     if (fits) onPath.push({ c, params });
   }

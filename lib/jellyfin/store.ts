@@ -3,7 +3,7 @@
 // the device replaces its token, a logout ends it, a restart keeps them); display preferences
 // per profile, client and id (Jellyfin's web client keeps its settings there).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { guarded, isConditionFailed, type Db } from '../db/client';
 import { keys } from '../db/table';
 import { BoundedMap } from '../util/bounded-map';
@@ -124,5 +124,35 @@ export class DoorStore {
         }),
       ),
     );
+  }
+
+  /**
+   * The conversion a device plays now becomes `sessionId` (null: none); answers the one it had,
+   * which the caller ends (one conversion per device). Kept on the device's item, which a new
+   * login from the device replaces.
+   */
+  async swapConversion(profileId: string, deviceId: string, sessionId: string | null): Promise<string | undefined> {
+    const { doc, tableName } = this.db();
+    const send = () =>
+      doc.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.jellyfinDevice(profileId, deviceId),
+          ...(sessionId === null
+            ? { UpdateExpression: 'REMOVE playSessionId', ConditionExpression: 'attribute_exists(pk)' }
+            : {
+                UpdateExpression: 'SET playSessionId = :s, entity = :e',
+                ExpressionAttributeValues: { ':s': sessionId, ':e': 'jellyfin-device' },
+              }),
+          ReturnValues: 'UPDATED_OLD',
+        }),
+      );
+    // Nothing to remove where the device has no item: nothing is made for it either.
+    const out = await guarded(send).catch((err: unknown) => {
+      if (isConditionFailed(err)) return { Attributes: undefined };
+      throw err;
+    });
+    const before: unknown = out.Attributes?.playSessionId;
+    return typeof before === 'string' && before !== sessionId ? before : undefined;
   }
 }

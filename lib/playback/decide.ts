@@ -11,6 +11,8 @@ export interface ClientProfile {
   audioCodecs: readonly string[];
   maxHeight?: number | undefined;
   maxAudioChannels?: number | undefined;
+  /** The most bits per second it takes; a file above it has its video converted (smaller, service.ts). */
+  maxBitrate?: number | undefined;
 }
 
 /** What every current browser plays: the profile of a client that says nothing. */
@@ -22,7 +24,7 @@ export const BROWSER_PROFILE: ClientProfile = {
 
 export type PlayMethod = 'direct' | 'remux' | 'transcode';
 export type ReasonCode =
-  'container' | 'video-codec' | 'video-bit-depth' | 'resolution' | 'audio-codec' | 'audio-channels' | 'unknown-format';
+  'container' | 'video-codec' | 'video-bit-depth' | 'resolution' | 'bitrate' | 'audio-codec' | 'audio-channels' | 'unknown-format';
 
 export interface Reason {
   code: ReasonCode;
@@ -45,6 +47,13 @@ const VIDEO_NAMES: Readonly<Record<string, string>> = { mpeg2: 'mpeg2video', mpe
 const AUDIO_NAMES: Readonly<Record<string, string>> = { pcm: 'pcm_s16le' };
 
 const named = (names: Readonly<Record<string, string>>, name: string) => names[name] ?? name;
+/** The technical info's names as a client profile names them (the contract's). */
+export const profileNames = {
+  container: (name: string) => named(CONTAINER_NAMES, name),
+  video: (name: string) => named(VIDEO_NAMES, name),
+  audio: (name: string) => named(AUDIO_NAMES, name),
+};
+const megabits = (bits: number) => `${Math.round(bits / 100_000) / 10} Mbit/s`;
 /** What people call a codec in a sentence ("DTS → AAC"). */
 const spoken = (codec: string) => (codec.length <= 4 ? codec.toUpperCase() : codec);
 const layout = (channels: number) =>
@@ -72,6 +81,8 @@ const videoReasons = (info: TechnicalInfo, client: ClientProfile): Reason[] => {
   const maxHeight = client.maxHeight ?? Number.POSITIVE_INFINITY;
   if (video.height !== null && video.height > maxHeight)
     reasons.push({ code: 'resolution', detail: `converting the video: ${video.height}p → ${maxHeight}p` });
+  if (info.bitrate !== null && client.maxBitrate !== undefined && info.bitrate > client.maxBitrate)
+    reasons.push({ code: 'bitrate', detail: `converting the video: ${megabits(info.bitrate)} → under ${megabits(client.maxBitrate)}` });
   return reasons;
 };
 

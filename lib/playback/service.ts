@@ -67,6 +67,15 @@ const segmentAt = (segments: readonly Segment[], seconds: number) => {
   return found === -1 ? segments.length - 1 : found;
 };
 
+/** The tallest picture a transcode sends within a bit rate: H.264 at our quality takes about this much. */
+const heightWithin = (maxBitrate: number | undefined) => {
+  if (maxBitrate === undefined) return Number.POSITIVE_INFINITY;
+  if (maxBitrate < 1_500_000) return 360;
+  if (maxBitrate < 3_000_000) return 480;
+  if (maxBitrate < 6_000_000) return 720;
+  return Number.POSITIVE_INFINITY;
+};
+
 const sessionBase = (origin: string, id: string) => `${origin}/api/v1/playback/sessions/${id}`;
 const versionOf = (target: StreamTarget) => target.etag.replaceAll('"', '');
 /** The version a stat gives, as versionOf reads it from the stream's etag (lib/stream/resolve.ts). */
@@ -126,7 +135,11 @@ export class PlaybackService {
 
     const timing = await this.timing(request.mediaId, target, kind === 'remux', what);
     const segments = kind === 'remux' ? remuxPlan(timing) : transcodePlan(timing);
-    const maxHeight = Math.min(request.client?.maxHeight ?? settings.maxHeight, settings.maxHeight);
+    const maxHeight = Math.min(
+      request.client?.maxHeight ?? settings.maxHeight,
+      settings.maxHeight,
+      heightWithin(request.client?.maxBitrate),
+    );
     // A file the scan could not read has no track list: ffprobe's count stands in for it.
     const audioTrack =
       decision.audioTrack ??
@@ -173,10 +186,17 @@ export class PlaybackService {
     };
   }
 
-  /** The session's HLS playlist: every segment of the film, listed before any is made. */
-  async playlist(sessionId: string): Promise<string> {
+  /** The session's HLS playlist: every segment of the film, listed before any is made; `uri` names a segment for the door it is asked through. */
+  async playlist(sessionId: string, uri: (index: number) => string = (i) => `segments/${i}.ts`): Promise<string> {
     const session = await this.touch(sessionId);
-    return playlist(session.segments, (i) => `segments/${i}.ts`);
+    return playlist(session.segments, uri);
+  }
+
+  /** A player that is paused still holds its session: its idle clock starts again. False when it had ended. */
+  async keepAlive(sessionId: string): Promise<boolean> {
+    if (!parseSessionId(sessionId) || !(await this.deps.sessions.touch(sessionId, this.deps.settings.idleMs))) return false;
+    await this.deps.segments?.seen(sessionId);
+    return true;
   }
 
   /** One segment, made now when it is not kept: the file to send. */

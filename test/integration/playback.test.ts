@@ -20,6 +20,7 @@ import { mediaOf, scan } from '../support/media';
 import { ownTable } from '../support/own-table';
 import { makePlaybackLibrary } from '../support/playback-media';
 import { call, jsonBody, stack } from '../support/stack';
+import { probeStreams } from '../support/ffmpeg';
 import { hasFfmpeg, makeMp4 } from '../support/videos';
 import { aSessionPlan } from '../contracts/sessions';
 
@@ -166,18 +167,6 @@ describe('the segment cache', () => {
   });
 });
 
-const ffprobe = (path: string) =>
-  JSON.parse(
-    execFileSync(
-      'ffprobe',
-      ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,channels:format=format_name,duration', '-of', 'json', path],
-      { encoding: 'utf8' },
-    ),
-  ) as {
-    streams: { codec_type: string; codec_name: string; channels?: number }[];
-    format: { format_name: string; duration: string };
-  };
-
 describe('playback through the stack', { skip }, () => {
   const ids = new Map<string, string>();
   const post = (id: string, body: unknown = {}) => call('POST', `/api/v1/playback/${id}`, jsonBody(body));
@@ -234,7 +223,7 @@ describe('playback through the stack', { skip }, () => {
     assert.equal(response.headers.get('content-type'), 'video/mp2t');
     const file = join(tempDir('segment'), '1.ts');
     writeFileSync(file, Buffer.from(await response.arrayBuffer()));
-    const probed = ffprobe(file);
+    const probed = probeStreams(file);
     assert.equal(probed.format.format_name, 'mpegts');
     assert.deepEqual(probed.streams.map((s) => `${s.codec_type}:${s.codec_name}`).sort(), ['audio:aac', 'video:h264']);
     assert.equal(probed.streams.find((s) => s.codec_type === 'audio')?.channels, 2);
@@ -431,7 +420,7 @@ describe('a session goes on after the service restarts: its plan is in the table
     const file = join(tempDir('segment-after-restart'), '2.ts');
     writeFileSync(file, Buffer.from(await response.arrayBuffer()));
     assert.deepEqual(
-      ffprobe(file)
+      probeStreams(file)
         .streams.map((s) => `${s.codec_type}:${s.codec_name}`)
         .sort(),
       ['audio:aac', 'video:h264'],

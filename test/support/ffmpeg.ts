@@ -40,3 +40,16 @@ export const ffmpeg = (args: string[]) => {
   }
   copyFileSync(kept, out);
 };
+
+/** What ffprobe reads of a file: its streams' kinds, codecs and channels, its format and duration. */
+export const probeStreams = (path: string) =>
+  JSON.parse(
+    execFileSync(
+      'ffprobe',
+      ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,channels:format=format_name,duration', '-of', 'json', path],
+      { encoding: 'utf8' },
+    ),
+  ) as {
+    streams: { codec_type: string; codec_name: string; channels?: number }[];
+    format: { format_name: string; duration: string };
+  };

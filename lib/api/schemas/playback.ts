@@ -24,6 +24,13 @@ export const ClientProfileSchema = Type.Object(
     maxAudioChannels: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 16, description: 'The most audio channels it plays; more are mixed down to stereo' }),
     ),
+    maxBitrate: Type.Optional(
+      Type.Integer({
+        minimum: 100_000,
+        maximum: 1_000_000_000,
+        description: 'The most bits per second it takes (a slow network); a file above it has its video converted, to a smaller picture',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -46,7 +53,16 @@ export const PlaybackRequest = Type.Object(
 );
 
 export const PlaybackReason = Type.Object({
-  code: literals(['container', 'video-codec', 'video-bit-depth', 'resolution', 'audio-codec', 'audio-channels', 'unknown-format'] as const),
+  code: literals([
+    'container',
+    'video-codec',
+    'video-bit-depth',
+    'resolution',
+    'bitrate',
+    'audio-codec',
+    'audio-channels',
+    'unknown-format',
+  ] as const),
   detail: Type.String({ description: 'In words, for a line under the player: "converting the audio: DTS → AAC"' }),
 });
 
