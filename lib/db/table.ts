@@ -51,7 +51,8 @@
 //   the Jellyfin door's server id ............ GetItem  pk=jellyfin          sk=server (made once, kept)
 //   a door token (a profile on a device) ..... GetItem  pk=jftoken#<token>   sk=token
 //   a profile's token on a device ............ GetItem  pk=jfdevice#<profileId>#<deviceId>  sk=device (a new
-//                                              login from the device replaces the token it names)
+//   and the conversion it plays                login from the device replaces the token it names; the
+//                                              conversion, UpdateItem: one per device)
 //   display preferences ...................... GetItem  pk=jfprefs#<profileId>  sk=<client>#<id>
 //
 // Only this module builds keys: every key names its entity, so a stray item says what it is.

@@ -192,8 +192,10 @@ export const judgeFile = (profile: DeviceProfile | undefined, info: TechnicalInf
       (d) => takes(d.containers, containers) && (!video || takes(d.video, videoNames)) && (!track || takes(d.audio, audioNames)),
     );
   const hls = profile.hls ?? { protocol: 'hls', video: [TARGET.video], audio: [TARGET.audio] };
-  const videoDirect = !!video && profile.direct.some((d) => takes(d.containers, containers) && takes(d.video, videoNames));
-  const audioDirect = !!track && profile.direct.some((d) => takes(d.containers, containers) && takes(d.audio, audioNames));
+  // Codecs are held against the profiles of the file's container, or of any container where none takes it.
+  const candidates = containerTaken ? profile.direct.filter((d) => takes(d.containers, containers)) : profile.direct;
+  const videoDirect = !!video && candidates.some((d) => takes(d.video, videoNames));
+  const audioDirect = !!track && candidates.some((d) => takes(d.audio, audioNames));
   const videoFits = !!video && videoRefused.length === 0 && (direct || takes(hls.video, videoNames));
   const audioFits = !!track && audioRefused.length === 0 && (direct || takes(hls.audio, audioNames));
 

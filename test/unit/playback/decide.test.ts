@@ -119,4 +119,16 @@ describe('playback decision', () => {
     });
     assert.deepEqual(codes(null), { method: 'transcode', codes: ['unknown-format'], video: 'convert', audio: 'convert', audioTrack: null });
   });
+
+  it('converts the video of a file above the bit rate a client takes, whatever it plays', () => {
+    const film = file('mp4', video('h264'), [audio('aac', 2)]);
+    assert.deepEqual(codes(film, { ...BROWSER_PROFILE, maxBitrate: 4_000_000 }), {
+      method: 'transcode',
+      codes: ['bitrate'],
+      video: 'convert',
+      audio: 'copy',
+      audioTrack: 0,
+    });
+    assert.equal(codes(film, { ...BROWSER_PROFILE, maxBitrate: 8_000_000 }).method, 'direct');
+  });
 });
