@@ -54,6 +54,8 @@
 //   and the conversion it plays                login from the device replaces the token it names; the
 //                                              conversion, UpdateItem: one per device)
 //   display preferences ...................... GetItem  pk=jfprefs#<profileId>  sk=<client>#<id>
+//   a door play session's conversion ......... GetItem  pk=jfplay#<playSessionId>  sk=play (written once, at
+//                                              the first playlist request; TTL two days)
 //
 // Only this module builds keys: every key names its entity, so a stray item says what it is.
 import definition from './table.json';
@@ -125,6 +127,7 @@ export const keys = {
   jellyfinToken: (token: string): Key => ({ pk: `jftoken#${token}`, sk: 'token' }),
   jellyfinDevice: (profileId: string, deviceId: string): Key => ({ pk: `jfdevice#${profileId}#${deviceId}`, sk: 'device' }),
   jellyfinPreferences: (profileId: string, client: string, id: string): Key => ({ pk: `jfprefs#${profileId}`, sk: `${client}#${id}` }),
+  jellyfinPlay: (playSessionId: string): Key => ({ pk: `jfplay#${playSessionId}`, sk: 'play' }),
   manifestParts: (libraryId: string) => ({ pk: `manifest#${libraryId}` }),
   manifestPart: (libraryId: string, jobId: string, part: number): Key => ({
     pk: `manifest#${libraryId}`,

@@ -5,7 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { guarded, isConditionFailed, type Db } from '../db/client';
-import { keys } from '../db/table';
+import { keys, TTL_ATTRIBUTE, ttlIn } from '../db/table';
 import { BoundedMap } from '../util/bounded-map';
 
 export interface DoorSession {
@@ -17,6 +17,8 @@ export interface DoorSession {
   version: string;
   createdAt: string;
 }
+
+const PLAY_TTL_SECONDS = 2 * 24 * 3600;
 
 /** A token read here is trusted this long in a shared process, where every login and logout goes through this store. */
 const TOKEN_FRESH_MS = 5_000;
@@ -154,5 +156,41 @@ export class DoorStore {
     });
     const before: unknown = out.Attributes?.playSessionId;
     return typeof before === 'string' && before !== sessionId ? before : undefined;
+  }
+
+  /**
+   * The conversion a play session of the door plays: `sessionId` unless another request of the
+   * same play session bound one first (a player asking for the playlist twice at once), whose is
+   * answered then. Kept two days at most, longer than any film is watched in one go.
+   */
+  async bindConversion(playSessionId: string, sessionId: string, replacing?: string): Promise<string> {
+    const { doc, tableName } = this.db();
+    try {
+      await guarded(() =>
+        doc.send(
+          new PutCommand({
+            TableName: tableName,
+            Item: { ...keys.jellyfinPlay(playSessionId), entity: 'jellyfin-play', sessionId, [TTL_ATTRIBUTE]: ttlIn(PLAY_TTL_SECONDS) },
+            // A conversion that ended (idle, stopped) is replaced by the one started after it.
+            ...(replacing
+              ? { ConditionExpression: 'attribute_not_exists(pk) OR sessionId = :old', ExpressionAttributeValues: { ':old': replacing } }
+              : { ConditionExpression: 'attribute_not_exists(pk)' }),
+          }),
+        ),
+      );
+      return sessionId;
+    } catch (err) {
+      if (!isConditionFailed(err)) throw err;
+      return (await this.conversionOf(playSessionId)) ?? sessionId;
+    }
+  }
+
+  /** The conversion bound to a play session; undefined when none was (a direct play) or it is gone. */
+  async conversionOf(playSessionId: string): Promise<string | undefined> {
+    const { doc, tableName } = this.db();
+    const found = await guarded(() =>
+      doc.send(new GetCommand({ TableName: tableName, Key: keys.jellyfinPlay(playSessionId), ConsistentRead: true })),
+    );
+    return typeof found.Item?.sessionId === 'string' ? found.Item.sessionId : undefined;
   }
 }

@@ -3,6 +3,7 @@
 // (docs/playback-design.md): a seek costs one segment, nothing runs ahead of the player, no
 // process outlives its request, and the same code runs in a function.
 import { stat } from 'node:fs/promises';
+import type { FileRef } from '../catalog/model';
 import type { CatalogStore } from '../catalog/store';
 import { conversionUnavailable, notFound, notFoundBecause, playbackBusy } from '../errors';
 import type { LibraryStore } from '../library/store';
@@ -12,7 +13,7 @@ import { resolveFile, type StreamTarget } from '../stream/resolve';
 import { BoundedMap } from '../util/bounded-map';
 import { streamUrl } from '../views/urls';
 import { audioPlan } from './audio-copy';
-import { BROWSER_PROFILE, decide, type ClientProfile, type Reason } from './decide';
+import { BROWSER_PROFILE, decide, type ClientProfile, type Decision, type Reason } from './decide';
 import { probeTiming } from './keyframes';
 import { playlist, remuxPlan, transcodePlan, type Segment, type VideoTiming } from './plan';
 import { SessionEnded, type SegmentCache } from './segment-cache';
@@ -56,6 +57,13 @@ export interface PlaybackAnswer {
   sessionId: string | null;
   durationSeconds: number | null;
   audioTrack: number | null;
+}
+
+/** A decision on a file this server can carry out. */
+export interface Chosen {
+  decision: Decision;
+  file: FileRef;
+  target: StreamTarget;
 }
 
 export const HLS_TYPE = 'application/vnd.apple.mpegurl';
@@ -103,12 +111,34 @@ export class PlaybackService {
     this.runs = new SegmentRuns(deps);
   }
 
+  /**
+   * What playing the file would be, without starting anything: direct, or a conversion this
+   * server can run (else the honest refusal: media in a bucket, no ffmpeg, the kind turned off).
+   */
+  async choose(request: PlaybackRequest): Promise<Chosen> {
+    const { deps } = this;
+    const { file, target } = await resolveFile(deps, request.mediaId);
+    const decision = decide(file.tech ?? null, request.client ?? BROWSER_PROFILE, request.audioTrack);
+    if (decision.method === 'direct') return { decision, file, target };
+    const kind: ConversionKind = decision.method;
+    const { settings } = deps;
+    if (!target.path || !deps.segments)
+      throw conversionUnavailable('this deployment converts nothing: its media are in a bucket, and conversions run on a home server only');
+    if (!settings.ffmpeg) throw conversionUnavailable('ffmpeg is not installed on the server (or FFMPEG_PATH=off)');
+    if (settings.capacity[kind] === 0)
+      throw conversionUnavailable(
+        kind === 'transcode'
+          ? 'transcoding is off on this server (PLAYBACK_MAX_TRANSCODES=0)'
+          : 'remuxing is off on this server (PLAYBACK_MAX_REMUXES=0)',
+      );
+    return { decision, file, target };
+  }
+
   /** POST /api/v1/playback/{mediaId}: direct when the client plays the file as it is, else a conversion session. */
   async start(request: PlaybackRequest, origin: string): Promise<PlaybackAnswer> {
     const { deps } = this;
     const what = `Media ${request.mediaId}`;
-    const { file, target } = await resolveFile(deps, request.mediaId);
-    const decision = decide(file.tech ?? null, request.client ?? BROWSER_PROFILE, request.audioTrack);
+    const { decision, file, target } = await this.choose(request);
     const durationSeconds = file.tech?.durationSeconds ?? null;
     if (decision.method === 'direct') {
       return {
@@ -123,16 +153,9 @@ export class PlaybackService {
     }
     const kind: ConversionKind = decision.method;
     const { settings } = deps;
-    if (!target.path || !deps.segments)
-      throw conversionUnavailable('this deployment converts nothing: its media are in a bucket, and conversions run on a home server only');
-    if (!settings.ffmpeg) throw conversionUnavailable('ffmpeg is not installed on the server (or FFMPEG_PATH=off)');
-    if (settings.capacity[kind] === 0)
-      throw conversionUnavailable(
-        kind === 'transcode'
-          ? 'transcoding is off on this server (PLAYBACK_MAX_TRANSCODES=0)'
-          : 'remuxing is off on this server (PLAYBACK_MAX_REMUXES=0)',
-      );
-
+    const input = target.path;
+    const kept = deps.segments;
+    if (!input || !kept) throw new Error('choose() lets no conversion through without the file on this disk');
     const timing = await this.timing(request.mediaId, target, kind === 'remux', what);
     const segments = kind === 'remux' ? remuxPlan(timing) : transcodePlan(timing);
     const maxHeight = Math.min(
@@ -156,14 +179,14 @@ export class PlaybackService {
       maxHeight,
       prerollS: timing.prerollS ?? 0,
       segments,
-      input: target.path,
+      input,
     };
     const session = await deps.sessions.start(kind, settings.capacity[kind], plan, settings.idleMs);
     if (!session) throw playbackBusy(kind, settings.capacity[kind]);
     this.plans.set(session.id, plan);
-    await deps.segments.seen(session.id);
+    await kept.seen(session.id);
     // The player asks for the playlist and then this segment: it is on its way by then.
-    void this.runs.prepare(session, target.path, segmentAt(segments, request.startSeconds ?? 0), what);
+    void this.runs.prepare(session, input, segmentAt(segments, request.startSeconds ?? 0), what);
     deps.log.info(
       {
         sessionId: session.id,

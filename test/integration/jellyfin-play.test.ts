@@ -155,6 +155,12 @@ describe('playing through the Jellyfin door, as Android TV does', { skip }, () =
     return probeStreams(file);
   };
 
+  /** The variant playlist of a conversion, as Kodi's add-on asks for it (`master` swapped in the path). */
+  const url = (s: MediaSourceInfo) => {
+    const u = new URL(s.TranscodingUrl!, stack.jellyfin);
+    return `${u.pathname.replace('master', 'main')}${u.search}`;
+  };
+
   it('plays an H.264/AAC MP4 directly: the stream URL the app builds answers ranges without a token', async () => {
     const { itemId, source } = await playbackInfo('Door Direct', tvProfile(false));
     assert.equal(source.SupportsDirectPlay, true);
@@ -234,20 +240,19 @@ describe('playing through the Jellyfin door, as Android TV does', { skip }, () =
       'X-Emby-Token': token,
     });
     assert.equal(stop.status, 204);
-    const url = new URL(source.TranscodingUrl!, stack.jellyfin);
-    const after = await door('GET', `${url.pathname.replace('master', 'main')}${url.search}`);
+    const after = await door('GET', url(source));
     assert.equal(after.status, 404);
     await waitFor('no ffmpeg converting the film', async () => processesMentioning('Pb Mkv Ac3').length === 0 || undefined, 60_000, 500);
   });
 
-  it('keeps one conversion per device: a new PlaybackInfo ends the previous one', async () => {
+  it('keeps one conversion per device: the next one started ends the previous one', async () => {
     const first = await playbackInfo('Pb Mkv Ac3', tvProfile(false));
+    await loadConversion(first.source);
     const second = await playbackInfo('Pb Mkv Ac3', tvProfile(false));
     assert.notEqual(first.info.PlaySessionId, second.info.PlaySessionId);
-    const url = (s: MediaSourceInfo) => {
-      const u = new URL(s.TranscodingUrl!, stack.jellyfin);
-      return `${u.pathname.replace('master', 'main')}${u.search}`;
-    };
+    // A PlaybackInfo alone starts nothing: the first one plays on.
+    assert.equal((await door('GET', url(first.source))).status, 200);
+    await loadConversion(second.source);
     assert.equal((await door('GET', url(first.source))).status, 404);
     assert.equal((await door('GET', url(second.source))).status, 200);
     assert.equal(
@@ -342,8 +347,10 @@ describe('playing through the Jellyfin door, as Android TV does', { skip }, () =
       ['POST', `/Items/${ids.get('Door Direct')}/PlaybackInfo`, 401],
       ['GET', `/Videos/nothing/stream.mp4?static=true`, 404],
       ['GET', `/Videos/${ids.get('Door Direct')}/master.m3u8`, 400],
-      ['GET', `/Videos/${ids.get('Door Direct')}/main.m3u8?PlaySessionId=t0-0000000000000000`, 404],
-      ['GET', `/Videos/${ids.get('Door Direct')}/hls1/main/x.ts?PlaySessionId=r0-0000000000000000`, 404],
+      ['GET', `/Videos/${ids.get('Door Direct')}/master.m3u8?PlaySessionId=nope`, 400],
+      ['GET', `/Videos/${ids.get('Door Direct')}/main.m3u8?PlaySessionId=${'0'.repeat(32)}`, 404],
+      ['GET', `/Videos/${ids.get('Door Direct')}/hls1/main/x.ts?PlaySessionId=${'0'.repeat(32)}`, 404],
+      ['GET', `/Videos/${ids.get('Door Direct')}/hls1/main/0.ts?ConversionId=r0-0000000000000000`, 404],
       ['GET', `/Videos/${ids.get('Door Direct')}/${ids.get('Door Direct')}/Subtitles/99/0/Stream.vtt`, 404],
       ['GET', `/Videos/${ids.get('Door Direct')}/${ids.get('Door Direct')}/Subtitles/0/0/Stream.exe`, 404],
       ['POST', '/Sessions/Playing/Progress', 400, { ...auth, 'Content-Type': 'application/json' }, '{"ItemId": 12'],
