@@ -3,7 +3,8 @@
 // NODE_PATH, /tmp the only writable place, the template's environment), behind API Gateway's
 // HTTP API event format, against DynamoDB Local, s3rver, the fake TMDB and the WebSocket
 // management API of serverless-offline (an instance of our own, which also owns the WebSocket
-// connections, as API Gateway does).
+// connections, as API Gateway does). The Jellyfin door's functions too, at /jellyfin/<area>/...:
+// logging in, browsing, direct play by redirect, a progress report, and 501 for a conversion.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -269,12 +270,121 @@ describe('the packaged functions, run as Lambda runs them', () => {
     assert.ok(!JSON.stringify(recent).includes(KEY), 'the key is never in a log');
   });
 
-  it('wrote nothing but to the bucket and the table: every /tmp empty, no DATA_DIR, no warning logged', async () => {
+  // The Jellyfin door's functions behind their `{proxy+}` routes, as an app reaches them at
+  // /jellyfin/<area>/<Jellyfin path>: the library scanned above, the films in the bucket.
+  describe("the Jellyfin door's functions", () => {
+    let token: string;
+    let guids: Map<string, string>;
+    let ids: Map<string, string>;
+    const door = (method: string, path: string, body?: unknown) =>
+      api(method, path, {
+        headers: { 'x-emby-token': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    /** What an app that plays H.264/AAC in MP4 sends, converting to HLS otherwise. */
+    const mp4Profile = {
+      DirectPlayProfiles: [{ Type: 'Video', Container: 'mp4', VideoCodec: 'h264', AudioCodec: 'aac' }],
+      TranscodingProfiles: [
+        { Type: 'Video', Container: 'ts', VideoCodec: 'h264', AudioCodec: 'aac', Protocol: 'hls', Context: 'Streaming' },
+      ],
+    };
+
+    before(async () => {
+      ids = new Map((await allPages('/api/v1/movies', cloud.url)).map((m) => [m.title as string, m.id as string]));
+    });
+
+    it('log a profile in by name, and answer a token', async () => {
+      const res = await api('POST', '/jellyfin/system/Users/AuthenticateByName', {
+        headers: {
+          'content-type': 'application/json',
+          authorization: 'MediaBrowser Client="Cloud Test", Device="d", DeviceId="cloud-dev", Version="1"',
+        },
+        body: JSON.stringify({ Username: 'Household', Pw: '' }),
+      });
+      assert.equal(res.status, 200, res.text);
+      assert.match(res.json.AccessToken, /^\w{16,}$/u);
+      assert.equal(res.json.User.Name, 'Household');
+      token = res.json.AccessToken;
+    });
+
+    it("browse the bucket's library: its view, then its films", async () => {
+      const views = await door('GET', '/jellyfin/library/UserViews');
+      assert.equal(views.status, 200, views.text);
+      assert.deepEqual(
+        views.json.Items.map((v: any) => v.CollectionType),
+        ['movies'],
+      );
+      const items = await door('GET', `/jellyfin/library/Items?parentId=${views.json.Items[0].Id}&recursive=true&includeItemTypes=Movie`);
+      assert.equal(items.status, 200, items.text);
+      guids = new Map(items.json.Items.map((i: any) => [i.Name as string, i.Id as string]));
+      assert.deepEqual([...guids.keys()].sort(), ['Alien', 'Heat']);
+      assert.ok([...guids.values()].every((id) => /^[0-9a-f]{32}$/u.test(id)));
+    });
+
+    it(
+      'play an H.264/AAC MP4 directly, its stream URL a redirect to a presigned URL the bucket answers with ranges',
+      {
+        skip: !hasFfmpeg() && 'ffmpeg makes the video',
+      },
+      async () => {
+        const guid = guids.get('Alien')!;
+        const info = await door('POST', `/jellyfin/playback/Items/${guid}/PlaybackInfo`, { DeviceProfile: mp4Profile, StartTimeTicks: 0 });
+        assert.equal(info.status, 200, info.text);
+        const [source] = info.json.MediaSources;
+        assert.equal(source.SupportsDirectPlay, true, info.text);
+        assert.equal(source.TranscodingUrl, undefined);
+        assert.equal(source.Size, alien.length);
+        // As the apps build it, without a token: a player fetches it as a plain URL.
+        const res = await api('GET', `/jellyfin/playback/Videos/${guid}/stream.${source.Container}?static=true&mediaSourceId=${source.Id}`);
+        assert.equal(res.status, 307, res.text);
+        const location = String(res.headers.location);
+        assert.ok(location.startsWith(s3.endpoint), location);
+        const part = await fetch(location, { headers: { range: 'bytes=100-299' } });
+        assert.equal(part.status, 206);
+        assert.deepEqual(Buffer.from(await part.arrayBuffer()), alien.subarray(100, 300));
+      },
+    );
+
+    it("take a progress report that our own API's Continue watching shows at once", async () => {
+      const res = await door('POST', '/jellyfin/playback/Sessions/Playing/Progress', {
+        ItemId: guids.get('Alien'),
+        // Half of a 2 s film: past the minimum, short of played. Without ffmpeg the film's length is unknown, and it is kept as it is.
+        PositionTicks: 10_000_000,
+      });
+      assert.equal(res.status, 204, res.text);
+      const continuing = await api('GET', '/api/v1/continue');
+      assert.equal(continuing.status, 200, continuing.text);
+      assert.equal(continuing.json.data.find((e: any) => e.id === ids.get('Alien'))?.userData.positionSeconds, 1, continuing.text);
+    });
+
+    it('answer a PlaybackInfo that needs a conversion as our own API does: 501, conversions being home-only, in a short text', async () => {
+      // Heat's bytes are no video: the scan read no streams, so any player needs it converted.
+      const own = await api('POST', `/api/v1/playback/${ids.get('Heat')}`, jsonBody({}));
+      assert.equal(own.status, 501, own.text);
+      assert.match(own.json.type, /conversion-unavailable$/u);
+      const res = await door('POST', `/jellyfin/playback/Items/${guids.get('Heat')}/PlaybackInfo`, { DeviceProfile: mp4Profile });
+      assert.equal(res.status, 501, res.text);
+      assert.match(String(res.headers['content-type']), /^text\/plain/u);
+      assert.equal(res.text, own.json.detail);
+    });
+  });
+
+  it('wrote nothing but to the bucket and the table: every /tmp empty, no DATA_DIR, no warning logged but the two 501s', async () => {
     await cloud.idle();
     for (const dir of cloud.tmpDirs()) assert.deepEqual(filesBelow(dir), [], dir);
     for (const fn of cloud.functions) assert.ok(!existsSync(join(fn.codeDir, 'data')), `${fn.name} made no DATA_DIR`);
+    // A 501 is logged as a failed request, like every 5xx: the two conversions asked for above
+    // (our API's and the door's) are the only ones allowed.
+    const refused = (r: any) => r.status === 501 && r.err?.code === 'conversion-unavailable';
     const troubles = records().filter((r) => ['warn', 'error', 'fatal'].includes(r.level));
-    assert.deepEqual(troubles, []);
+    assert.deepEqual(
+      troubles.filter(refused).map((r) => r.functionName),
+      ['media-library-prod-playback', 'media-library-prod-jellyfinPlayback'],
+    );
+    assert.deepEqual(
+      troubles.filter((r) => !refused(r)),
+      [],
+    );
     assert.ok(records().length > 10, 'the functions logged JSON lines to stdout');
   });
 });

@@ -116,25 +116,32 @@ interface Route {
   pattern: RegExp | null;
   names: string[];
   staticSegments: number;
+  /** Ends in a greedy variable (`{proxy+}`): tried after every route without one, as API Gateway does. */
+  greedy: boolean;
   functionName: string;
 }
 
 const compileRoute = (key: string, functionName: string): Route => {
-  if (key === '$default') return { key, method: null, pattern: null, names: [], staticSegments: -1, functionName };
+  if (key === '$default') return { key, method: null, pattern: null, names: [], staticSegments: -1, greedy: false, functionName };
   const [method, path] = key.split(' ') as [string, string];
   const names: string[] = [];
+  let greedy = false;
   const segments = path.split('/').map((s) => {
-    const param = /^\{(\w+)\}$/.exec(s);
+    const param = /^\{(\w+)(\+?)\}$/.exec(s);
     if (!param) return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     names.push(param[1]!);
-    return '([^/]+)';
+    // A greedy variable (the last segment) takes the rest of the path, one segment or more.
+    if (param[2]) greedy = true;
+    return param[2] ? '(.+)' : '([^/]+)';
   });
   return {
     key,
-    method,
+    // ANY takes every method.
+    method: method === 'ANY' ? null : method,
     pattern: new RegExp(`^${segments.join('/')}$`),
     names,
-    staticSegments: segments.filter((s) => s !== '([^/]+)').length,
+    staticSegments: segments.filter((s) => s !== '([^/]+)' && s !== '(.+)').length,
+    greedy,
     functionName,
   };
 };
@@ -418,7 +425,7 @@ export const startCloud = async (options: CloudOptions): Promise<Cloud> => {
       const fnId = template.Resources[integrationId]!.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
       return compileRoute(r.Properties.RouteKey, byLogicalId.get(fnId)!.name);
     })
-    .sort((a, b) => b.staticSegments - a.staticSegments);
+    .sort((a, b) => Number(a.greedy) - Number(b.greedy) || b.staticSegments - a.staticSegments);
   const api: Server = createServer(
     asyncListener('fake HTTP API', async (req, res) => {
       const path = new URL(req.url ?? '/', 'http://api').pathname;
@@ -426,7 +433,7 @@ export const startCloud = async (options: CloudOptions): Promise<Cloud> => {
       let params: Record<string, string> | undefined;
       for (const r of routes) {
         if (!r.pattern) continue;
-        const m = r.method === req.method ? r.pattern.exec(path) : null;
+        const m = r.method === null || r.method === req.method ? r.pattern.exec(path) : null;
         if (!m) continue;
         route = r;
         params = r.names.length ? Object.fromEntries(r.names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)])) : undefined;
