@@ -165,10 +165,24 @@ export const judgeFile = (profile: DeviceProfile | undefined, info: TechnicalInf
     ...(maxAudioChannels !== undefined ? { maxAudioChannels } : {}),
     ...(maxBitrate !== undefined ? { maxBitrate } : {}),
   };
-  // No profile (Infuse's GET form, a bare request): what every app plays, as HLS.
+  const video = info?.video ?? null;
+  // No profile (Infuse's GET form): an app that says nothing of what it cannot play plays the
+  // file as it is (Infuse plays nearly everything itself), within the limits it gave.
+  if (!profile && info) {
+    const track = info.audio[limits.audioTrack ?? -1] ?? info.audio.find((a) => a.default) ?? info.audio[0];
+    return {
+      client: {
+        containers: info.container ? [profileNames.container(info.container)] : [TARGET.container],
+        videoCodecs: [video ? profileNames.video(video.codec) : TARGET.video],
+        audioCodecs: [track ? profileNames.audio(track.codec) : TARGET.audio],
+        ...base,
+      },
+      reasons: [],
+    };
+  }
+  // A file the scan could not read: the engine converts it whole whatever the profile.
   if (!profile || !info)
     return { client: { containers: [TARGET.container], videoCodecs: [TARGET.video], audioCodecs: [TARGET.audio], ...base }, reasons: [] };
-  const video = info.video;
   const track =
     limits.audioTrack !== null && info.audio[limits.audioTrack]
       ? info.audio[limits.audioTrack]

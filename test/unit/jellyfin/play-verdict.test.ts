@@ -164,13 +164,10 @@ describe("a Jellyfin app's device profile, as the playback engine reads it", () 
     );
   });
 
-  it('converts to HLS of H.264 and AAC for an app that sends no profile (Infuse asks with GET and none)', () => {
-    assert.deepEqual(play(undefined, file('mp4', video('h264'), [audio('aac')])), {
-      method: 'remux',
-      video: 'copy',
-      audio: 'copy',
-      reasons: [],
-    });
+  it('plays the file as it is for an app that sends no profile (Infuse asks with GET and none), within the limits it gave', () => {
+    const mkv = file('matroska', video('hevc', { bitDepth: 10 }), [audio('dts', 6)]);
+    assert.deepEqual(play(undefined, mkv), { method: 'direct', video: 'copy', audio: 'copy', reasons: [] });
+    assert.equal(play(undefined, mkv, { audioTrack: null, maxAudioChannels: 2 }).method, 'remux');
   });
 });
 
