@@ -7,9 +7,11 @@
 // stream, paused after a few seconds, which its progress report makes our API's place to continue
 // from; after a reload the film's page offers "Resume" (and home's "Continue Watching" its bar),
 // the door's UserData says where, resuming starts there, and our own web client offers to resume
-// at the place the door's stop report left. Every host but the door is blocked; the door's
-// answers of 400 and more and the page's uncaught errors are noted to say why a step failed, and
-// no answer may be a 5xx. Screenshots are kept in test/.artifacts/screenshots.
+// at the place the door's stop report left; a film with AC-3 plays through the door's HLS with
+// the subtitles chosen on its page. Every host but the door is blocked; the door's answers of
+// 400 and more and the page's uncaught errors are noted to say why a step failed, no answer may
+// be a 5xx, and at the end none may have been refused. Screenshots are kept in
+// test/.artifacts/screenshots.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +22,7 @@ import { freePort } from '../../infra/runner/ports';
 import { browserSkip, launchChromium, pageOnlyFor, SCREENSHOTS, SIZES } from '../support/browser';
 import { startInstance, tempDir, waitFor, type Instance } from '../support/instance';
 import { makeTree, scan } from '../support/media';
+import { makePlaybackLibrary } from '../support/playback-media';
 import { flatJpeg } from '../support/posters';
 import { makeMp4 } from '../support/videos';
 
@@ -35,6 +38,10 @@ const FILMS = [
 ];
 /** A real H.264/AAC MP4, which a browser plays as it is, long enough to stop in the middle of. */
 const PLAYED = { folder: 'Dunkirk (2017)', title: 'Dunkirk', seconds: 24, colour: '#406080' };
+/** A Matroska with AC-3 (test/support/playback-media.ts), which a browser plays converted, and English subtitles beside it. */
+const CONVERTED = { folder: 'Pb Mkv Ac3 (2001)', title: 'Pb Mkv Ac3', seconds: 12, colour: '#608040' };
+/** One cue over most of the film, so it shows whenever the test looks. */
+const CUES = '1\n00:00:00,500 --> 00:00:11,000\nHallo\n';
 /** jellyfin-web is heavy and the box may have two cores. */
 const SLOW = 90_000;
 
@@ -43,11 +50,17 @@ interface VideoElement {
   currentTime: number;
   paused: boolean;
   currentSrc: string;
+  textTracks: ArrayLike<{ mode: string; activeCues: ArrayLike<{ text?: string }> | null }>;
 }
 declare const document: { querySelector(s: string): VideoElement | null };
 const TIME = () => document.querySelector('video')?.currentTime ?? -1;
 const PAUSED = () => document.querySelector('video')?.paused ?? false;
 const SOURCE = () => document.querySelector('video')?.currentSrc ?? '';
+/** The text of the cues the video shows now. */
+const CUES_SHOWN = () =>
+  Array.from(document.querySelector('video')?.textTracks ?? [])
+    .filter((t) => t.mode === 'showing')
+    .flatMap((t) => Array.from(t.activeCues ?? []).map((c) => c.text ?? ''));
 
 /** A film's watch state in our API (/api/v1/continue's entries, /api/v1/movies/{id}). */
 interface Watched {
@@ -88,8 +101,11 @@ describe("Jellyfin's web client through the Jellyfin door", { skip: webSkip }, (
     );
     mkdirSync(join(films, PLAYED.folder));
     makeMp4(join(films, PLAYED.folder, `${PLAYED.folder}.mp4`), { seconds: PLAYED.seconds });
+    mkdirSync(join(films, CONVERTED.folder));
+    makePlaybackLibrary(join(films, CONVERTED.folder), { only: [CONVERTED.title], seconds: CONVERTED.seconds });
+    writeFileSync(join(films, CONVERTED.folder, `${CONVERTED.folder}.en.srt`), CUES);
     // Posters for all: the web client asks /web/null for a film's picture when there is none.
-    for (const f of [...FILMS, PLAYED]) {
+    for (const f of [...FILMS, PLAYED, CONVERTED]) {
       writeFileSync(join(films, f.folder, 'poster.jpg'), await flatJpeg(60, 90, f.colour));
     }
     const shows = join(tempDir('jellyfin-web-shows'), 'Shows');
@@ -356,5 +372,44 @@ describe("Jellyfin's web client through the Jellyfin door", { skip: webSkip }, (
     } finally {
       await ours.close();
     }
+  });
+
+  step(`plays ${CONVERTED.title} (AC-3) through the door's HLS, with the English subtitles chosen on its page`, async () => {
+    const converted = await filmIds(CONVERTED.title);
+    await openFilm(converted.guid, CONVERTED.title);
+    const subtitles = page.locator('select.selectSubtitles').filter({ visible: true });
+    await see('the choice of subtitles', subtitles);
+    await subtitles.selectOption({ label: 'English' });
+    const from = answers.length;
+    await playButton().click();
+    await reach('the player', /#\/video/u);
+    await until('the video playing', async () => (await page.evaluate(TIME)) > 1);
+    const asked = answers.slice(from).map((a) => a.line);
+    const path = `/videos/${converted.guid}/`;
+    // hls.js reads the playlists and the segments into the video (a blob: source).
+    for (const part of ['master.m3u8', 'main.m3u8', 'hls1/main/0.ts']) {
+      assert.ok(
+        asked.some((l) => l.toLowerCase().startsWith(`200 get ${path}${part}?`)),
+        `${part} was asked for and answered:\n${asked.join('\n')}`,
+      );
+    }
+    assert.match(await page.evaluate(SOURCE), /^blob:/u);
+    // The web client sets the cue's text with a direction mark before it.
+    await until('the subtitle shown', async () => (await page.evaluate(CUES_SHOWN)).some((text) => text.includes('Hallo')));
+    await page.screenshot({ path: join(SCREENSHOTS, 'jellyfin-web-converted-1920x1080.png') });
+    await pause();
+    await leavePlayer();
+    // The stop report names the conversion (its PlaySessionId, read from the playlist's address): it is ended.
+    const playlist = asked.find((l) => l.toLowerCase().startsWith(`200 get ${path}main.m3u8?`))!.split(' ')[2]!;
+    assert.equal((await fetch(`${door}${playlist}`)).status, 404, 'the conversion ended with the stop');
+    noServerErrors();
+  });
+
+  // A route the web client asks for and the door lacks shows here, even where the page copes.
+  step('was refused nothing it asked the door for', async () => {
+    assert.deepEqual(
+      answers.filter((a) => a.status >= 400).map((a) => a.line),
+      [],
+    );
   });
 });
