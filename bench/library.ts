@@ -1,10 +1,11 @@
 // The one scanned library the parts of a `npm run bench` run share: BENCH_ITEMS (10,000)
 // sparse movie files (bench/tree.ts) written once, one instance started (no TMDB key, the rate
-// limit out of the way, playback's limits as the playback part wants them) with its handlers'
-// DynamoDB calls going through the counting proxy (bench/ddb-proxy.ts, a process of its own),
-// and the library's first scan, timed as a client sees it. The first part that asks builds it;
-// run.ts stops it at the end. Parts that need their own films scan them in as libraries of
-// their own (`addLibrary`): they are then the newest films of the recent list.
+// limit out of the way, playback's limits as the playback part wants them, the Jellyfin door
+// on a port of its own) with its handlers' DynamoDB calls going through the counting proxy
+// (bench/ddb-proxy.ts, a process of its own), and the library's first scan, timed as a client
+// sees it. The first part that asks builds it; run.ts stops it at the end. Parts that need their
+// own films scan them in as libraries of their own (`addLibrary`): they are then the newest
+// films of the recent list.
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { PROJECT_DIR } from '../infra/project';
 import { ensureTable } from '../infra/runner/ensure-table';
+import { freePort } from '../infra/runner/ports';
 import { DynamoCatalogStore } from '../lib/catalog/store';
 import { config, LOCAL_CREDENTIALS } from '../lib/config';
 import { createDb } from '../lib/db/client';
@@ -41,6 +43,8 @@ export interface FirstScan {
 export interface Shared {
   instance: Instance;
   base: string;
+  /** The Jellyfin door's address (JELLYFIN_PORT). */
+  jellyfin: string;
   root: string;
   movies: Movie[];
   libraryId: string;
@@ -117,6 +121,7 @@ const build = async (): Promise<Shared> => {
   await writeTree(root, movies);
   const found = await discover(root, { limits: { maxEntries: config.scan.maxEntries, maxDepth: config.scan.maxDepth } });
   const proxy = await proxyProcess(dataDir);
+  const jellyfinPort = await freePort();
   const instance = await startInstance({
     dataDir,
     env: {
@@ -124,6 +129,7 @@ const build = async (): Promise<Shared> => {
       TMDB_API_KEY: '',
       PLAYBACK_MAX_TRANSCODES: '3',
       PLAYBACK_MAX_REMUXES: '8',
+      JELLYFIN_PORT: String(jellyfinPort),
       BENCH_HANDLERS_DYNAMODB_ENDPOINT: proxy.url,
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${join(PROJECT_DIR, 'bench/handlers-dynamodb.cjs')}`.trim(),
     },
@@ -141,6 +147,7 @@ const build = async (): Promise<Shared> => {
   return {
     instance,
     base,
+    jellyfin: `http://127.0.0.1:${jellyfinPort}`,
     root,
     movies,
     libraryId: library.id,

@@ -4,15 +4,17 @@
 // remuxed; the same films forced to a transcode; an HEVC 10-bit film, transcoded), scanned into
 // the shared stack (bench/library.ts) as a library of their own:
 //  1. the time from the POST to the whole first segment, over HTTP;
-//  2. a seek's segment in a live session, over HTTP;
+//  2. a seek's segment in a live session, over HTTP; then both for the 1080p remux through the
+//     Jellyfin door (PlaybackInfo with an app's device profile, master.m3u8, main.m3u8, its
+//     segments), in turns with the same through /api/v1/playback;
 //  3. the first frame and a seek's frame in Chromium through the web client's player;
 //  4. conversion speed (film seconds per wall second), CPU per film second and ffmpeg's peak RSS;
 //  5. one to three 1080p transcodes at once;
 //  6. a session's disk, and how soon an abandoned or ended session's folder and ffmpeg go.
 // Needs Debian's ffmpeg (with libx265) and Chromium. BENCH_PLAYBACK_MINUTES sets the films'
-// length (3 by default).
+// length (3 by default); BENCH_PLAYBACK_ONLY=door runs the door's row alone and only prints it.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,6 +23,7 @@ import { PROJECT_DIR } from '../infra/project';
 import { buildWeb } from '../infra/web-build';
 import { launchChromium } from '../test/support/browser';
 import type { Instance } from '../test/support/instance';
+import type { DdbCall, ProxyProcess } from './ddb-proxy';
 import { concatCopies, h264Block, hevcBlock } from './films';
 import { addLibrary, sharedLibrary } from './library';
 import { cpuSeconds, ffmpegChildren, ffmpegPeak, idleShare, machineLine, median, sayer, table, writeDoc } from './support';
@@ -162,20 +165,28 @@ class Player {
     return { answer, ms: performance.now() - t0 };
   }
 
-  /** The playlist's segment durations, in order. */
-  async playlist(url: string): Promise<{ durations: number[]; ms: number }> {
+  /** The playlist's segment durations and addresses (as absolute URLs), in order. */
+  async playlist(url: string): Promise<{ durations: number[]; uris: string[]; ms: number }> {
     const t0 = performance.now();
     const res = await fetch(url);
     if (res.status !== 200) throw await failure(`GET ${url}`, res);
     const text = await res.text();
     const durations = [...text.matchAll(/^#EXTINF:([\d.]+),/gm)].map((m) => Number(m[1]));
     if (durations.length === 0) throw new Error(`GET ${url}: no segments in\n${text.slice(0, 400)}`);
-    return { durations, ms: performance.now() - t0 };
+    const uris = text
+      .split('\n')
+      .filter((line) => line && !line.startsWith('#'))
+      .map((line) => new URL(line, url).href);
+    return { durations, uris, ms: performance.now() - t0 };
+  }
+
+  /** One whole segment of an API session's playlist (its `segments/<n>.ts`). */
+  segment(playlistUrl: string, index: number) {
+    return this.fetchSegment(new URL(`segments/${index}.ts`, playlistUrl).href);
   }
 
   /** One whole segment: the milliseconds from asking to its last byte (a 504 asked again, twice at most), and its size. */
-  async segment(playlistUrl: string, index: number): Promise<{ ms: number; bytes: number }> {
-    const url = new URL(`segments/${index}.ts`, playlistUrl).href;
+  async fetchSegment(url: string): Promise<{ ms: number; bytes: number }> {
     const t0 = performance.now();
     let res = await fetch(url);
     for (let retry = 0; res.status === 504 && retry < 2; retry++) {
@@ -198,6 +209,175 @@ class Player {
     return res.status;
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The Jellyfin door, as an app plays a conversion through it
+
+/**
+ * An app that plays H.264 with AAC in MP4 and takes HLS of H.264 and AAC: the AC-3 of the
+ * bench's H.264 films makes them a remux, as our own API's default client does.
+ */
+const DOOR_PROFILE = {
+  Name: 'Bench',
+  MaxStreamingBitrate: 120_000_000,
+  DirectPlayProfiles: [{ Type: 'Video', Container: 'mp4', VideoCodec: 'h264', AudioCodec: 'aac' }],
+  TranscodingProfiles: [{ Type: 'Video', Container: 'ts', VideoCodec: 'h264', AudioCodec: 'aac', Protocol: 'hls', Context: 'Streaming' }],
+};
+const DOOR_DEVICE = 'bench-playback';
+const DOOR_AUTHORIZATION = `MediaBrowser Client="Bench", Device="bench", DeviceId="${DOOR_DEVICE}", Version="1"`;
+
+class DoorPlayer {
+  private constructor(
+    readonly base: string,
+    private readonly token: string,
+  ) {}
+
+  /** Logs in as the household, as an app does. */
+  static async login(base: string) {
+    const res = await fetch(`${base}/Users/AuthenticateByName`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: DOOR_AUTHORIZATION },
+      body: JSON.stringify({ Username: 'Household', Pw: '' }),
+    });
+    if (res.status !== 200) throw await failure('POST /Users/AuthenticateByName', res);
+    const token = ((await res.json()) as { AccessToken?: string }).AccessToken;
+    if (!token) throw new Error('POST /Users/AuthenticateByName: no AccessToken');
+    return new DoorPlayer(base, token);
+  }
+
+  private headers(json = false): Record<string, string> {
+    return { 'X-Emby-Token': this.token, ...(json ? { 'content-type': 'application/json' } : {}) };
+  }
+
+  /** A library's films as the door lists them: each one's GUID, name and year. */
+  async films(libraryId: string) {
+    const path = `/Items?parentId=${libraryId}&recursive=true&includeItemTypes=Movie`;
+    const res = await fetch(`${this.base}${path}`, { headers: this.headers() });
+    if (res.status !== 200) throw await failure(`GET ${path}`, res);
+    return ((await res.json()) as { Items: Array<{ Id: string; Name: string; ProductionYear?: number }> }).Items;
+  }
+
+  /** POST /Items/{guid}/PlaybackInfo with DOOR_PROFILE: the conversion's master playlist (an absolute URL) and its PlaySessionId. */
+  async playbackInfo(guid: string) {
+    const t0 = performance.now();
+    const body = JSON.stringify({
+      DeviceProfile: DOOR_PROFILE,
+      MaxStreamingBitrate: 120_000_000,
+      StartTimeTicks: 0,
+      AutoOpenLiveStream: true,
+    });
+    const res = await fetch(`${this.base}/Items/${guid}/PlaybackInfo`, { method: 'POST', headers: this.headers(true), body });
+    if (res.status !== 200) throw await failure(`POST /Items/${guid}/PlaybackInfo`, res);
+    const info = (await res.json()) as {
+      PlaySessionId: string;
+      MediaSources: Array<{ TranscodingUrl?: string }>;
+    };
+    const source = info.MediaSources[0];
+    if (!source?.TranscodingUrl)
+      throw new Error(`POST /Items/${guid}/PlaybackInfo: no conversion (${JSON.stringify(source).slice(0, 400)})`);
+    const url = new URL(source.TranscodingUrl, this.base);
+    return {
+      url: url.href,
+      playSessionId: info.PlaySessionId,
+      reasons: url.searchParams.get('TranscodeReasons') ?? '',
+      ms: performance.now() - t0,
+    };
+  }
+
+  /** The master playlist's one variant (an absolute URL). */
+  async master(url: string) {
+    const t0 = performance.now();
+    const res = await fetch(url);
+    if (res.status !== 200) throw await failure(`GET ${url}`, res);
+    const variant = (await res.text()).split('\n').find((line) => line && !line.startsWith('#'));
+    if (!variant) throw new Error(`GET ${url}: no variant`);
+    return { url: new URL(variant, url).href, ms: performance.now() - t0 };
+  }
+
+  /** The app's stop of its conversion: DELETE /Videos/ActiveEncodings. */
+  async end(playSessionId: string) {
+    const path = `/Videos/ActiveEncodings?DeviceId=${DOOR_DEVICE}&PlaySessionId=${playSessionId}`;
+    const res = await fetch(`${this.base}${path}`, { method: 'DELETE', headers: this.headers() });
+    if (res.status !== 204) throw await failure(`DELETE ${path}`, res);
+    await res.arrayBuffer();
+  }
+}
+
+/** A conversion started and its media playlist read, as a player does before its first segment. */
+interface Opened {
+  sessionId: string;
+  /** The requests before the first segment, each one's milliseconds, in order. */
+  stepsMs: number[];
+  /** performance.now() before the first of them and after each. */
+  marks: number[];
+  durations: number[];
+  /** The playlist's segment addresses. */
+  uris: string[];
+  method?: string;
+  /** The door's TranscodeReasons. */
+  reasons?: string;
+}
+
+/** One way to play a film's conversion: through /api/v1/playback or through the Jellyfin door. */
+interface Way {
+  name: string;
+  /** What the requests before the first segment are. */
+  steps: string[];
+  open(): Promise<Opened>;
+  end(sessionId: string): Promise<unknown>;
+}
+
+const apiWay = (player: Player, mediaId: string, client?: object): Way => ({
+  name: '/api/v1/playback',
+  steps: ['POST', 'index.m3u8'],
+  open: async () => {
+    const t0 = performance.now();
+    const { answer, ms: postMs } = await player.start(mediaId, client);
+    const t1 = performance.now();
+    try {
+      const list = await player.playlist(answer.url);
+      return {
+        sessionId: answer.sessionId!,
+        stepsMs: [postMs, list.ms],
+        marks: [t0, t1, performance.now()],
+        durations: list.durations,
+        uris: list.uris,
+        method: answer.method,
+      };
+    } catch (err) {
+      await player.end(answer.sessionId!);
+      throw err;
+    }
+  },
+  end: (sessionId) => player.end(sessionId),
+});
+
+const doorWay = (player: Player, door: DoorPlayer, guid: string): Way => ({
+  name: 'the Jellyfin door',
+  steps: ['PlaybackInfo', 'master.m3u8', 'main.m3u8'],
+  open: async () => {
+    const t0 = performance.now();
+    const info = await door.playbackInfo(guid);
+    const t1 = performance.now();
+    try {
+      const master = await door.master(info.url);
+      const t2 = performance.now();
+      const list = await player.playlist(master.url);
+      return {
+        sessionId: info.playSessionId,
+        stepsMs: [info.ms, master.ms, list.ms],
+        marks: [t0, t1, t2, performance.now()],
+        durations: list.durations,
+        uris: list.uris,
+        reasons: info.reasons,
+      };
+    } catch (err) {
+      await door.end(info.playSessionId);
+      throw err;
+    }
+  },
+  end: (sessionId) => door.end(sessionId),
+});
 
 /** How many segments from the start make `filmS` seconds (all of them for a shorter film). */
 const segmentsFor = (durations: number[], filmS: number) => {
@@ -236,24 +416,30 @@ interface StartTiming {
   segmentS: number;
 }
 
+/** A fresh session through `way`, its playlist and its whole first segment, then ended: the requests' ms and the total. */
+const firstSegment = async (player: Player, way: Way) => {
+  const t0 = performance.now();
+  const opened = await way.open();
+  try {
+    const seg = await player.fetchSegment(opened.uris[0]!);
+    const t1 = performance.now();
+    return { opened, segmentMs: seg.ms, totalMs: t1 - t0, marks: [...opened.marks, t1] };
+  } finally {
+    await way.end(opened.sessionId);
+  }
+};
+
 /** Row 1: a fresh session, its playlist and its first segment, then DELETE. */
 const timeToFirstSegment = async (player: Player, mediaId: string, c: Case): Promise<StartTiming> => {
-  const t0 = performance.now();
-  const { answer, ms: postMs } = await player.start(mediaId, c.client);
-  try {
-    const list = await player.playlist(answer.url);
-    const seg = await player.segment(answer.url, 0);
-    return {
-      postMs,
-      playlistMs: list.ms,
-      segmentMs: seg.ms,
-      totalMs: performance.now() - t0,
-      method: answer.method,
-      segmentS: list.durations[0]!,
-    };
-  } finally {
-    await player.end(answer.sessionId!);
-  }
+  const { opened, segmentMs, totalMs } = await firstSegment(player, apiWay(player, mediaId, c.client));
+  return {
+    postMs: opened.stepsMs[0]!,
+    playlistMs: opened.stepsMs[1]!,
+    segmentMs,
+    totalMs,
+    method: opened.method!,
+    segmentS: opened.durations[0]!,
+  };
 };
 
 /**
@@ -261,13 +447,12 @@ const timeToFirstSegment = async (player: Player, mediaId: string, c: Case): Pro
  * from the furthest back, as the service makes the next ones ahead of each, and each asked with
  * no ffmpeg running.
  */
-const seeks = async (instance: Instance, player: Player, mediaId: string, c: Case) => {
+const seeks = async (instance: Instance, player: Player, way: Way) => {
   const offline = instance.state().processes.offline!;
-  const { answer } = await player.start(mediaId, c.client);
-  const folder = join(instance.dataDir, 'playback', answer.sessionId!);
+  const { sessionId, durations, uris, method } = await way.open();
+  const folder = join(instance.dataDir, 'playback', sessionId);
   try {
-    const { durations } = await player.playlist(answer.url);
-    await player.segment(answer.url, 0);
+    await player.fetchSegment(uris[0]!);
     const total = durations.reduce((a, b) => a + b, 0);
     const runs: Array<{ index: number; at: number; ms: number }> = [];
     const starts = startsOf(durations);
@@ -281,12 +466,129 @@ const seeks = async (instance: Instance, player: Player, mediaId: string, c: Cas
       const free = (i: number) => i > 0 && i < durations.length && !runs.some((r) => r.index === i) && !existsSync(join(folder, `${i}.ts`));
       const index = [0, 1, -1, 2, -2, 3, -3].map((d) => at + d).find(free);
       if (index === undefined) continue;
-      runs.push({ index, at: starts[index]!, ms: (await player.segment(answer.url, index)).ms });
+      runs.push({ index, at: starts[index]!, ms: (await player.fetchSegment(uris[index]!)).ms });
     }
-    return { method: answer.method, runs, medianMs: median(runs.map((r) => r.ms)) };
+    return { method, runs, medianMs: median(runs.map((r) => r.ms)) };
   } finally {
-    await player.end(answer.sessionId!);
+    await way.end(sessionId);
   }
+};
+
+/** First-segment sessions through each way for the door's row, taken in turns (the order swapped each turn). */
+const DOOR_TURNS = 9;
+/** Seek sessions through each way for the door's row (three seeks each), in turns too. */
+const DOOR_SEEK_TURNS = 5;
+/** BENCH_PLAYBACK_ONLY=door: the films made and scanned, then row 2b alone, printed (the doc left as it is). */
+const DOOR_ONLY = process.env.BENCH_PLAYBACK_ONLY === 'door';
+
+interface WayStart {
+  sessionId: string;
+  reasons?: string | undefined;
+  /** Each request's milliseconds as the bench saw them, segment 0's last. */
+  stepsMs: number[];
+  totalMs: number;
+  /** The wall-clock time (ms) before the first request and after each. */
+  wall: number[];
+  /** The DynamoDB calls that started in each request's time. */
+  calls: DdbCall[][];
+}
+
+/** The service's log: each session's start ('playback session started') and the access lines (path, durationMs, when). */
+const readLog = (dataDir: string) => {
+  const sessions = new Map<string, string>();
+  const access: Array<{ at: number; ms: number; path: string }> = [];
+  const dir = join(dataDir, 'logs');
+  for (const file of existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.log')) : []) {
+    for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
+      const started = line.includes('playback session started');
+      if (!started && !line.includes('"durationMs"')) continue;
+      try {
+        const r = JSON.parse(line) as {
+          time: string;
+          sessionId?: string;
+          method?: string;
+          audio?: string;
+          durationMs?: number;
+          path?: string;
+        };
+        if (started && r.sessionId) sessions.set(r.sessionId, `${r.method ?? '?'}, audio ${r.audio ?? '?'}`);
+        else if (typeof r.durationMs === 'number') access.push({ at: Date.parse(r.time), ms: r.durationMs, path: String(r.path) });
+      } catch {
+        // not a record
+      }
+    }
+  }
+  return { sessions, access };
+};
+
+/** The time calls were in flight (overlapping calls counted once). */
+const busyMs = (calls: DdbCall[]) => {
+  let [busy, end] = [0, -Infinity];
+  for (const c of [...calls].sort((x, y) => x.startedAt - y.startedAt)) {
+    const [from, to] = [Math.max(c.startedAt, end), c.startedAt + c.ms];
+    if (to > from) busy += to - from;
+    end = Math.max(end, to);
+  }
+  return busy;
+};
+
+/**
+ * Row 2b: the 1080p remux through the Jellyfin door beside the same through /api/v1/playback,
+ * in turns so that what else the machine does meanwhile falls on both alike: first segments
+ * (with each request's time in its handler, from the service's access log, and the DynamoDB
+ * calls it made, at the counting proxy), then seeks in live sessions, each measured as rows 1
+ * and 2 measure them.
+ */
+const doorBeside = async (instance: Instance, proxy: ProxyProcess, player: Player, ways: { api: Way; door: Way }) => {
+  const offline = instance.state().processes.offline!;
+  const started = async (way: Way): Promise<WayStart> => {
+    await quiet(offline);
+    await proxy.take();
+    const run = await firstSegment(player, way);
+    const calls = await proxy.take();
+    // The wall clock now, against performance.now(): the two drift apart over a long run.
+    const offset = Date.now() - performance.now();
+    const { marks } = run;
+    return {
+      sessionId: run.opened.sessionId,
+      reasons: run.opened.reasons,
+      stepsMs: [...run.opened.stepsMs, run.segmentMs],
+      totalMs: run.totalMs,
+      wall: marks.map((m) => offset + m),
+      calls: marks.slice(1).map((end, k) => calls.filter((c) => c.startedAt >= marks[k]! && c.startedAt < end)),
+    };
+  };
+  // The door's first session loads its playback function (serverless-offline loads one at its first request): not counted;
+  // nor is one more through /api/v1/playback (the same for it, where this row runs alone).
+  const first = await started(ways.door);
+  await started(ways.api);
+  const starts: Record<'api' | 'door', WayStart[]> = { api: [], door: [] };
+  const seekMs: Record<'api' | 'door', number[]> = { api: [], door: [] };
+  const turn = (k: number) => (k % 2 === 0 ? (['api', 'door'] as const) : (['door', 'api'] as const));
+  for (let k = 0; k < DOOR_TURNS; k++) for (const key of turn(k)) starts[key].push(await started(ways[key]));
+  say(
+    `the door's first segment (its first session ${ms(first.totalMs)} ms): ${starts.door.map((r) => ms(r.totalMs)).join(', ')} ms; /api/v1/playback's, in turns: ${starts.api.map((r) => ms(r.totalMs)).join(', ')} ms`,
+  );
+  for (let k = 0; k < DOOR_SEEK_TURNS; k++)
+    for (const key of turn(k)) {
+      await quiet(offline);
+      seekMs[key].push(...(await seeks(instance, player, ways[key])).runs.map((r) => r.ms));
+    }
+  say(`the door's seeks: ${seekMs.door.map(ms).join(', ')} ms; /api/v1/playback's, in turns: ${seekMs.api.map(ms).join(', ')} ms`);
+  // The log is written by the runner a moment after each line: read once at the end.
+  await sleep(1000);
+  const log = readLog(instance.dataDir);
+  /** Each request's time in its handler: the access lines written within its time. */
+  const handlerMs = (run: WayStart) =>
+    run.wall
+      .slice(1)
+      .map((end, k) => log.access.filter((a) => a.at >= Math.floor(run.wall[k]!) && a.at <= Math.ceil(end)).reduce((n, a) => n + a.ms, 0));
+  const conversion = {
+    door: log.sessions.get(first.sessionId) ?? '? (not in the log)',
+    api: log.sessions.get(starts.api[0]!.sessionId) ?? '? (not in the log)',
+  };
+  const handlers = { api: starts.api.map(handlerMs), door: starts.door.map(handlerMs) };
+  return { first, conversion, starts, handlers, seekMs };
 };
 
 interface SpeedRow {
@@ -568,6 +870,95 @@ const medianStart = (runs: StartTiming[]): StartTiming => ({
   segmentS: runs[0]!.segmentS,
 });
 
+/** `233 (201-260)`, the median in bold when `bold`. */
+const spread = (values: number[], bold = false) =>
+  `${bold ? `**${ms(median(values))}**` : ms(median(values))} (${ms(Math.min(...values))}-${ms(Math.max(...values))})`;
+const signed = (n: number) => (n > 0 ? `+${ms(n)}` : ms(n));
+
+/** The DynamoDB calls of one request in each session: `UpdateItem playback, 2× GetItem jellyfin`. */
+const callsOf = (runs: WayStart[], step: number) => {
+  const counts = new Map<string, number>();
+  for (const run of runs) for (const call of run.calls[step] ?? []) counts.set(call.label, (counts.get(call.label) ?? 0) + 1);
+  const labels = [...counts].map(([label, n]) => {
+    const per = n / runs.length;
+    return `${per === 1 ? '' : `${Number.isInteger(per) ? per : f(per, 1)}× `}${label}`;
+  });
+  return labels.length ? labels.join(', ') : 'none';
+};
+
+/** Row 2b as a whole: logged in through the door, the film's GUID found in its library, then the turns. */
+const doorRow = async (instance: Instance, proxy: ProxyProcess, player: Player, jellyfin: string, libraryId: string, mediaId: string) => {
+  const door = await DoorPlayer.login(jellyfin);
+  const film = (await door.films(libraryId)).find((item) => item.ProductionYear === FILES.remux1080.year);
+  if (!film) throw new Error(`the Jellyfin door does not list ${FILES.remux1080.file} in the films' library`);
+  const ways = { api: apiWay(player, mediaId), door: doorWay(player, door, film.Id) };
+  return { beside: await doorBeside(instance, proxy, player, ways), ways };
+};
+
+type Beside = Awaited<ReturnType<typeof doorBeside>>;
+
+/** The door's medians over /api/v1/playback's, of the same turns. */
+const ratiosOf = (beside: Beside) => ({
+  first: median(beside.starts.door.map((r) => r.totalMs)) / median(beside.starts.api.map((r) => r.totalMs)),
+  seek: median(beside.seekMs.door) / median(beside.seekMs.api),
+});
+
+/** Row 2b's part of the report. */
+const doorSection = (beside: Beside, ways: { api: Way; door: Way }) => {
+  const doorRatio = ratiosOf(beside);
+  const keys = ['api', 'door'] as const;
+  const stepsOf = (key: 'api' | 'door') => [...ways[key].steps, 'segment 0'];
+  const requests = (key: 'api' | 'door') =>
+    stepsOf(key)
+      .map((step, i) => {
+        const runs = beside.starts[key];
+        const handler = median(beside.handlers[key].map((h) => h[i]!));
+        const db = median(runs.map((r) => busyMs(r.calls[i]!)));
+        return `${step} ${ms(median(runs.map((r) => r.stepsMs[i]!)))} (${ms(handler)}; ${ms(db)})`;
+      })
+      .join(' / ');
+  /** The door's less /api/v1/playback's within each turn: the median. */
+  const inTurns = (of: (r: WayStart) => number) => median(beside.starts.door.map((r, i) => of(r) - of(beside.starts.api[i]!)));
+  const beforeSegment = (r: WayStart) => r.stepsMs.slice(0, -1).reduce((a, b) => a + b, 0);
+  const first = beside.first;
+  return [
+    `**Through the Jellyfin door**: the ${CASES.remux1080.label} film as a Jellyfin app plays it, logged in as the household: POST /Items/{id}/PlaybackInfo with a device profile that plays H.264 and AAC in MP4 and takes HLS of H.264 and AAC (TranscodeReasons ${first.reasons}; the service's log: ${beside.conversion.door}), the master playlist, its one variant (main.m3u8) and segment 0; beside the same film through /api/v1/playback (its default client; the log: ${beside.conversion.api}): POST, index.m3u8, segment 0. ${DOOR_TURNS} sessions each, in turns (the order swapped every turn), each started with no ffmpeg running and ended after (DELETE /Videos/ActiveEncodings; DELETE the session). The door's first session (its function's first load) is not counted: ${first.stepsMs.map(ms).join(' / ')}, **${ms(first.totalMs)}** ms. Each request: the bench's time, then (in brackets) the time in its handler (the access log's durationMs) and the time its DynamoDB calls were in flight (at the counting proxy, its hop included). Seek: as above, in ${DOOR_SEEK_TURNS} live sessions each, in turns.`,
+    '',
+    table(
+      [
+        'remux 1080p',
+        'each request: median ms (handler; DynamoDB)',
+        `first segment: median ms (min-max) of ${DOOR_TURNS}`,
+        `seek: median ms (min-max) of ${beside.seekMs.api.length}`,
+        'DynamoDB calls per session',
+      ],
+      [
+        ...keys.map((key) => [
+          ways[key].name,
+          requests(key),
+          spread(
+            beside.starts[key].map((r) => r.totalMs),
+            true,
+          ),
+          spread(beside.seekMs[key]),
+          stepsOf(key)
+            .map((step, i) => `${step}: ${callsOf(beside.starts[key], i)}`)
+            .join('; '),
+        ]),
+        [
+          'the door ÷ /api/v1/playback',
+          '',
+          `${f(doorRatio.first)}× (within 10 %: ${met(doorRatio.first <= 1.1)})`,
+          `${f(doorRatio.seek)}× (within 10 %: ${met(doorRatio.seek <= 1.1)})`,
+          '',
+        ],
+      ],
+    ),
+    '',
+    `Within a turn (the door's less /api/v1/playback's, median of ${DOOR_TURNS}): the first segment ${signed(inTurns((r) => r.totalMs))} ms; the requests before segment 0 ${signed(inTurns(beforeSegment))} ms; segment 0 itself ${signed(inTurns((r) => r.stepsMs.at(-1)!))} ms (the service starts making it before it answers PlaybackInfo or the POST).`,
+  ];
+};
+
 // ---------------------------------------------------------------------------------------------
 
 export const runPlayback = async () => {
@@ -589,13 +980,13 @@ export const runPlayback = async () => {
   try {
     mkdirSync(library);
     mkdirSync(scratch);
-    const [{ instance }] = await Promise.all([sharedLibrary(), makeFilms(library, scratch)]);
+    const [{ instance, proxy, jellyfin }] = await Promise.all([sharedLibrary(), makeFilms(library, scratch)]);
     const makeS = (performance.now() - began) / 1000;
     const sizes = Object.fromEntries(Object.entries(FILES).map(([k, v]) => [k, statSync(join(library, v.file)).size / 1e6])) as Record<
       keyof Films,
       number
     >;
-    const { entries } = await addLibrary(library, 'movie', Object.keys(FILES).length);
+    const { entries, libraryId } = await addLibrary(library, 'movie', Object.keys(FILES).length);
     const ids = Object.fromEntries(
       Object.entries(FILES).map(([key, { year, file }]) => {
         const found = entries.find((e) => e.media.year === year);
@@ -607,6 +998,11 @@ export const runPlayback = async () => {
     const player = new Player(instance.url);
     const offline = instance.state().processes.offline!;
     say(`films made (${elapsed()}) and scanned; offline is pid ${offline}`);
+    if (DOOR_ONLY) {
+      const { beside, ways } = await doorRow(instance, proxy, player, jellyfin, libraryId, ids.remux1080);
+      process.stdout.write(`\n${doorSection(beside, ways).join('\n')}\n`);
+      return;
+    }
 
     // 1. Time to the first segment. A remux's first session reads the keyframe index: the median
     // is of the next RUNS. A transcode's first reads only the duration and frame rate (kept from
@@ -631,8 +1027,12 @@ export const runPlayback = async () => {
     const seekRows = [];
     for (const c of [CASES.remux1080, CASES.transcode1080] as Case[]) {
       await quiet(offline);
-      seekRows.push({ c, ...(await seeks(instance, player, ids[c.film], c)) });
+      seekRows.push({ c, ...(await seeks(instance, player, apiWay(player, ids[c.film], c.client))) });
     }
+
+    // 2b. The 1080p remux through the Jellyfin door, in turns with /api/v1/playback.
+    await quiet(offline);
+    const { beside, ways } = await doorRow(instance, proxy, player, jellyfin, libraryId, ids.remux1080);
 
     // 3. Chromium through the web client.
     browser = await launchChromium();
@@ -688,6 +1088,7 @@ export const runPlayback = async () => {
     const remuxPlayingSeek = median(chromeRemux.runs.map((r) => r.playingSeekMs));
     const remuxSeek = seekRows[0]!.medianMs;
     const outlivedS = gone.goneS - IDLE_S;
+    const doorRatio = ratiosOf(beside);
     const stalled = (n: number) => (n === Infinity ? 'stalled' : `${f(n / 1000)} s`);
     writeDoc(
       'playback',
@@ -724,6 +1125,8 @@ export const runPlayback = async () => {
             )
             .join('. ') +
           '.',
+        '',
+        ...doorSection(beside, ways),
         '',
         `**In Chromium**: the web client's player (${hlsPath}), a new page per run, the film's page let settle ${SETTLE_MS / 1000} s, then Play pressed; first frame when the video has decoded bytes and currentTime > 0. Cold: the player's address opened in a new page, Chromium's own start included. Seek: to 60 % right after the first frame, until \`seeked\` and currentTime past the target; while playing: ${PLAYING_MS / 1000} s on, then to 30 %. Median of ${RUNS}.`,
         '',
@@ -780,7 +1183,7 @@ export const runPlayback = async () => {
         ),
         ...(player.timeouts.length ? ['', `Segments answered 504 and asked again: ${player.timeouts.join('; ')}.`] : []),
         '',
-        `Against the targets: remux first frame in Chromium ${f(remuxFirstFrame / 1000)} s (≤ 1.5 s: ${met(remuxFirstFrame <= 1500)}; the first segment over HTTP ${f(medianStart(remuxStart.counted).totalMs / 1000)} s); remux seek ${f(remuxSeek / 1000)} s over HTTP, ${stalled(remuxBrowserSeek)} in Chromium, ${stalled(remuxPlayingSeek)} while playing (≤ 1 s: ${met(Math.max(remuxSeek, remuxBrowserSeek, remuxPlayingSeek) <= 1000)}); 1080p transcode at ${f(transcode1080.speed)}× (≥ 1×: ${met(transcode1080.speed >= 1)}); a session's disk ${disk?.segments ?? '-'} segments (${met(disk !== undefined && disk.segments <= SEGMENT_CAP)}); an abandoned session's ffmpeg and folder gone ${f(outlivedS, 0)} s after it ended (≤ 60 s: ${met(Number.isFinite(gone.goneS) && outlivedS <= 60)}).`,
+        `Against the targets: remux first frame in Chromium ${f(remuxFirstFrame / 1000)} s (≤ 1.5 s: ${met(remuxFirstFrame <= 1500)}; the first segment over HTTP ${f(medianStart(remuxStart.counted).totalMs / 1000)} s); remux seek ${f(remuxSeek / 1000)} s over HTTP, ${stalled(remuxBrowserSeek)} in Chromium, ${stalled(remuxPlayingSeek)} while playing (≤ 1 s: ${met(Math.max(remuxSeek, remuxBrowserSeek, remuxPlayingSeek) <= 1000)}); through the Jellyfin door, the remux's first segment ${f(median(beside.starts.door.map((r) => r.totalMs)) / 1000)} s and its seek ${f(median(beside.seekMs.door) / 1000)} s, ${f(doorRatio.first)}× and ${f(doorRatio.seek)}× /api/v1/playback's in the same turns (within 10 %: ${met(Math.max(doorRatio.first, doorRatio.seek) <= 1.1)}); 1080p transcode at ${f(transcode1080.speed)}× (≥ 1×: ${met(transcode1080.speed >= 1)}); a session's disk ${disk?.segments ?? '-'} segments (${met(disk !== undefined && disk.segments <= SEGMENT_CAP)}); an abandoned session's ffmpeg and folder gone ${f(outlivedS, 0)} s after it ended (≤ 60 s: ${met(Number.isFinite(gone.goneS) && outlivedS <= 60)}).`,
       ].join('\n'),
     );
   } finally {
