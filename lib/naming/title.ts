@@ -1,5 +1,5 @@
 // Titles and years out of a name: "Inception (2010)", "Inception.2010.1080p.BluRay.x264-GROUP".
-import { groupInt, matches } from './match';
+import { firstMatch, groupInt, matches } from './match';
 import { MAX_YEAR, MIN_YEAR, type NamingRules, type YearRule } from './rules';
 
 export interface TitleYear {
@@ -14,29 +14,50 @@ export function isYear(value: number | undefined): value is number {
 
 /** The title and year of a name; year rules are tried in order, the first usable one wins. */
 export function extractTitleYear(name: string, rules: NamingRules): TitleYear {
-  const beforeQuality = cutAtQuality(name, rules);
-  for (const rule of rules.years) {
-    const found = findYear(rule.beforeQuality ? beforeQuality : name, rule);
-    if (found) return found;
-  }
-  return { title: cleanTitle(beforeQuality), year: null };
+  const read = readTitleYear(name, rules);
+  const rest = withoutReleasePrefix(name, rules);
+  if (rest === name) return read;
+  // A site tag before the title ("[nextorrent.org] Title.2016") is dropped, unless it was all there was.
+  const fromRest = readTitleYear(rest, rules);
+  return fromRest.title === '' ? read : fromRest;
 }
 
-/** A year is usable only with a non-empty title before it ("1917" alone is a title). */
-function findYear(text: string, rule: YearRule): TitleYear | undefined {
+function readTitleYear(name: string, rules: NamingRules): TitleYear {
+  for (const rule of rules.years) {
+    const found = findYear(rule.beforeQuality ? cutAtQuality(name, rules, ['flag', 'edition']) : name, rule, rules);
+    if (found) return found;
+  }
+  return { title: cleanTitle(cutAtQuality(name, rules)), year: null };
+}
+
+function withoutReleasePrefix(name: string, rules: NamingRules): string {
+  const prefix = firstMatch(rules.releasePrefix, name);
+  return prefix === undefined ? name : name.slice(prefix.index + prefix[0].length);
+}
+
+/**
+ * A year is usable only with a non-empty title before it ("1917" alone is a title). The title
+ * ends at an edition or source tag before the year too ("Suicide Squad EXTENDED (2016)",
+ * "Sin City (BluRay) (2005)"); a release flag ends it only in a release name (./rules).
+ */
+function findYear(text: string, rule: YearRule, rules: NamingRules): TitleYear | undefined {
   const found = [...matches(rule.pattern, text)];
   for (const match of rule.pick === 'first' ? found : found.reverse()) {
     const year = groupInt(match, 'year');
     if (!isYear(year)) continue;
-    const title = cleanTitle(text.slice(0, match.index));
+    const title = cleanTitle(cutAtQuality(text.slice(0, match.index), rules, rule.beforeQuality ? [] : ['flag']));
     if (title !== '') return { title, year };
   }
   return undefined;
 }
 
-/** The name up to its first quality/source/codec token that has a title before it. */
-export function cutAtQuality(name: string, rules: NamingRules): string {
+/** The kinds of token (groups of the quality pattern) a cut may pass over. */
+type TokenKind = 'flag' | 'edition';
+
+/** The name up to its first quality/source/codec token that has a title before it, passing tokens of the `past` kinds. */
+export function cutAtQuality(name: string, rules: NamingRules, past: readonly TokenKind[] = []): string {
   for (const match of matches(rules.quality, name)) {
+    if (past.some((kind) => match.groups?.[kind] !== undefined)) continue;
     const before = name.slice(0, match.index);
     if (cleanTitle(before) !== '') return before;
   }
