@@ -52,6 +52,13 @@ const pieces = fc.oneof(
     '😀',
     '\u200d',
     'S.W.A.T.',
+    'EXTENDED',
+    '3D',
+    '[nextorrent.org]',
+    'www.site.com',
+    'S06xE01',
+    '5x9',
+    'Ep. 02',
     '\uD800',
   ),
 );
