@@ -6,8 +6,9 @@ export const SEP = String.raw`[\s._\-]`;
 
 // Tokens where a release-style title ends. One only counts after some title text, so a title
 // may start with one ("Uncut Gems"). Plain words common inside titles ("web" in Charlotte's
-// Web, "dvd") are left out on purpose; edition words and "3D" are a trade-off: they end far more
-// release names ("Pacific.Rim.3D.2013") than they are part of titles ("Step Up 3D").
+// Web, "dvd") are left out on purpose. Edition words and "3D" are tags in release names
+// ("Pacific.Rim.3D.2013") but may be a title's own words ("Step Up 3D"), so a tidy
+// "Title (Year)" name keeps every word before its year (./title).
 export const QUALITY_TOKENS = [
   String.raw`(?:480|576|720|1080|1440|2160|4320)[pi]`, // 1080p, 1080i
   '4k',
@@ -74,6 +75,12 @@ export const quality = new RegExp(
   String.raw`(?<=[\s._\-[(])(?<token>(?<flag>${FLAG_TOKENS.join('|')})|(?<edition>${EDITION_TOKENS.join('|')})|${QUALITY_TOKENS.join('|')})(?=[\s._\-\])]|$)`,
   'giu',
 );
+
+// "Sin City (BluRay) (2005)", "The Rack (VHS) [1956]", "Blade Runner [Director's Cut] (1982)": a
+// bracket that holds nothing but tags is never title words, even in a tidy "Title (Year)" name
+// where bare words before the year all stay in the title ("Step Up 3D (2010)").
+const ANY_TOKEN = `(?:${[...FLAG_TOKENS, ...EDITION_TOKENS, ...QUALITY_TOKENS].join('|')})`;
+export const bracketedTags = new RegExp(String.raw`[([]${SEP}*${ANY_TOKEN}(?:${SEP}+${ANY_TOKEN})*${SEP}*[)\]]`, 'giu');
 
 // Top-level domains of release sites seen in names, so "[S.W.A.T.]" or "[Mr.Robot]" is no site.
 const SITE_TLD = '(?:com|org|net|info|biz|to|ru|me|tv|cc|be|io|co|uk|eu|ws|se|nl|fr|de|it|es|pl|lt|ch|cz|sk|mx|in|xyz|club|site)';

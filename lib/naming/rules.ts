@@ -6,7 +6,7 @@
 // Scanning patterns are global (`g`) and are only used through matchAll/replace (see ./match),
 // which never leave lastIndex state behind, so one shared table is safe to reuse. Anchored ones
 // (the release prefix) are not global and are run once with exec, which leaves no state either.
-import { QUALITY_TOKENS, SEP, quality, releasePrefix } from './release-tokens';
+import { QUALITY_TOKENS, SEP, bracketedTags, quality, releasePrefix } from './release-tokens';
 
 /** Finds a year and the title before it. Group: `year`. */
 export interface YearRule {
@@ -59,6 +59,8 @@ export interface NamingRules {
   readonly years: readonly YearRule[];
   /** Quality, source, codec and edition tokens: where a release-style title ends. Groups `flag` and `edition` mark those kinds. */
   readonly quality: RegExp;
+  /** A bracket holding only such tokens ("(BluRay)", "[Director's Cut]"): where even a tidy name's title ends. */
+  readonly bracketedTags: RegExp;
   /** A release site or tag glued before the title ("[nextorrent.org] ", "[阿维达]."): not part of the title. */
   readonly releasePrefix: RegExp;
   readonly stack: readonly StackRule[];
@@ -216,6 +218,7 @@ export const DEFAULT_RULES: NamingRules = Object.freeze({
   providerTag,
   years: Object.freeze(years),
   quality,
+  bracketedTags,
   releasePrefix,
   stack: Object.freeze(stack),
   episodes: Object.freeze(episodes),

@@ -100,7 +100,8 @@ const rows: Row[] = [
   ],
   // Names peers read right (guessit's test tables, guessit/test/*.yml, and Jellyfin's,
   // tests/Jellyfin.Naming.Tests), as they spell them; ".mkv" added where the name has no extension.
-  // Edition words and 3D end the title, before a year as after it.
+  // In a release name (dots or underscores between words, or release tags after the year) edition
+  // words and 3D end the title, before the year as after it.
   [
     'Suicide Squad EXTENDED (2016) 2160p 4K UltraHD Blu-Ray x265 (HEVC 10bit BT709) Dolby Atmos 7.1 -DDR.mkv',
     { title: 'Suicide Squad', year: 2016 },
@@ -111,12 +112,28 @@ const rows: Row[] = [
   [
     'The Lord of the Rings The Fellowship of the Ring THEATRICAL EDITION (2001) [1080p].mkv',
     { title: 'The Lord of the Rings The Fellowship of the Ring', year: 2001 },
-  ], // guessit movies.yml
+  ], // guessit movies.yml; "[1080p]" after the year makes it a release name
   ["Casablanca [Ultimate Collector's Edition].1942.BRRip.XviD-VLiS.mkv", { title: 'Casablanca', year: 1942 }], // guessit movies.yml
   ['Alien.Director.Cut.Ita.Eng.VP9.Opus.AlphaBot.webm', { title: 'Alien', year: null }], // guessit movies.yml
   ['movies/Baraka_Edition_Collector.avi', { title: 'Baraka', year: null }], // guessit movies.yml
-  ['Step Up 3D (2010).mkv', { title: 'Step Up', year: 2010 }], // the trade-off: a title's own "3D" goes too; the year still finds the film
-  ['The Limited (2005).mkv', { title: 'The Limited', year: 2005 }], // a release flag is a word before a (year)
+  ['The Limited (2005) 1080p BluRay.mkv', { title: 'The Limited', year: 2005 }], // a release flag is a plain word, kept even there
+  // A tidy "Title (Year)" (spaces between words, nothing after the year but a Jellyfin " - label")
+  // keeps every word before its year, tag-like or not: only a release name's tags are cut.
+  ['Step Up 3D (2010).mkv', { title: 'Step Up 3D', year: 2010 }], // the film's own title
+  ['Step Up 3D.mkv', { title: 'Step Up 3D', year: null }], // with no year, a 3D ending the name is a word too
+  ['The Limited (2005).mkv', { title: 'The Limited', year: 2005 }],
+  // The playback fixtures' films (test/support/playback-media.ts), named for their codecs.
+  ['Pb Mkv Ac3 (2001)/Pb Mkv Ac3 (2001).mkv', { title: 'Pb Mkv Ac3', year: 2001 }],
+  ['Pb Mkv Eac3 (2002).mkv', { title: 'Pb Mkv Eac3', year: 2002 }],
+  ['Pb Mkv Dts (2003).mkv', { title: 'Pb Mkv Dts', year: 2003 }],
+  ['Pb Mp4 Ac3 (2004).mp4', { title: 'Pb Mp4 Ac3', year: 2004 }],
+  ['Pb Hevc Main10 (2005).mkv', { title: 'Pb Hevc Main10', year: 2005 }],
+  ['Pb Avi Xvid (2006).avi', { title: 'Pb Avi Xvid', year: 2006 }],
+  ['Pb Mpeg2 Ts (2007).ts', { title: 'Pb Mpeg2 Ts', year: 2007 }],
+  ['Pb Mkv Aac (2014).mkv', { title: 'Pb Mkv Aac', year: 2014 }],
+  ['Pb Mkv Ac3 (2001) - 1080p.mkv', { title: 'Pb Mkv Ac3', year: 2001 }], // a Jellyfin version label is no release tag
+  ['Pb.Mkv.Ac3.(2001).mkv', { title: 'Pb Mkv', year: 2001 }], // dots make it a release name, where Ac3 is a tag
+  ["Blade Runner [Director's Cut] (1982).mkv", { title: 'Blade Runner', year: 1982 }], // a bracket of tags is no title words
   // Release sites and bracketed tags before the title.
   ['[nextorrent.org] Bienvenue.Au.Gondwana.2016.FRENCH.DVDRiP.XViD-AViTECH.avi', { title: 'Bienvenue Au Gondwana', year: 2016 }], // guessit movies.yml
   [
@@ -148,6 +165,11 @@ const todo: Array<readonly [path: string, expected: Expected, why: string]> = [
     'Harry Potter and the Deathly Hallows Part 2.mkv',
     { title: 'Harry Potter and the Deathly Hallows Part 2', year: null },
     'a title ending in "Part N" looks like a stacked part without its siblings',
+  ],
+  [
+    'Suicide Squad EXTENDED (2016).mkv',
+    { title: 'Suicide Squad', year: 2016 },
+    'a tidy name keeps every word before its (year), as "Step Up 3D (2010)" needs; only a title lookup tells the two apart',
   ],
   ['Movie (1999)/CD2/movie.avi', { title: 'Movie', year: 1999, part: 2 }, 'stacking by folder is not supported'],
   ['Movie (2010)/VIDEO_TS/VTS_01_1.VOB', { title: 'Movie', year: 2010 }, 'DVD folder structures are out of scope'],
