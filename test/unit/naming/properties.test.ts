@@ -59,6 +59,9 @@ const pieces = fc.oneof(
     'S06xE01',
     '5x9',
     'Ep. 02',
+    'Ac3',
+    '(BluRay)',
+    ' - 1080p',
     '\uD800',
   ),
 );
