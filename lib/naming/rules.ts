@@ -1,12 +1,12 @@
 // Ordered naming rule tables, in the spirit of Emby.Naming but smaller. Parsers walk a table top
 // to bottom and the first rule that matches (and passes its sanity checks) wins, so specific
-// rules come before loose ones. Every pattern is compiled once, here, and carries NAMED groups.
+// rules come before loose ones. Every pattern is compiled once, here or in ./release-tokens, and
+// carries NAMED groups.
 //
 // Scanning patterns are global (`g`) and are only used through matchAll/replace (see ./match),
-// which never leave lastIndex state behind, so one shared table is safe to reuse.
-
-/** A separator between release-style tokens: space, dot, underscore or dash. */
-const SEP = String.raw`[\s._\-]`;
+// which never leave lastIndex state behind, so one shared table is safe to reuse. Anchored ones
+// (the release prefix) are not global and are run once with exec, which leaves no state either.
+import { QUALITY_TOKENS, SEP, bracketedTags, quality, releasePrefix } from './release-tokens';
 
 /** Finds a year and the title before it. Group: `year`. */
 export interface YearRule {
@@ -14,7 +14,7 @@ export interface YearRule {
   readonly pattern: RegExp;
   /** `first`: the earliest usable year wins; `last`: the latest one does (titles with years). */
   readonly pick: 'first' | 'last';
-  /** Search only the part of the name before the first quality/source/codec token. */
+  /** Search only the part of the name before the first quality/source/codec token (flags and editions do not end it). */
   readonly beforeQuality: boolean;
 }
 
@@ -57,8 +57,12 @@ export interface NamingRules {
   /** Provider id tags. Groups: `provider` (tmdb, imdb, tvdb), `id`. */
   readonly providerTag: RegExp;
   readonly years: readonly YearRule[];
-  /** Quality, source, codec and edition tokens: where a release-style title ends. */
+  /** Quality, source, codec and edition tokens: where a release-style title ends. Groups `flag` and `edition` mark those kinds. */
   readonly quality: RegExp;
+  /** A bracket holding only such tokens ("(BluRay)", "[Director's Cut]"): where even a tidy name's title ends. */
+  readonly bracketedTags: RegExp;
+  /** A release site or tag glued before the title ("[nextorrent.org] ", "[阿维达]."): not part of the title. */
+  readonly releasePrefix: RegExp;
   readonly stack: readonly StackRule[];
   readonly episodes: readonly EpisodeRule[];
   readonly seasons: readonly SeasonRule[];
@@ -94,61 +98,6 @@ const years: readonly YearRule[] = [
   },
 ];
 
-// Tokens where a release-style title ends. One only counts after some title text, so a title
-// may start with one ("Uncut Gems"). Plain words common inside titles ("web" in Charlotte's
-// Web, "3d" in Step Up 3D, "dvd") are left out on purpose; edition words are a trade-off.
-const QUALITY_TOKENS = [
-  String.raw`(?:480|576|720|1080|1440|2160|4320)[pi]`, // 1080p, 1080i
-  '4k',
-  '8k',
-  'uhd',
-  String.raw`hdr(?:10(?:\+|plus)?)?`,
-  'dovi', // HDR10+, Dolby Vision
-  'blu-?ray',
-  String.raw`bd(?:rip|remux|25|50)`,
-  'br-?rip',
-  'remux', // sources
-  'web-?dl',
-  'web-?rip',
-  'hdtv',
-  'hdrip',
-  'dvd-?rip',
-  'dvdscr',
-  'dvd[r59]',
-  'hdcam',
-  'camrip',
-  'telesync',
-  'x26[45]',
-  String.raw`h\.?26[45]`,
-  'hevc',
-  'avc',
-  'xvid',
-  'divx',
-  '10-?bit', // codecs
-  'aac',
-  'ac3',
-  'e-?ac-?3',
-  String.raw`ddp?5\.1`,
-  'dts(?:-?hd)?',
-  'truehd',
-  'atmos', // audio
-  'proper',
-  'repack',
-  'rerip',
-  'extended',
-  'unrated',
-  'uncut',
-  'remastered',
-  'imax', // editions
-  `director['’]?s${SEP}cut`,
-  'theatrical',
-  'limited',
-  'internal',
-];
-
-// "Inception.2010.1080p.BluRay.x264-GROUP": a token must stand alone between separators.
-const quality = new RegExp(String.raw`(?<=[\s._\-[(])(?<token>${QUALITY_TOKENS.join('|')})(?=[\s._\-\])]|$)`, 'giu');
-
 const stack: readonly StackRule[] = [
   {
     // "Movie (1999) - cd1", "Movie.1999-CD2", "Movie part 2", "Movie.pt1", "Movie disc1",
@@ -157,17 +106,27 @@ const stack: readonly StackRule[] = [
     name: 'part-token',
     pattern: new RegExp(String.raw`(?:^|${SEP})(?<kind>cd|dvd(?![59]$)|dis[ck]|part|pt)${SEP}?(?<part>\d{1,2})$`, 'giu'),
   },
+  {
+    // "The.Matrix.1999.CD1.DVDRip.XviD-GRP": a disc token right before the release tags. Not
+    // "part", which ends titles too ("Deathly.Hallows.Part.2.2011.1080p").
+    name: 'disc-before-tags',
+    pattern: new RegExp(
+      String.raw`(?:^|${SEP})(?<kind>cd|dis[ck])${SEP}?(?<part>\d{1,2})(?=${SEP}(?:${QUALITY_TOKENS.join('|')})(?:${SEP}|$))`,
+      'giu',
+    ),
+  },
 ];
 
 const B = String.raw`(?<![\p{L}\d])`; // not glued to a word on the left
+const DASH = String.raw`[\s._]?-[\s._]?`; // between the episodes of a range
 
 const episodes: readonly EpisodeRule[] = [
   {
-    // "S01E01-E03", "S01E01-02", "S01E01 - E02", "S01E01-S01E02"
+    // "S01E01-E03", "S01E01-02", "S01E01 - E02", "S01E01-S01E02", "S01E01-E02-E03" (the last one ends it)
     name: 'sxxeyy-range',
     kind: 'range',
     pattern: new RegExp(
-      String.raw`${B}s(?<season>\d{1,4})${SEP}?e(?<first>\d{1,4})(?:[\s._]?-[\s._]?(?:s\d{1,4})?e|-)(?<last>\d{1,4})(?![\p{L}\d])`,
+      String.raw`${B}s(?<season>\d{1,4})${SEP}?e(?<first>\d{1,4})(?:${DASH}(?:s\d{1,4})?e\d{1,4})*(?:${DASH}(?:s\d{1,4})?e|-)(?<last>\d{1,4})(?![\p{L}\d])`,
       'giu',
     ),
   },
@@ -178,10 +137,11 @@ const episodes: readonly EpisodeRule[] = [
     pattern: new RegExp(String.raw`${B}s(?<season>\d{1,4})${SEP}?e(?<first>\d{1,4})(?<more>(?:[\s._]?e\d{1,4})+)(?!\d)`, 'giu'),
   },
   {
-    // "Breaking.Bad.S01E02.720p", "s1e2", "S01.E02", "S2010E05"
+    // "Breaking.Bad.S01E02.720p", "s1e2", "S01.E02", "S2010E05", "S6.Ep5", "S06xE01", "S01x02".
+    // No separator before the x, so a season pack's "S01.x264" is not episode 264.
     name: 'sxxeyy',
     kind: 'single',
-    pattern: new RegExp(String.raw`${B}s(?<season>\d{1,4})${SEP}?e(?<episode>\d{1,4})(?!\d)`, 'giu'),
+    pattern: new RegExp(String.raw`${B}s(?<season>\d{1,4})(?:${SEP}?ep?|xe?)(?<episode>\d{1,4})(?!\d)`, 'giu'),
   },
   {
     // "Season 1 Episode 2"
@@ -204,6 +164,13 @@ const episodes: readonly EpisodeRule[] = [
     name: 'nxm',
     kind: 'single',
     pattern: new RegExp(String.raw`${B}(?<season>\d{1,2})x(?<episode>\d{2,3})(?![\p{L}\d])`, 'giu'),
+  },
+  {
+    // "Mad.M-5x9", "Something.1x5.Season.Complete": a one-digit episode only right after a
+    // title word, so a name that starts "4x4 (2019)" is still not an episode.
+    name: 'nxm-short',
+    kind: 'single',
+    pattern: new RegExp(String.raw`(?<=\p{L}[\s._\-]{1,3})(?<season>\d{1,2})x(?<episode>\d)(?![\p{L}\d])`, 'giu'),
   },
 ];
 
@@ -233,9 +200,9 @@ const bareEpisodes: readonly BareEpisodeRule[] = [
   // "02 - Pilot", "02.mkv", "02. Pilot"
   { name: 'leading-number', pattern: new RegExp(String.raw`^(?<episode>\d{1,3})(?=${SEP}|$)`, 'gu') },
   {
-    // "E02 - Pilot", "Ep 2", "Episode 02", "Show - E02"
+    // "E02 - Pilot", "Ep 2", "Ep. 02 - Title", "Episode 02", "Show - E02"
     name: 'e-number',
-    pattern: new RegExp(String.raw`(?:^|${SEP})(?:e|ep|episode)${SEP}?(?<episode>\d{1,4})(?=${SEP}|$)`, 'giu'),
+    pattern: new RegExp(String.raw`(?:^|${SEP})(?:e|ep\.?|episode)${SEP}?(?<episode>\d{1,4})(?=${SEP}|$)`, 'giu'),
   },
   {
     // "Show - 02", "Show - 02 - Pilot"
@@ -251,6 +218,8 @@ export const DEFAULT_RULES: NamingRules = Object.freeze({
   providerTag,
   years: Object.freeze(years),
   quality,
+  bracketedTags,
+  releasePrefix,
   stack: Object.freeze(stack),
   episodes: Object.freeze(episodes),
   seasons: Object.freeze(seasons),
