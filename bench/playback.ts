@@ -264,6 +264,8 @@ class DoorPlayer {
       DeviceProfile: DOOR_PROFILE,
       MaxStreamingBitrate: 120_000_000,
       StartTimeTicks: 0,
+      // As the web client asks when it starts a film: the conversion starts with the answer.
+      IsPlayback: true,
       AutoOpenLiveStream: true,
     });
     const res = await fetch(`${this.base}/Items/${guid}/PlaybackInfo`, { method: 'POST', headers: this.headers(true), body });
@@ -316,6 +318,8 @@ interface Opened {
   method?: string;
   /** The door's TranscodeReasons. */
   reasons?: string;
+  /** The conversion's session, where the session ended by `end` is another (the door's play session). */
+  conversionId?: string;
 }
 
 /** One way to play a film's conversion: through /api/v1/playback or through the Jellyfin door. */
@@ -370,6 +374,7 @@ const doorWay = (player: Player, door: DoorPlayer, guid: string): Way => ({
         durations: list.durations,
         uris: list.uris,
         reasons: info.reasons,
+        conversionId: new URL(master.url).searchParams.get('ConversionId') ?? undefined,
       };
     } catch (err) {
       await door.end(info.playSessionId);
@@ -483,6 +488,8 @@ const DOOR_ONLY = process.env.BENCH_PLAYBACK_ONLY === 'door';
 
 interface WayStart {
   sessionId: string;
+  /** The conversion's session, as the service's log names it. */
+  conversionId: string;
   reasons?: string | undefined;
   /** Each request's milliseconds as the bench saw them, segment 0's last. */
   stepsMs: number[];
@@ -551,6 +558,7 @@ const doorBeside = async (instance: Instance, proxy: ProxyProcess, player: Playe
     const { marks } = run;
     return {
       sessionId: run.opened.sessionId,
+      conversionId: run.opened.conversionId ?? run.opened.sessionId,
       reasons: run.opened.reasons,
       stepsMs: [...run.opened.stepsMs, run.segmentMs],
       totalMs: run.totalMs,
@@ -584,8 +592,8 @@ const doorBeside = async (instance: Instance, proxy: ProxyProcess, player: Playe
       .slice(1)
       .map((end, k) => log.access.filter((a) => a.at >= Math.floor(run.wall[k]!) && a.at <= Math.ceil(end)).reduce((n, a) => n + a.ms, 0));
   const conversion = {
-    door: log.sessions.get(first.sessionId) ?? '? (not in the log)',
-    api: log.sessions.get(starts.api[0]!.sessionId) ?? '? (not in the log)',
+    door: log.sessions.get(first.conversionId) ?? '? (not in the log)',
+    api: log.sessions.get(starts.api[0]!.conversionId) ?? '? (not in the log)',
   };
   const handlers = { api: starts.api.map(handlerMs), door: starts.door.map(handlerMs) };
   return { first, conversion, starts, handlers, seekMs };
@@ -922,7 +930,7 @@ const doorSection = (beside: Beside, ways: { api: Way; door: Way }) => {
   const beforeSegment = (r: WayStart) => r.stepsMs.slice(0, -1).reduce((a, b) => a + b, 0);
   const first = beside.first;
   return [
-    `**Through the Jellyfin door**: the ${CASES.remux1080.label} film as a Jellyfin app plays it, logged in as the household: POST /Items/{id}/PlaybackInfo with a device profile that plays H.264 and AAC in MP4 and takes HLS of H.264 and AAC (TranscodeReasons ${first.reasons}; the service's log: ${beside.conversion.door}), the master playlist, its one variant (main.m3u8) and segment 0; beside the same film through /api/v1/playback (its default client; the log: ${beside.conversion.api}): POST, index.m3u8, segment 0. ${DOOR_TURNS} sessions each, in turns (the order swapped every turn), each started with no ffmpeg running and ended after (DELETE /Videos/ActiveEncodings; DELETE the session). The door's first session (its function's first load) is not counted: ${first.stepsMs.map(ms).join(' / ')}, **${ms(first.totalMs)}** ms. Each request: the bench's time, then (in brackets) the time in its handler (the access log's durationMs) and the time its DynamoDB calls were in flight (at the counting proxy, its hop included). Seek: as above, in ${DOOR_SEEK_TURNS} live sessions each, in turns.`,
+    `**Through the Jellyfin door**: the ${CASES.remux1080.label} film as a Jellyfin app plays it, logged in as the household: POST /Items/{id}/PlaybackInfo asked in order to play (IsPlayback, as the web client sends when it starts a film) with a device profile that plays H.264 and AAC in MP4 and takes HLS of H.264 and AAC (TranscodeReasons ${first.reasons}; the service's log: ${beside.conversion.door}), the master playlist, its one variant (main.m3u8) and segment 0; beside the same film through /api/v1/playback (its default client; the log: ${beside.conversion.api}): POST, index.m3u8, segment 0. ${DOOR_TURNS} sessions each, in turns (the order swapped every turn), each started with no ffmpeg running and ended after (DELETE /Videos/ActiveEncodings; DELETE the session). The door's first session (its function's first load) is not counted: ${first.stepsMs.map(ms).join(' / ')}, **${ms(first.totalMs)}** ms. Each request: the bench's time, then (in brackets) the time in its handler (the access log's durationMs) and the time its DynamoDB calls were in flight (at the counting proxy, its hop included). Seek: as above, in ${DOOR_SEEK_TURNS} live sessions each, in turns.`,
     '',
     table(
       [

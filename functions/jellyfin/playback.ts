@@ -31,5 +31,6 @@ export const handler = doorHttp(
       ),
     subtitles: trackOptions({ storage: services.storage, extractor: subtitleExtractor() }),
     progress: (profileId, mediaId, position, duration) => watchingService().progress(profileId, mediaId, position, duration),
+    log: rootLogger,
   }),
 );

@@ -11,6 +11,7 @@ import type { TrackOptions } from '../subtitles/tracks';
 import type { DoorCatalogue } from './catalogue';
 import { notFound, type DoorReply, type DoorRequest } from './door';
 import { streamOfKind } from './media-sources';
+import type { Log } from '../log';
 import type { DoorStore } from './store';
 import { secondsOf, textField } from './wire';
 
@@ -26,6 +27,7 @@ export interface PlaybackDoorDeps {
   subtitle: (mediaId: string, trackId: string, ifNoneMatch: string | undefined) => Promise<SubtitleAnswer>;
   subtitles: TrackOptions;
   progress: (profileId: string, mediaId: string, positionSeconds: number, durationSeconds: number | undefined) => Promise<unknown>;
+  log: Log;
 }
 
 export type Playable = MovieItem | EpisodeItem;

@@ -4,13 +4,14 @@
 // /api/v1/playback), subtitles as WebVTT, SubRip or Jellyfin's JSON track events, and the
 // reports that feed each person's place (the rules of PUT /api/v1/progress).
 //
-// A PlaybackInfo decides and starts nothing; a conversion starts at its first playlist request,
-// from what its address says, and its play session (the PlaySessionId the app sends with every
-// request and report) is bound to it in the table. One conversion per device: starting one ends
+// A PlaybackInfo decides, and starts nothing unless it says it is for playing (IsPlayback); else
+// a conversion starts at its first playlist request, from what its address says. Either way its
+// play session (the PlaySessionId the app sends with every request and report) is bound to it in
+// the table. One conversion per device: starting one ends
 // the device's previous one, and a stop report and DELETE /Videos/ActiveEncodings end it.
 import { randomBytes } from 'node:crypto';
 import { filesDuration } from '../catalog/model';
-import { conversionHandlers } from './conversion';
+import { conversionHandlers, startEarly } from './conversion';
 import { json, noContent, notFound, type DoorHandler, type DoorRequest } from './door';
 import { readDeviceProfile } from './device-profile';
 import { judgeFile } from './play-verdict';
@@ -100,6 +101,8 @@ export const playbackHandlers = (deps: PlaybackDoorDeps): Record<string, DoorHan
           TranscodingSubProtocol: 'hls',
           TranscodingContainer: 'ts',
         };
+    // The web client says when it asks in order to play (IsPlayback); a detail page does not.
+    if (!direct && boolOf(value('IsPlayback')) === true) await startEarly(deps, ctx, req, transcoding.TranscodingUrl!);
     return json({
       MediaSources: [
         {

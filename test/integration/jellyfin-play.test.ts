@@ -113,7 +113,8 @@ describe('playing through the Jellyfin door, as Android TV does', { skip }, () =
     assert.ok(ids.has('Door Direct'), [...ids.keys()].join(', '));
   });
 
-  const playbackInfo = async (title: string, profile: DeviceProfile) => {
+  /** `isPlayback`: asked in order to play, as the web client says when it starts a film (not in the SDK's type). */
+  const playbackInfo = async (title: string, profile: DeviceProfile, isPlayback = false) => {
     const itemId = ids.get(title);
     assert.ok(itemId, `${title} is in the library`);
     const info = (
@@ -125,6 +126,7 @@ describe('playing through the Jellyfin door, as Android TV does', { skip }, () =
           MaxStreamingBitrate: 120_000_000,
           StartTimeTicks: 0,
           AutoOpenLiveStream: true,
+          ...(isPlayback ? { IsPlayback: true } : {}),
         },
       })
     ).data;
@@ -264,6 +266,34 @@ describe('playing through the Jellyfin door, as Android TV does', { skip }, () =
     });
     assert.equal((await door('GET', url(second.source))).status, 404);
   });
+
+  it(
+    'starts the conversion at a PlaybackInfo asked in order to play, and its playlists play that one',
+    { skip: !hasHevcEncoder() && 'needs libx265' },
+    async () => {
+      // HEVC 10-bit for a TV without HEVC: a transcode, seconds of work, so its ffmpeg is seen.
+      const converting = () => processesMentioning('Pb Hevc Main10').length;
+      await waitFor('no conversion of the film left', async () => converting() === 0 || undefined, 60_000, 200);
+      const { source } = await playbackInfo('Pb Hevc Main10', tvProfile(false), true);
+      await waitFor(
+        'an ffmpeg converting the film before any playlist is asked for',
+        async () => converting() > 0 || undefined,
+        10_000,
+        50,
+      );
+      const probed = await loadConversion(source);
+      assert.deepEqual(probed.streams.map((st) => `${st.codec_type}:${st.codec_name}`).sort(), ['audio:aac', 'video:h264']);
+      // The device's next film to play ends this one, as one started by its playlist would be.
+      const next = await playbackInfo('Pb Mkv Ac3', tvProfile(false), true);
+      assert.equal((await door('GET', url(source))).status, 404);
+      assert.equal((await door('GET', url(next.source))).status, 200);
+      const stop = await door('DELETE', `/Videos/ActiveEncodings?deviceId=${DEVICE}&playSessionId=${next.info.PlaySessionId}`, {
+        'X-Emby-Token': token,
+      });
+      assert.equal(stop.status, 204);
+      await waitFor('no ffmpeg left', async () => converting() === 0 || undefined, 60_000, 200);
+    },
+  );
 
   it('feeds the watch state: a place reported through the door is our API’s resume point, and the other way round', async () => {
     const directId = ids.get('Door Direct')!;
