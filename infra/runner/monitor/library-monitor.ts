@@ -4,11 +4,13 @@
 // growing, go to the upkeep function as one folder to scan: a burst of 500 files is one job.
 // Every MONITOR_TICK_MS the upkeep function also runs the schedule and says which libraries to
 // watch, and each root is looked at: a disk that went away or came back gets a scan, which
-// records the library offline or brings it back. What cannot be watched (the inotify limit, a
-// network share) is said in the library's status; the schedule covers it. What matters, when
+// records the library offline or brings it back. A library created or changed through the front
+// door is looked at at once (onAnswer), not at the next tick. What cannot be watched (the inotify
+// limit, a network share) is said in the library's status; the schedule covers it. What matters, when
 // and which folder are the rules' to say (lib/scan/monitor-rules.ts); this is their adapter.
 import { stat } from 'node:fs/promises';
 import type { LambdaClient } from '@aws-sdk/client-lambda';
+import { libraryOperations } from '../../../lib/api/library-operations';
 import type { Log } from '../../../lib/log';
 import {
   busyWait,
@@ -28,6 +30,13 @@ import { invokeAndWait, localFunction, localLambda } from '../local-lambda';
 import { changedFolders, filesystemType, watchFolder, type FolderEvent, type FolderWatch } from './folder-watch';
 
 const UPKEEP_FUNCTION = localFunction('libraryUpkeep');
+
+/** The operations after which the libraries to watch may differ: created (also by a scan of a new folder), changed, deleted. */
+const LIBRARY_CHANGES: ReadonlySet<string> = new Set(
+  [libraryOperations.createLibrary, libraryOperations.startScan, libraryOperations.patchLibrary, libraryOperations.deleteLibrary].map(
+    (op) => op.id,
+  ),
+);
 
 interface Watched {
   libraryId: string;
@@ -56,6 +65,7 @@ export class LibraryMonitor {
   private readonly watched = new Map<string, Watched>();
   private readonly ready: Array<{ libraryId: string; path: string }> = [];
   private ticking: Promise<void> = Promise.resolve();
+  private tickQueued = false;
   private interval?: NodeJS.Timeout;
   private stopped = false;
   private readonly client: LambdaClient;
@@ -77,9 +87,25 @@ export class LibraryMonitor {
     this.client.destroy();
   }
 
-  /** Ticks run one at a time, in order. */
+  /**
+   * The front door's word that it answered an operation: one that may have created a library or
+   * switched its monitoring makes the monitor look now, so a new library's watch begins within
+   * a moment, not a tick.
+   */
+  onAnswer(operationId: string, status: number) {
+    if (status < 300 && LIBRARY_CHANGES.has(operationId)) this.requestTick();
+  }
+
+  /** Ticks run one at a time, in order; asked for again before the next one began, they are that one. */
   private requestTick() {
-    this.ticking = this.ticking.then(() => this.tick()).catch((err: unknown) => this.options.log.warn({ err }, 'library upkeep failed'));
+    if (this.tickQueued) return;
+    this.tickQueued = true;
+    this.ticking = this.ticking
+      .then(() => {
+        this.tickQueued = false;
+        return this.tick();
+      })
+      .catch((err: unknown) => this.options.log.warn({ err }, 'library upkeep failed'));
   }
 
   private async tick() {
