@@ -1,9 +1,9 @@
 // The library looks after itself, on an instance of its own with the folder monitor on (short
 // tick and quiet period, as MONITOR_TICK_MS and MONITOR_QUIET_MS allow): a film copied in shows
 // up without any request, a subtitle dropped into its Subs/ folder is listed, a file still being
-// written is indexed once it is complete, a burst of files is one job, a disk that goes away
-// makes the library offline and its return brings it back, and a schedule with a short interval
-// fires.
+// written is indexed once it is complete, a burst of files is one job, a change that a scan
+// started since has seen is not scanned again, a disk that goes away makes the library offline
+// and its return brings it back, and a schedule with a short interval fires.
 import assert from 'node:assert/strict';
 import { closeSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -123,6 +123,23 @@ describe('the folder monitor and the schedule', () => {
         `${err.message}; jobs ${JSON.stringify((await jobs()).slice(0, 4).map((j) => [j.trigger, j.status, j.path]))}; log ${log.text.slice(0, 3000)}`,
       );
     });
+  });
+
+  it('a change that a scan started since has seen is not scanned again', async () => {
+    const earlier = new Set((await jobs()).map((j) => j.jobId));
+    makeTree(films, ['Gattaca (1997)/Gattaca (1997).mkv'], 1024);
+    // The monitor has heard of it by now (its events come within milliseconds); its quiet period still runs.
+    await new Promise((r) => setTimeout(r, 300));
+    const manual = await scan({ path: films, mediaType: 'movie' }, instance.url);
+    assert.equal(manual.counts.added, 1);
+    // Past the quiet period, and a wait behind the running scan: the monitor has asked by now.
+    await new Promise((r) => setTimeout(r, QUIET_MS + 6_000));
+    const started = (await jobs()).filter((j) => !earlier.has(j.jobId));
+    assert.deepEqual(
+      started.map((j) => j.trigger),
+      ['manual'],
+      JSON.stringify(started.map((j) => [j.trigger, j.path, j.counts.added])),
+    );
   });
 
   it('a root that goes away makes the library offline, and its return brings it back with nothing lost', async () => {

@@ -38,6 +38,8 @@ const LIBRARY_CHANGES: ReadonlySet<string> = new Set(
   ),
 );
 
+type Change = Required<NonNullable<UpkeepInput['changed']>[number]>;
+
 interface Watched {
   libraryId: string;
   path: string;
@@ -63,7 +65,7 @@ export interface MonitorOptions {
 
 export class LibraryMonitor {
   private readonly watched = new Map<string, Watched>();
-  private readonly ready: Array<{ libraryId: string; path: string }> = [];
+  private readonly ready: Change[] = [];
   private ticking: Promise<void> = Promise.resolve();
   private tickQueued = false;
   private interval?: NodeJS.Timeout;
@@ -120,7 +122,7 @@ export class LibraryMonitor {
     for (const change of changed.filter((c) => result.busy.includes(c.libraryId))) {
       // Its scan runs: these changes go with the next one.
       const w = this.watched.get(change.libraryId);
-      if (w) this.arm(w, busyWait(this.options.quietMs), change.path);
+      if (w) this.arm(w, busyWait(this.options.quietMs), change);
     }
     await this.reconcile(result.watch);
   }
@@ -161,7 +163,7 @@ export class LibraryMonitor {
   /** A root that went away or came back (or disagrees with the library's status at the first look) gets a scan of the whole library. */
   private async lookAtRoot(w: Watched) {
     const seen = await holdsEntries(w.path).catch(() => false);
-    if (rootNeedsScan(seen, w.rootSeen, w.offline)) this.ready.push({ libraryId: w.libraryId, path: w.path });
+    if (rootNeedsScan(seen, w.rootSeen, w.offline)) this.ready.push({ libraryId: w.libraryId, path: w.path, before: Date.now() });
     w.rootSeen = seen;
     // An unmounted disk takes its watches with it: watch again once it is back.
     if (!seen && w.subscription) await this.unwatch(w);
@@ -217,9 +219,9 @@ export class LibraryMonitor {
     if (!w.pending.empty) this.arm(w, this.options.quietMs);
   }
 
-  /** (Re)starts the quiet period; `folder` is a change to carry over. */
-  private arm(w: Watched, delayMs: number, folder?: string) {
-    if (folder) w.pending.addFolder(folder);
+  /** (Re)starts the quiet period; `carried` is a folder of changes to scan with the next ones. */
+  private arm(w: Watched, delayMs: number, carried?: Pick<Change, 'path' | 'before'>) {
+    if (carried) w.pending.addFolder(carried.path, carried.before);
     clearTimeout(w.timer);
     w.timer = setTimeout(() => void this.settle(w), delayMs);
   }
@@ -251,8 +253,9 @@ export class LibraryMonitor {
     const newFolders = (await Promise.all(created.map(async (p) => ((await isFolder(p)) ? p : undefined)))).filter(
       (p): p is string => p !== undefined,
     );
+    const before = w.pending.lastAt;
     const folder = await nearestRemaining(w.path, w.pending.take(), isFolder);
-    this.ready.push({ libraryId: w.libraryId, path: folder });
+    this.ready.push({ libraryId: w.libraryId, path: folder, before });
     this.requestTick();
     if (newFolders.length && w.subscription) await this.rewatch(w, newFolders);
   }
@@ -269,7 +272,8 @@ export class LibraryMonitor {
       await this.subscribe(w);
     });
     const touched = await changedFolders(newFolders, since);
-    for (const folder of touched) w.pending.addFolder(folder);
+    const now = Date.now();
+    for (const folder of touched) w.pending.addFolder(folder, now);
     if (touched.length) this.arm(w, this.options.quietMs);
   }
 }
