@@ -247,7 +247,7 @@ export const config = Object.freeze({
   monitor: Object.freeze({
     /** Off: no folder is watched and no schedule runs in this instance (a test stack sharing folders with its tests). */
     enabled: oneOf('LIBRARY_MONITOR', ['on', 'off'] as const, 'on') === 'on',
-    /** How often the schedule is checked, the libraries to watch read again and their roots looked at. */
+    /** How often the schedule is checked, the libraries to watch read again and their roots looked at (at once after a library is created or changed). */
     tickMs: int('MONITOR_TICK_MS', 10_000, 200),
     /** Changes are scanned once their folder has been quiet this long (and no changed file is still growing). */
     quietMs: int('MONITOR_QUIET_MS', 3_000, 100),

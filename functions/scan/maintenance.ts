@@ -32,7 +32,12 @@ export const recover = middy(async () => {
 const inputOf = (event: unknown): UpkeepInput => {
   const e = (event ?? {}) as UpkeepInput;
   return {
-    changed: Array.isArray(e.changed) ? e.changed.filter((c) => typeof c?.libraryId === 'string' && typeof c?.path === 'string') : [],
+    changed: Array.isArray(e.changed)
+      ? e.changed
+          .filter((c) => typeof c?.libraryId === 'string' && typeof c?.path === 'string')
+          // A time that is not one says nothing of what saw the changes: they are scanned.
+          .map(({ libraryId, path, before }) => ({ libraryId, path, ...(Number.isFinite(before) ? { before } : {}) }))
+      : [],
     watching: Array.isArray(e.watching)
       ? e.watching.filter((w) => typeof w?.libraryId === 'string' && (w.problem === null || typeof w.problem === 'string'))
       : [],

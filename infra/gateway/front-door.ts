@@ -41,6 +41,8 @@ export interface FrontDoorOptions {
   rateLimitHits?: HitCounter;
   /** The built web client (web/dist), sent at its own addresses and /assets/*. */
   webDir?: string;
+  /** Told of each operation the handlers answered, once answered (the folder monitor looks at libraries again after some). */
+  onAnswer?: (operationId: string, status: number) => void;
 }
 
 export interface FrontDoor {
@@ -74,6 +76,9 @@ export const createFrontDoor = (opts: FrontDoorOptions): FrontDoor => {
     setForwarded(req);
     const body = withoutUnwantedBody(req, op);
     if (op?.sendsFile) return stream(req, res, body);
+    const { onAnswer } = opts;
+    // On close, not finish: a client gone before the end of the answer changed the library all the same.
+    if (op && onAnswer) res.once('close', () => res.headersSent && onAnswer(op.id, res.statusCode));
     handlers.web(req, res, body);
   };
   // Node does not look at the listener's promise: a failure is answered (or the answer cut) here.

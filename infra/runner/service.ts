@@ -9,7 +9,7 @@ import { config } from '../../lib/config';
 import { DoorStore } from '../../lib/jellyfin/store';
 import type { Log } from '../../lib/log';
 import { ensureBuilt, type Build } from '../build.mjs';
-import { createFrontDoor } from '../gateway/front-door';
+import { createFrontDoor, type FrontDoorOptions } from '../gateway/front-door';
 import { createJellyfinDoor } from '../gateway/jellyfin-door';
 import { memoryHitCounter } from '../../lib/http/rate-limit';
 import { startDiscovery, type Discovery } from '../gateway/jellyfin-discovery';
@@ -116,7 +116,7 @@ const startJellyfinDiscovery = async (run: RunContext, doorPort: number): Promis
  * The public port, first: a port in use fails at once, and until the handlers are up clients
  * get a 503 problem rather than a refused connection.
  */
-const openFrontDoor = async (run: RunContext): Promise<OpenFrontDoor> => {
+const openFrontDoor = async (run: RunContext, onAnswer: FrontDoorOptions['onAnswer']): Promise<OpenFrontDoor> => {
   // One count per client for both ports.
   const hits = memoryHitCounter();
   const frontDoor = createFrontDoor({
@@ -124,6 +124,7 @@ const openFrontDoor = async (run: RunContext): Promise<OpenFrontDoor> => {
     wsTarget: run.state.offlineWebsocket,
     log: run.log,
     webDir: webDistOf(PROJECT_DIR),
+    ...(onAnswer ? { onAnswer } : {}),
     ...(run.rateLimitAt === 'edge' ? { rateLimit: config.rateLimit, rateLimitHits: hits } : {}),
   });
   await listen(frontDoor.server, config.port, config.host);
@@ -255,7 +256,9 @@ const running = (
  */
 export const startService = async (signal: AbortSignal = new AbortController().signal): Promise<RunningService> => {
   const run = await prepare(signal);
-  const frontDoor = await openFrontDoor(run);
+  // The monitor starts last, once the handlers are up; the front door tells it of new libraries.
+  let monitor: LibraryMonitor | undefined;
+  const frontDoor = await openFrontDoor(run, config.monitor.enabled ? (id, status) => monitor?.onAnswer(id, status) : undefined);
   const disk = await watchDisk(run);
   const sweep = new PlaybackSweep(run.dataDir, run.log);
   try {
@@ -264,7 +267,7 @@ export const startService = async (signal: AbortSignal = new AbortController().s
     await startBackends(run, build);
     frontDoor.markReady();
     await frontDoor.discover();
-    const monitor = startMonitor(run);
+    monitor = startMonitor(run);
     disk.start(run.state.lambdaEndpoint);
     markStarted(run);
     return running(run, frontDoor, monitor, disk, sweep);

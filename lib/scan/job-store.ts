@@ -17,8 +17,8 @@ export interface ScanJobStore {
   get(jobId: string): Promise<Versioned<ScanJob> | undefined>;
   /** Writes the next state of a job read as `prev`; 409 when it changed meanwhile or its library is taken. */
   save(prev: Versioned<ScanJob>, next: ScanJob): Promise<Versioned<ScanJob>>;
-  /** Newest first. */
-  list(opts: { status?: JobStatus | undefined; limit: number }): Promise<ScanJob[]>;
+  /** Newest first; with `since` (ISO), only the jobs created at or after it. */
+  list(opts: { status?: JobStatus | undefined; limit: number; since?: string | undefined }): Promise<ScanJob[]>;
   /** Removes a finished job (cleanup of old ones). */
   remove(job: Versioned<ScanJob>): Promise<void>;
   /** The id of the queued or running job holding a library, if any. */
@@ -107,20 +107,20 @@ export class DynamoScanJobStore implements ScanJobStore {
     return this.write(next, prev.version, lockChange);
   }
 
-  async list({ status, limit }: { status?: JobStatus | undefined; limit: number }): Promise<ScanJob[]> {
+  async list({ status, limit, since }: { status?: JobStatus | undefined; limit: number; since?: string | undefined }): Promise<ScanJob[]> {
     const { index, pk } = keys.scanJobsIndex();
     const jobs: ScanJob[] = [];
+    // The index sorts by `<createdAt>#<jobId>`: a time alone sorts before every job created then.
     const items = queryItems(this.db(), {
       IndexName: index,
-      KeyConditionExpression: 'gsi1pk = :pk',
+      KeyConditionExpression: since === undefined ? 'gsi1pk = :pk' : 'gsi1pk = :pk AND gsi1sk >= :since',
       ScanIndexForward: false,
-      ...(status
-        ? {
-            FilterExpression: '#status = :status',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':pk': pk, ':status': status },
-          }
-        : { ExpressionAttributeValues: { ':pk': pk } }),
+      ...(status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {}),
+      ExpressionAttributeValues: {
+        ':pk': pk,
+        ...(status ? { ':status': status } : {}),
+        ...(since === undefined ? {} : { ':since': since }),
+      },
     });
     for await (const item of items) {
       if (jobs.length >= limit) break;

@@ -1,10 +1,11 @@
 // The folder monitor's rules, as pure decisions over paths, times and error messages: which
 // changes matter, how they collect per library between two scans (the folders where something
 // changed, the files that may still be growing), when a quiet folder's changes go to a scan and
-// of which one folder, and what a library's status says when its folder cannot be watched. The
-// runner's watcher (infra/runner/monitor/) does the watching, the timers and the disk, and asks
-// these; the upkeep function (upkeep.ts) starts the scans. Bounded: past MAX_FOLDERS distinct
-// folders the whole library is scanned instead (still one incremental scan).
+// of which one folder, whether a scan saw them already, and what a library's status says when its
+// folder cannot be watched. The runner's watcher (infra/runner/monitor/) does the watching, the
+// timers and the disk, and asks these; the upkeep function (upkeep.ts) starts the scans. Bounded:
+// past MAX_FOLDERS distinct folders the whole library is scanned instead (still one incremental
+// scan).
 import { basename, dirname, relative, sep } from 'node:path';
 import { SUBS_FOLDERS } from '../naming/sidecars';
 
@@ -44,6 +45,23 @@ export const busyWait = (quietMs: number) => Math.max(quietMs, BUSY_WAIT_MS);
 export const rootNeedsScan = (seen: boolean, lastSeen: boolean | undefined, offline: boolean) =>
   lastSeen === undefined ? seen === offline : seen !== lastSeen;
 
+/**
+ * Whether a scan saw a change already, so that the change needs no scan of its own: a completed
+ * scan of the change's library, of a folder holding the change's folder (`holds`), created at or
+ * after `before`, the time by which the change had happened (when the monitor last heard of it,
+ * or when the watch began that could not hear of what came before). A running scan may have
+ * walked past the folder before the change: it waits until it has completed.
+ */
+export const scanSaw = (
+  job: { libraryId: string; path: string; status: string; createdAt: string },
+  change: { libraryId: string; path: string; before: number },
+  holds: (folder: string, path: string) => boolean,
+) =>
+  job.status === 'completed' &&
+  job.libraryId === change.libraryId &&
+  Date.parse(job.createdAt) >= change.before &&
+  holds(job.path, change.path);
+
 /** The library status's line for a folder that could not be watched. */
 export const watchProblem = (path: string, err: unknown) => {
   const message = (err as Error).message ?? String(err);
@@ -71,7 +89,7 @@ export class PendingChanges {
   private folders = new Set<string>();
   private files = new Set<string>();
   private created = new Set<string>();
-  /** When the last change came. */
+  /** When the last change came: every change collected had happened by then. */
   lastAt = 0;
 
   constructor(readonly root: string) {}
@@ -92,10 +110,14 @@ export class PendingChanges {
     this.lastAt = now;
   }
 
-  /** A folder to scan with the next changes (one whose scan could not start yet). */
-  addFolder(folder: string) {
+  /**
+   * A folder to scan with the next changes, holding changes that had happened by `at`: one
+   * whose scan could not start yet, or the root when what came before the watch is caught up.
+   */
+  addFolder(folder: string, at: number) {
     this.folders.add(folder);
     if (this.folders.size > MAX_FOLDERS) this.folders = new Set([this.root]);
+    this.lastAt = Math.max(this.lastAt, at);
   }
 
   /** Files written since the last scan: one whose time is still recent is still being copied. */

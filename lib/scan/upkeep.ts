@@ -6,11 +6,16 @@ import { AppError } from '../errors';
 import { nextScanAfter, type Library } from '../library/model';
 import { setLibraryStatus } from '../library/service';
 import type { ScanTrigger } from './job';
+import { scanSaw } from './monitor-rules';
 import { startScan, type ScanDeps } from './service';
 
 export interface UpkeepInput {
-  /** Per library, the folder holding what the monitor saw change (inside the library; its root when changes were spread out). */
-  changed?: Array<{ libraryId: string; path: string }>;
+  /**
+   * Per library, the folder holding what the monitor saw change (inside the library; its root
+   * when changes were spread out, or when what came before its watch began is caught up), and
+   * `before`, the time (ms) by which those changes had happened.
+   */
+  changed?: Array<{ libraryId: string; path: string; before?: number }>;
   /** Per watched library, why its folder cannot be watched, or null when it is watched. */
   watching?: Array<{ libraryId: string; problem: string | null }>;
 }
@@ -24,6 +29,20 @@ export interface UpkeepResult {
 }
 
 const isBusy = (err: unknown) => err instanceof AppError && err.code === 'scan-already-running';
+
+/**
+ * The most jobs looked at for one that saw the changes: those created in the seconds since
+ * them. Past it a change is scanned again, which costs an incremental scan and loses nothing.
+ */
+const SINCE_LIMIT = 100;
+
+/** The completed scans created since the earliest of the changes' `before` (none when no change has one). */
+const completedSince = async (deps: ScanDeps, changed: NonNullable<UpkeepInput['changed']>) => {
+  const befores = changed.flatMap((c) => (c.before === undefined ? [] : [c.before]));
+  if (!befores.length) return [];
+  const since = new Date(Math.min(...befores)).toISOString();
+  return (await deps.jobs.list({ since, limit: SINCE_LIMIT })).filter((job) => job.status === 'completed');
+};
 
 export const runUpkeep = async (
   deps: ScanDeps,
@@ -46,11 +65,21 @@ export const runUpkeep = async (
     }
   };
 
-  for (const change of input.changed ?? []) {
+  const changed = input.changed ?? [];
+  const seenBy = await completedSince(deps, changed);
+  const holds = (folder: string, path: string) => deps.storage.relativeTo(folder, path) !== undefined;
+  for (const change of changed) {
     const library = byId.get(change.libraryId);
+    if (!library) continue;
     // A folder gone since (or never inside): the library's root covers it.
-    if (library)
-      await scan(library, deps.storage.relativeTo(library.path, change.path) === undefined ? library.path : change.path, 'watch');
+    const path = holds(library.path, change.path) ? change.path : library.path;
+    const { before } = change;
+    // A scan that someone (or the schedule) started since the changes already saw them.
+    if (before !== undefined && seenBy.some((job) => scanSaw(job, { libraryId: library.id, path, before }, holds))) {
+      deps.log.debug({ libraryId: library.id, path }, 'changes already seen by a scan started since');
+      continue;
+    }
+    await scan(library, path, 'watch');
   }
   for (const library of libraries) {
     if (library.nextScanAt === null || Date.parse(library.nextScanAt) > now) continue;

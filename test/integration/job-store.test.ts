@@ -60,7 +60,7 @@ describe('scan job store: listing', () => {
   // A table of its own again: the jobs the tests above left are not in these lists.
   const store = new DynamoScanJobStore(ownTable('job-list').db);
 
-  it('lists jobs newest first, optionally by status, and removes finished ones', async () => {
+  it('lists jobs newest first, optionally by status and since a time, and removes finished ones', async () => {
     assert.deepEqual(await store.list({ limit: 100 }), [], 'no job yet');
     const made = [];
     // Created oldest first, so the order cannot come from the ids.
@@ -73,6 +73,12 @@ describe('scan job store: listing', () => {
     assert.deepEqual(await store.list({ status: 'queued', limit: 100 }), [newer, middle]);
     assert.deepEqual(await store.list({ status: 'queued', limit: 1 }), [newer]);
     assert.deepEqual(await store.list({ status: 'running', limit: 100 }), []);
+    // Since a time: the jobs created at it or after (the upkeep function's scans since some changes).
+    const iso = (t: number) => new Date(t).toISOString();
+    assert.deepEqual(await store.list({ since: iso(T0 + 1), limit: 100 }), [newer, middle], 'created at the time, and after');
+    assert.deepEqual(await store.list({ since: iso(T0 + 3), limit: 100 }), []);
+    assert.deepEqual(await store.list({ since: iso(T0), status: 'completed', limit: 100 }), [done.value]);
+    assert.deepEqual(await store.list({ since: iso(T0 + 1), status: 'completed', limit: 100 }), []);
     await store.remove(done);
     assert.equal(await store.get(done.value.jobId), undefined);
     assert.deepEqual(await store.list({ limit: 100 }), [newer, middle]);

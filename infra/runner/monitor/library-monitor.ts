@@ -3,12 +3,17 @@
 // library and, once its folder has been quiet for MONITOR_QUIET_MS and no changed file is still
 // growing, go to the upkeep function as one folder to scan: a burst of 500 files is one job.
 // Every MONITOR_TICK_MS the upkeep function also runs the schedule and says which libraries to
-// watch, and each root is looked at: a disk that went away or came back gets a scan, which
-// records the library offline or brings it back. What cannot be watched (the inotify limit, a
-// network share) is said in the library's status; the schedule covers it. What matters, when
-// and which folder are the rules' to say (lib/scan/monitor-rules.ts); this is their adapter.
+// watch, and each root is looked at: a disk that went away gets a scan, which records the
+// library offline. A library created or changed through the front door is looked at at once
+// (onAnswer), not at the next tick. A watch hears nothing of what landed before it began (a new
+// library, a disk back, the runner stopped, a watch lost): each watch of a root holding files
+// begins with one scan of it, which also brings a library back online; an empty root is watched
+// too (a new library's). What cannot be watched (the inotify limit, a network share) is said in
+// the library's status; the schedule covers it. What matters, when and which folder are the
+// rules' to say (lib/scan/monitor-rules.ts); this is their adapter.
 import { stat } from 'node:fs/promises';
 import type { LambdaClient } from '@aws-sdk/client-lambda';
+import { libraryOperations } from '../../../lib/api/library-operations';
 import type { Log } from '../../../lib/log';
 import {
   busyWait,
@@ -29,6 +34,15 @@ import { changedFolders, filesystemType, watchFolder, type FolderEvent, type Fol
 
 const UPKEEP_FUNCTION = localFunction('libraryUpkeep');
 
+/** The operations after which the libraries to watch may differ: created (also by a scan of a new folder), changed, deleted. */
+const LIBRARY_CHANGES: ReadonlySet<string> = new Set(
+  [libraryOperations.createLibrary, libraryOperations.startScan, libraryOperations.patchLibrary, libraryOperations.deleteLibrary].map(
+    (op) => op.id,
+  ),
+);
+
+type Change = Required<NonNullable<UpkeepInput['changed']>[number]>;
+
 interface Watched {
   libraryId: string;
   path: string;
@@ -41,6 +55,10 @@ interface Watched {
   timer?: NodeJS.Timeout;
   /** Whether the root held something at the last look (undefined before the first). */
   rootSeen?: boolean;
+  /** Whether the root was a folder at the last look, empty or not: a folder can be watched. */
+  rootThere: boolean;
+  /** The root is back (or there, while the library says offline): its watch's first scan brings it online. */
+  rootBack: boolean;
   /** The watch changes in progress (see serial). */
   queue: Promise<void>;
 }
@@ -54,8 +72,9 @@ export interface MonitorOptions {
 
 export class LibraryMonitor {
   private readonly watched = new Map<string, Watched>();
-  private readonly ready: Array<{ libraryId: string; path: string }> = [];
+  private readonly ready: Change[] = [];
   private ticking: Promise<void> = Promise.resolve();
+  private tickQueued = false;
   private interval?: NodeJS.Timeout;
   private stopped = false;
   private readonly client: LambdaClient;
@@ -77,9 +96,25 @@ export class LibraryMonitor {
     this.client.destroy();
   }
 
-  /** Ticks run one at a time, in order. */
+  /**
+   * The front door's word that it answered an operation: one that may have created a library or
+   * switched its monitoring makes the monitor look now, so a new library's watch begins within
+   * a moment, not a tick.
+   */
+  onAnswer(operationId: string, status: number) {
+    if (status < 300 && LIBRARY_CHANGES.has(operationId)) this.requestTick();
+  }
+
+  /** Ticks run one at a time, in order; asked for again before the next one began, they are that one. */
   private requestTick() {
-    this.ticking = this.ticking.then(() => this.tick()).catch((err: unknown) => this.options.log.warn({ err }, 'library upkeep failed'));
+    if (this.tickQueued) return;
+    this.tickQueued = true;
+    this.ticking = this.ticking
+      .then(() => {
+        this.tickQueued = false;
+        return this.tick();
+      })
+      .catch((err: unknown) => this.options.log.warn({ err }, 'library upkeep failed'));
   }
 
   private async tick() {
@@ -94,7 +129,7 @@ export class LibraryMonitor {
     for (const change of changed.filter((c) => result.busy.includes(c.libraryId))) {
       // Its scan runs: these changes go with the next one.
       const w = this.watched.get(change.libraryId);
-      if (w) this.arm(w, busyWait(this.options.quietMs), change.path);
+      if (w) this.arm(w, busyWait(this.options.quietMs), change);
     }
     await this.reconcile(result.watch);
   }
@@ -120,6 +155,8 @@ export class LibraryMonitor {
         offline: l.offline,
         problem: null,
         retryAt: 0,
+        rootBack: false,
+        rootThere: false,
         pending: new PendingChanges(l.path),
         queue: Promise.resolve(),
       };
@@ -128,17 +165,34 @@ export class LibraryMonitor {
         this.watched.set(l.libraryId, w);
         await this.lookAtRoot(w);
       }
-      if (!w.subscription && w.rootSeen && Date.now() >= w.retryAt) await this.watch(w);
+      if (!w.subscription && w.rootThere && Date.now() >= w.retryAt) await this.watch(w);
+      // Back, yet no watch began (it cannot be watched): scanned now, as its return must be.
+      if (w.rootBack) this.scanRoot(w);
     }
   }
 
-  /** A root that went away or came back (or disagrees with the library's status at the first look) gets a scan of the whole library. */
+  /**
+   * A root that went away or came back (or disagrees with the library's status at the first
+   * look) gets a scan of the whole library. One that came back is watched again first (in
+   * reconcile), and the watch's first scan is that scan: nothing landing in between is missed.
+   */
   private async lookAtRoot(w: Watched) {
-    const seen = await holdsEntries(w.path).catch(() => false);
-    if (rootNeedsScan(seen, w.rootSeen, w.offline)) this.ready.push({ libraryId: w.libraryId, path: w.path });
+    const [seen, there] = await Promise.all([
+      holdsEntries(w.path).catch(() => false),
+      stat(w.path).then(
+        (s) => s.isDirectory(),
+        () => false,
+      ),
+    ]);
+    const needsScan = rootNeedsScan(seen, w.rootSeen, w.offline);
+    if (needsScan && seen) w.rootBack = true;
+    else if (needsScan) this.scanRoot(w);
     w.rootSeen = seen;
-    // An unmounted disk takes its watches with it: watch again once it is back.
-    if (!seen && w.subscription) await this.unwatch(w);
+    w.rootThere = there;
+    // A disk unmounted takes its watches with it, and one mounted hides the empty mount point
+    // watched until then: either way the root is watched again. An empty folder is watched (a
+    // new library's, files to come); a missing one cannot be.
+    if (w.subscription && (needsScan || !there)) await this.unwatch(w);
   }
 
   /**
@@ -152,8 +206,30 @@ export class LibraryMonitor {
     return next;
   }
 
+  private scanRoot(w: Watched) {
+    w.rootBack = false;
+    this.ready.push({ libraryId: w.libraryId, path: w.path, before: Date.now() });
+    this.requestTick();
+  }
+
   private watch(w: Watched) {
-    return this.serial(w, () => (w.subscription ? Promise.resolve() : this.subscribe(w)));
+    return this.serial(w, async () => {
+      if (w.subscription) return;
+      await this.subscribe(w);
+      // An empty root has nothing to catch up: a library whose files went meanwhile was scanned as the root was looked at.
+      if (w.subscription && w.rootSeen) this.catchUp(w);
+    });
+  }
+
+  /**
+   * What landed in the folder before its watch began sent no event: one scan of the root finds
+   * it (an incremental scan, so cheap when nothing did), unless a scan started since the watch
+   * began has completed by then (the upkeep function looks). It waits the quiet period as a
+   * change would, so a copy still going on as the watch begins is one scan with it.
+   */
+  private catchUp(w: Watched) {
+    w.rootBack = false;
+    this.arm(w, this.options.quietMs, { path: w.path, before: Date.now() });
   }
 
   private unwatch(w: Watched) {
@@ -191,9 +267,9 @@ export class LibraryMonitor {
     if (!w.pending.empty) this.arm(w, this.options.quietMs);
   }
 
-  /** (Re)starts the quiet period; `folder` is a change to carry over. */
-  private arm(w: Watched, delayMs: number, folder?: string) {
-    if (folder) w.pending.addFolder(folder);
+  /** (Re)starts the quiet period; `carried` is a folder of changes to scan with the next ones. */
+  private arm(w: Watched, delayMs: number, carried?: Pick<Change, 'path' | 'before'>) {
+    if (carried) w.pending.addFolder(carried.path, carried.before);
     clearTimeout(w.timer);
     w.timer = setTimeout(() => void this.settle(w), delayMs);
   }
@@ -225,8 +301,9 @@ export class LibraryMonitor {
     const newFolders = (await Promise.all(created.map(async (p) => ((await isFolder(p)) ? p : undefined)))).filter(
       (p): p is string => p !== undefined,
     );
+    const before = w.pending.lastAt;
     const folder = await nearestRemaining(w.path, w.pending.take(), isFolder);
-    this.ready.push({ libraryId: w.libraryId, path: folder });
+    this.ready.push({ libraryId: w.libraryId, path: folder, before });
     this.requestTick();
     if (newFolders.length && w.subscription) await this.rewatch(w, newFolders);
   }
@@ -243,7 +320,8 @@ export class LibraryMonitor {
       await this.subscribe(w);
     });
     const touched = await changedFolders(newFolders, since);
-    for (const folder of touched) w.pending.addFolder(folder);
+    const now = Date.now();
+    for (const folder of touched) w.pending.addFolder(folder, now);
     if (touched.length) this.arm(w, this.options.quietMs);
   }
 }

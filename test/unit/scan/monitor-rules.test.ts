@@ -1,6 +1,7 @@
 // The folder monitor's rules (lib/scan/monitor-rules.ts): what it collects between two scans of a
 // library (the one folder to scan next, the files that may still be growing), when changes go to
-// a scan, and what a library's status says of a folder it cannot watch. Pure: nothing on disk.
+// a scan (and when a scan saw them already), and what a library's status says of a folder it
+// cannot watch. Pure: nothing on disk.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
@@ -12,6 +13,7 @@ import {
   PendingChanges,
   quietWait,
   rootNeedsScan,
+  scanSaw,
   stillWritten,
   watchProblem,
 } from '../../../lib/scan/monitor-rules';
@@ -109,14 +111,19 @@ describe('PendingChanges', () => {
     assert.equal(pending.lastAt, 4);
   });
 
-  it('addFolder adds a folder to scan with the next changes, without a file or a time', () => {
+  it('addFolder adds a folder to scan with the next changes, without a file, and never moves the time back', () => {
     const pending = new PendingChanges(ROOT);
-    pending.addFolder(`${ROOT}/Archive/New`);
-    assert.deepEqual([pending.empty, pending.lastAt, pending.written(), pending.createdPaths()], [false, 0, [], []]);
+    pending.addFolder(`${ROOT}/Archive/New`, 3);
+    assert.deepEqual([pending.empty, pending.lastAt, pending.written(), pending.createdPaths()], [false, 3, [], []]);
     assert.equal(pending.take(), `${ROOT}/Archive/New`);
-    pending.addFolder(`${ROOT}/Archive/New`);
     pending.add(`${ROOT}/Archive/Other/x.mkv`, 'create', 5);
+    // A change carried over from before (its scan could not start) keeps the time of the newer ones.
+    pending.addFolder(`${ROOT}/Archive/New`, 2);
+    assert.equal(pending.lastAt, 5);
     assert.equal(pending.take(), `${ROOT}/Archive`);
+    // What came before a watch began: the root, as of the moment it began.
+    pending.addFolder(ROOT, 9);
+    assert.deepEqual([pending.lastAt, pending.take()], [9, ROOT]);
   });
 
   it('past 1,000 folders scans the whole library, and stays there until taken', () => {
@@ -129,7 +136,7 @@ describe('PendingChanges', () => {
     pending.add(`${ROOT}/Archive/Film 1001/Film 1001.mkv`, 'create', 1_001);
     assert.equal(pending.take(), ROOT);
     // The same through addFolder.
-    for (let i = 0; i < 1_001; i++) pending.addFolder(`${ROOT}/Archive/Film ${i}`);
+    for (let i = 0; i < 1_001; i++) pending.addFolder(`${ROOT}/Archive/Film ${i}`, i);
     assert.equal(pending.take(), ROOT);
     pending.add(`${ROOT}/Archive/Film 1/Film 1.mkv`, 'update', 1);
     assert.equal(pending.take(), `${ROOT}/Archive/Film 1`, 'a fresh start after take()');
@@ -181,6 +188,25 @@ describe('when changes go to a scan', () => {
     ];
     for (const [seen, lastSeen, offline, scan] of cases)
       assert.equal(rootNeedsScan(seen, lastSeen, offline), scan, JSON.stringify({ seen, lastSeen, offline }));
+  });
+
+  it('needs no scan for changes a completed scan of a folder holding them saw, created once they had happened', () => {
+    const holds = (folder: string, path: string) => path === folder || path.startsWith(`${folder}/`);
+    const change = { libraryId: 'lib1', path: `${ROOT}/Heat (1995)`, before: Date.parse('2026-01-01T10:00:05.000Z') };
+    const job = { libraryId: 'lib1', path: ROOT, status: 'completed', createdAt: '2026-01-01T10:00:05.000Z' };
+    assert.equal(scanSaw(job, change, holds), true, 'the root, created as the changes had happened');
+    assert.equal(scanSaw({ ...job, path: change.path }, change, holds), true, 'the folder itself');
+    assert.equal(
+      scanSaw({ ...job, createdAt: '2026-01-01T10:00:04.999Z' }, change, holds),
+      false,
+      'created before: it may have walked past',
+    );
+    assert.equal(scanSaw({ ...job, status: 'running' }, change, holds), false, 'still running: it may have walked past');
+    for (const status of ['failed', 'cancelled', 'interrupted', 'queued'])
+      assert.equal(scanSaw({ ...job, status }, change, holds), false, status);
+    assert.equal(scanSaw({ ...job, path: `${ROOT}/Alien (1979)` }, change, holds), false, 'another folder');
+    assert.equal(scanSaw({ ...job, path: `${change.path}/Extras` }, change, holds), false, 'a folder inside it');
+    assert.equal(scanSaw({ ...job, libraryId: 'lib2' }, change, holds), false, 'another library');
   });
 
   it('scans the nearest folder still there, the root at most', async () => {
