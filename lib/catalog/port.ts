@@ -42,6 +42,11 @@ export interface CatalogStore {
    * scan, which readers wait to see (its steps' moves were quiet).
    */
   bumpVersion(options?: { quiet?: boolean; everything?: boolean }): Promise<void>;
+  /**
+   * Withdraws a library's items from every reading from this move on, while they are removed
+   * (lib/library/removal.ts), or ends that once they are gone. A move readers wait to see.
+   */
+  withdrawLibrary(libraryId: string, withdrawn: boolean): Promise<void>;
   /** The ids the stamp's moves after `from` up to `to` announced; undefined when a reader must read everything. */
   changedBetween(from: number, to: number): Promise<string[] | undefined>;
   /** Tells `listener` of each move this store makes (the process's catalogue holder). */

@@ -5,7 +5,7 @@
 // knows, with one GetItem, whether it is still current; each move names the items it announces
 // (lib/catalog/changes.ts), so that process reads only those again.
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { changedBetween, moveStamp, readStamp } from './changes';
+import { changedBetween, moveStamp, readStamp, type Withdrawal } from './changes';
 import { batchGet, batchWrite } from '../db/batch';
 import { guarded, isConditionFailed, queryItems, READ_PAGE, type Db } from '../db/client';
 import type { VersionState } from './snapshot';
@@ -44,9 +44,8 @@ export type { CatalogStore, WriteOptions } from './port';
 
 export class DynamoCatalogStore implements CatalogStore {
   /**
-   * Items written since this store last moved the stamp: its next move announces them. Noted
-   * once the write returns or fails (a failed batch may have written part), never before, so a
-   * move never announces an item ahead of its write.
+   * Items written since this store last moved the stamp: its next move announces them. Noted once the
+   * write returns or fails (a failed batch may have written part), never before its write.
    */
   private readonly unannounced = new Set<string>();
   private readonly moveListeners: Array<(state: VersionState) => void> = [];
@@ -267,16 +266,22 @@ export class DynamoCatalogStore implements CatalogStore {
   async version(): Promise<number> {
     return (await this.versionState()).version;
   }
-
   versionState(): Promise<VersionState> {
     return readStamp(this.db());
   }
 
-  async bumpVersion({ quiet = false, everything = false }: { quiet?: boolean; everything?: boolean } = {}): Promise<void> {
+  bumpVersion({ quiet = false, everything = false }: { quiet?: boolean; everything?: boolean } = {}): Promise<void> {
+    return this.move(quiet, everything);
+  }
+  withdrawLibrary(libraryId: string, withdrawn: boolean): Promise<void> {
+    return this.move(false, false, withdrawn ? { withdraw: libraryId } : { restore: libraryId });
+  }
+
+  private async move(quiet: boolean, everything: boolean, change?: Withdrawal): Promise<void> {
     const announced = [...this.unannounced];
     this.unannounced.clear();
     try {
-      const moved = await moveStamp(this.db(), quiet, everything ? 'everything' : announced);
+      const moved = await moveStamp(this.db(), quiet, everything ? 'everything' : announced, change);
       for (const listener of this.moveListeners) listener(moved);
     } catch (err) {
       // Still unannounced: the next move names them.

@@ -118,6 +118,18 @@ const patch = async (source: TitledSource, base: Held, changed: readonly string[
   );
 };
 
+/** `held` without the items of the libraries withdrawn (being removed); `held` itself when it has none of them. */
+export const withoutLibraries = (source: TitledSource, held: Held, withdrawn: readonly string[]): Held => {
+  if (withdrawn.length === 0) return held;
+  const gone = new Set(withdrawn);
+  if (!held.catalogue.items.some((i) => gone.has(i.libraryId))) return held;
+  // Episodes and seasons read on demand may be of those libraries too: they are read again when asked for.
+  return hold(
+    source,
+    held.catalogue.items.filter((i) => !gone.has(i.libraryId)),
+  );
+};
+
 /** A holding of the catalogue after a move: `base` patched with what `changed` names, or read whole (no base, or the journal cannot say, or too much changed). */
 export const follow = async (source: TitledSource, base: Held | undefined, changed: readonly string[] | undefined): Promise<Held> => {
   if (base && changed && changed.length <= Math.max(PATCHED_MIN, base.catalogue.items.length * PATCHED_SHARE))

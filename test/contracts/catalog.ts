@@ -486,15 +486,28 @@ export const catalogContract = (store: CatalogStore) => {
     assert.deepEqual([once - before, thrice - before], [1, 3]);
   });
 
+  it('withdraws a library in a move readers wait for, naming no item, until it is restored', async () => {
+    const [one, two] = [`lib_${uid()}`, `lib_${uid()}`];
+    const v = await store.version();
+    await store.withdrawLibrary(one, true);
+    await store.withdrawLibrary(two, true);
+    await store.withdrawLibrary(two, true);
+    assert.deepEqual(await store.versionState(), { version: v + 3, quiet: false, withdrawn: [one, two].sort() });
+    assert.deepEqual(await store.changedBetween(v, v + 3), []);
+    await store.withdrawLibrary(one, false);
+    await store.withdrawLibrary(two, false);
+    assert.deepEqual(await store.versionState(), { version: v + 5, quiet: false, withdrawn: [] });
+  });
+
   it('each write moves the stamp itself, naming what it wrote, and changedBetween gathers them', async () => {
     const library = `lib_${uid()}`;
     const [a, b, c] = [movie(library), movie(library), movie(library)];
     const v = await store.version();
     try {
       await store.put([a, b], { quiet: true });
-      assert.deepEqual(await store.versionState(), { version: v + 1, quiet: true }, "a scan's write: a quiet move");
+      assert.deepEqual(await store.versionState(), { version: v + 1, quiet: true, withdrawn: [] }, "a scan's write: a quiet move");
       await store.remove([b.id]);
-      assert.deepEqual(await store.versionState(), { version: v + 2, quiet: false });
+      assert.deepEqual(await store.versionState(), { version: v + 2, quiet: false, withdrawn: [] });
       await store.put([c]);
       await store.setColors(a.id, ['#010101', '#020202', '#030303', '#040404'], 'etag-x');
       await store.bumpVersion();

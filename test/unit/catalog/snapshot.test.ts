@@ -51,6 +51,29 @@ describe('the catalogue snapshot', () => {
     assert.equal(builds, 2);
   });
 
+  it("leaves a withdrawn library's items out of every reading from its move on, in a Lambda and in a shared process", async () => {
+    for (const hosting of ['lambda', 'shared-process'] as const) {
+      const { s, source } = standIn();
+      const ofLibrary = (f: TitledItem, libraryId: string) => ({ ...f, libraryId }) as TitledItem;
+      s.films = [ofLibrary(film('a', 'Alpha'), 'kept'), ofLibrary(film('bb', 'Bravo'), 'going')];
+      const snapshot = new CatalogueSnapshot(source, hosting);
+      const titles = derived(async ({ items }) => items.map((i) => i.title));
+      assert.deepEqual(await snapshot.derive(titles, undefined), ['Alpha', 'Bravo']);
+      s.state = { version: 2, quiet: false, withdrawn: ['going'] };
+      s.changed = [];
+      // In a shared process the holder learns of the move at its next look at the stamp.
+      const later = hosting === 'shared-process' ? new CatalogueSnapshot(source, hosting) : snapshot;
+      assert.deepEqual(await later.derive(titles, undefined), ['Alpha'], hosting);
+      assert.deepEqual(
+        (await later.titled()).items.map((i) => i.id),
+        ['a'],
+      );
+      assert.equal((await later.title('bb'))?.id, undefined, `${hosting}: not by id either`);
+      assert.equal((await later.title('a'))?.id, 'a');
+      assert.deepEqual([...(await later.withdrawn())], ['going']);
+    }
+  });
+
   it('forgets a failed build', async () => {
     const { source } = standIn();
     const snapshot = new CatalogueSnapshot(source, 'lambda');
