@@ -131,7 +131,8 @@ describe('bad input to libraries and scans', () => {
     problem(await call('POST', `/api/v1/scan/jobs/${'0'.repeat(32)}/resume`), 404, 'not-found');
     problem(await call('POST', `/api/v1/scan/jobs/${'0'.repeat(32)}/cancel`), 404, 'not-found');
     problem(await call('GET', `/api/v1/scan/jobs/${'0'.repeat(32)}`), 404, 'not-found');
-    assert.equal((await call('DELETE', `/api/v1/library/${first.json.data.libraryId}`)).status, 204);
+    // 400 films: more than a delete removes before it answers.
+    assert.equal((await call('DELETE', `/api/v1/library/${first.json.data.libraryId}`)).status, 202);
   });
 
   /** A scan long enough to be caught running: three steps of writes. */
