@@ -41,7 +41,8 @@ export type SnapshotSource = Pick<CatalogStore, 'versionState' | 'changedBetween
 const RECHECK_MS = 1_000;
 
 export class CatalogueSnapshot {
-  private current: { version: number; held: Held } | undefined;
+  /** The catalogue held, its version, and the libraries withdrawn from it (joined). */
+  private current: { version: number; held: Held; withdrawn: string } | undefined;
   private loading: { version: number; value: Promise<Held> } | undefined;
   /** The stamp as last known (shared process): read, or moved by this process's store. */
   private known: { state: VersionState; at: number } | undefined;
@@ -107,7 +108,7 @@ export class CatalogueSnapshot {
       const followed = await follow(this.source, base?.held, base && (await this.source.changedBetween(base.version, version)));
       const held = withoutLibraries(this.source, followed, withdrawn);
       this.versions.set(held.catalogue, Math.max(version, this.versions.get(held.catalogue) ?? -1));
-      if (!this.current || this.current.version < version) this.current = { version, held };
+      if (!this.current || this.current.version < version) this.current = { version, held, withdrawn: withdrawn.join() };
       return held;
     })();
     const entry = { version, value };
@@ -129,7 +130,9 @@ export class CatalogueSnapshot {
     const { version, quiet } = now;
     const held = this.current;
     if (held && held.version >= version) return { titled: held.held.catalogue, behind: false };
-    if (held && (lag || (quiet && this.mayLag(held.held.catalogue)))) {
+    // A library withdrawn since is never shown, not even to a reader that may lag.
+    const sameWithdrawn = held?.withdrawn === (now.withdrawn ?? []).join();
+    if (held && sameWithdrawn && (lag || (quiet && this.mayLag(held.held.catalogue)))) {
       void this.reload(now).catch(() => undefined);
       return { titled: held.held.catalogue, behind: true };
     }
