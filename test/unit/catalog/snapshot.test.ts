@@ -70,6 +70,8 @@ describe('the catalogue snapshot', () => {
       );
       assert.equal((await later.title('bb'))?.id, undefined, `${hosting}: not by id either`);
       assert.equal((await later.title('a'))?.id, 'a');
+      // Nor read on demand (the watch rows ask by id).
+      assert.deepEqual([...(await (await later.titled()).get(['a', 'bb'])).keys()], ['a']);
       assert.deepEqual([...(await later.withdrawn())], ['going']);
       // The watch rows' reader, which may lag behind a move, does not lag behind a withdrawal.
       s.state = { version: 3, quiet: false, withdrawn: [] };
