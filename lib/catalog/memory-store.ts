@@ -87,6 +87,10 @@ export class MemoryCatalogStore implements CatalogStore {
     return members.sort((a, b) => ascending(sortKey(a), sortKey(b))).map(indexEntryOf);
   }
 
+  async firstOf(libraryId: string, limit: number): Promise<string[]> {
+    return (await this.index(libraryId)).slice(0, limit).map((e) => e.id);
+  }
+
   /** The movies or shows, newest first (the recent index's order), those the provider did (or did not) describe when asked. */
   private newestFirst(type: MediaKind, matched?: boolean): TitledItem[] {
     const sortKey = (i: TitledItem) => keys.recent(type, i.addedAt, i.id).gsi1sk;

@@ -24,6 +24,8 @@ export interface CatalogStore {
   setColors(id: string, colors: string[], fromPoster: string): Promise<void>;
   /** Everything a rescan compares, for one library. */
   index(libraryId: string): Promise<IndexEntry[]>;
+  /** The ids of up to `limit` items of one library, the first in its index's order (a removal takes them a page at a time). */
+  firstOf(libraryId: string, limit: number): Promise<string[]>;
   /** Movies or shows, newest first, a page at a time; `matched` keeps only those the provider did (or did not) describe. */
   recent(type: MediaKind, limit: number, cursor?: string, matched?: boolean): Promise<Page<TitledItem>>;
   /** How many movies or shows the provider did (or did not) describe. */

@@ -14,31 +14,7 @@ import type { MediaKind } from '../library/model';
 import { decodeCursor, encodeCursor, type Page } from './recent-page';
 import type { CatalogItem, EpisodeItem, IndexEntry, TitledItem } from './model';
 import type { CatalogStore, WriteOptions } from './port';
-
-const TABLE_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'] as const;
-
-const strip = <T>(item: Record<string, unknown>): T => {
-  const copy = { ...item };
-  for (const a of TABLE_ATTRIBUTES) delete copy[a];
-  return copy as T;
-};
-
-const stored = (item: CatalogItem) => ({
-  ...keys.media(item.id),
-  ...(item.entity === 'episode'
-    ? keys.episodeOrder(item.showId, item.seasonNumber, item.episodeNumber, item.id)
-    : keys.recent(item.entity, item.addedAt, item.id)),
-  ...keys.libraryMember(item.libraryId, item.entity, item.id),
-  ...item,
-});
-
-/** The recent index of a kind, only the titles the provider described (or not: never asked, or no match with confidence). */
-const matchedFilter = (pk: string, matched: boolean) => ({
-  KeyConditionExpression: 'gsi1pk = :pk',
-  FilterExpression: matched ? '#m.#matched = :yes' : 'attribute_not_exists(#m.#matched) OR #m.#matched = :no',
-  ExpressionAttributeNames: { '#m': 'metadata', '#matched': 'matched' },
-  ExpressionAttributeValues: { ':pk': pk, ...(matched ? { ':yes': true } : { ':no': false }) },
-});
+import { matchedFilter, stored, strip } from './stored-item';
 
 export type { CatalogStore, WriteOptions } from './port';
 
@@ -155,6 +131,13 @@ export class DynamoCatalogStore implements CatalogStore {
   /** Everything a rescan compares, for one library. */
   index(libraryId: string): Promise<IndexEntry[]> {
     return this.partition(keys.libraryIndex(libraryId), 'gsi2pk');
+  }
+  async firstOf(libraryId: string, limit: number): Promise<string[]> {
+    const { index, pk } = keys.libraryIndex(libraryId);
+    const { doc, tableName } = this.db();
+    const q = { TableName: tableName, IndexName: index, KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': pk } };
+    const out = await guarded(() => doc.send(new QueryCommand({ ...q, Limit: limit, ProjectionExpression: 'id' })));
+    return (out.Items ?? []).map((i) => String(i.id));
   }
 
   /** Newest first. */

@@ -97,10 +97,12 @@ const scanStopped = async (deps: RemovalDeps, libraryId: string) => {
 
 /** What goes with items, then the items: a step cut short leaves items, which the next run removes with all that goes with them. */
 const removeItems = async (deps: RemovalDeps, ids: string[]) => {
-  await removeArtworkOf(deps.artworks, ids);
-  await deps.subtitleCache?.removeAll(ids);
-  await deps.watchState?.forget(ids);
-  await deps.locks?.forget(ids);
+  await Promise.all([
+    removeArtworkOf(deps.artworks, ids),
+    deps.subtitleCache?.removeAll(ids),
+    deps.watchState?.forget(ids),
+    deps.locks?.forget(ids),
+  ]);
   // Withdrawn already: no reader waits to see them go.
   await deps.catalog.remove(ids, { quiet: true });
 };
@@ -114,14 +116,11 @@ export const removeLibraryNow = async (deps: RemovalDeps, library: Library, dead
   // A run after a crash between the mark and the withdrawal withdraws it here.
   if (!(await deps.catalog.versionState()).withdrawn?.includes(libraryId)) await deps.catalog.withdrawLibrary(libraryId, true);
   await scanStopped(deps, libraryId);
-  for (;;) {
-    const ids = (await deps.catalog.index(libraryId)).map((e) => e.id);
-    if (ids.length === 0) break;
-    for (let i = 0; i < ids.length; i += STEP) {
-      await removeItems(deps, ids.slice(i, i + STEP));
-      await deps.libraries.beatRemoval(libraryId, new Date().toISOString());
-      if (Date.now() >= deadline && i + STEP < ids.length) return 'more';
-    }
+  // A page of what is left each step: a run after a crash or a handover reads no more than it removes.
+  for (let ids = await deps.catalog.firstOf(libraryId, STEP); ids.length; ids = await deps.catalog.firstOf(libraryId, STEP)) {
+    if (Date.now() >= deadline) return 'more';
+    await removeItems(deps, ids);
+    await deps.libraries.beatRemoval(libraryId, new Date().toISOString());
   }
   await deps.manifests.drop(libraryId);
   await deps.libraries.remove(library);

@@ -338,6 +338,13 @@ export const catalogContract = (store: CatalogStore) => {
       // Exactly the IndexEntry fields: the rescan compares these, and titles, artwork or table keys have no place here.
       assert.deepEqual(byId(index), byId(all.map(indexEntryOf)));
       assert.deepEqual(await store.index(`lib_sc${uid()}`), []);
+      // A page of the same, in the same order: what a removal takes each step.
+      assert.deepEqual(
+        await store.firstOf(library, 3),
+        index.slice(0, 3).map((e) => e.id),
+      );
+      assert.deepEqual((await store.firstOf(library, 100)).sort(), all.map((i) => i.id).sort());
+      assert.deepEqual(await store.firstOf(`lib_sc${uid()}`, 3), []);
     } finally {
       await store.remove([...all, elsewhere].map((i) => i.id));
     }
