@@ -1,10 +1,10 @@
-// The library domain: list, create, totals, one library with its stats, delete (cancelling its scan).
+// The library domain: list, create, totals, one library with its stats, delete (at once, or in the background).
 import { operations } from '../../lib/api/operations';
 import { services } from '../../lib/deps';
 import { http } from '../../lib/http/stack';
-import { created, noContent, ok } from '../../lib/http/reply';
+import { accepted, created, noContent, ok } from '../../lib/http/reply';
 import { createLibrary, getLibrary, statsOf, toView, updateLibrary } from '../../lib/library/service';
-import { deleteLibraryWithScans } from '../../lib/scan/library-removal';
+import { requestRemoval, toRemovalView } from '../../lib/scan/library-removal';
 
 export const list = http(operations.listLibraries, async () => {
   const libraries = (await services.libraries.list()).map(toView);
@@ -31,8 +31,12 @@ export const patch = http(operations.patchLibrary, async ({ params, body }, { lo
 });
 
 export const remove = http(operations.deleteLibrary, async ({ params }, { log }) => {
-  // A running scan of it is cancelled first.
-  await deleteLibraryWithScans(services, params.libraryId);
-  log.info({ libraryId: params.libraryId }, 'library deleted');
-  return noContent();
+  const removing = await requestRemoval(services, params.libraryId);
+  if (!removing) {
+    log.info({ libraryId: params.libraryId }, 'library deleted');
+    return noContent();
+  }
+  const view = toRemovalView(removing);
+  log.info({ libraryId: params.libraryId, items: view.items }, 'library being removed');
+  return accepted(view);
 });

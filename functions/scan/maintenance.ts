@@ -8,6 +8,8 @@
 // - `disk`, run by the local runner when the free space of DATA_DIR turns low or has room again
 //   (infra/runner/disk-watch.ts): caches give their space back, scans paused for space go on,
 //   and clients get `system:status`. There is no such disk in the cloud.
+// `recover` and `upkeep` also start again the removal of a library whose run died
+// (lib/scan/library-removal.ts).
 import middy from '@middy/core';
 import { config } from '../../lib/config';
 import { db } from '../../lib/db/client';
@@ -15,6 +17,7 @@ import { playbackSegments, services, settingsStore } from '../../lib/deps';
 import { getStoredSettings } from '../../lib/settings/service';
 import { dataDisk, diskStatus, systemStatus } from '../../lib/health/service';
 import { reclaimCaches, resumePausedForSpace } from '../../lib/scan/disk-full';
+import { resumeRemovals } from '../../lib/scan/library-removal';
 import { recoverJobs } from '../../lib/scan/recovery';
 import { runUpkeep, type UpkeepInput } from '../../lib/scan/upkeep';
 
@@ -23,8 +26,13 @@ export const recover = middy(async () => {
   const recovered = await recoverJobs(services, settings.features.autoResumeScans);
   // Scans paused for space go on once there is room, restart or not.
   const low = diskStatus(dataDisk())?.state === 'low';
-  const result = { ...recovered, resumedAfterSpace: low ? 0 : await resumePausedForSpace(services) };
-  if (result.interrupted || result.requeued)
+  const result = {
+    ...recovered,
+    resumedAfterSpace: low ? 0 : await resumePausedForSpace(services),
+    // No removal's run survives a restart either.
+    removalsResumed: (await resumeRemovals(services, 0)).length,
+  };
+  if (result.interrupted || result.requeued || result.removalsResumed)
     services.log.info({ ...result, version: config.version }, 'scan jobs recovered after a restart');
   return result;
 });
@@ -48,6 +56,8 @@ export const upkeep = middy(async (event: unknown) => {
   const settings = await getStoredSettings(settingsStore);
   const result = await runUpkeep(services, inputOf(event), { monitoring: settings.features.realtimeMonitoring });
   if (result.started.length) services.log.info({ started: result.started }, 'library upkeep started scans');
+  const removals = await resumeRemovals(services);
+  if (removals.length) services.log.info({ libraries: removals }, 'library upkeep restarted removals whose run fell silent');
   return result;
 });
 

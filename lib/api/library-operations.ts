@@ -147,8 +147,9 @@ export const libraryOperations = {
     params: pathParams(['libraryId']),
     errors: [404],
     description:
-      'A scan of the library that is running is cancelled first (the answer waits for it to stop, at most about 15 s), then the library and its catalogue entries are removed.',
+      'The answer comes at once, and from then on the library and its items are gone from every list, search and detail page (and from the Jellyfin door). A small library with no scan running is removed before the answer: 204. Otherwise (more than a couple of hundred items, or a scan of it running, which is cancelled first) the answer is 202 with the removal, and its catalogue entries, artwork, subtitles, watch state and match locks are removed in the background, resumed after a restart; `library:deleted` goes out on `/ws` when it is gone, and its folder can then be added again (until then a new library of that folder is 409 library-exists). Deleting it again meanwhile answers the same 202. Files on disk are never touched.',
     success: { status: 204, description: 'Removed' },
+    alsoSuccess: { status: 202, description: 'Gone from every list; being removed in the background', schema: S.LibraryRemoval },
   }),
   patchLibrary: op({
     id: 'patchLibrary',

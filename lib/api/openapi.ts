@@ -11,6 +11,7 @@ import {
 import type { TSchema } from '@sinclair/typebox';
 import { PROBLEMS, scopeOf, type ProblemCode } from '../errors';
 import { allOperations, type OperationDef } from './operations';
+import type { Success } from './operation-def';
 import { NAMED_SCHEMAS, WsClientMessages, WsEvents, ListMeta } from './schemas';
 
 const nameOf = new Map<unknown, string>(Object.entries(NAMED_SCHEMAS).map(([name, schema]) => [schema, name]));
@@ -80,8 +81,7 @@ const errorStatuses = (op: OperationDef) => {
   return [...set].sort();
 };
 
-const successResponse = (op: OperationDef): ResponseObject => {
-  const { success } = op;
+const successResponse = (success: Success): ResponseObject => {
   if (!success.schema) {
     return success.contentType
       ? { description: success.description, content: { [success.contentType]: { schema: { type: 'string', format: 'binary' } } } }
@@ -96,8 +96,9 @@ const successResponse = (op: OperationDef): ResponseObject => {
 };
 
 const operationObject = (op: OperationDef): OperationObject => {
-  const responses: ResponsesObject = { [String(op.success.status)]: successResponse(op) };
-  for (const status of errorStatuses(op)) if (status !== op.success.status) responses[String(status)] = problemResponse(status);
+  const responses: ResponsesObject = { [String(op.success.status)]: successResponse(op.success) };
+  if (op.alsoSuccess) responses[String(op.alsoSuccess.status)] = successResponse(op.alsoSuccess);
+  for (const status of errorStatuses(op)) if (!responses[String(status)]) responses[String(status)] = problemResponse(status);
   return {
     operationId: op.id,
     summary: op.summary,

@@ -4,6 +4,14 @@ import * as S from './schemas';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+export interface Success {
+  status: number;
+  description: string;
+  schema?: TSchema;
+  list?: boolean;
+  contentType?: string;
+}
+
 export interface OperationDef {
   id: string;
   method: HttpMethod;
@@ -16,7 +24,9 @@ export interface OperationDef {
   query?: TObject;
   body?: TSchema;
   bodyRequired?: boolean;
-  success: { status: number; description: string; schema?: TSchema; list?: boolean; contentType?: string };
+  success: Success;
+  /** A second success status it may answer (a delete done at once, 204, or going on in the background, 202). */
+  alsoSuccess?: Success;
   /** Statuses this operation may answer besides the common ones (403, 429, 500, 503). */
   errors?: number[];
   /** Counted by the rate limit; media bytes, health and docs are not. */

@@ -20,21 +20,40 @@ const MOVE_ATTEMPTS = 25;
 
 export type Announced = readonly string[] | 'everything';
 
+/** A library whose items readers leave out from this move on (`withdraw`), or no longer need to (`restore`: its items are gone). */
+export type Withdrawal = { withdraw: string } | { restore: string };
+
 export const readStamp = async ({ doc, tableName }: Db): Promise<VersionState> => {
   const out = await guarded(() => doc.send(new GetCommand({ TableName: tableName, Key: keys.catalogVersion(), ConsistentRead: true })));
-  return { version: Number(out.Item?.version ?? 0), quiet: out.Item?.quiet === true };
+  const withdrawn = out.Item?.withdrawn as Set<string> | undefined;
+  return { version: Number(out.Item?.version ?? 0), quiet: out.Item?.quiet === true, withdrawn: withdrawn ? [...withdrawn].sort() : [] };
+};
+
+/** The stamp's set of withdrawn libraries after `change`. */
+export const withdrawnAfter = (withdrawn: readonly string[], change: Withdrawal | undefined): string[] => {
+  if (!change) return [...withdrawn];
+  const set = new Set(withdrawn);
+  if ('withdraw' in change) set.add(change.withdraw);
+  else set.delete(change.restore);
+  return [...set].sort();
 };
 
 /**
  * Moves the stamp by one and records what the move announces, in one transaction that holds
  * only if nobody moved it since it was read; a mover that lost the race reads it again.
  */
-export const moveStamp = async (db: Db, quiet: boolean, announced: Announced): Promise<VersionState> => {
+export const moveStamp = async (db: Db, quiet: boolean, announced: Announced, change?: Withdrawal): Promise<VersionState> => {
   const { doc, tableName } = db;
   const named = announced !== 'everything' && announced.length <= ANNOUNCED_MAX ? [...announced] : undefined;
   for (let attempt = 1; ; attempt++) {
-    const { version } = await readStamp(db);
+    const { version, withdrawn } = await readStamp(db);
     const next = version + 1;
+    // A set attribute of DynamoDB: ADD and DELETE change it in place, and it may not be empty.
+    const setChange = change
+      ? 'withdraw' in change
+        ? { expression: ' ADD withdrawn :lib', lib: change.withdraw }
+        : { expression: ' DELETE withdrawn :lib', lib: change.restore }
+      : undefined;
     try {
       await guarded(() =>
         doc.send(
@@ -44,10 +63,15 @@ export const moveStamp = async (db: Db, quiet: boolean, announced: Announced): P
                 Update: {
                   TableName: tableName,
                   Key: keys.catalogVersion(),
-                  UpdateExpression: 'SET #v = :next, quiet = :quiet',
+                  UpdateExpression: `SET #v = :next, quiet = :quiet${setChange?.expression ?? ''}`,
                   ConditionExpression: 'attribute_not_exists(#v) OR #v = :read',
                   ExpressionAttributeNames: { '#v': 'version' },
-                  ExpressionAttributeValues: { ':next': next, ':quiet': quiet, ':read': version },
+                  ExpressionAttributeValues: {
+                    ':next': next,
+                    ':quiet': quiet,
+                    ':read': version,
+                    ...(setChange ? { ':lib': new Set([setChange.lib]) } : {}),
+                  },
                 },
               },
               {
@@ -66,7 +90,7 @@ export const moveStamp = async (db: Db, quiet: boolean, announced: Announced): P
           }),
         ),
       );
-      return { version: next, quiet };
+      return { version: next, quiet, withdrawn: withdrawnAfter(withdrawn ?? [], change) };
     } catch (err) {
       if ((err as Error).name !== 'TransactionCanceledException' || attempt >= MOVE_ATTEMPTS) throw err;
       await sleep(5 + Math.random() * 20 * attempt);

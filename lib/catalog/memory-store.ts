@@ -8,7 +8,7 @@ import { keys } from '../db/table';
 import type { MediaKind } from '../library/model';
 import { ascending } from '../util/order';
 import { storedCopy } from '../util/stored-copy';
-import { ANNOUNCED_MAX, CHANGES_KEPT, type Announced } from './changes';
+import { ANNOUNCED_MAX, CHANGES_KEPT, withdrawnAfter, type Announced, type Withdrawal } from './changes';
 import type { CatalogItem, EpisodeItem, IndexEntry, TitledItem } from './model';
 import { recentPageOf, type Page } from './recent-page';
 import type { VersionState } from './snapshot';
@@ -40,7 +40,7 @@ const isMatched = (item: TitledItem) => item.metadata?.matched === true;
 
 export class MemoryCatalogStore implements CatalogStore {
   private readonly items = new Map<string, CatalogItem>();
-  private stamp: VersionState = { version: 0, quiet: false };
+  private stamp: VersionState = { version: 0, quiet: false, withdrawn: [] };
   /** The moves kept, by version: the ids each announced, or everything. */
   private readonly moves = new Map<number, Announced>();
   private readonly moveListeners: Array<(state: VersionState) => void> = [];
@@ -87,6 +87,10 @@ export class MemoryCatalogStore implements CatalogStore {
     return members.sort((a, b) => ascending(sortKey(a), sortKey(b))).map(indexEntryOf);
   }
 
+  async firstOf(libraryId: string, limit: number): Promise<string[]> {
+    return (await this.index(libraryId)).slice(0, limit).map((e) => e.id);
+  }
+
   /** The movies or shows, newest first (the recent index's order), those the provider did (or did not) describe when asked. */
   private newestFirst(type: MediaKind, matched?: boolean): TitledItem[] {
     const sortKey = (i: TitledItem) => keys.recent(type, i.addedAt, i.id).gsi1sk;
@@ -122,11 +126,15 @@ export class MemoryCatalogStore implements CatalogStore {
   }
 
   async versionState(): Promise<VersionState> {
-    return { ...this.stamp };
+    return { ...this.stamp, withdrawn: [...(this.stamp.withdrawn ?? [])] };
   }
 
   async bumpVersion({ quiet = false, everything = false }: { quiet?: boolean; everything?: boolean } = {}): Promise<void> {
     this.move(quiet, everything ? 'everything' : []);
+  }
+
+  async withdrawLibrary(libraryId: string, withdrawn: boolean): Promise<void> {
+    this.move(false, [], withdrawn ? { withdraw: libraryId } : { restore: libraryId });
   }
 
   async changedBetween(from: number, to: number): Promise<string[] | undefined> {
@@ -146,9 +154,9 @@ export class MemoryCatalogStore implements CatalogStore {
   }
 
   /** Moves the stamp by one, naming what the move announces (everything when that is too many to name). */
-  private move(quiet: boolean, announced: Announced) {
+  private move(quiet: boolean, announced: Announced, change?: Withdrawal) {
     const version = this.stamp.version + 1;
-    this.stamp = { version, quiet };
+    this.stamp = { version, quiet, withdrawn: withdrawnAfter(this.stamp.withdrawn ?? [], change) };
     this.moves.set(version, announced !== 'everything' && announced.length <= ANNOUNCED_MAX ? [...announced] : 'everything');
     this.moves.delete(version - CHANGES_KEPT);
     for (const listener of this.moveListeners) listener({ ...this.stamp });

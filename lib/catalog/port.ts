@@ -24,6 +24,8 @@ export interface CatalogStore {
   setColors(id: string, colors: string[], fromPoster: string): Promise<void>;
   /** Everything a rescan compares, for one library. */
   index(libraryId: string): Promise<IndexEntry[]>;
+  /** The ids of up to `limit` items of one library, the first in its index's order (a removal takes them a page at a time). */
+  firstOf(libraryId: string, limit: number): Promise<string[]>;
   /** Movies or shows, newest first, a page at a time; `matched` keeps only those the provider did (or did not) describe. */
   recent(type: MediaKind, limit: number, cursor?: string, matched?: boolean): Promise<Page<TitledItem>>;
   /** How many movies or shows the provider did (or did not) describe. */
@@ -42,6 +44,11 @@ export interface CatalogStore {
    * scan, which readers wait to see (its steps' moves were quiet).
    */
   bumpVersion(options?: { quiet?: boolean; everything?: boolean }): Promise<void>;
+  /**
+   * Withdraws a library's items from every reading from this move on, while they are removed
+   * (lib/library/removal.ts), or ends that once they are gone. A move readers wait to see.
+   */
+  withdrawLibrary(libraryId: string, withdrawn: boolean): Promise<void>;
   /** The ids the stamp's moves after `from` up to `to` announced; undefined when a reader must read everything. */
   changedBetween(from: number, to: number): Promise<string[] | undefined>;
   /** Tells `listener` of each move this store makes (the process's catalogue holder). */

@@ -19,7 +19,7 @@ import type { Hosting } from '../runtime';
 import type { Derived } from './derived';
 import type { EpisodeItem, TitledItem } from './model';
 import type { CatalogStore } from './store';
-import { follow, isTitled, type Held, type TitledCatalogue } from './titled';
+import { follow, isTitled, withoutLibraries, type Held, type TitledCatalogue } from './titled';
 
 export { derived, type Derived } from './derived';
 export type { TitledCatalogue } from './titled';
@@ -28,6 +28,8 @@ export interface VersionState {
   version: number;
   /** Moved by a running scan: a reader may be answered from the last catalogue while the next is read. */
   quiet: boolean;
+  /** Libraries being removed: their items, still in the table for a while, are left out of every reading (sorted). */
+  withdrawn?: readonly string[];
 }
 
 /** What the holder needs of a store; `onMove` where the store can tell of its own moves. */
@@ -39,7 +41,8 @@ export type SnapshotSource = Pick<CatalogStore, 'versionState' | 'changedBetween
 const RECHECK_MS = 1_000;
 
 export class CatalogueSnapshot {
-  private current: { version: number; held: Held } | undefined;
+  /** The catalogue held, its version, and the libraries withdrawn from it (joined). */
+  private current: { version: number; held: Held; withdrawn: string } | undefined;
   private loading: { version: number; value: Promise<Held> } | undefined;
   /** The stamp as last known (shared process): read, or moved by this process's store. */
   private known: { state: VersionState; at: number } | undefined;
@@ -95,16 +98,17 @@ export class CatalogueSnapshot {
   }
 
   /** One load at a time, each from the last: a newer version waits for the one being read. */
-  private reload(version: number): Promise<Held> {
+  private reload({ version, withdrawn = [] }: VersionState): Promise<Held> {
     if (this.loading && this.loading.version >= version) return this.loading.value;
     const before = this.loading?.value.catch(() => undefined);
     const value = (async () => {
       await before;
       const base = this.current;
       if (base && base.version >= version) return base.held;
-      const held = await follow(this.source, base?.held, base && (await this.source.changedBetween(base.version, version)));
+      const followed = await follow(this.source, base?.held, base && (await this.source.changedBetween(base.version, version)));
+      const held = withoutLibraries(this.source, followed, withdrawn);
       this.versions.set(held.catalogue, Math.max(version, this.versions.get(held.catalogue) ?? -1));
-      if (!this.current || this.current.version < version) this.current = { version, held };
+      if (!this.current || this.current.version < version) this.current = { version, held, withdrawn: withdrawn.join() };
       return held;
     })();
     const entry = { version, value };
@@ -122,14 +126,22 @@ export class CatalogueSnapshot {
    * `lag`: a reader that may be a moment behind any move (the watch rows) is never made to wait.
    */
   private async reading(lag: boolean, state?: VersionState): Promise<{ titled: TitledCatalogue; behind: boolean }> {
-    const { version, quiet } = state ?? (await this.stamp());
+    const now = state ?? (await this.stamp());
+    const { version, quiet } = now;
     const held = this.current;
     if (held && held.version >= version) return { titled: held.held.catalogue, behind: false };
-    if (held && (lag || (quiet && this.mayLag(held.held.catalogue)))) {
-      void this.reload(version).catch(() => undefined);
+    // A library withdrawn since is never shown, not even to a reader that may lag.
+    const sameWithdrawn = held?.withdrawn === (now.withdrawn ?? []).join();
+    if (held && sameWithdrawn && (lag || (quiet && this.mayLag(held.held.catalogue)))) {
+      void this.reload(now).catch(() => undefined);
       return { titled: held.held.catalogue, behind: true };
     }
-    return { titled: (await this.reload(version)).catalogue, behind: false };
+    return { titled: (await this.reload(now)).catalogue, behind: false };
+  }
+
+  /** The libraries being removed, whose items no reader shows (lib/library/removal.ts). */
+  async withdrawn(): Promise<ReadonlySet<string>> {
+    return new Set((await this.stamp()).withdrawn);
   }
 
   /** The films and shows as the catalogue has them now (during a scan: as of a moment ago). */
@@ -169,8 +181,8 @@ export class CatalogueSnapshot {
    */
   async title(id: string): Promise<TitledItem | undefined> {
     if (this.holdsEverything) return (await this.titled()).byId.get(id);
-    const item = await this.source.get(id, { consistent: true });
-    return item && isTitled(item) ? item : undefined;
+    const [item, withdrawn] = await Promise.all([this.source.get(id, { consistent: true }), this.withdrawn()]);
+    return item && isTitled(item) && !withdrawn.has(item.libraryId) ? item : undefined;
   }
 
   /** A show's episodes in order: kept with the catalogue in a shared process, read in a Lambda. */

@@ -5,7 +5,7 @@
 // knows, with one GetItem, whether it is still current; each move names the items it announces
 // (lib/catalog/changes.ts), so that process reads only those again.
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { changedBetween, moveStamp, readStamp } from './changes';
+import { changedBetween, moveStamp, readStamp, type Withdrawal } from './changes';
 import { batchGet, batchWrite } from '../db/batch';
 import { guarded, isConditionFailed, queryItems, READ_PAGE, type Db } from '../db/client';
 import type { VersionState } from './snapshot';
@@ -14,39 +14,14 @@ import type { MediaKind } from '../library/model';
 import { decodeCursor, encodeCursor, type Page } from './recent-page';
 import type { CatalogItem, EpisodeItem, IndexEntry, TitledItem } from './model';
 import type { CatalogStore, WriteOptions } from './port';
-
-const TABLE_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'] as const;
-
-const strip = <T>(item: Record<string, unknown>): T => {
-  const copy = { ...item };
-  for (const a of TABLE_ATTRIBUTES) delete copy[a];
-  return copy as T;
-};
-
-const stored = (item: CatalogItem) => ({
-  ...keys.media(item.id),
-  ...(item.entity === 'episode'
-    ? keys.episodeOrder(item.showId, item.seasonNumber, item.episodeNumber, item.id)
-    : keys.recent(item.entity, item.addedAt, item.id)),
-  ...keys.libraryMember(item.libraryId, item.entity, item.id),
-  ...item,
-});
-
-/** The recent index of a kind, only the titles the provider described (or not: never asked, or no match with confidence). */
-const matchedFilter = (pk: string, matched: boolean) => ({
-  KeyConditionExpression: 'gsi1pk = :pk',
-  FilterExpression: matched ? '#m.#matched = :yes' : 'attribute_not_exists(#m.#matched) OR #m.#matched = :no',
-  ExpressionAttributeNames: { '#m': 'metadata', '#matched': 'matched' },
-  ExpressionAttributeValues: { ':pk': pk, ...(matched ? { ':yes': true } : { ':no': false }) },
-});
+import { matchedFilter, stored, strip } from './stored-item';
 
 export type { CatalogStore, WriteOptions } from './port';
 
 export class DynamoCatalogStore implements CatalogStore {
   /**
-   * Items written since this store last moved the stamp: its next move announces them. Noted
-   * once the write returns or fails (a failed batch may have written part), never before, so a
-   * move never announces an item ahead of its write.
+   * Items written since this store last moved the stamp: its next move announces them. Noted once the
+   * write returns or fails (a failed batch may have written part), never before its write.
    */
   private readonly unannounced = new Set<string>();
   private readonly moveListeners: Array<(state: VersionState) => void> = [];
@@ -156,6 +131,13 @@ export class DynamoCatalogStore implements CatalogStore {
   /** Everything a rescan compares, for one library. */
   index(libraryId: string): Promise<IndexEntry[]> {
     return this.partition(keys.libraryIndex(libraryId), 'gsi2pk');
+  }
+  async firstOf(libraryId: string, limit: number): Promise<string[]> {
+    const { index, pk } = keys.libraryIndex(libraryId);
+    const { doc, tableName } = this.db();
+    const q = { TableName: tableName, IndexName: index, KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': pk } };
+    const out = await guarded(() => doc.send(new QueryCommand({ ...q, Limit: limit, ProjectionExpression: 'id' })));
+    return (out.Items ?? []).map((i) => String(i.id));
   }
 
   /** Newest first. */
@@ -267,16 +249,22 @@ export class DynamoCatalogStore implements CatalogStore {
   async version(): Promise<number> {
     return (await this.versionState()).version;
   }
-
   versionState(): Promise<VersionState> {
     return readStamp(this.db());
   }
 
-  async bumpVersion({ quiet = false, everything = false }: { quiet?: boolean; everything?: boolean } = {}): Promise<void> {
+  bumpVersion({ quiet = false, everything = false }: { quiet?: boolean; everything?: boolean } = {}): Promise<void> {
+    return this.move(quiet, everything);
+  }
+  withdrawLibrary(libraryId: string, withdrawn: boolean): Promise<void> {
+    return this.move(false, false, withdrawn ? { withdraw: libraryId } : { restore: libraryId });
+  }
+
+  private async move(quiet: boolean, everything: boolean, change?: Withdrawal): Promise<void> {
     const announced = [...this.unannounced];
     this.unannounced.clear();
     try {
-      const moved = await moveStamp(this.db(), quiet, everything ? 'everything' : announced);
+      const moved = await moveStamp(this.db(), quiet, everything ? 'everything' : announced, change);
       for (const listener of this.moveListeners) listener(moved);
     } catch (err) {
       // Still unannounced: the next move names them.

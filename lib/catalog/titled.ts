@@ -47,6 +47,8 @@ export interface Held {
   catalogue: TitledCatalogue;
   others: BoundedMap<string, CatalogItem>;
   seasons: BoundedMap<string, Promise<EpisodeItem[]>>;
+  /** The libraries withdrawn (being removed): none of their items is held or read on demand. */
+  withdrawn: readonly string[];
 }
 
 const hold = (
@@ -54,11 +56,14 @@ const hold = (
   items: TitledItem[],
   others = new BoundedMap<string, CatalogItem>(KEPT_OTHERS),
   seasons = new BoundedMap<string, Promise<EpisodeItem[]>>(KEPT_SEASONS),
+  withdrawn: readonly string[] = [],
 ): Held => {
   const byId = new Map(items.map((i) => [i.id, i]));
+  const gone = new Set(withdrawn);
   return {
     others,
     seasons,
+    withdrawn,
     catalogue: {
       items,
       byId,
@@ -71,6 +76,7 @@ const hold = (
           else missing.push(id);
         }
         for (const item of missing.length ? await source.getMany(missing) : []) {
+          if (gone.has(item.libraryId)) continue;
           found.set(item.id, item);
           others.set(item.id, item);
         }
@@ -79,7 +85,7 @@ const hold = (
       episodes(showId) {
         let kept = seasons.use(showId);
         if (!kept) {
-          kept = source.episodes(showId);
+          kept = source.episodes(showId).then((list) => (gone.size ? list.filter((e) => !gone.has(e.libraryId)) : list));
           seasons.set(showId, kept);
           kept.catch(() => seasons.delete(showId));
         }
@@ -115,6 +121,22 @@ const patch = async (source: TitledSource, base: Held, changed: readonly string[
     [...byId.values()].sort(listOrder),
     new BoundedMap(KEPT_OTHERS, base.others),
     new BoundedMap(KEPT_SEASONS, base.seasons),
+    base.withdrawn,
+  );
+};
+
+/** `held` without the items of the libraries withdrawn (being removed), nor any it reads on demand; `held` itself when that is so already. */
+export const withoutLibraries = (source: TitledSource, held: Held, withdrawn: readonly string[]): Held => {
+  const gone = new Set(withdrawn);
+  const holdsNone = gone.size === 0 || !held.catalogue.items.some((i) => gone.has(i.libraryId));
+  if (holdsNone && held.withdrawn.join() === withdrawn.join()) return held;
+  // Episodes and seasons read on demand may be of those libraries: they are read again when asked for.
+  return hold(
+    source,
+    held.catalogue.items.filter((i) => !gone.has(i.libraryId)),
+    undefined,
+    undefined,
+    withdrawn,
   );
 };
 

@@ -27,7 +27,28 @@ export class MemoryLibraryStore implements LibraryStore {
   }
 
   async list(): Promise<Library[]> {
-    return [...this.libraries.values()].sort(byAge).map(storedCopy);
+    return [...this.libraries.values()]
+      .filter((l) => !l.removing)
+      .sort(byAge)
+      .map(storedCopy);
+  }
+
+  async removing(): Promise<Library[]> {
+    return [...this.libraries.values()]
+      .filter((l) => l.removing)
+      .sort(byAge)
+      .map(storedCopy);
+  }
+
+  async markRemoving(id: string, at: string): Promise<Library | undefined> {
+    const library = this.libraries.get(id);
+    return library && this.change(id, { removing: library.removing ?? { since: at, heartbeatAt: at } });
+  }
+
+  async beatRemoval(id: string, at: string): Promise<boolean> {
+    const removing = this.libraries.get(id)?.removing;
+    if (removing) this.change(id, { removing: { ...removing, heartbeatAt: at } });
+    return Boolean(removing);
   }
 
   async recordScan(id: string, counts: LibraryCounts, at: string, nextScanAt?: string | null): Promise<void> {

@@ -42,6 +42,13 @@ export const DEFAULT_SCAN_INTERVAL_HOURS = 12;
 export const nextScanAfter = (from: number, scanIntervalHours: number): string | null =>
   scanIntervalHours > 0 ? new Date(from + scanIntervalHours * 3_600_000).toISOString() : null;
 
+/** A library being removed (lib/library/removal.ts): gone from every list, its items going in the background. */
+export interface LibraryRemoval {
+  since: string;
+  /** Moved on by the run removing it; a run silent for long has died, and upkeep starts another. */
+  heartbeatAt: string;
+}
+
 export interface Library extends LibraryUpkeep {
   id: string;
   name: string;
@@ -52,4 +59,6 @@ export interface Library extends LibraryUpkeep {
   lastScannedAt: string | null;
   counts: LibraryCounts;
   status: LibraryStatus;
+  /** Set once a delete was asked for: the library is no longer listed, and its path stays taken until it is gone. */
+  removing?: LibraryRemoval;
 }

@@ -56,7 +56,8 @@ export const statsOf = (libraries: Library[]): Static<typeof LibraryStats> => {
 
 export const getLibrary = async (deps: Pick<LibraryDeps, 'libraries'>, id: string): Promise<Library> => {
   const library = await deps.libraries.get(id);
-  if (!library) throw notFound(`Library ${id}`);
+  // One being removed is gone for every client already.
+  if (!library || library.removing) throw notFound(`Library ${id}`);
   return library;
 };
 
@@ -74,7 +75,9 @@ export const createLibrary = async (
   now = Date.now(),
 ): Promise<Library> => {
   const path = await deps.storage.canonicalRoot(input.path);
-  checkOverlap(deps.storage, await deps.libraries.list(), path);
+  // One being removed holds its folder until it is gone.
+  const [listed, removing] = await Promise.all([deps.libraries.list(), deps.libraries.removing()]);
+  checkOverlap(deps.storage, [...listed, ...removing], path);
   const createdAt = new Date(now).toISOString();
   const scanIntervalHours = input.scanIntervalHours ?? DEFAULT_SCAN_INTERVAL_HOURS;
   const library: Library = {

@@ -9,6 +9,7 @@ import {
   nextScanAfter,
   type Library,
   type LibraryCounts,
+  type LibraryRemoval,
   type LibraryStatus,
   type LibraryUpkeep,
 } from './model';
@@ -19,9 +20,16 @@ export type LibraryChanges = Partial<Pick<Library, 'name'> & LibraryUpkeep>;
 export interface LibraryStore {
   /** Saves a new library with its path; 409 library-exists when the path is taken (also by a racing create). */
   create(library: Library): Promise<void>;
+  /** A library, also one being removed (its `removing` set). */
   get(id: string): Promise<Library | undefined>;
-  /** Oldest first. */
+  /** Oldest first, without those being removed. */
   list(): Promise<Library[]>;
+  /** Those being removed, oldest first. */
+  removing(): Promise<Library[]>;
+  /** Marks the library as being removed (once: a second mark keeps the first); undefined when there is no such library. */
+  markRemoving(id: string, at: string): Promise<Library | undefined>;
+  /** Moves a removal's heartbeat on; false when the library is gone. */
+  beatRemoval(id: string, at: string): Promise<boolean>;
   /** Records what a finished scan found (and, for a whole-library scan, when the schedule comes next); a library deleted meanwhile stays deleted. */
   recordScan(id: string, counts: LibraryCounts, at: string, nextScanAt?: string | null): Promise<void>;
   /** The counts as a running scan has them so far (lists' totals follow the items as they are written). */
@@ -99,8 +107,8 @@ export class DynamoLibraryStore implements LibraryStore {
     return out.Item ? toLibrary(out.Item) : undefined;
   }
 
-  /** Oldest first. */
-  async list(): Promise<Library[]> {
+  /** Every library, those being removed too, oldest first. */
+  private async all(): Promise<Library[]> {
     const { index, pk } = keys.librariesIndex();
     const libraries: Library[] = [];
     for await (const item of queryItems(this.db(), {
@@ -111,6 +119,34 @@ export class DynamoLibraryStore implements LibraryStore {
       libraries.push(toLibrary(item));
     }
     return libraries;
+  }
+
+  async list(): Promise<Library[]> {
+    return (await this.all()).filter((l) => !l.removing);
+  }
+
+  async removing(): Promise<Library[]> {
+    return (await this.all()).filter((l) => l.removing);
+  }
+
+  async markRemoving(id: string, at: string): Promise<Library | undefined> {
+    const removal: LibraryRemoval = { since: at, heartbeatAt: at };
+    const updated = await this.updateWhere(id, {
+      UpdateExpression: 'SET removing = if_not_exists(removing, :r)',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':r': removal },
+      ReturnValues: 'ALL_NEW',
+    });
+    return updated ? toLibrary(updated) : undefined;
+  }
+
+  async beatRemoval(id: string, at: string): Promise<boolean> {
+    const updated = await this.updateWhere(id, {
+      UpdateExpression: 'SET removing.heartbeatAt = :at',
+      ConditionExpression: 'attribute_exists(removing)',
+      ExpressionAttributeValues: { ':at': at },
+    });
+    return updated !== false;
   }
 
   /** Records what a finished scan found; a library deleted meanwhile stays deleted. */

@@ -1,15 +1,23 @@
-// Starts the scan worker asynchronously (an `Event` invocation: Lambda queues it and answers
-// 202 at once). Locally the endpoint is serverless-offline's Lambda port.
+// Starts the scan worker asynchronously, for a scan's run or a library's removal (an `Event`
+// invocation: Lambda queues it and answers 202 at once). Locally the endpoint is serverless-offline's Lambda port.
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { dependencyUnavailable } from '../errors';
 
-/** What the worker is invoked with: the job, and which run of it (a stale duplicate stops itself). */
-export interface WorkerPayload {
+/** A scan: the job, and which run of it (a stale duplicate stops itself). */
+export interface ScanRun {
   jobId: string;
   run: number;
   /** Set while the job waits for the database to come back: since when (epoch ms). */
   waitingSince?: number;
 }
+
+/** The removal of a library marked as being removed (lib/scan/library-removal.ts). */
+export interface RemovalRun {
+  removeLibrary: string;
+}
+
+/** What the worker is invoked with. */
+export type WorkerPayload = ScanRun | RemovalRun;
 
 export interface WorkerInvoker {
   invoke(payload: WorkerPayload, functionName?: string): Promise<void>;

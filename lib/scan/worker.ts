@@ -9,7 +9,7 @@ import type { Log } from '../log';
 import { NO_ENRICHMENT, openScan, type Enrichment, type ScanStores } from './context';
 import { pauseForSpace } from './disk-full';
 import { failureOf, isTakenOver } from './failure';
-import type { WorkerInvoker, WorkerPayload } from './invoker';
+import type { ScanRun, WorkerInvoker } from './invoker';
 import { isFinished, phaseOrder } from './job';
 import type { ScanJobStore } from './job-store';
 import { markOffline } from './offline';
@@ -37,7 +37,7 @@ const DATABASE_PROBE_MS = 1_000;
  * blip) it waits for it and goes on from the last checkpoint, so an outage leaves nothing for
  * a person to clean up. The wait hands over to a fresh invocation when the slice runs out.
  */
-export const runWorker = async (deps: WorkerDeps, payload: WorkerPayload, deadline: number): Promise<void> => {
+export const runWorker = async (deps: WorkerDeps, payload: ScanRun, deadline: number): Promise<void> => {
   const clock = deps.clock ?? Date.now;
   const log = deps.log.child({ jobId: payload.jobId });
   let current = payload;
@@ -84,13 +84,7 @@ const waitForDatabase = async (deps: WorkerDeps, jobId: string, since: number, d
 };
 
 /** One run of the job from where it stands; a database outage is thrown to runWorker. */
-const runJob = async (
-  deps: WorkerDeps,
-  payload: WorkerPayload,
-  deadline: number,
-  log: Log,
-  started: (run: number) => void,
-): Promise<void> => {
+const runJob = async (deps: WorkerDeps, payload: ScanRun, deadline: number, log: Log, started: (run: number) => void): Promise<void> => {
   const clock = deps.clock ?? Date.now;
   let saved = await deps.jobs.get(payload.jobId);
   if (!saved) return log.warn('scan job not found; nothing to do');

@@ -8,6 +8,7 @@ import type { CatalogDeps } from '../catalog/service';
 import { derived, snapshotOf } from '../catalog/snapshot';
 import { recentPageOf } from '../catalog/recent-page';
 import type { MediaKind } from '../library/model';
+import type { TitledItem } from '../catalog/model';
 import { toEntry } from './entry';
 
 /** Each kind's titles, newest first. */
@@ -22,9 +23,20 @@ const pageOf = async (deps: CatalogDeps, type: MediaKind, limit: number, cursor:
     const titles = (await snapshot.derive(newestFirst, undefined))[type];
     return { page: recentPageOf(titles, type, limit, cursor), total: titles.length };
   }
-  const [page, libraries] = await Promise.all([deps.catalog.recent(type, limit, cursor), deps.libraries.list()]);
-  return { page, total: libraries.reduce((n, l) => n + (type === 'movie' ? l.counts.movies : l.counts.tvShows), 0) };
+  const [page, libraries, withdrawn] = await Promise.all([
+    deps.catalog.recent(type, limit, cursor),
+    deps.libraries.list(),
+    snapshot.withdrawn(),
+  ]);
+  return {
+    page: visible(page, withdrawn),
+    total: libraries.reduce((n, l) => n + (type === 'movie' ? l.counts.movies : l.counts.tvShows), 0),
+  };
 };
+
+/** A page read from the table without the items of libraries being removed (the page may come out short). */
+const visible = <P extends { items: TitledItem[] }>(page: P, withdrawn: ReadonlySet<string>): P =>
+  withdrawn.size ? { ...page, items: page.items.filter((i) => !withdrawn.has(i.libraryId)) } : page;
 
 export const listRecent = async (
   deps: CatalogDeps,
@@ -36,7 +48,12 @@ export const listRecent = async (
 ) => {
   if (matched !== undefined) {
     // Those the provider did (or did not) describe: counted as they are now, not as of a scan.
-    const [page, total] = await Promise.all([deps.catalog.recent(type, limit, cursor, matched), deps.catalog.countMatched(type, matched)]);
+    const [read, total, withdrawn] = await Promise.all([
+      deps.catalog.recent(type, limit, cursor, matched),
+      deps.catalog.countMatched(type, matched),
+      snapshotOf(deps.catalog).withdrawn(),
+    ]);
+    const page = visible(read, withdrawn);
     return {
       data: page.items.map((item) => toEntry(item, origin)),
       meta: { total: Math.max(total, page.items.length), nextCursor: page.nextCursor },

@@ -338,6 +338,13 @@ export const catalogContract = (store: CatalogStore) => {
       // Exactly the IndexEntry fields: the rescan compares these, and titles, artwork or table keys have no place here.
       assert.deepEqual(byId(index), byId(all.map(indexEntryOf)));
       assert.deepEqual(await store.index(`lib_sc${uid()}`), []);
+      // A page of the same, in the same order: what a removal takes each step.
+      assert.deepEqual(
+        await store.firstOf(library, 3),
+        index.slice(0, 3).map((e) => e.id),
+      );
+      assert.deepEqual((await store.firstOf(library, 100)).sort(), all.map((i) => i.id).sort());
+      assert.deepEqual(await store.firstOf(`lib_sc${uid()}`, 3), []);
     } finally {
       await store.remove([...all, elsewhere].map((i) => i.id));
     }
@@ -486,15 +493,28 @@ export const catalogContract = (store: CatalogStore) => {
     assert.deepEqual([once - before, thrice - before], [1, 3]);
   });
 
+  it('withdraws a library in a move readers wait for, naming no item, until it is restored', async () => {
+    const [one, two] = [`lib_${uid()}`, `lib_${uid()}`];
+    const v = await store.version();
+    await store.withdrawLibrary(one, true);
+    await store.withdrawLibrary(two, true);
+    await store.withdrawLibrary(two, true);
+    assert.deepEqual(await store.versionState(), { version: v + 3, quiet: false, withdrawn: [one, two].sort() });
+    assert.deepEqual(await store.changedBetween(v, v + 3), []);
+    await store.withdrawLibrary(one, false);
+    await store.withdrawLibrary(two, false);
+    assert.deepEqual(await store.versionState(), { version: v + 5, quiet: false, withdrawn: [] });
+  });
+
   it('each write moves the stamp itself, naming what it wrote, and changedBetween gathers them', async () => {
     const library = `lib_${uid()}`;
     const [a, b, c] = [movie(library), movie(library), movie(library)];
     const v = await store.version();
     try {
       await store.put([a, b], { quiet: true });
-      assert.deepEqual(await store.versionState(), { version: v + 1, quiet: true }, "a scan's write: a quiet move");
+      assert.deepEqual(await store.versionState(), { version: v + 1, quiet: true, withdrawn: [] }, "a scan's write: a quiet move");
       await store.remove([b.id]);
-      assert.deepEqual(await store.versionState(), { version: v + 2, quiet: false });
+      assert.deepEqual(await store.versionState(), { version: v + 2, quiet: false, withdrawn: [] });
       await store.put([c]);
       await store.setColors(a.id, ['#010101', '#020202', '#030303', '#040404'], 'etag-x');
       await store.bumpVersion();

@@ -28,6 +28,33 @@ export const libraryContract = (store: LibraryStore) => {
     }
   });
 
+  it('marks a library as being removed: no longer listed, kept by id and with its path taken, its heartbeat moving', async () => {
+    const library = aLibrary();
+    try {
+      await store.create(library);
+      const marked = await store.markRemoving(library.id, '2026-01-01T00:00:00.000Z');
+      assert.deepEqual(marked?.removing, { since: '2026-01-01T00:00:00.000Z', heartbeatAt: '2026-01-01T00:00:00.000Z' });
+      // A second mark (a second DELETE) keeps the first.
+      assert.equal((await store.markRemoving(library.id, '2026-01-02T00:00:00.000Z'))?.removing?.since, '2026-01-01T00:00:00.000Z');
+      assert.deepEqual(await store.list(), []);
+      assert.deepEqual(
+        (await store.removing()).map((l) => l.id),
+        [library.id],
+      );
+      assert.equal(await store.beatRemoval(library.id, '2026-01-03T00:00:00.000Z'), true);
+      assert.deepEqual((await store.get(library.id))?.removing, {
+        since: '2026-01-01T00:00:00.000Z',
+        heartbeatAt: '2026-01-03T00:00:00.000Z',
+      });
+      await assert.rejects(store.create({ ...aLibrary(), path: library.path }), isProblem(409, 'library-exists'));
+      assert.equal(await store.markRemoving(`lib_sc${uid()}`, '2026-01-01T00:00:00.000Z'), undefined);
+    } finally {
+      await store.remove(library);
+    }
+    assert.equal(await store.beatRemoval(library.id, '2026-01-04T00:00:00.000Z'), false);
+    assert.deepEqual(await store.removing(), []);
+  });
+
   it('refuses a second library for a path with 409 library-exists, and the refused one leaves nothing', async () => {
     const first = aLibrary();
     const second = { ...aLibrary(), path: first.path };

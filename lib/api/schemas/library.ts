@@ -51,6 +51,18 @@ export const LibraryPatch = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
+export const LibraryRemoval = Type.Object({
+  libraryId: Type.String(),
+  name: Type.String(),
+  path: Type.String(),
+  state: Type.Literal('removing', {
+    description:
+      'The library and its items are already gone from every list, search and detail; its catalogue entries, artwork and watch state are being removed in the background (resumed after a restart), then `library:deleted` goes out on `/ws`',
+  }),
+  since: IsoTime,
+  items: Type.Integer({ minimum: 0, description: 'Catalogue items (movies, shows, episodes) it held at its last count' }),
+});
+
 export const LibraryStats = Type.Object({
   libraries: Type.Integer(),
   movies: Type.Integer(),

@@ -4,7 +4,7 @@ import { Facets } from './browse';
 import { CollectionDetail, CollectionPart, CollectionSummary } from './collections';
 import { ListMeta, Problem } from './common';
 import { Health } from './health';
-import { Library, LibraryCreate, LibraryPatch, LibraryStats } from './library';
+import { Library, LibraryCreate, LibraryPatch, LibraryRemoval, LibraryStats } from './library';
 import { LogRecord } from './logs';
 import {
   CollectionRef,
@@ -52,6 +52,7 @@ export const NAMED_SCHEMAS: Record<string, TSchema> = {
   LibraryCreate,
   LibraryPatch,
   LibraryStats,
+  LibraryRemoval,
   Features,
   Preferences,
   Settings,

@@ -51,6 +51,45 @@ describe('the catalogue snapshot', () => {
     assert.equal(builds, 2);
   });
 
+  it("leaves a withdrawn library's items out of every reading from its move on, in a Lambda and in a shared process", async () => {
+    for (const hosting of ['lambda', 'shared-process'] as const) {
+      const { s, source } = standIn();
+      const ofLibrary = (f: TitledItem, libraryId: string) => ({ ...f, libraryId }) as TitledItem;
+      s.films = [ofLibrary(film('a', 'Alpha'), 'kept'), ofLibrary(film('bb', 'Bravo'), 'going')];
+      const snapshot = new CatalogueSnapshot(source, hosting);
+      const titles = derived(async ({ items }) => items.map((i) => i.title));
+      assert.deepEqual(await snapshot.derive(titles, undefined), ['Alpha', 'Bravo']);
+      s.state = { version: 2, quiet: false, withdrawn: ['going'] };
+      s.changed = [];
+      // In a shared process the holder learns of the move at its next look at the stamp.
+      const later = hosting === 'shared-process' ? new CatalogueSnapshot(source, hosting) : snapshot;
+      assert.deepEqual(await later.derive(titles, undefined), ['Alpha'], hosting);
+      assert.deepEqual(
+        (await later.titled()).items.map((i) => i.id),
+        ['a'],
+      );
+      assert.equal((await later.title('bb'))?.id, undefined, `${hosting}: not by id either`);
+      assert.equal((await later.title('a'))?.id, 'a');
+      // Nor read on demand (the watch rows ask by id).
+      assert.deepEqual([...(await (await later.titled()).get(['a', 'bb'])).keys()], ['a']);
+      assert.deepEqual([...(await later.withdrawn())], ['going']);
+      // The watch rows' reader, which may lag behind a move, does not lag behind a withdrawal.
+      s.state = { version: 3, quiet: false, withdrawn: [] };
+      const lagging = new CatalogueSnapshot(source, hosting);
+      assert.deepEqual(
+        (await lagging.recent()).items.map((i) => i.id),
+        ['a', 'bb'],
+      );
+      s.state = { version: 4, quiet: false, withdrawn: ['going'] };
+      if (hosting === 'lambda')
+        assert.deepEqual(
+          (await lagging.recent()).items.map((i) => i.id),
+          ['a'],
+          'the rows wait for it',
+        );
+    }
+  });
+
   it('forgets a failed build', async () => {
     const { source } = standIn();
     const snapshot = new CatalogueSnapshot(source, 'lambda');
