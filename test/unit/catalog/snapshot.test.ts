@@ -54,7 +54,7 @@ describe('the catalogue snapshot', () => {
   it("leaves a withdrawn library's items out of every reading from its move on, in a Lambda and in a shared process", async () => {
     for (const hosting of ['lambda', 'shared-process'] as const) {
       const { s, source } = standIn();
-      const ofLibrary = (f: TitledItem, libraryId: string) => ({ ...f, libraryId }) as TitledItem;
+      const ofLibrary = (f: TitledItem, libraryId: string) => ({ ...f, libraryId });
       s.films = [ofLibrary(film('a', 'Alpha'), 'kept'), ofLibrary(film('bb', 'Bravo'), 'going')];
       const snapshot = new CatalogueSnapshot(source, hosting);
       const titles = derived(async ({ items }) => items.map((i) => i.title));
