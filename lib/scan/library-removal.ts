@@ -116,11 +116,13 @@ export const removeLibraryNow = async (deps: RemovalDeps, library: Library, dead
   // A run after a crash between the mark and the withdrawal withdraws it here.
   if (!(await deps.catalog.versionState()).withdrawn?.includes(libraryId)) await deps.catalog.withdrawLibrary(libraryId, true);
   await scanStopped(deps, libraryId);
-  // A page of what is left each step: a run after a crash or a handover reads no more than it removes.
-  for (let ids = await deps.catalog.firstOf(libraryId, STEP); ids.length; ids = await deps.catalog.firstOf(libraryId, STEP)) {
-    if (Date.now() >= deadline) return 'more';
+  // A page of what is left each step: a run after a crash or a handover reads no more than it
+  // removes. Every run removes a page at least, however short its time.
+  for (let ids = await deps.catalog.firstOf(libraryId, STEP); ids.length;) {
     await removeItems(deps, ids);
     await deps.libraries.beatRemoval(libraryId, new Date().toISOString());
+    ids = await deps.catalog.firstOf(libraryId, STEP);
+    if (ids.length && Date.now() >= deadline) return 'more';
   }
   await deps.manifests.drop(libraryId);
   await deps.libraries.remove(library);
