@@ -3,6 +3,8 @@
 // once, the library and its films leave every list, search and detail with it, and the table
 // is emptied of them in the background, also when every process is killed with -9 part-way and
 // the service started again, and when a scan of the library is running.
+// It runs in a process of its own, after the other system files (test/run.ts): two scans of
+// 10,000 films load the machine enough to stretch their waits.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
