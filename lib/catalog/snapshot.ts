@@ -41,8 +41,7 @@ export type SnapshotSource = Pick<CatalogStore, 'versionState' | 'changedBetween
 const RECHECK_MS = 1_000;
 
 export class CatalogueSnapshot {
-  /** The catalogue held, its version, and the libraries withdrawn from it (joined). */
-  private current: { version: number; held: Held; withdrawn: string } | undefined;
+  private current: { version: number; held: Held } | undefined;
   private loading: { version: number; value: Promise<Held> } | undefined;
   /** The stamp as last known (shared process): read, or moved by this process's store. */
   private known: { state: VersionState; at: number } | undefined;
@@ -108,7 +107,7 @@ export class CatalogueSnapshot {
       const followed = await follow(this.source, base?.held, base && (await this.source.changedBetween(base.version, version)));
       const held = withoutLibraries(this.source, followed, withdrawn);
       this.versions.set(held.catalogue, Math.max(version, this.versions.get(held.catalogue) ?? -1));
-      if (!this.current || this.current.version < version) this.current = { version, held, withdrawn: withdrawn.join() };
+      if (!this.current || this.current.version < version) this.current = { version, held };
       return held;
     })();
     const entry = { version, value };
@@ -131,7 +130,7 @@ export class CatalogueSnapshot {
     const held = this.current;
     if (held && held.version >= version) return { titled: held.held.catalogue, behind: false };
     // A library withdrawn since is never shown, not even to a reader that may lag.
-    const sameWithdrawn = held?.withdrawn === (now.withdrawn ?? []).join();
+    const sameWithdrawn = held?.held.withdrawn.join() === (now.withdrawn ?? []).join();
     if (held && sameWithdrawn && (lag || (quiet && this.mayLag(held.held.catalogue)))) {
       void this.reload(now).catch(() => undefined);
       return { titled: held.held.catalogue, behind: true };
