@@ -361,10 +361,20 @@ describe('the Jellyfin door, in the forms older apps send', () => {
       [`/Items/Latest?ParentId=${movieLibrary}`, `/Users/${userId}/Items/Latest?ParentId=${movieLibrary}`],
       ['/UserItems/Resume', `/Users/${userId}/Items/Resume`],
     ];
+    // The views list every library of the shared stack, which other files scan meanwhile (the
+    // monitor rescans a new library once its watch begins): this file's own are compared.
+    const ours = (text: string, path: string) => {
+      if (!path.endsWith('Views')) return text;
+      const views = JSON.parse(text) as { Items: { Id: string }[] };
+      const own = views.Items.filter((v) => v.Id === movieLibrary || v.Id === showLibrary);
+      assert.equal(own.length, 2, `${path}: this file's two libraries`);
+      return JSON.stringify(own);
+    };
     for (const [current, older] of pairs) {
       const answer = await canonical(current);
       if (!jellyfinSchemaAvailable()) assertJellyfinAnswer('GET', current, 200, JSON.parse(answer));
-      assert.equal((await door('GET', older, { headers: { 'X-Emby-Token': token } })).text, answer, older);
+      const olderAnswer = (await door('GET', older, { headers: { 'X-Emby-Token': token } })).text;
+      assert.equal(ours(olderAnswer, older), ours(answer, current), older);
     }
     // Marks in the older form answer the same state as the 10.11 form.
     const played = await door('POST', `/Users/${userId}/PlayedItems/${film!.Id}`, { headers: { 'X-Emby-Token': token } });
